@@ -1,0 +1,27 @@
+# Entry points for a fresh Debian machine. `make demo` and `make test` each install what they need.
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: deps build demo test bench clean format
+
+deps:
+	./scripts/install_deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	./scripts/demo.sh $(BUILD_DIR)/engram
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD_DIR)/engram-bench locomo --data ../shared/data/locomo/locomo_dev.json
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cc')
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,24 @@
+// bench/locomo_bench.h — `engram-bench locomo`: LoCoMo evidence retrieval (protocols P1 and P2 of
+// ../shared/reference/benchmarks.md §5) through the public Engine API. See bench/README.md.
+#ifndef ENGRAM_BENCH_LOCOMO_BENCH_H_
+#define ENGRAM_BENCH_LOCOMO_BENCH_H_
+
+#include <string>
+
+namespace engram::bench {
+
+struct LocomoBenchOptions {
+  std::string data_path;        // a LoCoMo JSON file (list of samples)
+  bool json = false;            // print one JSON object instead of tables
+  int limit_conversations = 0;  // score only the first N conversations; 0 = all
+};
+
+// Runs every configuration (engram defaults, then the plain BM25 baseline) over the conversations
+// of `options.data_path`, each conversation in a fresh temporary database, and prints the report on
+// stdout (errors on stderr). Returns the process exit code: 0 on success, ExitCodeFor(code) of the
+// failing Status otherwise (2 for a malformed file, 1 for an unreadable one or an engine failure).
+int RunLocomoBench(const LocomoBenchOptions& options);
+
+}  // namespace engram::bench
+
+#endif  // ENGRAM_BENCH_LOCOMO_BENCH_H_

@@ -1,0 +1,48 @@
+// engram/options.h — how an Engine is opened.
+#ifndef ENGRAM_INCLUDE_OPTIONS_H_
+#define ENGRAM_INCLUDE_OPTIONS_H_
+
+#include <string>
+
+namespace engram {
+
+// How text is turned into search terms. Fixed when a database is created (stored in its schema).
+enum class TextAnalysis {
+  // ICU word segmentation, NFKC case folding, CJK character bigrams (and unigrams), Snowball
+  // English stems indexed next to the raw word, English stopwords dropped from queries.
+  kFull,
+  // Lowercase alphanumeric words only: no stems, no bigrams, no stopwords. The baseline that
+  // benchmarks compare against; not meant for users.
+  kPlain,
+};
+
+struct Options {
+  // Path of the SQLite database file. Created (with its folder) when missing.
+  std::string db_path;
+
+  // SQLite busy timeout per attempt, in ms. Short on purpose: contention is handled by retrying
+  // the whole write with jitter (reference: Hermes state.db, 1 s, 15 attempts, 20–150 ms).
+  int busy_timeout_ms = 1000;
+  int max_write_attempts = 15;
+  int retry_jitter_min_ms = 20;
+  int retry_jitter_max_ms = 150;
+  // A PASSIVE WAL checkpoint runs after this many committed writes (Hermes: 50).
+  int checkpoint_every_writes = 50;
+
+  // Used only when the database is created; an existing database keeps its own.
+  TextAnalysis analysis = TextAnalysis::kFull;
+
+  // BM25 parameters. Chat turns are short, so length normalisation is weak (b 0.4) and term
+  // frequency saturates early (k1 0.9): measured on the LoCoMo dev split, see
+  // docs/retrieval.md and ../shared/reference/retrieval_findings.md. Classic defaults: 1.2 / 0.75.
+  double bm25_k1 = 0.9;
+  double bm25_b = 0.4;
+};
+
+// The database path used when none is given: $ENGRAM_DB, else $XDG_DATA_HOME/engram/engram.db,
+// else $HOME/.local/share/engram/engram.db.
+std::string DefaultDatabasePath();
+
+}  // namespace engram
+
+#endif  // ENGRAM_INCLUDE_OPTIONS_H_

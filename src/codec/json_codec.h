@@ -1,0 +1,39 @@
+// codec/json_codec.h — the JSON wire format of the public types, shared by the CLI, the importers
+// and (later) REST and MCP, so that every interface reads and writes the same shapes.
+//
+// Output is nlohmann::ordered_json (stable field order). Times are ISO-8601 UTC strings. Text that
+// is not valid UTF-8 cannot reach here (ingest rejects it), but callers still dump with
+// error_handler_t::replace (see Dump).
+#ifndef ENGRAM_CODEC_JSON_CODEC_H_
+#define ENGRAM_CODEC_JSON_CODEC_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engram/status.h"
+#include "engram/types.h"
+
+namespace engram {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// Reads one event object: {"namespace","session_id","role","content","occurred_at"?,"speaker"?,
+// "idempotency_key"?,"metadata"? (object),"parent_session_id"?,"session_kind"?,"session_source"?,
+// "session_title"?,"origin_class"?,"tool_name"?,"tool_call_id"?}. Unknown fields and fields of the
+// wrong JSON type are errors naming the field. Values are not validated here (Engine does that).
+Result<EventInput> EventInputFromJson(const nlohmann::json& j);
+
+OrderedJson EventToJson(const Event& e);
+OrderedJson RecallResultToJson(const RecallResult& r);
+OrderedJson SessionInfoToJson(const SessionInfo& s);
+OrderedJson SessionSearchResultToJson(const SessionSearchResult& r);
+OrderedJson StatsToJson(const StoreStats& s);
+OrderedJson DoctorReportToJson(const DoctorReport& d);
+OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
+
+// One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.
+std::string Dump(const OrderedJson& j, int indent = -1);
+
+}  // namespace engram
+
+#endif  // ENGRAM_CODEC_JSON_CODEC_H_

@@ -1,0 +1,31 @@
+// recall/event_recall.h — full-text recall over events and Hermes-style session search.
+#ifndef ENGRAM_RECALL_EVENT_RECALL_H_
+#define ENGRAM_RECALL_EVENT_RECALL_H_
+
+#include "engram/options.h"
+#include "engram/status.h"
+#include "engram/types.h"
+#include "store/sqlite/event_store.h"
+#include "text/analyzer.h"
+
+namespace engram {
+
+// What recall needs from the engine; all references outlive the call.
+struct RecallContext {
+  sqlite::Database& db;
+  sqlite::EventStore& store;
+  text::Analyzer& analyzer;
+  const Options& options;
+};
+
+// See Engine::Recall for the contract.
+Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query);
+
+// See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,
+// when that finds nothing, any term ranked by BM25. Sessions of kind "subagent" are never searched
+// and "cron" sessions rank after all others (Hermes session_search behaviour).
+Result<SessionSearchResult> SearchSessions(RecallContext& ctx, const SessionSearchQuery& query);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_EVENT_RECALL_H_

@@ -1,0 +1,245 @@
+#include "store/sqlite/database.h"
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace engram::sqlite {
+
+Status StatusFromSqlite(int rc, sqlite3* db, std::string_view what) {
+  std::string msg = fmt::format("{}: {}", what, db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  switch (rc & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE: return Status::Ok();
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return Status::Busy(msg);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: return Status::Corruption(msg);
+    case SQLITE_CONSTRAINT: return Status::AlreadyExists(msg);
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_PERM: return Status::IOError(msg);
+    default: return Status::Internal(msg);
+  }
+}
+
+// ---- Statement -------------------------------------------------------------------------------
+
+Statement::Statement(Statement&& other) noexcept : stmt_(other.stmt_) { other.stmt_ = nullptr; }
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = other.stmt_;
+    other.stmt_ = nullptr;
+  }
+  return *this;
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Result<Statement> Statement::Prepare(sqlite3* db, std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                              &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return Error(StatusFromSqlite(rc, db, fmt::format("prepare \"{}\"", sql.substr(0, 80))));
+  }
+  return Statement(stmt);
+}
+
+Statement& Statement::Bind(int index, int64_t value) {
+  sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+Statement& Statement::Bind(int index, double value) {
+  sqlite3_bind_double(stmt_, index, value);
+  return *this;
+}
+Statement& Statement::Bind(int index, std::string_view value) {
+  sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  return *this;
+}
+Statement& Statement::BindNull(int index) {
+  sqlite3_bind_null(stmt_, index);
+  return *this;
+}
+Statement& Statement::BindOptional(int index, std::string_view value) {
+  return value.empty() ? BindNull(index) : Bind(index, value);
+}
+
+Result<bool> Statement::Step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  sqlite3* db = sqlite3_db_handle(stmt_);
+  Status st = StatusFromSqlite(rc, db, "step");
+  sqlite3_reset(stmt_);
+  return Error(st);
+}
+
+Status Statement::Run() {
+  auto r = Step();
+  if (!r) return r.error();
+  sqlite3_reset(stmt_);
+  return Status::Ok();
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int64_t Statement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Statement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+std::string Statement::Text(int column) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+  if (p == nullptr) return {};
+  return std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+bool Statement::IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+// ---- Database --------------------------------------------------------------------------------
+
+Database::Database(sqlite3* db, std::string path, const Options& options)
+    : db_(db), path_(std::move(path)), options_(options) {}
+
+Database::~Database() {
+  cache_.clear();
+  if (db_ != nullptr) {
+    // Best effort: fold the WAL back so the file is self-contained when the last user leaves.
+    sqlite3_exec(db_, "PRAGMA wal_checkpoint(PASSIVE)", nullptr, nullptr, nullptr);
+    sqlite3_close_v2(db_);
+  }
+}
+
+Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
+  if (options.db_path.empty()) return Error(Status::InvalidArgument("database path is empty"));
+  std::error_code ec;
+  std::filesystem::path p(options.db_path);
+  if (p.has_parent_path() && options.db_path != ":memory:") {
+    std::filesystem::create_directories(p.parent_path(), ec);
+    if (ec) {
+      return Error(Status::IOError(
+          fmt::format("cannot create folder {}: {}", p.parent_path().string(), ec.message())));
+    }
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(options.db_path.c_str(), &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    Status st = StatusFromSqlite(rc, db, fmt::format("open {}", options.db_path));
+    sqlite3_close_v2(db);
+    return Error(st);
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, options.busy_timeout_ms);
+  std::unique_ptr<Database> database(new Database(db, options.db_path, options));
+
+  // Journal mode: read first; setting WAL again can unlink WAL files other connections hold.
+  auto mode = database->QueryText("PRAGMA journal_mode");
+  if (!mode) return Error(mode.error().WithContext(fmt::format("open {}", options.db_path)));
+  if (*mode != "wal") {
+    auto set = database->QueryText("PRAGMA journal_mode=WAL");
+    if (!set) return Error(set.error());
+  }
+  ENGRAM_RETURN_IF_ERROR(database->Exec(
+      "PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=NORMAL;"));
+  return database;
+}
+
+Status Database::Exec(std::string_view sql) {
+  char* err = nullptr;
+  std::string s(sql);
+  int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string msg = err != nullptr ? err : sqlite3_errstr(rc);
+    sqlite3_free(err);
+    Status st = StatusFromSqlite(rc, nullptr, fmt::format("{} [{}]", msg, s.substr(0, 60)));
+    return st;
+  }
+  return Status::Ok();
+}
+
+Result<Statement*> Database::Cached(const std::string& sql) {
+  auto it = cache_.find(sql);
+  if (it == cache_.end()) {
+    auto stmt = Statement::Prepare(db_, sql);
+    if (!stmt) return Error(stmt.error());
+    it = cache_.emplace(sql, std::make_unique<Statement>(std::move(*stmt))).first;
+  }
+  it->second->Reset();
+  return it->second.get();
+}
+
+Status Database::WriteTransaction(const std::function<Status()>& body) {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  std::uniform_int_distribution<int> jitter(options_.retry_jitter_min_ms, options_.retry_jitter_max_ms);
+  Status last;
+  for (int attempt = 0; attempt < options_.max_write_attempts; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(jitter(rng)));
+    Status begin = Exec("BEGIN IMMEDIATE");
+    if (!begin.ok()) {
+      last = begin;
+      if (begin.code() == StatusCode::kBusy) continue;
+      return begin;
+    }
+    Status st = body();
+    if (!st.ok()) {
+      Exec("ROLLBACK");
+      if (st.code() == StatusCode::kBusy) {
+        last = st;
+        continue;
+      }
+      return st;
+    }
+    Status commit = Exec("COMMIT");
+    if (!commit.ok()) {
+      Exec("ROLLBACK");
+      last = commit;
+      if (commit.code() == StatusCode::kBusy) continue;
+      return commit;
+    }
+    if (++writes_since_checkpoint_ >= options_.checkpoint_every_writes) {
+      writes_since_checkpoint_ = 0;
+      sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    }
+    return Status::Ok();
+  }
+  return Status::Busy(fmt::format("database stayed locked after {} attempts: {}",
+                                  options_.max_write_attempts, last.message()));
+}
+
+Status Database::ReadTransaction(const std::function<Status()>& body) {
+  ENGRAM_RETURN_IF_ERROR(Exec("BEGIN"));
+  Status st = body();
+  Exec(st.ok() ? "COMMIT" : "ROLLBACK");
+  return st;
+}
+
+Result<int64_t> Database::QueryInt(std::string_view sql) {
+  auto stmt = Statement::Prepare(db_, sql);
+  if (!stmt) return Error(stmt.error());
+  auto row = stmt->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no row: {}", sql)));
+  return stmt->Int(0);
+}
+
+Result<std::string> Database::QueryText(std::string_view sql) {
+  auto stmt = Statement::Prepare(db_, sql);
+  if (!stmt) return Error(stmt.error());
+  auto row = stmt->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no row: {}", sql)));
+  return stmt->Text(0);
+}
+
+}  // namespace engram::sqlite

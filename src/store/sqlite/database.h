@@ -1,0 +1,108 @@
+// store/sqlite/database.h — one SQLite connection with engram's settings, prepared-statement
+// helpers and write transactions that retry on contention.
+#ifndef ENGRAM_STORE_SQLITE_DATABASE_H_
+#define ENGRAM_STORE_SQLITE_DATABASE_H_
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "engram/options.h"
+#include "engram/status.h"
+
+namespace engram::sqlite {
+
+// Maps an SQLite result code to a Status: SQLITE_BUSY/LOCKED → kBusy, SQLITE_CORRUPT/NOTADB →
+// kCorruption, SQLITE_CONSTRAINT → kAlreadyExists, I/O and CANTOPEN/FULL → kIOError, else kInternal.
+Status StatusFromSqlite(int rc, sqlite3* db, std::string_view what);
+
+// A prepared statement. Movable, not copyable; finalised on destruction.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  static Result<Statement> Prepare(sqlite3* db, std::string_view sql);
+
+  // Binds parameter `index` (1-based). Text is bound as UTF-8 and copied by SQLite.
+  Statement& Bind(int index, int64_t value);
+  Statement& Bind(int index, double value);
+  Statement& Bind(int index, std::string_view value);
+  Statement& BindNull(int index);
+  // Binds NULL when `value` is empty, the text otherwise.
+  Statement& BindOptional(int index, std::string_view value);
+
+  // Advances: true when a row is ready, false when done. Errors: mapped from SQLite.
+  Result<bool> Step();
+  // Steps once and expects no row (INSERT/UPDATE/DDL).
+  Status Run();
+  void Reset();
+
+  int64_t Int(int column) const;
+  double Double(int column) const;
+  std::string Text(int column) const;  // "" for NULL
+  bool IsNull(int column) const;
+
+ private:
+  explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// One connection. Not thread-safe: the Engine serialises calls.
+class Database {
+ public:
+  // Opens or creates `path` (creating parent folders), then applies: WAL (kept when the file already
+  // says WAL; never downgraded), foreign_keys=ON, secure_delete=ON, synchronous=NORMAL in WAL
+  // (durable across process crashes; see docs/durability.md), busy_timeout = options.busy_timeout_ms.
+  // Errors: kInvalidArgument (empty path), kIOError, kCorruption (not a database).
+  static Result<std::unique_ptr<Database>> Open(const Options& options);
+  ~Database();
+
+  sqlite3* handle() const { return db_; }
+  const std::string& path() const { return path_; }
+
+  // Runs SQL with no result rows (several statements allowed).
+  Status Exec(std::string_view sql);
+
+  // A cached prepared statement, reset and with bindings cleared. Valid until the Database dies.
+  Result<Statement*> Cached(const std::string& sql);
+
+  // Runs `body` inside BEGIN IMMEDIATE … COMMIT. When taking the write lock or committing reports
+  // busy, rolls back, sleeps a uniformly random retry_jitter_min_ms..retry_jitter_max_ms and tries
+  // again, up to max_write_attempts times (the jitter breaks the lock convoy of SQLite's own busy
+  // handler; reference: Hermes state.db). Any error from `body` rolls back and is returned; `body`
+  // is re-run from the start on a retry, so it must not keep state across attempts.
+  // After every checkpoint_every_writes commits, a PASSIVE WAL checkpoint runs (errors ignored).
+  // Errors: whatever `body` returns; kBusy when every attempt found the database locked.
+  Status WriteTransaction(const std::function<Status()>& body);
+
+  // Runs `body` inside a read transaction (BEGIN … COMMIT) so that it sees one snapshot.
+  Status ReadTransaction(const std::function<Status()>& body);
+
+  // Single-value helpers.
+  Result<int64_t> QueryInt(std::string_view sql);
+  Result<std::string> QueryText(std::string_view sql);
+
+ private:
+  Database(sqlite3* db, std::string path, const Options& options);
+
+  sqlite3* db_;
+  std::string path_;
+  Options options_;
+  int64_t writes_since_checkpoint_ = 0;
+  std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
+};
+
+}  // namespace engram::sqlite
+
+#endif  // ENGRAM_STORE_SQLITE_DATABASE_H_

@@ -1,0 +1,407 @@
+#include "store/sqlite/event_store.h"
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include "util/utf8.h"
+
+namespace engram::sqlite {
+namespace {
+
+constexpr const char* kEventColumns =
+    "SELECT e.id, n.name, s.external_id, e.role, e.speaker, e.content, e.occurred_at, "
+    "e.recorded_at, e.origin_class, e.content_hash, e.idempotency_key, e.metadata, e.tool_name, "
+    "e.tool_call_id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
+    "JOIN sessions s ON s.id = e.session_id ";
+
+Event ReadEvent(const Statement& st) {
+  Event e;
+  e.id = st.Text(0);
+  e.namespace_name = st.Text(1);
+  e.session_id = st.Text(2);
+  e.role = st.Text(3);
+  e.speaker = st.Text(4);
+  e.content = st.Text(5);
+  e.occurred_at = st.Int(6);
+  e.recorded_at = st.Int(7);
+  e.origin_class = st.Text(8);
+  e.content_hash = st.Text(9);
+  e.idempotency_key = st.Text(10);
+  e.metadata_json = st.Text(11);
+  e.tool_name = st.Text(12);
+  e.tool_call_id = st.Text(13);
+  return e;
+}
+
+constexpr const char* kSessionColumns =
+    "SELECT s.id, s.external_id, n.name, p.external_id, s.kind, s.source, s.title, "
+    "coalesce(s.started_at, 0), coalesce(s.last_active_at, 0), s.event_count, "
+    "(SELECT content FROM events pe WHERE pe.session_id = s.id "
+    " ORDER BY pe.role <> 'user', pe.occurred_at, pe.seq LIMIT 1) "
+    "FROM sessions s JOIN namespaces n ON n.id = s.namespace_id "
+    "LEFT JOIN sessions p ON p.id = s.parent_id ";
+
+SessionInfo ReadSession(const Statement& st) {
+  SessionInfo s;
+  s.id = st.Text(1);
+  s.namespace_name = st.Text(2);
+  s.parent_session_id = st.Text(3);
+  s.kind = st.Text(4);
+  s.source = st.Text(5);
+  s.title = st.Text(6);
+  s.started_at = st.Int(7);
+  s.last_active_at = st.Int(8);
+  s.event_count = st.Int(9);
+  s.preview = TruncateCodePoints(st.Text(10), 80);
+  return s;
+}
+
+int64_t FileSize(const std::string& path) {
+  struct stat sb;
+  if (stat(path.c_str(), &sb) != 0) return 0;
+  return static_cast<int64_t>(sb.st_size);
+}
+
+}  // namespace
+
+Result<int64_t> EventStore::EnsureNamespace(std::string_view name, TimestampMs now) {
+  auto found = FindNamespace(name);
+  if (!found) return Error(found.error());
+  if (found->has_value()) return **found;
+  auto st = db_.Cached("INSERT INTO namespaces(name, created_at) VALUES (?, ?)");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, name).Bind(2, now);
+  ENGRAM_RETURN_IF_ERROR((*st)->Run());
+  return sqlite3_last_insert_rowid(db_.handle());
+}
+
+Result<std::optional<int64_t>> EventStore::FindNamespace(std::string_view name) {
+  auto st = db_.Cached("SELECT id FROM namespaces WHERE name = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, name);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return std::optional<int64_t>();
+  int64_t id = (*st)->Int(0);
+  (*st)->Reset();
+  return std::optional<int64_t>(id);
+}
+
+Result<std::optional<int64_t>> EventStore::FindSession(int64_t namespace_id,
+                                                       std::string_view external_id) {
+  auto st = db_.Cached("SELECT id FROM sessions WHERE namespace_id = ? AND external_id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, external_id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return std::optional<int64_t>();
+  int64_t id = (*st)->Int(0);
+  (*st)->Reset();
+  return std::optional<int64_t>(id);
+}
+
+Result<int64_t> EventStore::EnsureSession(int64_t namespace_id, const EventRow& row,
+                                          TimestampMs now) {
+  std::optional<int64_t> parent;
+  if (!row.parent_session_id.empty() && row.parent_session_id != row.event.session_id) {
+    auto p = FindSession(namespace_id, row.parent_session_id);
+    if (!p) return Error(p.error());
+    if (p->has_value()) {
+      parent = **p;
+    } else {
+      // The parent has not written yet: a placeholder keeps the lineage (Hermes ensure_session).
+      auto ins = db_.Cached(
+          "INSERT INTO sessions(namespace_id, external_id, kind, created_at) "
+          "VALUES (?, ?, 'interactive', ?)");
+      if (!ins) return Error(ins.error());
+      (*ins)->Bind(1, namespace_id).Bind(2, row.parent_session_id).Bind(3, now);
+      ENGRAM_RETURN_IF_ERROR((*ins)->Run());
+      parent = sqlite3_last_insert_rowid(db_.handle());
+    }
+  }
+  auto existing = FindSession(namespace_id, row.event.session_id);
+  if (!existing) return Error(existing.error());
+  if (existing->has_value()) {
+    int64_t id = **existing;
+    // First write wins; only fill what is still missing.
+    auto upd = db_.Cached(
+        "UPDATE sessions SET parent_id = coalesce(parent_id, ?), source = coalesce(source, ?), "
+        "title = coalesce(title, ?) WHERE id = ?");
+    if (!upd) return Error(upd.error());
+    if (parent) {
+      (*upd)->Bind(1, *parent);
+    } else {
+      (*upd)->BindNull(1);
+    }
+    (*upd)->BindOptional(2, row.session_source).BindOptional(3, row.session_title).Bind(4, id);
+    ENGRAM_RETURN_IF_ERROR((*upd)->Run());
+    return id;
+  }
+  auto ins = db_.Cached(
+      "INSERT INTO sessions(namespace_id, external_id, parent_id, kind, source, title, created_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  if (!ins) return Error(ins.error());
+  (*ins)->Bind(1, namespace_id).Bind(2, row.event.session_id);
+  if (parent) {
+    (*ins)->Bind(3, *parent);
+  } else {
+    (*ins)->BindNull(3);
+  }
+  (*ins)->Bind(4, row.session_kind).BindOptional(5, row.session_source);
+  (*ins)->BindOptional(6, row.session_title).Bind(7, now);
+  ENGRAM_RETURN_IF_ERROR((*ins)->Run());
+  return sqlite3_last_insert_rowid(db_.handle());
+}
+
+Result<std::optional<Event>> EventStore::FindByIdempotencyKey(int64_t namespace_id,
+                                                              std::string_view key) {
+  auto st = db_.Cached(std::string(kEventColumns) +
+                       "WHERE e.namespace_id = ? AND e.idempotency_key = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, key);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return std::optional<Event>();
+  Event e = ReadEvent(**st);
+  (*st)->Reset();
+  return std::optional<Event>(std::move(e));
+}
+
+Status EventStore::Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row) {
+  const Event& e = row.event;
+  auto st = db_.Cached(
+      "INSERT INTO events(id, namespace_id, session_id, role, speaker, content, occurred_at, "
+      "recorded_at, origin_class, content_hash, idempotency_key, metadata, tool_name, tool_call_id) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!st) return st.error();
+  Statement& s = **st;
+  s.Bind(1, e.id).Bind(2, namespace_id).Bind(3, session_rowid).Bind(4, e.role);
+  s.BindOptional(5, e.speaker).Bind(6, e.content).Bind(7, e.occurred_at).Bind(8, e.recorded_at);
+  s.Bind(9, e.origin_class).Bind(10, e.content_hash).Bind(11, e.idempotency_key);
+  s.BindOptional(12, e.metadata_json).BindOptional(13, e.tool_name).BindOptional(14, e.tool_call_id);
+  ENGRAM_RETURN_IF_ERROR(s.Run());
+  int64_t seq = sqlite3_last_insert_rowid(db_.handle());
+
+  auto fts = db_.Cached("INSERT INTO event_fts(rowid, body) VALUES (?, ?)");
+  if (!fts) return fts.error();
+  (*fts)->Bind(1, seq).Bind(2, row.indexed_text);
+  ENGRAM_RETURN_IF_ERROR((*fts)->Run());
+
+  auto upd = db_.Cached(
+      "UPDATE sessions SET event_count = event_count + 1, "
+      "started_at = min(coalesce(started_at, ?1), ?1), "
+      "last_active_at = max(coalesce(last_active_at, ?1), ?1) WHERE id = ?2");
+  if (!upd) return upd.error();
+  (*upd)->Bind(1, e.occurred_at).Bind(2, session_rowid);
+  return (*upd)->Run();
+}
+
+Result<Event> EventStore::Get(std::string_view id) {
+  auto st = db_.Cached(std::string(kEventColumns) + "WHERE e.id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no event with id \"{}\"", id)));
+  Event e = ReadEvent(**st);
+  (*st)->Reset();
+  return e;
+}
+
+Result<Event> EventStore::GetBySeq(int64_t seq) {
+  auto st = db_.Cached(std::string(kEventColumns) + "WHERE e.seq = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
+  Event e = ReadEvent(**st);
+  (*st)->Reset();
+  return e;
+}
+
+Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
+                                                  const SearchFilter& filter, int limit,
+                                                  double k1, double b) {
+  std::string sql =
+      "SELECT event_fts.rowid, engram_bm25(event_fts, ?1, ?2) AS score "
+      "FROM event_fts CROSS JOIN events e ON e.seq = event_fts.rowid "
+      "WHERE event_fts MATCH ?3 AND e.namespace_id = ?4";
+  if (filter.session_rowid) sql += " AND e.session_id = ?5";
+  if (filter.since) sql += " AND e.occurred_at >= ?6";
+  if (filter.until) sql += " AND e.occurred_at < ?7";
+  sql += " ORDER BY score DESC, event_fts.rowid LIMIT ?8";
+  auto st = db_.Cached(sql);
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, filter.namespace_id);
+  if (filter.session_rowid) s.Bind(5, *filter.session_rowid);
+  if (filter.since) s.Bind(6, *filter.since);
+  if (filter.until) s.Bind(7, *filter.until);
+  s.Bind(8, static_cast<int64_t>(limit));
+  std::vector<SearchHit> hits;
+  while (true) {
+    auto row = s.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    hits.push_back({s.Int(0), s.Double(1)});
+  }
+  return hits;
+}
+
+Result<std::vector<Event>> EventStore::SessionEvents(int64_t session_rowid, int64_t offset,
+                                                     int64_t count) {
+  auto st = db_.Cached(std::string(kEventColumns) +
+                       "WHERE e.session_id = ? ORDER BY e.occurred_at, e.seq LIMIT ? OFFSET ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, session_rowid).Bind(2, count).Bind(3, offset);
+  std::vector<Event> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back(ReadEvent(**st));
+  }
+  return out;
+}
+
+Result<std::pair<int64_t, int64_t>> EventStore::PositionInSession(int64_t seq) {
+  auto st = db_.Cached(
+      "SELECT (SELECT count(*) FROM events o WHERE o.session_id = e.session_id AND "
+      "(o.occurred_at < e.occurred_at OR (o.occurred_at = e.occurred_at AND o.seq < e.seq))), "
+      "s.event_count FROM events e JOIN sessions s ON s.id = e.session_id WHERE e.seq = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
+  std::pair<int64_t, int64_t> out{(*st)->Int(0), (*st)->Int(1)};
+  (*st)->Reset();
+  return out;
+}
+
+Result<SessionInfo> EventStore::GetSession(int64_t session_rowid) {
+  auto st = db_.Cached(std::string(kSessionColumns) + "WHERE s.id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, session_rowid);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no session row {}", session_rowid)));
+  SessionInfo info = ReadSession(**st);
+  (*st)->Reset();
+  return info;
+}
+
+Result<int64_t> EventStore::SessionRowidOfEvent(int64_t seq) {
+  auto st = db_.Cached("SELECT session_id FROM events WHERE seq = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
+  int64_t id = (*st)->Int(0);
+  (*st)->Reset();
+  return id;
+}
+
+Result<int64_t> EventStore::LineageRoot(int64_t session_rowid) {
+  auto st = db_.Cached("SELECT parent_id FROM sessions WHERE id = ?");
+  if (!st) return Error(st.error());
+  int64_t current = session_rowid;
+  for (int hop = 0; hop < 100; ++hop) {
+    (*st)->Reset();
+    (*st)->Bind(1, current);
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row || (*st)->IsNull(0)) break;
+    int64_t parent = (*st)->Int(0);
+    if (parent == session_rowid) break;  // a cycle: stop where we started
+    current = parent;
+  }
+  (*st)->Reset();
+  return current;
+}
+
+Result<std::vector<SessionInfo>> EventStore::ListSessions(std::optional<int64_t> namespace_id,
+                                                          int limit) {
+  std::string sql = std::string(kSessionColumns) +
+                    (namespace_id ? "WHERE s.namespace_id = ?1 " : "WHERE ?1 IS NULL ") +
+                    "ORDER BY s.last_active_at IS NULL, s.last_active_at DESC, s.id DESC LIMIT ?2";
+  auto st = db_.Cached(sql);
+  if (!st) return Error(st.error());
+  if (namespace_id) {
+    (*st)->Bind(1, *namespace_id);
+  } else {
+    (*st)->BindNull(1);
+  }
+  (*st)->Bind(2, static_cast<int64_t>(limit));
+  std::vector<SessionInfo> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back(ReadSession(**st));
+  }
+  return out;
+}
+
+Result<StoreStats> EventStore::Stats() {
+  StoreStats stats;
+  stats.path = db_.path();
+  stats.file_bytes = FileSize(db_.path());
+  stats.wal_bytes = FileSize(db_.path() + "-wal");
+  auto st = db_.Cached(
+      "SELECT n.name, (SELECT count(*) FROM sessions s WHERE s.namespace_id = n.id), "
+      "(SELECT coalesce(sum(event_count), 0) FROM sessions s WHERE s.namespace_id = n.id) "
+      "FROM namespaces n ORDER BY n.name");
+  if (!st) return Error(st.error());
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    NamespaceStats ns{(*st)->Text(0), (*st)->Int(1), (*st)->Int(2)};
+    stats.namespaces += 1;
+    stats.sessions += ns.sessions;
+    stats.events += ns.events;
+    stats.per_namespace.push_back(std::move(ns));
+  }
+  return stats;
+}
+
+Result<std::vector<std::string>> EventStore::CheckInvariants() {
+  std::vector<std::string> problems;
+  struct Check {
+    const char* sql;
+    const char* what;
+  };
+  static const Check kChecks[] = {
+      {"SELECT count(*) FROM events e WHERE NOT EXISTS "
+       "(SELECT 1 FROM event_fts f WHERE f.rowid = e.seq)",
+       "events missing from the full-text index"},
+      {"SELECT count(*) FROM event_fts f WHERE NOT EXISTS "
+       "(SELECT 1 FROM events e WHERE e.seq = f.rowid)",
+       "full-text rows without an event"},
+      {"SELECT count(*) FROM sessions s WHERE s.event_count <> "
+       "(SELECT count(*) FROM events e WHERE e.session_id = s.id)",
+       "sessions whose event_count is wrong"},
+  };
+  for (const Check& c : kChecks) {
+    auto n = db_.QueryInt(c.sql);
+    if (!n) return Error(n.error());
+    if (*n != 0) problems.push_back(fmt::format("{} {}", *n, c.what));
+  }
+  auto fk = Statement::Prepare(db_.handle(), "PRAGMA foreign_key_check");
+  if (!fk) return Error(fk.error());
+  int64_t violations = 0;
+  while (true) {
+    auto row = fk->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    ++violations;
+  }
+  if (violations != 0) problems.push_back(fmt::format("{} foreign key violations", violations));
+  return problems;
+}
+
+}  // namespace engram::sqlite

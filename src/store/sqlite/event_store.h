@@ -1,0 +1,92 @@
+// store/sqlite/event_store.h — SQL over namespaces, sessions and events (the event log) and the
+// full-text index over events. Callers own transactions (Database::WriteTransaction /
+// ReadTransaction); every method here runs inside the caller's transaction.
+#ifndef ENGRAM_STORE_SQLITE_EVENT_STORE_H_
+#define ENGRAM_STORE_SQLITE_EVENT_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/status.h"
+#include "engram/types.h"
+#include "store/sqlite/database.h"
+
+namespace engram::sqlite {
+
+// What the write path hands to the store: a validated event plus the text to index.
+struct EventRow {
+  Event event;
+  std::string session_kind;
+  std::string session_source;
+  std::string session_title;
+  std::string parent_session_id;  // external id, "" for none
+  std::string indexed_text;       // what full-text search sees ("speaker: content [image: caption]")
+};
+
+// One full-text hit.
+struct SearchHit {
+  int64_t seq = 0;
+  double score = 0;  // BM25, higher is better
+};
+
+struct SearchFilter {
+  int64_t namespace_id = 0;
+  std::optional<int64_t> session_rowid;
+  std::optional<TimestampMs> since;
+  std::optional<TimestampMs> until;
+};
+
+class EventStore {
+ public:
+  explicit EventStore(Database& db) : db_(db) {}
+
+  // Id of the namespace, creating it when missing.
+  Result<int64_t> EnsureNamespace(std::string_view name, TimestampMs now);
+  // Id of the namespace, or nullopt when it does not exist.
+  Result<std::optional<int64_t>> FindNamespace(std::string_view name);
+
+  // Row id of the session (namespace-scoped external id), creating it — and a placeholder parent
+  // when the parent does not exist yet — when missing. An existing session keeps its metadata
+  // (first write wins), except that a missing parent, source or title is filled in.
+  Result<int64_t> EnsureSession(int64_t namespace_id, const EventRow& row, TimestampMs now);
+  Result<std::optional<int64_t>> FindSession(int64_t namespace_id, std::string_view external_id);
+
+  // The event stored under this idempotency key in the namespace, if any.
+  Result<std::optional<Event>> FindByIdempotencyKey(int64_t namespace_id, std::string_view key);
+
+  // Inserts the event and its full-text row. Errors: kAlreadyExists on a key collision.
+  Status Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row);
+
+  Result<Event> Get(std::string_view id);
+  Result<Event> GetBySeq(int64_t seq);
+
+  // Full-text search: `match` is an FTS5 MATCH expression built by recall (never raw user text).
+  // Hits restricted by `filter`, best `limit` by BM25(k1, b).
+  Result<std::vector<SearchHit>> Search(std::string_view match, const SearchFilter& filter,
+                                        int limit, double k1, double b);
+
+  // Events of one session in order (occurred_at, seq), positions [offset, offset+count).
+  Result<std::vector<Event>> SessionEvents(int64_t session_rowid, int64_t offset, int64_t count);
+  // Position of the event within its session's order, and the session's event count.
+  Result<std::pair<int64_t, int64_t>> PositionInSession(int64_t seq);
+
+  Result<SessionInfo> GetSession(int64_t session_rowid);
+  Result<int64_t> SessionRowidOfEvent(int64_t seq);
+  // The parent chain's top (cycle-safe, at most 100 hops).
+  Result<int64_t> LineageRoot(int64_t session_rowid);
+  Result<std::vector<SessionInfo>> ListSessions(std::optional<int64_t> namespace_id, int limit);
+
+  Result<StoreStats> Stats();
+  // Problems found by engram's own invariants ("N events missing from the full-text index").
+  Result<std::vector<std::string>> CheckInvariants();
+
+ private:
+  Database& db_;
+};
+
+}  // namespace engram::sqlite
+
+#endif  // ENGRAM_STORE_SQLITE_EVENT_STORE_H_

@@ -1,0 +1,222 @@
+#include "store/sqlite/fts5_tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/options.h"
+#include "text/analyzer.h"
+
+namespace engram::sqlite {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Tokenizer. FTS5 calls these through C function pointers, so no exception may escape.
+
+struct EngramTokenizer {
+  std::unique_ptr<text::Analyzer> analyzer;
+};
+
+int TokenizerCreate(void* /*context*/, const char** args, int num_args, Fts5Tokenizer** out) {
+  try {
+    TextAnalysis analysis = TextAnalysis::kFull;
+    if (num_args > 1) return SQLITE_ERROR;
+    if (num_args == 1) {
+      if (std::strcmp(args[0], "full") == 0) {
+        analysis = TextAnalysis::kFull;
+      } else if (std::strcmp(args[0], "plain") == 0) {
+        analysis = TextAnalysis::kPlain;
+      } else {
+        return SQLITE_ERROR;
+      }
+    }
+    auto analyzer = text::Analyzer::Create(analysis);
+    if (!analyzer) return SQLITE_ERROR;
+    *out = reinterpret_cast<Fts5Tokenizer*>(new EngramTokenizer{std::move(*analyzer)});
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    return SQLITE_ERROR;
+  }
+}
+
+void TokenizerDelete(Fts5Tokenizer* tokenizer) {
+  delete reinterpret_cast<EngramTokenizer*>(tokenizer);
+}
+
+int TokenizerTokenize(Fts5Tokenizer* tokenizer, void* context, int flags, const char* text,
+                      int num_bytes,
+                      int (*emit)(void* context, int token_flags, const char* token, int num_token,
+                                  int start, int end)) {
+  if (text == nullptr || num_bytes <= 0) return SQLITE_OK;
+  try {
+    auto* self = reinterpret_cast<EngramTokenizer*>(tokenizer);
+    const text::TokenizeMode mode = (flags & FTS5_TOKENIZE_QUERY) != 0
+                                        ? text::TokenizeMode::kQuery
+                                        : text::TokenizeMode::kIndex;
+    int rc = SQLITE_OK;
+    self->analyzer->Tokenize(
+        std::string_view(text, static_cast<size_t>(num_bytes)), mode,
+        [&](std::string_view token, int start, int end, bool colocated) {
+          if (rc != SQLITE_OK) return;  // FTS5 asked to stop; skip the rest
+          rc = emit(context, colocated ? FTS5_TOKEN_COLOCATED : 0, token.data(),
+                    static_cast<int>(token.size()), start, end);
+        });
+    return rc;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    return SQLITE_ERROR;
+  }
+}
+
+fts5_tokenizer kTokenizer = {TokenizerCreate, TokenizerDelete, TokenizerTokenize};
+
+// ---------------------------------------------------------------------------------------------
+// engram_bm25. Per-query statistics are computed on the first row and cached as FTS5 auxdata
+// (which lives as long as the query's cursor), as FTS5's own bm25() does.
+
+struct Bm25Stats {
+  double avgdl = 1.0;
+  std::vector<double> idf;   // per phrase
+  std::vector<double> freq;  // per phrase, scratch for the current row
+};
+
+void DeleteBm25Stats(void* p) { delete static_cast<Bm25Stats*>(p); }
+
+int CountRow(const Fts5ExtensionApi* /*api*/, Fts5Context* /*fts*/, void* user_data) {
+  ++*static_cast<int64_t*>(user_data);
+  return SQLITE_OK;
+}
+
+// Returns the cached stats of the current query, computing them first if needed. Sets *rc.
+Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) {
+  auto* stats = static_cast<Bm25Stats*>(api->xGetAuxdata(fts, 0));
+  if (stats != nullptr) return stats;
+
+  auto owned = std::make_unique<Bm25Stats>();
+  sqlite3_int64 num_rows = 0;
+  sqlite3_int64 total_tokens = 0;
+  *rc = api->xRowCount(fts, &num_rows);
+  if (*rc == SQLITE_OK) *rc = api->xColumnTotalSize(fts, 0, &total_tokens);
+  if (*rc != SQLITE_OK) return nullptr;
+  if (num_rows > 0 && total_tokens > 0) {
+    owned->avgdl = static_cast<double>(total_tokens) / static_cast<double>(num_rows);
+  }
+  const int num_phrases = api->xPhraseCount(fts);
+  owned->idf.assign(num_phrases, 0.0);
+  owned->freq.assign(num_phrases, 0.0);
+  for (int i = 0; i < num_phrases; ++i) {
+    int64_t hits = 0;
+    *rc = api->xQueryPhrase(fts, i, &hits, CountRow);
+    if (*rc != SQLITE_OK) return nullptr;
+    const double n = static_cast<double>(hits);
+    const double big_n = static_cast<double>(num_rows);
+    owned->idf[i] = std::log(1.0 + (big_n - n + 0.5) / (n + 0.5));
+  }
+  stats = owned.release();
+  *rc = api->xSetAuxdata(fts, stats, DeleteBm25Stats);  // on failure SQLite deletes `stats`
+  return *rc == SQLITE_OK ? stats : nullptr;
+}
+
+void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
+                  int num_args, sqlite3_value** args) {
+  try {
+    if (num_args > 2) {
+      sqlite3_result_error(result, "engram_bm25: expected at most 2 arguments (k1, b)", -1);
+      return;
+    }
+    double k1 = 1.2;
+    double b = 0.75;
+    if (num_args >= 1 && sqlite3_value_type(args[0]) != SQLITE_NULL) {
+      k1 = sqlite3_value_double(args[0]);
+    }
+    if (num_args >= 2 && sqlite3_value_type(args[1]) != SQLITE_NULL) {
+      b = sqlite3_value_double(args[1]);
+    }
+    if (!(k1 >= 0.0) || !(b >= 0.0 && b <= 1.0)) {
+      sqlite3_result_error(result, "engram_bm25: need k1 >= 0 and 0 <= b <= 1", -1);
+      return;
+    }
+
+    int rc = SQLITE_OK;
+    Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
+    int num_inst = 0;
+    int doc_len = 0;
+    if (rc == SQLITE_OK) rc = api->xInstCount(fts, &num_inst);
+    if (rc == SQLITE_OK) {
+      std::fill(stats->freq.begin(), stats->freq.end(), 0.0);
+      for (int i = 0; i < num_inst && rc == SQLITE_OK; ++i) {
+        int phrase = 0;
+        int column = 0;
+        int offset = 0;
+        rc = api->xInst(fts, i, &phrase, &column, &offset);
+        if (rc == SQLITE_OK && column == 0 && phrase >= 0 &&
+            phrase < static_cast<int>(stats->freq.size())) {
+          stats->freq[phrase] += 1.0;
+        }
+      }
+    }
+    if (rc == SQLITE_OK) rc = api->xColumnSize(fts, 0, &doc_len);
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error_code(result, rc);
+      return;
+    }
+
+    const double norm = k1 * (1.0 - b + b * static_cast<double>(doc_len) / stats->avgdl);
+    double score = 0.0;
+    for (size_t i = 0; i < stats->freq.size(); ++i) {
+      const double tf = stats->freq[i];
+      if (tf > 0.0) score += stats->idf[i] * tf * (k1 + 1.0) / (tf + norm);
+    }
+    sqlite3_result_double(result, score);
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(result);
+  } catch (...) {
+    sqlite3_result_error(result, "engram_bm25: internal error", -1);
+  }
+}
+
+// The fts5_api of `db`, or null when FTS5 is missing.
+fts5_api* GetFts5Api(sqlite3* db) {
+  fts5_api* api = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, nullptr) != SQLITE_OK) {
+    return nullptr;
+  }
+  sqlite3_bind_pointer(stmt, 1, &api, "fts5_api_ptr", nullptr);
+  sqlite3_step(stmt);
+  sqlite3_finalize(stmt);
+  return api;
+}
+
+}  // namespace
+
+Status RegisterFts5Extensions(sqlite3* db) {
+  if (db == nullptr) return Status::InvalidArgument("RegisterFts5Extensions: null connection");
+  fts5_api* api = GetFts5Api(db);
+  if (api == nullptr) return Status::Internal("SQLite has no FTS5 (SELECT fts5(?1) failed)");
+  if (api->iVersion < 2) {
+    return Status::Internal("FTS5 api version " + std::to_string(api->iVersion) + " < 2");
+  }
+  int rc = api->xCreateTokenizer(api, "engram", nullptr, &kTokenizer, nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::Internal(std::string("registering FTS5 tokenizer engram: ") +
+                            sqlite3_errstr(rc));
+  }
+  rc = api->xCreateFunction(api, "engram_bm25", nullptr, Bm25Function, nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::Internal(std::string("registering FTS5 function engram_bm25: ") +
+                            sqlite3_errstr(rc));
+  }
+  return Status::Ok();
+}
+
+}  // namespace engram::sqlite

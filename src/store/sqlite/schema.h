@@ -1,0 +1,25 @@
+// store/sqlite/schema.h — the database layout and its forward-only migrations.
+#ifndef ENGRAM_STORE_SQLITE_SCHEMA_H_
+#define ENGRAM_STORE_SQLITE_SCHEMA_H_
+
+#include "engram/options.h"
+#include "engram/status.h"
+#include "store/sqlite/database.h"
+
+namespace engram::sqlite {
+
+// The schema version this build writes (PRAGMA user_version).
+inline constexpr int kSchemaVersion = 1;
+
+// Brings the database to kSchemaVersion, each migration in its own write transaction. A new
+// database records `analysis` (its text analysis is fixed from then on). Errors: kCorruption when
+// the file's version is newer than this build or it holds tables that are not engram's; others
+// from SQLite.
+Status Migrate(Database& db, TextAnalysis analysis);
+
+// The text analysis recorded in the database's meta table.
+Result<TextAnalysis> StoredTextAnalysis(Database& db);
+
+}  // namespace engram::sqlite
+
+#endif  // ENGRAM_STORE_SQLITE_SCHEMA_H_

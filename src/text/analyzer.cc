@@ -1,0 +1,284 @@
+#include "text/analyzer.h"
+
+#include <libstemmer.h>
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <unicode/uscript.h>
+#include <unicode/utf16.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "text/stopwords.h"
+
+namespace engram::text {
+namespace {
+
+constexpr UChar32 kReplacementChar = 0xFFFD;
+constexpr size_t kMaxBytes = Analyzer::kMaxTokenBytes;
+
+// Han, Hiragana, Katakana or Hangul, by Script_Extensions so that U+30FC "ー" (Common, scx Hira Kana)
+// and U+3099 (combining voiced mark) count. CJK punctuation such as "、" also has these script
+// extensions, so punctuation and spaces are excluded explicitly.
+bool IsCjk(UChar32 c) {
+  if (c < 0x1100) return false;  // below Hangul Jamo: nothing CJK
+  if (u_ispunct(c) || u_isUWhiteSpace(c)) return false;
+  return uscript_hasScript(c, USCRIPT_HAN) || uscript_hasScript(c, USCRIPT_HIRAGANA) ||
+         uscript_hasScript(c, USCRIPT_KATAKANA) || uscript_hasScript(c, USCRIPT_HANGUL);
+}
+
+// True when `c` belongs to the character before it: it composes with it under NFKC (Hangul vowel
+// jamo, kana voicing marks), is a combining mark, or is default-ignorable (variation selectors).
+bool AttachesToPrevious(const icu::Normalizer2& normalizer, UChar32 c) {
+  if (!normalizer.hasBoundaryBefore(c)) return true;
+  switch (u_charType(c)) {
+    case U_NON_SPACING_MARK:
+    case U_ENCLOSING_MARK:
+    case U_COMBINING_SPACING_MARK:
+      return true;
+    default:
+      return u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
+  }
+}
+
+}  // namespace
+
+struct Analyzer::Impl {
+  // One CJK character (a code point plus what attaches to it) of the current run.
+  struct CjkChar {
+    std::string token;  // NFKC_Casefold form, UTF-8
+    int byte_start;
+    int byte_end;
+  };
+
+  bool full = true;
+  std::unique_ptr<icu::BreakIterator> breaker;
+  const icu::Normalizer2* normalizer = nullptr;  // owned by ICU
+  sb_stemmer* stemmer = nullptr;                 // kFull only
+
+  // Reused buffers.
+  icu::UnicodeString text;        // the decoded input
+  std::vector<int32_t> byte_at;   // UTF-16 index → byte offset in the input; size text.length()+1
+  std::vector<CjkChar> run;       // the pending CJK run
+  icu::UnicodeString folded16;    // normaliser output
+  std::string folded;             // normaliser output as UTF-8
+
+  ~Impl() {
+    if (stemmer != nullptr) sb_stemmer_delete(stemmer);
+  }
+
+  // Decodes `utf8` into `text`, one U+FFFD per ill-formed sequence, and fills `byte_at`.
+  void Decode(std::string_view utf8) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(utf8.data());
+    const int32_t length = static_cast<int32_t>(std::min<size_t>(utf8.size(), INT32_MAX - 1));
+    text.remove();
+    byte_at.clear();
+    int32_t i = 0;
+    while (i < length) {
+      const int32_t start = i;
+      UChar32 c;
+      U8_NEXT(bytes, i, length, c);
+      if (c < 0) c = kReplacementChar;
+      text.append(c);
+      byte_at.push_back(start);
+      if (U16_LENGTH(c) == 2) byte_at.push_back(start);
+    }
+    byte_at.push_back(length);
+  }
+
+  // NFKC_Casefold of text[start, end) into `folded` (UTF-8); kFull maps ‘ ’ to '.
+  void Fold(int32_t start, int32_t end) {
+    UErrorCode status = U_ZERO_ERROR;
+    folded16.remove();
+    normalizer->normalize(text.tempSubStringBetween(start, end), folded16, status);
+    folded.clear();
+    if (U_FAILURE(status)) return;
+    if (full) {
+      folded16.findAndReplace(icu::UnicodeString(static_cast<UChar>(0x2019)),
+                              icu::UnicodeString(static_cast<UChar>('\'')));
+      folded16.findAndReplace(icu::UnicodeString(static_cast<UChar>(0x2018)),
+                              icu::UnicodeString(static_cast<UChar>('\'')));
+    }
+    folded16.toUTF8String(folded);
+  }
+
+  // The Snowball English stem of a folded word; `word` itself when the stemmer fails. The view is
+  // valid until the next call.
+  std::string_view Stem(std::string_view word) {
+    const sb_symbol* stem = sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol*>(word.data()),
+                                            static_cast<int>(word.size()));
+    if (stem == nullptr) return word;
+    return {reinterpret_cast<const char*>(stem), static_cast<size_t>(sb_stemmer_length(stemmer))};
+  }
+
+  // Walks the words of `utf8` in order. Calls on_word(folded, byte_start, byte_end) for each
+  // non-CJK word (kPlain: every word) and on_run(run) for each maximal CJK run (kFull only).
+  template <typename OnWord, typename OnRun>
+  void Walk(std::string_view utf8, OnWord&& on_word, OnRun&& on_run) {
+    Decode(utf8);
+    run.clear();
+    int32_t run_end = -1;  // UTF-16 index just past the pending run
+    auto flush = [&] {
+      if (!run.empty()) on_run(run);
+      run.clear();
+    };
+
+    breaker->setText(text);
+    int32_t start = breaker->first();
+    for (int32_t end = breaker->next(); end != icu::BreakIterator::DONE;
+         start = end, end = breaker->next()) {
+      if (breaker->getRuleStatus() < UBRK_WORD_NONE_LIMIT) continue;
+      int32_t i = start;
+      while (i < end) {
+        const UChar32 c = text.char32At(i);
+        if (c == kReplacementChar) {
+          i += U16_LENGTH(c);
+          continue;
+        }
+        int32_t j = i + U16_LENGTH(c);
+        if (full && IsCjk(c)) {
+          while (j < end) {
+            const UChar32 d = text.char32At(j);
+            if (d == kReplacementChar || !AttachesToPrevious(*normalizer, d)) break;
+            j += U16_LENGTH(d);
+          }
+          if (i != run_end) flush();
+          run_end = j;
+          Fold(i, j);
+          if (!folded.empty() && folded.size() <= kMaxBytes / 2) {
+            run.push_back({folded, byte_at[i], byte_at[j]});
+          }
+        } else {
+          while (j < end) {
+            const UChar32 d = text.char32At(j);
+            if (d == kReplacementChar || (full && IsCjk(d))) break;
+            j += U16_LENGTH(d);
+          }
+          flush();
+          Fold(i, j);
+          if (!folded.empty() && folded.size() <= kMaxBytes) {
+            on_word(std::string_view(folded), byte_at[i], byte_at[j]);
+          }
+        }
+        i = j;
+      }
+    }
+    flush();
+  }
+};
+
+Analyzer::Analyzer(TextAnalysis analysis, std::unique_ptr<Impl> impl)
+    : analysis_(analysis), impl_(std::move(impl)) {}
+
+Analyzer::~Analyzer() = default;
+
+Result<std::unique_ptr<Analyzer>> Analyzer::Create(TextAnalysis analysis) {
+  auto impl = std::make_unique<Impl>();
+  impl->full = analysis == TextAnalysis::kFull;
+  UErrorCode status = U_ZERO_ERROR;
+  impl->breaker.reset(icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+  if (U_FAILURE(status) || impl->breaker == nullptr) {
+    return Error(Status::Internal(std::string("ICU word BreakIterator: ") + u_errorName(status)));
+  }
+  status = U_ZERO_ERROR;
+  impl->normalizer = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  if (U_FAILURE(status) || impl->normalizer == nullptr) {
+    return Error(Status::Internal(std::string("ICU NFKC_Casefold: ") + u_errorName(status)));
+  }
+  if (impl->full) {
+    impl->stemmer = sb_stemmer_new("english", "UTF_8");
+    if (impl->stemmer == nullptr) {
+      return Error(Status::Internal("libstemmer: no english UTF_8 stemmer"));
+    }
+  }
+  return std::unique_ptr<Analyzer>(new Analyzer(analysis, std::move(impl)));
+}
+
+void Analyzer::Tokenize(std::string_view utf8, TokenizeMode mode, const EmitFn& emit) {
+  Impl& impl = *impl_;
+  const bool index = mode == TokenizeMode::kIndex;
+  std::string bigram;
+  impl.Walk(
+      utf8,
+      [&](std::string_view word, int start, int end) {
+        if (!impl.full) {
+          emit(word, start, end, false);
+          return;
+        }
+        const std::string_view stem = impl.Stem(word);
+        const bool stemmed = !stem.empty() && stem != word && stem.size() <= kMaxBytes;
+        if (index) {
+          emit(word, start, end, false);
+          if (stemmed) emit(stem, start, end, true);
+        } else {
+          emit(stemmed ? stem : word, start, end, false);
+        }
+      },
+      [&](const std::vector<Impl::CjkChar>& run) {
+        const size_t n = run.size();
+        if (!index && n == 1) {
+          emit(run[0].token, run[0].byte_start, run[0].byte_end, false);
+          return;
+        }
+        // Index mode puts the bigram first and the unigram colocated with it: FTS5's highlight()
+        // and snippet() use the offsets of the first token at a position, so a matched phrase of
+        // bigrams then covers all its characters.
+        for (size_t k = 0; k < n; ++k) {
+          const bool has_pair = k + 1 < n;
+          if (has_pair) {
+            bigram.assign(run[k].token).append(run[k + 1].token);
+            emit(bigram, run[k].byte_start, run[k + 1].byte_end, false);
+          }
+          if (index) emit(run[k].token, run[k].byte_start, run[k].byte_end, has_pair);
+        }
+      });
+}
+
+std::vector<QueryTerm> Analyzer::QueryTerms(std::string_view text) {
+  Impl& impl = *impl_;
+  std::vector<QueryTerm> terms;
+  std::unordered_map<std::string, size_t> seen;  // normalized → index in `terms`
+  auto add = [&](std::string_view surface, std::string_view normalized, bool stopword) {
+    auto [it, inserted] = seen.try_emplace(std::string(normalized), terms.size());
+    if (inserted) {
+      terms.push_back({std::string(surface), std::string(normalized), stopword});
+    } else {
+      terms[it->second].stopword = terms[it->second].stopword && stopword;
+    }
+  };
+  impl.Walk(
+      text,
+      [&](std::string_view word, int start, int end) {
+        const std::string_view surface = text.substr(start, end - start);
+        if (!impl.full) {
+          add(surface, word, false);
+          return;
+        }
+        const bool stopword = IsEnglishStopword(word);
+        const std::string_view stem = impl.Stem(word);
+        const bool stemmed = !stem.empty() && stem != word && stem.size() <= kMaxBytes;
+        add(surface, stemmed ? stem : word, stopword);
+      },
+      [&](const std::vector<Impl::CjkChar>& run) {
+        if (run.size() == 1) {
+          add(text.substr(run[0].byte_start, run[0].byte_end - run[0].byte_start), run[0].token,
+              false);
+          return;
+        }
+        for (size_t k = 0; k + 1 < run.size(); ++k) {
+          add(text.substr(run[k].byte_start, run[k + 1].byte_end - run[k].byte_start),
+              run[k].token + run[k + 1].token, false);
+        }
+      });
+  return terms;
+}
+
+}  // namespace engram::text

@@ -1,0 +1,73 @@
+#include "engram/status.h"
+
+namespace engram {
+
+std::string_view StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return "ok";
+    case StatusCode::kInvalidArgument: return "invalid_argument";
+    case StatusCode::kNotFound: return "not_found";
+    case StatusCode::kAlreadyExists: return "already_exists";
+    case StatusCode::kBusy: return "busy";
+    case StatusCode::kIOError: return "io_error";
+    case StatusCode::kCorruption: return "corruption";
+    case StatusCode::kInternal: return "internal";
+  }
+  return "internal";
+}
+
+int HttpStatusFor(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return 200;
+    case StatusCode::kInvalidArgument: return 400;
+    case StatusCode::kNotFound: return 404;
+    case StatusCode::kAlreadyExists: return 409;
+    case StatusCode::kBusy: return 503;
+    case StatusCode::kIOError:
+    case StatusCode::kCorruption:
+    case StatusCode::kInternal: return 500;
+  }
+  return 500;
+}
+
+int JsonRpcCodeFor(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return 0;
+    case StatusCode::kInvalidArgument: return -32602;
+    case StatusCode::kNotFound: return -32001;
+    case StatusCode::kAlreadyExists: return -32002;
+    case StatusCode::kBusy: return -32003;
+    case StatusCode::kIOError: return -32004;
+    case StatusCode::kCorruption: return -32005;
+    case StatusCode::kInternal: return -32603;
+  }
+  return -32603;
+}
+
+int ExitCodeFor(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return 0;
+    case StatusCode::kInvalidArgument: return 2;
+    case StatusCode::kNotFound: return 3;
+    case StatusCode::kBusy: return 4;
+    default: return 1;
+  }
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "ok";
+  std::string out(StatusCodeName(code_));
+  out += ": ";
+  out += message_;
+  return out;
+}
+
+Status Status::WithContext(std::string_view context) const {
+  if (ok()) return *this;
+  std::string msg(context);
+  msg += ": ";
+  msg += message_;
+  return Status(code_, std::move(msg));
+}
+
+}  // namespace engram

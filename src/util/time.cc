@@ -1,0 +1,101 @@
+#include "util/time.h"
+
+#include <chrono>
+#include <date/date.h>
+#include <sstream>
+
+namespace engram {
+
+TimestampMs NowMs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+using Ms = std::chrono::sys_time<std::chrono::milliseconds>;
+
+// Tries one date::parse format against the whole input.
+bool TryParse(const std::string& text, const char* format, Ms* out, std::chrono::minutes* offset) {
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());
+  Ms tp;
+  std::chrono::minutes off{0};
+  if (offset != nullptr) {
+    in >> date::parse(format, tp, off);
+  } else {
+    in >> date::parse(format, tp);
+  }
+  if (in.fail()) return false;
+  // The whole string must be consumed.
+  in.peek();
+  if (!in.eof()) return false;
+  *out = tp;
+  if (offset != nullptr) *offset = off;
+  return true;
+}
+
+}  // namespace
+
+Result<TimestampMs> ParseTimestamp(std::string_view raw) {
+  std::string text(raw);
+  // Trim spaces.
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
+  size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return Error(Status::InvalidArgument("empty timestamp"));
+  text.erase(0, start);
+  for (char& c : text) {
+    if (c == 't') c = 'T';
+    if (c == 'z') c = 'Z';
+  }
+  // A space between date and time is accepted as 'T'.
+  if (text.size() > 10 && text[10] == ' ') text[10] = 'T';
+
+  bool has_z = !text.empty() && text.back() == 'Z';
+  if (has_z) text.pop_back();
+
+  Ms tp;
+  std::chrono::minutes offset{0};
+  // Formats with an offset first (only when no Z), then without.
+  static const char* kWithOffset[] = {"%Y-%m-%dT%H:%M:%S%Ez", "%Y-%m-%dT%H:%M:%S%z",
+                                      "%Y-%m-%dT%H:%M%Ez", "%Y-%m-%dT%H:%M%z"};
+  static const char* kWithoutOffset[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
+  bool parsed = false;
+  if (!has_z) {
+    for (const char* f : kWithOffset) {
+      if (TryParse(text, f, &tp, &offset)) {
+        parsed = true;
+        break;
+      }
+    }
+  }
+  if (!parsed) {
+    offset = std::chrono::minutes{0};
+    for (const char* f : kWithoutOffset) {
+      if (TryParse(text, f, &tp, nullptr)) {
+        parsed = true;
+        break;
+      }
+    }
+  }
+  if (!parsed) {
+    return Error(Status::InvalidArgument(
+        "not an ISO-8601 time (expected e.g. 2023-05-08, 2023-05-08T13:56:00Z or "
+        "2023-05-08T13:56:00+08:00): \"" +
+        std::string(raw.substr(0, 64)) + "\""));
+  }
+  // date::parse subtracts %z offsets already (the result is UTC); check the year range.
+  auto days = date::floor<date::days>(tp);
+  date::year_month_day ymd{days};
+  if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
+    return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
+  }
+  return tp.time_since_epoch().count();
+}
+
+std::string FormatTimestamp(TimestampMs ms) {
+  Ms tp{std::chrono::milliseconds{ms}};
+  return date::format("%Y-%m-%dT%H:%M:%SZ", tp);
+}
+
+}  // namespace engram

@@ -1,0 +1,28 @@
+// util/time.h — UTC timestamps: parsing ISO-8601 input and formatting output.
+#ifndef ENGRAM_UTIL_TIME_H_
+#define ENGRAM_UTIL_TIME_H_
+
+#include <string>
+#include <string_view>
+
+#include "engram/status.h"
+#include "engram/types.h"
+
+namespace engram {
+
+// Milliseconds since the epoch, now (system clock).
+TimestampMs NowMs();
+
+// Parses an ISO-8601 date or date-time and returns UTC milliseconds. Accepted forms:
+//   "2023-05-08", "2023-05-08T13:56", "2023-05-08T13:56:00", "2023-05-08 13:56:00.250",
+//   each optionally followed by "Z" or an offset "+08:00" / "-0500".
+// Input without an offset is taken as UTC (the one documented rule; see docs/time.md).
+// Errors: kInvalidArgument naming the expected form.
+Result<TimestampMs> ParseTimestamp(std::string_view text);
+
+// "2023-05-08T13:56:00.000Z".
+std::string FormatTimestamp(TimestampMs ms);
+
+}  // namespace engram
+
+#endif  // ENGRAM_UTIL_TIME_H_
