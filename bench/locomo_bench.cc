@@ -98,8 +98,8 @@ std::vector<double> ScoreQuestion(const std::vector<std::string>& ranked,
 
 // Mean of every metric over the questions of one bucket.
 struct Bucket {
-  std::vector<eval::MeanAccumulator> metrics = std::vector<eval::MeanAccumulator>(
-      MetricNames().size());
+  std::vector<eval::MeanAccumulator> metrics =
+      std::vector<eval::MeanAccumulator>(MetricNames().size());
   int64_t n() const { return metrics.empty() ? 0 : metrics[0].count(); }
   void Add(const std::vector<double>& values) {
     for (size_t i = 0; i < values.size(); ++i) metrics[i].Add(values[i]);
@@ -112,8 +112,8 @@ struct ConfigReport {
   int64_t events = 0;
   std::vector<double> latencies_ms;
   eval::MeanAccumulator items_returned;
-  int64_t unmapped_items = 0;  // returned items without a known dia_id (should stay 0)
-  std::map<int, Bucket> buckets;                  // by category id; kOverall = 1–4
+  int64_t unmapped_items = 0;     // returned items without a known dia_id (should stay 0)
+  std::map<int, Bucket> buckets;  // by category id; kOverall = 1–4
   std::map<std::string, Bucket> per_conversation;  // categories 1–4 only
   std::vector<std::string> conversation_order;
 };
@@ -127,8 +127,8 @@ class TempDir {
     if (ec) base = "/tmp";
     std::string tmpl = (base / "engram-bench-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) {
-      return Error(Status::IOError(fmt::format("cannot create a temporary folder in {}",
-                                               base.string())));
+      return Error(
+          Status::IOError(fmt::format("cannot create a temporary folder in {}", base.string())));
     }
     return TempDir(tmpl);
   }
@@ -318,18 +318,19 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
 void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t questions_total,
                  int64_t questions_skipped, const std::vector<ConfigReport>& reports) {
   std::vector<std::string> names = MetricNames();
-  fmt::print("LoCoMo evidence retrieval: {} conversations, {} questions scored ({} without gold "
-             "evidence skipped), Recall limit {}\n",
-             convs.size(), questions_total - questions_skipped, questions_skipped, kRecallLimit);
+  fmt::print(
+      "LoCoMo evidence retrieval: {} conversations, {} questions scored ({} without gold "
+      "evidence skipped), Recall limit {}\n",
+      convs.size(), questions_total - questions_skipped, questions_skipped, kRecallLimit);
   for (const ConfigReport& r : reports) {
     fmt::print("\n== {} (analysis {}, bm25 k1 {}, b {})\n", r.config.name,
                AnalysisName(r.config.analysis), r.config.bm25_k1, r.config.bm25_b);
-    fmt::print("ingest: {} events in {:.1f} ms ({:.0f} events/s); query latency p50 {:.3f} ms, "
-               "p95 {:.3f} ms over {} queries; {:.1f} items returned on average\n",
-               r.events, r.ingest_ms, EventsPerSecond(r),
-               eval::PercentileNearestRank(r.latencies_ms, 50),
-               eval::PercentileNearestRank(r.latencies_ms, 95), r.latencies_ms.size(),
-               r.items_returned.Mean());
+    fmt::print(
+        "ingest: {} events in {:.1f} ms ({:.0f} events/s); query latency p50 {:.3f} ms, "
+        "p95 {:.3f} ms over {} queries; {:.1f} items returned on average\n",
+        r.events, r.ingest_ms, EventsPerSecond(r), eval::PercentileNearestRank(r.latencies_ms, 50),
+        eval::PercentileNearestRank(r.latencies_ms, 95), r.latencies_ms.size(),
+        r.items_returned.Mean());
     if (r.unmapped_items > 0) {
       fmt::print("WARNING: {} returned items had no known dia_id in metadata_json\n",
                  r.unmapped_items);
@@ -369,7 +370,8 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
 }  // namespace
 
 int RunLocomoBench(const LocomoBenchOptions& options) {
-  Result<std::vector<import::LocomoConversation>> loaded = import::LoadLocomoFile(options.data_path);
+  Result<std::vector<import::LocomoConversation>> loaded =
+      import::LoadLocomoFile(options.data_path);
   if (!loaded) {
     std::cerr << "engram-bench locomo: cannot load the LoCoMo data: " << loaded.error().ToString()
               << "\n";
@@ -401,8 +403,8 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
     for (const import::LocomoConversation& conv : convs) {
       Status st = RunConversation(conv, report);
       if (!st.ok()) {
-        std::cerr << "engram-bench locomo: configuration " << config.name << ", "
-                  << conv.sample_id << ": " << st.ToString() << "\n";
+        std::cerr << "engram-bench locomo: configuration " << config.name << ", " << conv.sample_id
+                  << ": " << st.ToString() << "\n";
         return ExitCodeFor(st.code()) == 0 ? 1 : ExitCodeFor(st.code());
       }
     }

@@ -206,11 +206,11 @@ int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
                              h.session.event_count, ShortTime(h.session.last_active_at));
     if (h.first_event) {
       PrintEventLine(*h.first_event, false);
-      std::cout << "    ...\n";
+      if (h.events_before > 1) std::cout << "    ...\n";
     }
     for (const Event& e : h.window) PrintEventLine(e, e.id == h.match_event_id);
     if (h.last_event) {
-      std::cout << "    ...\n";
+      if (h.events_after > 1) std::cout << "    ...\n";
       PrintEventLine(*h.last_event, false);
     }
   }

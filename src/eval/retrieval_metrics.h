@@ -5,13 +5,14 @@
 //   * locomo_recall@k — snap-research/LoCoMo @3eb6f2c5 `task_eval/evaluation.py`
 //     (eval_question_answering): |gold ∩ top-k| / |gold|, partial credit; no gold → 1.
 //   * recall_any@k, recall_all@k, ndcg_any@k — xiaowu0162/LongMemEval @9e0b455f
-//     `src/retrieval/eval_utils.py` (evaluate_retrieval, ndcg, dcg): any / all gold ids in the top k
-//     (all of nothing is true: no gold → recall_all 1, recall_any 0); binary-relevance NDCG with
+//     `src/retrieval/eval_utils.py` (evaluate_retrieval, ndcg, dcg): any / all gold ids in the top
+//     k (all of nothing is true: no gold → recall_all 1, recall_any 0); binary-relevance NDCG with
 //     DCG = r1 + Σ_{i≥2} r_i / log2(i) (positions 1 and 2 both undiscounted), IDCG of the ideal
 //     ordering, 0 when there is no gold.
 //   * session-level (turn → session) metrics — the same file, evaluate_retrieval_turn2session:
 //     map every ranked turn to its session, then grow the cut-off from k until the first k' turns
-//     cover k distinct sessions, and score the sessions of those k' turns against the gold sessions.
+//     cover k distinct sessions, and score the sessions of those k' turns against the gold
+//     sessions.
 //
 // Conventions: `ranked` holds distinct ids, best first (a repeated id counts once, at its first
 // position); `gold` is a set (repeats ignored); k < 1 means an empty top-k. A ranked list shorter

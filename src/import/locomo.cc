@@ -22,9 +22,9 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* kMonthNames[] = {"january", "february", "march",     "april",
-                                       "may",     "june",     "july",      "august",
-                                       "september", "october", "november", "december"};
+constexpr const char* kMonthNames[] = {"january",   "february", "march",    "april",
+                                       "may",       "june",     "july",     "august",
+                                       "september", "october",  "november", "december"};
 
 std::string ToLower(std::string_view s) {
   std::string out(s);
@@ -74,8 +74,7 @@ class Where {
 
   Status Field(std::string_view field, std::string_view problem) const {
     if (field.empty()) return Status::InvalidArgument(fmt::format("{}: {}", Prefix(), problem));
-    return Status::InvalidArgument(
-        fmt::format("{}: field \"{}\": {}", Prefix(), field, problem));
+    return Status::InvalidArgument(fmt::format("{}: field \"{}\": {}", Prefix(), field, problem));
   }
   std::string Prefix() const {
     if (sample_id_.empty()) return fmt::format("sample {}", index_);
@@ -128,8 +127,8 @@ Status ParseTurn(const json& t, int session, int position, const std::string& fi
   if (Status s = ReadString(t, "text", field + ".text", true, where, &turn->text); !s.ok()) {
     return s;
   }
-  if (Status s =
-          ReadString(t, "blip_caption", field + ".blip_caption", false, where, &turn->image_caption);
+  if (Status s = ReadString(t, "blip_caption", field + ".blip_caption", false, where,
+                            &turn->image_caption);
       !s.ok()) {
     return s;
   }
@@ -216,13 +215,13 @@ Result<LocomoConversation> ParseSample(const json& sample, size_t index) {
   auto c = sample.find("conversation");
   if (c == sample.end()) return Error(where.Field("conversation", "missing"));
   if (!c->is_object()) return Error(where.Field("conversation", Expected("an object", *c)));
-  if (Status s = ReadString(*c, "speaker_a", "conversation.speaker_a", true, where,
-                            &conv.speaker_a);
+  if (Status s =
+          ReadString(*c, "speaker_a", "conversation.speaker_a", true, where, &conv.speaker_a);
       !s.ok()) {
     return Error(s);
   }
-  if (Status s = ReadString(*c, "speaker_b", "conversation.speaker_b", true, where,
-                            &conv.speaker_b);
+  if (Status s =
+          ReadString(*c, "speaker_b", "conversation.speaker_b", true, where, &conv.speaker_b);
       !s.ok()) {
     return Error(s);
   }
@@ -268,8 +267,8 @@ Result<LocomoConversation> ParseSample(const json& sample, size_t index) {
         return Error(s);
       }
       if (!known_ids.insert(turn.dia_id).second) {
-        return Error(where.Field(turn_field + ".dia_id",
-                                 fmt::format("\"{}\" appears twice", turn.dia_id)));
+        return Error(
+            where.Field(turn_field + ".dia_id", fmt::format("\"{}\" appears twice", turn.dia_id)));
       }
       session.turns.push_back(std::move(turn));
     }
@@ -300,8 +299,8 @@ Result<TimestampMs> ParseLocomoDateTime(std::string_view text) {
   std::string s(text);
   std::smatch m;
   auto invalid = [&](std::string_view why) {
-    return Error(Status::InvalidArgument(
-        fmt::format("cannot read \"{}\" as a time like \"1:56 pm on 8 May, 2023\": {}", text, why)));
+    return Error(Status::InvalidArgument(fmt::format(
+        "cannot read \"{}\" as a time like \"1:56 pm on 8 May, 2023\": {}", text, why)));
   };
   if (!std::regex_match(s, m, kPattern)) return invalid("unexpected shape");
   int hour = std::stoi(m[1].str());

@@ -37,9 +37,9 @@ struct LocomoTurn {
 };
 
 struct LocomoSession {
-  int index = 0;                // N of the `session_<N>` key (1-based, as in dia ids)
-  std::string date_time_text;   // `session_<N>_date_time` verbatim, e.g. "1:56 pm on 8 May, 2023"
-  TimestampMs started_at = 0;   // that text read as UTC
+  int index = 0;                  // N of the `session_<N>` key (1-based, as in dia ids)
+  std::string date_time_text;     // `session_<N>_date_time` verbatim, e.g. "1:56 pm on 8 May, 2023"
+  TimestampMs started_at = 0;     // that text read as UTC
   std::vector<LocomoTurn> turns;  // file order
 };
 
@@ -49,7 +49,8 @@ struct LocomoQuestion {
   int category = 0;    // official LoCoMo ids: 1 multi-hop, 2 temporal, 3 open-domain,
                        // 4 single-hop, 5 adversarial (benchmarks.md §1.4)
   // Gold evidence: every match of `D:?(\d+):(\d+)` over the `evidence` strings, as "D<s>:<t>" with
-  // leading zeros stripped, first occurrence kept, only ids of turns that exist in the conversation.
+  // leading zeros stripped, first occurrence kept, only ids of turns that exist in the
+  // conversation.
   std::vector<std::string> evidence;
   std::vector<std::string> raw_evidence;  // the file's `evidence` strings, verbatim
 };
@@ -58,7 +59,7 @@ struct LocomoConversation {
   std::string sample_id;  // "conv-26"
   std::string speaker_a;
   std::string speaker_b;
-  std::vector<LocomoSession> sessions;  // ordered by session index
+  std::vector<LocomoSession> sessions;    // ordered by session index
   std::vector<LocomoQuestion> questions;  // file order
 };
 

@@ -20,8 +20,8 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 TimestampMs Utc(int y, unsigned mo, unsigned d, int h, int mi) {
-  auto tp = date::sys_days{date::year{y} / mo / d} + std::chrono::hours(h) +
-            std::chrono::minutes(mi);
+  auto tp =
+      date::sys_days{date::year{y} / mo / d} + std::chrono::hours(h) + std::chrono::minutes(mi);
   return std::chrono::duration_cast<std::chrono::milliseconds>(tp.time_since_epoch()).count();
 }
 

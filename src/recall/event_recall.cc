@@ -73,18 +73,22 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query) 
     auto hits = ctx.store.Search(match.fts5, filter, query.limit, ctx.options.bm25_k1,
                                  ctx.options.bm25_b);
     if (!hits) return hits.error();
-    for (const sqlite::SearchHit& hit : *hits) {
-      auto event = ctx.store.GetBySeq(hit.seq);
-      if (!event) return event.error();
+    std::vector<int64_t> seqs;
+    seqs.reserve(hits->size());
+    for (const sqlite::SearchHit& hit : *hits) seqs.push_back(hit.seq);
+    auto events = ctx.store.GetBySeqs(seqs);
+    if (!events) return events.error();
+    for (size_t i = 0; i < hits->size(); ++i) {
+      Event& event = (*events)[i];
       RecallItem item;
-      item.id = event->id;
-      item.text = event->content;
-      item.score = hit.score;
-      item.occurred_at = event->occurred_at;
-      item.session_id = event->session_id;
-      item.speaker = event->speaker;
-      item.role = event->role;
-      item.metadata_json = event->metadata_json;
+      item.id = std::move(event.id);
+      item.text = std::move(event.content);
+      item.score = (*hits)[i].score;
+      item.occurred_at = event.occurred_at;
+      item.session_id = std::move(event.session_id);
+      item.speaker = std::move(event.speaker);
+      item.role = std::move(event.role);
+      item.metadata_json = std::move(event.metadata_json);
       result.items.push_back(std::move(item));
     }
     return Status::Ok();

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -25,9 +26,9 @@ namespace {
 constexpr UChar32 kReplacementChar = 0xFFFD;
 constexpr size_t kMaxBytes = Analyzer::kMaxTokenBytes;
 
-// Han, Hiragana, Katakana or Hangul, by Script_Extensions so that U+30FC "ー" (Common, scx Hira Kana)
-// and U+3099 (combining voiced mark) count. CJK punctuation such as "、" also has these script
-// extensions, so punctuation and spaces are excluded explicitly.
+// Han, Hiragana, Katakana or Hangul, by Script_Extensions so that U+30FC "ー" (Common, scx Hira
+// Kana) and U+3099 (combining voiced mark) count. CJK punctuation such as "、" also has these
+// script extensions, so punctuation and spaces are excluded explicitly.
 bool IsCjk(UChar32 c) {
   if (c < 0x1100) return false;  // below Hangul Jamo: nothing CJK
   if (u_ispunct(c) || u_isUWhiteSpace(c)) return false;
@@ -35,18 +36,23 @@ bool IsCjk(UChar32 c) {
          uscript_hasScript(c, USCRIPT_KATAKANA) || uscript_hasScript(c, USCRIPT_HANGUL);
 }
 
-// True when `c` belongs to the character before it: it composes with it under NFKC (Hangul vowel
-// jamo, kana voicing marks), is a combining mark, or is default-ignorable (variation selectors).
-bool AttachesToPrevious(const icu::Normalizer2& normalizer, UChar32 c) {
-  if (!normalizer.hasBoundaryBefore(c)) return true;
+bool IsMark(UChar32 c) {
   switch (u_charType(c)) {
     case U_NON_SPACING_MARK:
     case U_ENCLOSING_MARK:
     case U_COMBINING_SPACING_MARK:
       return true;
     default:
-      return u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
+      return false;
   }
+}
+
+// True when `c` belongs to the character before it: it composes with it under NFKC (Hangul vowel
+// jamo, kana voicing marks), is a combining mark, or is default-ignorable (variation selectors).
+bool AttachesToPrevious(const icu::Normalizer2& normalizer, UChar32 c) {
+  if (c < 0xAD) return false;  // fast path: nothing below the soft hyphen attaches
+  return !normalizer.hasBoundaryBefore(c) || IsMark(c) ||
+         u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
 }
 
 }  // namespace
@@ -65,11 +71,12 @@ struct Analyzer::Impl {
   sb_stemmer* stemmer = nullptr;                 // kFull only
 
   // Reused buffers.
-  icu::UnicodeString text;        // the decoded input
-  std::vector<int32_t> byte_at;   // UTF-16 index → byte offset in the input; size text.length()+1
-  std::vector<CjkChar> run;       // the pending CJK run
-  icu::UnicodeString folded16;    // normaliser output
-  std::string folded;             // normaliser output as UTF-8
+  std::u16string units;          // the decoded input, UTF-16
+  icu::UnicodeString text;       // read-only alias of `units`
+  std::vector<int32_t> byte_at;  // UTF-16 index → byte offset in the input; size text.length()+1
+  std::vector<CjkChar> run;      // the pending CJK run
+  icu::UnicodeString folded16;   // normaliser output
+  std::string folded;            // normaliser output as UTF-8
 
   ~Impl() {
     if (stemmer != nullptr) sb_stemmer_delete(stemmer);
@@ -79,7 +86,7 @@ struct Analyzer::Impl {
   void Decode(std::string_view utf8) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(utf8.data());
     const int32_t length = static_cast<int32_t>(std::min<size_t>(utf8.size(), INT32_MAX - 1));
-    text.remove();
+    units.clear();
     byte_at.clear();
     int32_t i = 0;
     while (i < length) {
@@ -87,25 +94,40 @@ struct Analyzer::Impl {
       UChar32 c;
       U8_NEXT(bytes, i, length, c);
       if (c < 0) c = kReplacementChar;
-      text.append(c);
+      if (c <= 0xFFFF) {
+        units.push_back(static_cast<char16_t>(c));
+      } else {
+        units.push_back(U16_LEAD(c));
+        units.push_back(U16_TRAIL(c));
+        byte_at.push_back(start);
+      }
       byte_at.push_back(start);
-      if (U16_LENGTH(c) == 2) byte_at.push_back(start);
     }
     byte_at.push_back(length);
+    text.setTo(false, units.data(), static_cast<int32_t>(units.size()));  // read-only alias
   }
 
   // NFKC_Casefold of text[start, end) into `folded` (UTF-8); kFull maps ‘ ’ to '.
   void Fold(int32_t start, int32_t end) {
+    folded.clear();
+    bool ascii = true;
+    for (int32_t k = start; k < end && ascii; ++k) ascii = units[k] < 0x80;
+    if (ascii) {  // NFKC_Casefold of ASCII is ASCII lowercase
+      for (int32_t k = start; k < end; ++k) {
+        const char16_t u = units[k];
+        folded.push_back(static_cast<char>(u >= 'A' && u <= 'Z' ? u + ('a' - 'A') : u));
+      }
+      return;
+    }
     UErrorCode status = U_ZERO_ERROR;
     folded16.remove();
     normalizer->normalize(text.tempSubStringBetween(start, end), folded16, status);
-    folded.clear();
     if (U_FAILURE(status)) return;
     if (full) {
-      folded16.findAndReplace(icu::UnicodeString(static_cast<UChar>(0x2019)),
-                              icu::UnicodeString(static_cast<UChar>('\'')));
-      folded16.findAndReplace(icu::UnicodeString(static_cast<UChar>(0x2018)),
-                              icu::UnicodeString(static_cast<UChar>('\'')));
+      for (int32_t k = 0; k < folded16.length(); ++k) {
+        const char16_t u = folded16.charAt(k);
+        if (u == 0x2018 || u == 0x2019) folded16.setCharAt(k, u'\'');
+      }
     }
     folded16.toUTF8String(folded);
   }
@@ -113,8 +135,8 @@ struct Analyzer::Impl {
   // The Snowball English stem of a folded word; `word` itself when the stemmer fails. The view is
   // valid until the next call.
   std::string_view Stem(std::string_view word) {
-    const sb_symbol* stem = sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol*>(word.data()),
-                                            static_cast<int>(word.size()));
+    const sb_symbol* stem = sb_stemmer_stem(
+        stemmer, reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
     if (stem == nullptr) return word;
     return {reinterpret_cast<const char*>(stem), static_cast<size_t>(sb_stemmer_length(stemmer))};
   }
@@ -144,6 +166,11 @@ struct Analyzer::Impl {
           continue;
         }
         int32_t j = i + U16_LENGTH(c);
+        if (AttachesToPrevious(*normalizer, c)) {
+          // A mark with no base (only possible at the start of a segment or after U+FFFD).
+          i = j;
+          continue;
+        }
         if (full && IsCjk(c)) {
           while (j < end) {
             const UChar32 d = text.char32At(j);
@@ -159,13 +186,35 @@ struct Analyzer::Impl {
         } else {
           while (j < end) {
             const UChar32 d = text.char32At(j);
-            if (d == kReplacementChar || (full && IsCjk(d))) break;
+            if (d == kReplacementChar) break;
+            if (full && IsCjk(d) && !AttachesToPrevious(*normalizer, d)) break;
             j += U16_LENGTH(d);
           }
           flush();
-          Fold(i, j);
-          if (!folded.empty() && folded.size() <= kMaxBytes) {
-            on_word(std::string_view(folded), byte_at[i], byte_at[j]);
+          // Trim what ICU kept only because of the context we cut away ("a'" from "a'게", "_").
+          int32_t word_start = i;
+          int32_t word_end = j;
+          // A word starts and ends with a letter or digit (plus the marks attached to it).
+          auto is_base = [&](int32_t k) {
+            const UChar32 d = text.char32At(k);
+            return u_isalnum(d) && !AttachesToPrevious(*normalizer, d);
+          };
+          while (word_start < word_end && !is_base(word_start)) {
+            word_start = text.moveIndex32(word_start, 1);
+          }
+          while (word_end > word_start) {
+            int32_t base = text.moveIndex32(word_end, -1);
+            while (base > word_start && AttachesToPrevious(*normalizer, text.char32At(base))) {
+              base = text.moveIndex32(base, -1);
+            }
+            if (is_base(base)) break;
+            word_end = base;
+          }
+          if (word_start < word_end) {
+            Fold(word_start, word_end);
+            if (!folded.empty() && folded.size() <= kMaxBytes) {
+              on_word(std::string_view(folded), byte_at[word_start], byte_at[word_end]);
+            }
           }
         }
         i = j;
@@ -278,7 +327,30 @@ std::vector<QueryTerm> Analyzer::QueryTerms(std::string_view text) {
               run[k].token + run[k + 1].token, false);
         }
       });
-  return terms;
+
+  // ICU segments a word differently alone than in context in rare cases (mostly junk such as
+  // stray marks). Keep the contract — the surface re-tokenizes to exactly `normalized` — by
+  // falling back to the normalized form as surface, or dropping the unit.
+  auto single_token = [&](std::string_view surface) -> std::optional<std::string> {
+    std::optional<std::string> token;
+    int count = 0;
+    Tokenize(surface, TokenizeMode::kQuery, [&](std::string_view t, int, int, bool) {
+      if (++count == 1) token.emplace(t);
+    });
+    if (count != 1) return std::nullopt;
+    return token;
+  };
+  std::vector<QueryTerm> checked;
+  checked.reserve(terms.size());
+  for (QueryTerm& term : terms) {
+    if (single_token(term.surface) == term.normalized) {
+      checked.push_back(std::move(term));
+    } else if (single_token(term.normalized) == term.normalized) {
+      term.surface = term.normalized;
+      checked.push_back(std::move(term));
+    }
+  }
+  return checked;
 }
 
 }  // namespace engram::text

@@ -5,28 +5,32 @@
 //   * UTF-8 is decoded leniently: every ill-formed byte sequence, and every U+FFFD, acts as a word
 //     separator. Nothing is ever emitted for it, and no input can crash the analyzer.
 //   * Words come from an ICU word BreakIterator (root locale). Segments with rule status
-//     UBRK_WORD_NONE (spaces, punctuation, symbols, emoji) are skipped. "cdm-xxc" is two words,
-//     "user_id", "a.b@c.com" and "v2.3.1" are one word each.
+//     UBRK_WORD_NONE (spaces, punctuation, symbols, emoji) are skipped. "cdm-xxc" is two words;
+//     "user_id", "a.b@c.com" and "v2.3.1" are one word each. A word is trimmed to start and end
+//     with a letter or digit (plus its marks), so a word re-analysed alone is stable.
 //   * Each word is NFKC_Casefold-normalised ("ＡＢＣ" → "abc", "Straße" → "strasse"), and U+2018 /
 //     U+2019 become ASCII "'" ("don’t" → "don't").
-//   * Non-CJK word: index mode emits the folded word and, when the Snowball "english" stem differs,
-//     the stem colocated with it ("running" → running + run@same position). Query mode emits only
-//     the stem ("runs" → run), or the word when stemming leaves it unchanged.
-//   * CJK (code points of script Han, Hiragana, Katakana or Hangul, including their Script_Extensions,
-//     so "ー" counts): every maximal contiguous run of such characters is handled as one run, even
-//     where ICU splits it (浅色 → 浅 + 色). Combining marks, default-ignorables and anything that
-//     composes under NFKC stay with the character before them. Index mode gives each character a
-//     position holding the bigram it starts (if any; emitted first) and its unigram (colocated; or
-//     alone for the last character of the run): 浅色 → 浅色 +浅 色. Query mode emits the unigram for a one-character run, else only the bigrams, one
-//     per position: "成语接龙" → 成语 语接 接龙, which as an FTS5 phrase matches the indexed text.
-//   * Tokens longer than kMaxTokenBytes bytes are dropped (they take no position); a CJK character
-//     whose normalised form exceeds kMaxTokenBytes / 2 bytes (e.g. one followed by hundreds of
-//     combining marks) is dropped from its run.
-// TextAnalysis::kPlain (benchmark baseline): ICU words, NFKC_Casefold, nothing else — no stems, no
-// apostrophe mapping, no CJK unigrams or bigrams (ICU's own CJK words), same output in both modes.
+//   * Non-CJK word: index mode emits the folded word and, when the Snowball "english" stem
+//     differs, the stem colocated with it ("running" → running +run). Query mode emits only the
+//     stem ("runs" → run), or the word when stemming leaves it unchanged.
+//   * CJK = code points of script Han, Hiragana, Katakana or Hangul (by Script_Extensions, so "ー"
+//     counts). Every maximal contiguous run of them is one run, even where ICU splits it
+//     (浅色 → 浅 + 色). Combining marks, default-ignorables and whatever composes under NFKC stay
+//     with the character before them. Index mode gives each character one position holding the
+//     bigram it starts (emitted first) and its unigram (colocated; alone for the run's last
+//     character): 浅色 → 浅色 +浅 色. Query mode emits the unigram for a one-character run, else
+//     only the bigrams, one per position: "成语接龙" → 成语 语接 接龙, which as an FTS5 phrase
+//     matches the indexed text.
+//   * Tokens longer than kMaxTokenBytes bytes are dropped (they take no position); a CJK
+//     character whose normalised form exceeds kMaxTokenBytes / 2 bytes (e.g. one followed by
+//     hundreds of combining marks) is dropped from its run.
+// TextAnalysis::kPlain (benchmark baseline): ICU words (trimmed as above), NFKC_Casefold, nothing
+// else: no stems, no apostrophe mapping, no CJK unigrams or bigrams (ICU's own CJK words), the
+// same output in both modes.
 //
-// Thread safety: an Analyzer is NOT thread-safe (it owns an ICU BreakIterator, reusable buffers and a
-// Snowball stemmer). Use one per thread or per SQLite connection. Distinct Analyzers are independent.
+// Thread safety: an Analyzer is NOT thread-safe (it owns an ICU BreakIterator, reusable buffers
+// and a Snowball stemmer). Use one per thread or per SQLite connection. Distinct Analyzers are
+// independent. Not re-entrant: an emit callback must not call back into the same Analyzer.
 #ifndef ENGRAM_TEXT_ANALYZER_H_
 #define ENGRAM_TEXT_ANALYZER_H_
 
@@ -65,10 +69,10 @@ class Analyzer {
 
   // Called once per token, in text order. `token` is UTF-8 and valid only during the call.
   // [byte_start, byte_end) are byte offsets into the input given to Tokenize. `colocated` is true
-  // when the token sits at the same position as the token emitted just before it (never true for the
-  // first token).
-  using EmitFn = std::function<void(std::string_view token, int byte_start, int byte_end,
-                                    bool colocated)>;
+  // when the token sits at the same position as the token emitted just before it (never true for
+  // the first token).
+  using EmitFn =
+      std::function<void(std::string_view token, int byte_start, int byte_end, bool colocated)>;
 
   // Builds an analyzer. Errors: kInternal when ICU cannot create the word BreakIterator or load the
   // NFKC_Casefold data, or (kFull) libstemmer has no "english" UTF-8 stemmer.

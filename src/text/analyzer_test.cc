@@ -94,7 +94,7 @@ TEST_F(AnalyzerTest, OffsetsAreInputBytes) {
 TEST_F(AnalyzerTest, MixedEnglishAndChinese) {
   EXPECT_THAT(Index("Please switch VS Code to light mode; 我更喜欢浅色主题"),
               ElementsAre("please", "+pleas", "switch", "vs", "code", "to", "light", "mode",  //
-                          "我更", "+我", "更喜", "+更", "喜欢", "+喜", "欢浅", "+欢",           //
+                          "我更", "+我", "更喜", "+更", "喜欢", "+喜", "欢浅", "+欢",         //
                           "浅色", "+浅", "色主", "+色", "主题", "+主", "题"));
   EXPECT_THAT(Query("Please switch VS Code to light mode; 我更喜欢浅色主题"),
               ElementsAre("pleas", "switch", "vs", "code", "to", "light", "mode", "我更", "更喜",
@@ -125,15 +125,14 @@ TEST_F(AnalyzerTest, ChineseQueries) {
   EXPECT_THAT(Query("龙"), ElementsAre("龙"));
   // Punctuation splits runs: two one-character runs.
   EXPECT_THAT(Query("早，报"), ElementsAre("早", "报"));
-  EXPECT_THAT(Index("早报配置"),
-              ElementsAre("早报", "+早", "报配", "+报", "配置", "+配", "置"));
+  EXPECT_THAT(Index("早报配置"), ElementsAre("早报", "+早", "报配", "+报", "配置", "+配", "置"));
 }
 
 TEST_F(AnalyzerTest, Japanese) {
   EXPECT_THAT(Index("今日は成語しりとりをした"),
-              ElementsAre("今日", "+今", "日は", "+日", "は成", "+は", "成語", "+成", "語し",
-                          "+語", "しり", "+し", "りと", "+り", "とり", "+と", "りを", "+り", "をし",
-                          "+を", "した", "+し", "た"));
+              ElementsAre("今日", "+今", "日は", "+日", "は成", "+は", "成語", "+成", "語し", "+語",
+                          "しり", "+し", "りと", "+り", "とり", "+と", "りを", "+り", "をし", "+を",
+                          "した", "+し", "た"));
   EXPECT_THAT(Query("しりとり"), ElementsAre("しり", "りと", "とり"));
   // The prolonged sound mark belongs to the Katakana run; halfwidth Katakana is folded.
   EXPECT_THAT(Query("タワー"), ElementsAre("タワ", "ワー"));
@@ -178,7 +177,8 @@ TEST_F(AnalyzerTest, CurlyApostropheBecomesAscii) {
 }
 
 TEST_F(AnalyzerTest, InvalidUtf8NeverCrashesAndSeparatesWords) {
-  const std::string text = std::string("ab\xff\xfe") + "cd \xe4\xb8 中\xff文 \xed\xa0\x80x \xc0\xaf";
+  const std::string text =
+      std::string("ab\xff\xfe") + "cd \xe4\xb8 中\xff文 \xed\xa0\x80x \xc0\xaf";
   EXPECT_THAT(Index(text), ElementsAre("ab", "cd", "中", "文", "x"));
   EXPECT_THAT(Query(text), ElementsAre("ab", "cd", "中", "文", "x"));
   // A literal U+FFFD is a separator too.
@@ -211,8 +211,7 @@ TEST_F(AnalyzerTest, PlainHasNoStemsNoBigramsNoApostropheMapping) {
   // ICU's own dictionary words for Chinese.
   EXPECT_THAT(Tokens(*plain_, "我更喜欢浅色主题", TokenizeMode::kIndex),
               ElementsAre("我", "更", "喜欢", "浅", "色", "主题"));
-  EXPECT_THAT(Tokens(*plain_, "ＡＢＣ don’t", TokenizeMode::kQuery),
-              ElementsAre("abc", "don’t"));
+  EXPECT_THAT(Tokens(*plain_, "ＡＢＣ don’t", TokenizeMode::kQuery), ElementsAre("abc", "don’t"));
 }
 
 TEST_F(AnalyzerTest, QueryTermsSurfacesNormalizedAndStopwords) {

@@ -6,9 +6,9 @@ namespace engram::text {
 namespace {
 
 TEST(StopwordsTest, CommonFunctionWords) {
-  for (const char* word : {"the", "a", "an", "is", "was", "did", "does", "would", "likely", "what",
-                           "when", "where", "who", "which", "how", "and", "of", "to", "i", "my",
-                           "don't", "it's"}) {
+  for (const char* word :
+       {"the",   "a",   "an",    "is",  "was", "did", "does", "would", "likely", "what",  "when",
+        "where", "who", "which", "how", "and", "of",  "to",   "i",     "my",     "don't", "it's"}) {
     EXPECT_TRUE(IsEnglishStopword(word)) << word;
   }
 }

@@ -151,7 +151,7 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
     if (!set) return Error(set.error());
   }
   ENGRAM_RETURN_IF_ERROR(database->Exec(
-      "PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=NORMAL;"));
+      "PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=FULL;"));
   return database;
 }
 

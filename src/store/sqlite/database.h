@@ -62,8 +62,9 @@ class Statement {
 class Database {
  public:
   // Opens or creates `path` (creating parent folders), then applies: WAL (kept when the file already
-  // says WAL; never downgraded), foreign_keys=ON, secure_delete=ON, synchronous=NORMAL in WAL
-  // (durable across process crashes; see docs/durability.md), busy_timeout = options.busy_timeout_ms.
+  // says WAL; never downgraded), foreign_keys=ON, secure_delete=ON, synchronous=FULL (a commit is
+  // on disk before Ingest returns, so an acknowledged write survives a crash or power loss),
+  // busy_timeout = options.busy_timeout_ms.
   // Errors: kInvalidArgument (empty path), kIOError, kCorruption (not a database).
   static Result<std::unique_ptr<Database>> Open(const Options& options);
   ~Database();

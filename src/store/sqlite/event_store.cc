@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "util/utf8.h"
@@ -15,22 +17,23 @@ constexpr const char* kEventColumns =
     "e.tool_call_id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
     "JOIN sessions s ON s.id = e.session_id ";
 
-Event ReadEvent(const Statement& st) {
+// Reads the kEventColumns of the current row, starting at column `first`.
+Event ReadEvent(const Statement& st, int first = 0) {
   Event e;
-  e.id = st.Text(0);
-  e.namespace_name = st.Text(1);
-  e.session_id = st.Text(2);
-  e.role = st.Text(3);
-  e.speaker = st.Text(4);
-  e.content = st.Text(5);
-  e.occurred_at = st.Int(6);
-  e.recorded_at = st.Int(7);
-  e.origin_class = st.Text(8);
-  e.content_hash = st.Text(9);
-  e.idempotency_key = st.Text(10);
-  e.metadata_json = st.Text(11);
-  e.tool_name = st.Text(12);
-  e.tool_call_id = st.Text(13);
+  e.id = st.Text(first + 0);
+  e.namespace_name = st.Text(first + 1);
+  e.session_id = st.Text(first + 2);
+  e.role = st.Text(first + 3);
+  e.speaker = st.Text(first + 4);
+  e.content = st.Text(first + 5);
+  e.occurred_at = st.Int(first + 6);
+  e.recorded_at = st.Int(first + 7);
+  e.origin_class = st.Text(first + 8);
+  e.content_hash = st.Text(first + 9);
+  e.idempotency_key = st.Text(first + 10);
+  e.metadata_json = st.Text(first + 11);
+  e.tool_name = st.Text(first + 12);
+  e.tool_call_id = st.Text(first + 13);
   return e;
 }
 
@@ -219,6 +222,32 @@ Result<Event> EventStore::GetBySeq(int64_t seq) {
   Event e = ReadEvent(**st);
   (*st)->Reset();
   return e;
+}
+
+Result<std::vector<Event>> EventStore::GetBySeqs(const std::vector<int64_t>& seqs) {
+  if (seqs.empty()) return std::vector<Event>{};
+  std::string list = "[";
+  for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
+  list += "]";
+  auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "e.seq, ") +
+                       "WHERE e.seq IN (SELECT value FROM json_each(?))");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, list);
+  std::unordered_map<int64_t, Event> by_seq;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    by_seq.emplace((*st)->Int(0), ReadEvent(**st, 1));
+  }
+  std::vector<Event> out;
+  out.reserve(seqs.size());
+  for (int64_t seq : seqs) {
+    auto it = by_seq.find(seq);
+    if (it == by_seq.end()) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
+    out.push_back(std::move(it->second));
+  }
+  return out;
 }
 
 Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,

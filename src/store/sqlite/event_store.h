@@ -62,6 +62,8 @@ class EventStore {
 
   Result<Event> Get(std::string_view id);
   Result<Event> GetBySeq(int64_t seq);
+  // The events at these seqs, in the order given (one query). Errors: kNotFound if one is missing.
+  Result<std::vector<Event>> GetBySeqs(const std::vector<int64_t>& seqs);
 
   // Full-text search: `match` is an FTS5 MATCH expression built by recall (never raw user text).
   // Hits restricted by `filter`, best `limit` by BM25(k1, b).

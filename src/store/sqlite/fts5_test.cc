@@ -114,7 +114,8 @@ TEST_F(Fts5Test, B30CjkLexicalSearch) {
 
 TEST_F(Fts5Test, B31TwoCharacterCjkAndShortTerms) {
   ASSERT_EQ(Exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='engram full')"), SQLITE_OK);
-  for (const char* body : {"早报配置已更新", "午报发送失败", "quick brown fox ok", "quick brown fox"}) {
+  for (const char* body :
+       {"早报配置已更新", "午报发送失败", "quick brown fox ok", "quick brown fox"}) {
     Insert("t", body);
   }
   EXPECT_THAT(Search("t", Quote("早报")), ElementsAre("早报配置已更新"));
@@ -182,7 +183,7 @@ TEST_F(Fts5Test, Bm25IsPositiveAndPrefersMoreRareTermHits) {
 
 TEST_F(Fts5Test, Bm25MatchesTheFormula) {
   ASSERT_EQ(Exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='engram full')"), SQLITE_OK);
-  Insert("t", "alpha beta");        // 2 positions
+  Insert("t", "alpha beta");         // 2 positions
   Insert("t", "alpha alpha gamma");  // 3 positions
   Insert("t", "delta");              // 1 position
   // N = 3, avgdl = 2, n(alpha) = 2 → idf = ln(1 + 1.5 / 2.5).

@@ -58,17 +58,15 @@ int TokenizerTokenize(Fts5Tokenizer* tokenizer, void* context, int flags, const 
   if (text == nullptr || num_bytes <= 0) return SQLITE_OK;
   try {
     auto* self = reinterpret_cast<EngramTokenizer*>(tokenizer);
-    const text::TokenizeMode mode = (flags & FTS5_TOKENIZE_QUERY) != 0
-                                        ? text::TokenizeMode::kQuery
-                                        : text::TokenizeMode::kIndex;
+    const text::TokenizeMode mode = (flags & FTS5_TOKENIZE_QUERY) != 0 ? text::TokenizeMode::kQuery
+                                                                       : text::TokenizeMode::kIndex;
     int rc = SQLITE_OK;
-    self->analyzer->Tokenize(
-        std::string_view(text, static_cast<size_t>(num_bytes)), mode,
-        [&](std::string_view token, int start, int end, bool colocated) {
-          if (rc != SQLITE_OK) return;  // FTS5 asked to stop; skip the rest
-          rc = emit(context, colocated ? FTS5_TOKEN_COLOCATED : 0, token.data(),
-                    static_cast<int>(token.size()), start, end);
-        });
+    self->analyzer->Tokenize(std::string_view(text, static_cast<size_t>(num_bytes)), mode,
+                             [&](std::string_view token, int start, int end, bool colocated) {
+                               if (rc != SQLITE_OK) return;  // FTS5 asked to stop; skip the rest
+                               rc = emit(context, colocated ? FTS5_TOKEN_COLOCATED : 0,
+                                         token.data(), static_cast<int>(token.size()), start, end);
+                             });
     return rc;
   } catch (const std::bad_alloc&) {
     return SQLITE_NOMEM;

@@ -4,11 +4,12 @@
 //
 //  * the tokenizer `engram`, backed by text::Analyzer:
 //      CREATE VIRTUAL TABLE t USING fts5(body, tokenize='engram full');   -- or 'engram plain'
-//    The single argument picks engram::TextAnalysis (`full` → kFull, `plain` → kPlain, none → kFull);
-//    any other argument, or more than one, makes CREATE/first use fail with "error in tokenizer
-//    constructor". MATCH strings (FTS5_TOKENIZE_QUERY) are analysed in TokenizeMode::kQuery, stored
-//    text and auxiliary-function requests in kIndex. A prefix query ("word*") is analysed like any
-//    query term, so its last word is stemmed before the prefix match ("running*" → "run*").
+//    The single argument picks engram::TextAnalysis (`full` → kFull, `plain` → kPlain, none →
+//    kFull); any other argument, or more than one, makes CREATE/first use fail with "error in
+//    tokenizer constructor". MATCH strings (FTS5_TOKENIZE_QUERY) are analysed in
+//    TokenizeMode::kQuery, stored text and auxiliary-function requests in kIndex. A prefix query
+//    ("word*") is analysed like any query term, so its last word is stemmed before the prefix match
+//    ("running*" → "run*").
 //
 //  * the auxiliary function `engram_bm25(fts_table [, k1 [, b]])`, e.g.
 //      SELECT rowid, engram_bm25(t, 0.9, 0.4) AS score FROM t WHERE t MATCH ? ORDER BY score DESC;
@@ -17,9 +18,9 @@
 //      score = Σ_phrase idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))
 //      idf   = ln(1 + (N − n + 0.5) / (n + 0.5))      (Lucene's form; always > 0)
 //    N = rows in the table, n = rows matching the phrase (counted once per query and cached),
-//    tf = hits of the phrase in column 0 of the row, dl = tokens (positions) in column 0 of the row,
-//    avgdl = total tokens of column 0 / N. Only column 0 is scored. k1 defaults to 1.2, b to 0.75
-//    (NULL also means default); k1 < 0 or b outside [0, 1] is an SQL error.
+//    tf = hits of the phrase in column 0 of the row, dl = tokens (positions) in column 0 of the
+//    row, avgdl = total tokens of column 0 / N. Only column 0 is scored. k1 defaults to 1.2, b to
+//    0.75 (NULL also means default); k1 < 0 or b outside [0, 1] is an SQL error.
 //
 // Both must be registered on every connection before an `engram` FTS table is read or written.
 // Each FTS table opened by a connection gets its own Analyzer, so the SQLite rule "one connection,

@@ -88,6 +88,10 @@ Result<TextAnalysis> StoredTextAnalysis(Database& db) {
 }
 
 Status Migrate(Database& db, TextAnalysis analysis) {
+  // The common case — already current — takes no write lock, so opening never waits for a writer.
+  auto current = db.QueryInt("PRAGMA user_version");
+  if (!current) return current.error();
+  if (*current == kSchemaVersion) return Status::Ok();
   return db.WriteTransaction([&]() -> Status {
     auto version = db.QueryInt("PRAGMA user_version");
     if (!version) return version.error();
