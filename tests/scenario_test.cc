@@ -4,8 +4,8 @@
 //   * library: each step goes through the C++ API (json_codec's EventInputFromJson, then
 //     Engine::Ingest / Engine::ValidateEvent / Engine::Recall);
 //   * cli: consecutive ingest steps are written to a .jsonl file and stored with
-//     `engram --db DB --json ingest FILE`; recall steps run `engram --db DB --json recall ...` and the
-//     JSON on stdout is checked.
+//     `engram --db DB --json ingest FILE`; recall steps run `engram --db DB --json recall ...` and
+//     the JSON on stdout is checked.
 // After the last step, Doctor (library) / `engram doctor --json` (cli) must report ok.
 //
 // File format (also in tests/scenarios/README.md). One JSON object per line; blank lines are
@@ -186,8 +186,8 @@ std::string ParseStep(const json& j, Step* step) {
     if (s.empty()) return "\"expect_error\" must not be empty";
     step->expect_error = s;
     if ((j.contains("expect_contains") || j.contains("expect_absent") ||
-                         j.contains("expect_exact") || j.contains("expect_first") ||
-                         j.contains("expect_empty") || j.contains("expect_count"))) {
+         j.contains("expect_exact") || j.contains("expect_first") || j.contains("expect_empty") ||
+         j.contains("expect_count"))) {
       return "\"expect_error\" cannot be combined with other expectations";
     }
   }
@@ -417,9 +417,11 @@ class CliBackend : public Backend {
   }
 
   RecallOutcome Recall(const Step& step) override {
-    std::vector<std::string> args = {"--db",      db_, "--json", "recall", "--namespace",
-                                     step.namespace_name, "--limit", std::to_string(step.limit),
-                                     "--match",   step.match};
+    std::vector<std::string> args = {"--db",        db_,
+                                     "--json",      "recall",
+                                     "--namespace", step.namespace_name,
+                                     "--limit",     std::to_string(step.limit),
+                                     "--match",     step.match};
     if (!step.session.empty()) {
       args.push_back("--session");
       args.push_back(step.session);
@@ -559,9 +561,10 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
 
 TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
   std::vector<Step> steps;
-  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"x","namespace":"n","expect_contain":["x"]})",
-                            &steps),
-              ::testing::HasSubstr("unknown key \"expect_contain\""));
+  EXPECT_THAT(
+      ParseScenario(R"({"step":"recall","query":"x","namespace":"n","expect_contain":["x"]})",
+                    &steps),
+      ::testing::HasSubstr("unknown key \"expect_contain\""));
   steps.clear();
   EXPECT_THAT(ParseScenario(R"({"step":"remember","event":{}})", &steps),
               ::testing::HasSubstr("unknown step"));
@@ -571,9 +574,9 @@ TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
   EXPECT_THAT(ParseScenario(R"({"step":"ingest_error","event":{}})", &steps),
               ::testing::HasSubstr("expect_error"));
   steps.clear();
-  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"x","namespace":"n","match":"some"})",
-                            &steps),
-              ::testing::HasSubstr("match"));
+  EXPECT_THAT(
+      ParseScenario(R"({"step":"recall","query":"x","namespace":"n","match":"some"})", &steps),
+      ::testing::HasSubstr("match"));
   steps.clear();
   EXPECT_THAT(
       ParseScenario(

@@ -72,8 +72,8 @@ class TempDir {
  public:
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
-                       "/engram-test-XXXXXX";
+    std::string tmpl =
+        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/engram-test-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (mkdtemp(buf.data()) == nullptr) {
@@ -134,8 +134,8 @@ struct CliResult {
 };
 
 // Environment changes for one RunCli call. The child gets the test's environment with ENGRAM_DB
-// removed (so an ENGRAM_DB of whoever runs the tests can never leak in), then these applied in order:
-// a value sets the variable, std::nullopt removes it.
+// removed (so an ENGRAM_DB of whoever runs the tests can never leak in), then these applied in
+// order: a value sets the variable, std::nullopt removes it.
 using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>>>;
 
 // Runs `engram args...` (no shell: each element is one argv entry), feeding `stdin_text` to its

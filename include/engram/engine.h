@@ -36,7 +36,8 @@ class Engine {
   // that report bad lines before writing). Errors: kInvalidArgument naming the field.
   static Status ValidateEvent(const EventInput& input);
 
-  // Stores one event durably and indexes it for full-text search in the same transaction.
+  // Stores one event durably, indexes it for full-text search and enqueues its claim extraction,
+  // all in one transaction.
   // Validation (the same for every entry point), each error naming the field:
   //   namespace_name, session_id: 1–200 characters, valid UTF-8, no control characters;
   //   role: one of kRoles; content: valid UTF-8, not blank, no NUL byte, ≤ 1,000,000 bytes;
@@ -68,6 +69,37 @@ class Engine {
   // lineage excluded, each with a window of events around the best hit. Errors: kInvalidArgument,
   // kNotFound (unknown namespace).
   virtual Result<SessionSearchResult> SearchSessions(const SessionSearchQuery& query) = 0;
+
+  // ---- Claims (see docs/claims.md) ----------------------------------------------------------
+
+  // Writes an explicit memory now, without the queue: an event (the evidence, session "explicit"
+  // unless given) and the claims read from it by the rule extractor — or, when it finds none, one
+  // `explicit_memory` claim holding the whole text; or exactly subject/predicate/value when given.
+  // Claims go through admission, dedup and conflict resolution like extracted ones.
+  // Errors: kInvalidArgument (no namespace; neither text nor subject+predicate+value; bad `at`),
+  // kBusy, kIOError.
+  virtual Result<RememberResult> Remember(const RememberInput& input) = 0;
+
+  // Runs extraction over pending events once and returns what it did (`engram process`).
+  // drain = true takes every pending event now; false waits for full batches (the worker).
+  // Extractor failures are counted and recorded on the jobs (retried with backoff), not returned.
+  // Errors: kBusy, kIOError.
+  virtual Result<ProcessReport> Process(bool drain) = 0;
+
+  // Claims of a namespace, current ones only unless include_history, oldest first, each with its
+  // evidence. An unknown namespace has no claims. Errors: kInvalidArgument (limit, offset).
+  virtual Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) = 0;
+
+  // The claim with its evidence. Errors: kNotFound.
+  virtual Result<Claim> GetClaim(std::string_view id) = 0;
+  // Status, evidence, supersede chain, admission/dedup decisions, history and why it is or is not
+  // current. Errors: kNotFound.
+  virtual Result<ClaimExplanation> ExplainClaim(std::string_view id) = 0;
+
+  // Jobs that are not done (status "") or of one status; newest last. Errors: kInvalidArgument.
+  virtual Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) = 0;
+  // Puts a failed job (or every failed job, id 0) back in the queue; returns how many.
+  virtual Result<int64_t> RetryJobs(int64_t id) = 0;
 
   // Runs SQLite's integrity_check, the full-text index's integrity check and engram's own
   // invariants (every event indexed, no orphan rows). Never fails for a problem found: problems

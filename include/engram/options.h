@@ -3,6 +3,7 @@
 #define ENGRAM_INCLUDE_OPTIONS_H_
 
 #include <string>
+#include <vector>
 
 namespace engram {
 
@@ -37,6 +38,18 @@ struct Options {
   // docs/retrieval.md and ../shared/reference/retrieval_findings.md. Classic defaults: 1.2 / 0.75.
   double bm25_k1 = 0.9;
   double bm25_b = 0.4;
+
+  // Claim extraction: "rules" (offline, default), "llm" (OpenAI-compatible chat API from
+  // ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL / ENGRAM_LLM_API_KEY) or "none". $ENGRAM_EXTRACTOR
+  // overrides it when set.
+  std::string extractor = "rules";
+  // The worker's batch window: at most this many events of one session per extraction, or
+  // whatever is pending after this wait (ms). Reference: HL-Mem's 5 events / 120 s.
+  int extraction_batch_events = 5;
+  int extraction_batch_wait_ms = 120000;
+  int extraction_max_attempts = 5;
+  // Extra single-valued predicates (beyond the built-in registry; see docs/claims.md).
+  std::vector<std::string> single_valued_predicates;
 };
 
 // The database path used when none is given: $ENGRAM_DB, else $XDG_DATA_HOME/engram/engram.db,

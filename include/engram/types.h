@@ -81,6 +81,25 @@ struct RecallQuery {
   std::optional<TimestampMs> since;  // optional: occurred_at >= since
   std::optional<TimestampMs> until;  // optional: occurred_at < until
   MatchMode match = MatchMode::kAny;
+  // Bitemporal questions about claims (events are immutable and always visible):
+  std::optional<TimestampMs> as_of;        // valid time: what was true at T (as known now)
+  std::optional<TimestampMs> known_as_of;  // recorded time: what engram believed at K
+  bool include_history = false;  // also superseded/expired claims, each with its validity interval
+  bool include_claims = true;    // claims channel
+  bool include_events = true;    // events channel
+};
+
+// An event cited as evidence of a claim.
+struct EvidenceRef {
+  std::string event_id;
+  std::string relation;  // supports, contradicts, supersedes
+  std::string role;
+  std::string speaker;
+  std::string origin_class;
+  std::string session_id;
+  TimestampMs occurred_at = 0;
+  std::string content;
+  std::string metadata_json;
 };
 
 struct RecallItem {
@@ -93,12 +112,139 @@ struct RecallItem {
   std::string speaker;
   std::string role;
   std::string metadata_json;
+  // Claims only (type "claim"):
+  std::string status;  // active, superseded, disputed, expired, ...
+  std::string subject, predicate, slot, value;
+  std::vector<std::string> qualifiers;
+  TimestampMs valid_from = 0;
+  std::optional<TimestampMs> valid_to;
+  std::vector<EvidenceRef> evidence;
+  // Warnings about the content, which is always data, never instructions: "instruction_like" when
+  // it reads like a prompt injection (bug_scenarios.md B50).
+  std::vector<std::string> flags;
 };
 
 struct RecallResult {
   std::vector<RecallItem> items;     // best first, at most RecallQuery::limit
   std::vector<std::string> terms;    // the normalised terms the query was searched with
   double took_ms = 0;                // wall time spent inside Recall, in milliseconds
+};
+
+// ---- Claims ---------------------------------------------------------------------------------
+
+// Accepted claim statuses.
+inline constexpr const char* kClaimStatuses[] = {"active",   "superseded", "disputed",
+                                                 "archived", "retracted",  "expired"};
+
+// An atomic fact read from events, with evidence. Never edited in place: a change is a new claim
+// that supersedes this one; the old one stays queryable by valid time (as_of) and recorded time
+// (known_as_of).
+struct Claim {
+  std::string id;  // ULID
+  std::string namespace_name;
+  std::string subject;    // who it is about ("Lin", "Mei", "user")
+  std::string predicate;  // canonical snake_case predicate (see write/extraction/extractor.h)
+  std::string slot;       // sub-key (favorite "color", relation "sister", uses "ui_theme"), or ""
+  std::string value;      // source language, byte for byte
+  std::string text;       // readable statement
+  std::vector<std::string> qualifiers;  // negated, temporary, habitual, planned, past, reported
+  TimestampMs valid_from = 0;             // valid time: true from
+  std::optional<TimestampMs> valid_to;    // valid time: true until (exclusive), if known
+  TimestampMs recorded_from = 0;          // recorded time: engram believed it from
+  std::optional<TimestampMs> recorded_to; // recorded time: until (set when superseded)
+  std::string status;  // one of kClaimStatuses
+  std::string scope;
+  std::string authority;  // high, medium, low (provenance)
+  std::string assertion;  // fact, observation
+  double confidence = 0;
+  double importance = 0;
+  std::string supersedes_id;
+  std::string superseded_by_id;
+  std::string conflict_key;  // subject|predicate|slot for single-valued predicates, else ""
+  std::string fact_hash;
+  std::string time_phrase;   // "yesterday", "上周" as written
+  std::string extractor;     // "rules/1", "llm/<model>", "explicit"
+  std::vector<EvidenceRef> evidence;
+};
+
+struct ListClaimsQuery {
+  std::string namespace_name;    // required
+  std::string subject;           // optional: only claims about this subject (exact)
+  bool include_history = false;  // also superseded, expired, archived and retracted claims
+  int limit = 100;               // 1–100000
+  int offset = 0;
+};
+
+// `engram remember`: an explicit claim, written with an event as its evidence.
+struct RememberInput {
+  std::string namespace_name;   // required
+  std::string text;             // the statement; or subject+predicate+value
+  std::string subject, predicate, value;
+  std::string at;               // ISO-8601 valid-from time; default now
+  std::string idempotency_key;  // optional
+  std::string session_id;       // optional; default "explicit"
+  std::string speaker;          // optional; the subject of TEXT defaults to it, else "user"
+};
+
+struct RememberResult {
+  Event event;                     // the evidence event
+  std::vector<Claim> claims;       // claims created, or existing claims the statement confirmed
+  std::vector<std::string> decisions;  // per claim: created, superseded, duplicate, merged, disputed,
+                                       // backfill, or rejected:<reason>
+  bool duplicate = false;          // the idempotency key was seen before: nothing changed
+};
+
+// One admission, dedup or conflict decision about a candidate claim (explain shows them).
+struct ClaimDecision {
+  TimestampMs at = 0;
+  std::string decision;  // admitted, rejected, duplicate, merged, superseded, disputed
+  std::string reason;    // reason code, e.g. not_notable, secret, exact_duplicate
+  std::string detail;
+  std::string event_id;  // the event the candidate came from
+};
+
+// One change of a claim (B22): time, actor, before/after.
+struct ClaimChange {
+  TimestampMs at = 0;
+  std::string actor;   // "worker:rules/1", "cli", ...
+  std::string action;  // created, evidence_added, superseded, disputed, status_changed
+  std::string reason;
+  std::string before_json;  // state before ({} when created)
+  std::string after_json;
+};
+
+struct ClaimExplanation {
+  Claim claim;
+  std::vector<Claim> chain;  // the supersede chain, oldest first (includes this claim)
+  std::vector<ClaimDecision> decisions;
+  std::vector<ClaimChange> history;
+  bool current = false;
+  std::string why;  // why it is or is not current, in one sentence
+};
+
+// Background work (extraction) waiting or failed.
+struct JobInfo {
+  int64_t id = 0;
+  std::string kind;    // extract
+  std::string status;  // pending, leased, done, failed
+  std::string namespace_name;
+  std::string session_id;
+  std::string event_id;
+  int attempts = 0;
+  std::string last_error;
+  TimestampMs updated_at = 0;
+};
+
+struct ProcessReport {
+  int64_t batches = 0;
+  int64_t events = 0;
+  int64_t claims_created = 0;
+  int64_t claims_confirmed = 0;  // duplicates that only added evidence
+  int64_t claims_superseded = 0;
+  int64_t claims_disputed = 0;
+  int64_t candidates_rejected = 0;
+  int64_t jobs_failed = 0;  // jobs that hit an error this run (retried later or failed for good)
+  std::vector<std::string> errors;
 };
 
 struct SessionInfo {
@@ -149,6 +295,8 @@ struct NamespaceStats {
   std::string name;
   int64_t sessions = 0;
   int64_t events = 0;
+  int64_t claims = 0;         // all statuses
+  int64_t active_claims = 0;
 };
 
 struct StoreStats {
@@ -158,6 +306,10 @@ struct StoreStats {
   int64_t namespaces = 0;
   int64_t sessions = 0;
   int64_t events = 0;
+  int64_t claims = 0;
+  int64_t active_claims = 0;
+  int64_t pending_jobs = 0;
+  int64_t failed_jobs = 0;
   std::vector<NamespaceStats> per_namespace;
 };
 

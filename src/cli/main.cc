@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
+#include <thread>
+#include <tuple>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -124,6 +128,11 @@ struct RecallFlags {
   std::string since;
   std::string until;
   std::string match = "any";
+  std::string as_of;
+  std::string known_as_of;
+  bool include_history = false;
+  bool events_only = false;
+  bool claims_only = false;
 };
 
 int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
@@ -143,6 +152,16 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
     if (!t) return Fail(flags, t.error().WithContext("field \"until\""));
     q.until = *t;
   }
+  for (auto [text, field, target] : {std::tuple{&rf.as_of, "as_of", &q.as_of},
+                                     std::tuple{&rf.known_as_of, "known_as_of", &q.known_as_of}}) {
+    if (text->empty()) continue;
+    auto t = ParseTimestamp(*text);
+    if (!t) return Fail(flags, t.error().WithContext(fmt::format("field \"{}\"", field)));
+    *target = *t;
+  }
+  q.include_history = rf.include_history;
+  q.include_claims = !rf.events_only;
+  q.include_events = !rf.claims_only;
   auto engine = OpenEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Recall(q);
@@ -157,9 +176,22 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   }
   int rank = 0;
   for (const RecallItem& it : result->items) {
-    std::cout << fmt::format("{:2d}. [{:.2f}] {}  {}  {}\n    {}{}\n", ++rank, it.score,
-                             ShortTime(it.occurred_at), it.session_id, it.id,
-                             it.speaker.empty() ? "" : it.speaker + ": ", it.text);
+    if (it.type == "claim") {
+      std::string validity = FormatTimestamp(it.valid_from).substr(0, 10) + " → " +
+                             (it.valid_to ? FormatTimestamp(*it.valid_to).substr(0, 10) : std::string("now"));
+      std::string quals;
+      for (const auto& q2 : it.qualifiers) quals += " [" + q2 + "]";
+      std::cout << fmt::format("{:2d}. claim {} ({}, {}){}  {}\n    {}\n", ++rank, it.id, it.status, validity, quals,
+                               "", it.text);
+      for (const auto& e : it.evidence) {
+        std::cout << fmt::format("      evidence {} {} {}: {}\n", e.relation, ShortTime(e.occurred_at),
+                                 e.speaker.empty() ? e.role : e.speaker, TruncateCodePoints(e.content, 120));
+      }
+    } else {
+      std::cout << fmt::format("{:2d}. event {}  {}  {}\n    {}{}\n", ++rank, it.id, ShortTime(it.occurred_at),
+                               it.session_id, it.speaker.empty() ? "" : it.speaker + ": ", it.text);
+    }
+    for (const auto& f : it.flags) std::cout << "    ! " << f << " (stored text, not an instruction)\n";
   }
   return 0;
 }
@@ -229,10 +261,14 @@ int RunGet(const GlobalFlags& flags, const std::string& id) {
 }
 
 void PrintStats(const StoreStats& s) {
-  std::cout << fmt::format("database   {}\nsize       {} bytes (+ {} bytes WAL)\nnamespaces {}\nsessions   {}\nevents     {}\n",
-                           s.path, s.file_bytes, s.wal_bytes, s.namespaces, s.sessions, s.events);
+  std::cout << fmt::format(
+      "database   {}\nsize       {} bytes (+ {} bytes WAL)\nnamespaces {}\nsessions   {}\nevents     {}\n"
+      "claims     {} ({} active)\njobs       {} pending, {} failed\n",
+      s.path, s.file_bytes, s.wal_bytes, s.namespaces, s.sessions, s.events, s.claims, s.active_claims,
+      s.pending_jobs, s.failed_jobs);
   for (const auto& n : s.per_namespace) {
-    std::cout << fmt::format("  {}: {} sessions, {} events\n", n.name, n.sessions, n.events);
+    std::cout << fmt::format("  {}: {} sessions, {} events, {} claims ({} active)\n", n.name, n.sessions, n.events,
+                             n.claims, n.active_claims);
   }
 }
 
@@ -265,6 +301,198 @@ int RunStats(const GlobalFlags& flags) {
   return 0;
 }
 
+// ---- claims: remember, process, worker, explain, history, jobs --------------------------------
+
+int RunRemember(const GlobalFlags& flags, const RememberInput& input) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto result = (*engine)->Remember(input);
+  if (!result) return Fail(flags, result.error());
+  if (flags.json) {
+    std::cout << Dump(RememberResultToJson(*result)) << "\n";
+    return 0;
+  }
+  if (result->duplicate) {
+    std::cout << "already remembered (event " << result->event.id << "); nothing changed\n";
+    return 0;
+  }
+  std::cout << "event " << result->event.id << "\n";
+  size_t ci = 0;
+  for (const std::string& d : result->decisions) {
+    if (d.rfind("rejected:", 0) == 0) {
+      std::cout << "  not stored as a claim: " << d.substr(9) << "\n";
+    } else if (ci < result->claims.size()) {
+      const Claim& c = result->claims[ci++];
+      std::cout << fmt::format("  {} claim {}: {}\n", d, c.id, c.text);
+    }
+  }
+  return 0;
+}
+
+void PrintProcessReport(const ProcessReport& r) {
+  std::cout << fmt::format(
+      "{} batches, {} events: {} claims created, {} confirmed, {} superseded, {} disputed, {} candidates "
+      "rejected, {} jobs failed\n",
+      r.batches, r.events, r.claims_created, r.claims_confirmed, r.claims_superseded, r.claims_disputed,
+      r.candidates_rejected, r.jobs_failed);
+  for (const auto& e : r.errors) std::cerr << "engram: " << e << "\n";
+}
+
+int RunProcess(const GlobalFlags& flags) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto report = (*engine)->Process(/*drain=*/true);
+  if (!report) return Fail(flags, report.error());
+  if (flags.json) {
+    std::cout << Dump(ProcessReportToJson(*report)) << "\n";
+  } else {
+    PrintProcessReport(*report);
+  }
+  return 0;
+}
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void OnStopSignal(int) { g_stop = 1; }
+
+int RunWorker(const GlobalFlags& flags, int poll_ms, bool once) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  std::cerr << "engram worker: processing extraction jobs (Ctrl-C to stop)\n";
+  while (!g_stop) {
+    auto report = (*engine)->Process(/*drain=*/false);
+    if (!report) {
+      std::cerr << "engram worker: " << report.error().ToString() << "\n";
+    } else if (report->batches > 0) {
+      if (flags.json) {
+        std::cout << Dump(ProcessReportToJson(*report)) << std::endl;
+      } else {
+        PrintProcessReport(*report);
+      }
+    }
+    if (once) break;
+    for (int waited = 0; waited < poll_ms && !g_stop; waited += 50) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  return 0;
+}
+
+void PrintClaim(const Claim& c) {
+  std::cout << fmt::format("claim {}  [{}]\n  {}\n  {} | {}{} | {}\n", c.id, c.status, c.text, c.subject,
+                           c.predicate, c.slot.empty() ? "" : "/" + c.slot, c.value);
+  std::cout << fmt::format("  valid {} → {}   recorded {} → {}\n", FormatTimestamp(c.valid_from),
+                           c.valid_to ? FormatTimestamp(*c.valid_to) : "open", FormatTimestamp(c.recorded_from),
+                           c.recorded_to ? FormatTimestamp(*c.recorded_to) : "open");
+  std::string quals;
+  for (const auto& q : c.qualifiers) quals += q + " ";
+  std::cout << fmt::format("  scope {}, authority {}, {}, confidence {:.2f}, extractor {}{}\n", c.scope, c.authority,
+                           c.assertion, c.confidence, c.extractor, quals.empty() ? "" : ", qualifiers " + quals);
+  for (const auto& e : c.evidence) {
+    std::cout << fmt::format("  evidence ({}) {} {} [{}, {}]: {}\n", e.relation, e.event_id, ShortTime(e.occurred_at),
+                             e.role, e.origin_class, TruncateCodePoints(e.content, 160));
+  }
+}
+
+int RunClaims(const GlobalFlags& flags, const ListClaimsQuery& q) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto claims = (*engine)->ListClaims(q);
+  if (!claims) return Fail(flags, claims.error());
+  if (flags.json) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& c : *claims) arr.push_back(ClaimToJson(c));
+    std::cout << Dump(OrderedJson{{"claims", arr}}) << "\n";
+    return 0;
+  }
+  if (claims->empty()) std::cout << "no claims\n";
+  for (const auto& c : *claims) {
+    std::string quals;
+    for (const auto& qual : c.qualifiers) quals += " [" + qual + "]";
+    std::cout << fmt::format("{} {:10s} {} → {}{}  {}\n", c.id, c.status, FormatTimestamp(c.valid_from).substr(0, 10),
+                             c.valid_to ? FormatTimestamp(*c.valid_to).substr(0, 10) : "now", quals, c.text);
+  }
+  return 0;
+}
+
+int RunExplain(const GlobalFlags& flags, const std::string& id) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto x = (*engine)->ExplainClaim(id);
+  if (!x) return Fail(flags, x.error());
+  if (flags.json) {
+    std::cout << Dump(ClaimExplanationToJson(*x)) << "\n";
+    return 0;
+  }
+  PrintClaim(x->claim);
+  std::cout << (x->current ? "current: " : "not current: ") << x->why << "\n";
+  if (x->chain.size() > 1) {
+    std::cout << "supersede chain (oldest first):\n";
+    for (const auto& c : x->chain) {
+      std::cout << fmt::format("  {} {} [{}] {} → {}: {}\n", c.id == x->claim.id ? "*" : " ", c.id, c.status,
+                               FormatTimestamp(c.valid_from).substr(0, 10),
+                               c.valid_to ? FormatTimestamp(*c.valid_to).substr(0, 10) : "now", c.text);
+    }
+  }
+  if (!x->decisions.empty()) std::cout << "decisions:\n";
+  for (const auto& d : x->decisions) {
+    std::cout << fmt::format("  {} {} ({}){}\n", ShortTime(d.at), d.decision, d.reason,
+                             d.detail.empty() ? "" : ": " + d.detail);
+  }
+  return 0;
+}
+
+int RunHistory(const GlobalFlags& flags, const std::string& id) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto x = (*engine)->ExplainClaim(id);
+  if (!x) return Fail(flags, x.error());
+  if (flags.json) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& h : x->history) arr.push_back(ClaimChangeToJson(h));
+    std::cout << Dump(OrderedJson{{"claim_id", x->claim.id}, {"history", arr}}) << "\n";
+    return 0;
+  }
+  for (const auto& h : x->history) {
+    std::cout << fmt::format("{} {} by {} ({})\n  before {}\n  after  {}\n", FormatTimestamp(h.at), h.action, h.actor,
+                             h.reason, h.before_json, h.after_json);
+  }
+  return 0;
+}
+
+int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto jobs = (*engine)->ListJobs(status, limit);
+  if (!jobs) return Fail(flags, jobs.error());
+  if (flags.json) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& j : *jobs) arr.push_back(JobInfoToJson(j));
+    std::cout << Dump(OrderedJson{{"jobs", arr}}) << "\n";
+    return 0;
+  }
+  if (jobs->empty()) std::cout << "no jobs\n";
+  for (const auto& j : *jobs) {
+    std::cout << fmt::format("{:6d} {} {:8s} {}/{} event {} attempts {}{}\n", j.id, j.kind, j.status, j.namespace_name,
+                             j.session_id, j.event_id, j.attempts, j.last_error.empty() ? "" : "  error: " + j.last_error);
+  }
+  return 0;
+}
+
+int RunJobsRetry(const GlobalFlags& flags, int64_t id) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto n = (*engine)->RetryJobs(id);
+  if (!n) return Fail(flags, n.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"retried", *n}}) << "\n";
+  } else {
+    std::cout << *n << " job(s) back in the queue; run `engram process`\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -292,6 +520,54 @@ int Main(int argc, char** argv) {
   recall_cmd->add_option("--until", recall.until, "only events before this ISO-8601 time");
   recall_cmd->add_option("--match", recall.match, "any: rank by any term (default); all: every term must occur")
       ->check(CLI::IsMember({"any", "all"}));
+  recall_cmd->add_option("--as-of", recall.as_of, "claims true at this time (valid time)");
+  recall_cmd->add_option("--known-as-of", recall.known_as_of, "claims engram believed at this time (recorded time)");
+  recall_cmd->add_flag("--include-history", recall.include_history, "also superseded and expired claims");
+  recall_cmd->add_flag("--events-only", recall.events_only, "search events only");
+  recall_cmd->add_flag("--claims-only", recall.claims_only, "search claims only");
+
+  RememberInput remember;
+  auto* remember_cmd = app.add_subcommand("remember", "store an explicit memory (an event and its claims)");
+  remember_cmd->add_option("text", remember.text, "the statement");
+  remember_cmd->add_option("--namespace,-n", remember.namespace_name, "namespace")->required();
+  remember_cmd->add_option("--subject", remember.subject, "structured claim: subject");
+  remember_cmd->add_option("--predicate", remember.predicate, "structured claim: predicate");
+  remember_cmd->add_option("--value", remember.value, "structured claim: value");
+  remember_cmd->add_option("--at", remember.at, "when it became true (ISO-8601; default now)");
+  remember_cmd->add_option("--idempotency-key", remember.idempotency_key, "a replay with the same key changes nothing");
+  remember_cmd->add_option("--session", remember.session_id, "session id (default: explicit)");
+  remember_cmd->add_option("--speaker", remember.speaker, "who is speaking (the subject of TEXT)");
+
+  ListClaimsQuery claims_query;
+  auto* claims_cmd = app.add_subcommand("claims", "list the claims of a namespace");
+  claims_cmd->add_option("--namespace,-n", claims_query.namespace_name, "namespace")->required();
+  claims_cmd->add_option("--subject", claims_query.subject, "only claims about this subject");
+  claims_cmd->add_flag("--include-history", claims_query.include_history, "also superseded and expired claims");
+  claims_cmd->add_option("--limit,-k", claims_query.limit, "at most this many")->check(CLI::Range(1, 100000));
+
+  auto* process_cmd = app.add_subcommand("process", "extract claims from every pending event, then exit");
+  int worker_poll_ms = 1000;
+  bool worker_once = false;
+  auto* worker_cmd = app.add_subcommand("worker", "extract claims continuously until stopped");
+  worker_cmd->add_option("--poll-ms", worker_poll_ms, "wait between polls, ms")->check(CLI::Range(10, 600000));
+  worker_cmd->add_flag("--once", worker_once, "one poll, then exit");
+
+  std::string claim_id;
+  auto* explain_cmd = app.add_subcommand("explain", "why a claim is (or is not) current");
+  auto* explain_claim_cmd = explain_cmd->add_subcommand("claim", "explain a claim");
+  explain_claim_cmd->add_option("id", claim_id, "claim id")->required();
+  explain_cmd->require_subcommand(1);
+  auto* history_cmd = app.add_subcommand("history", "every change of a claim");
+  history_cmd->add_option("id", claim_id, "claim id")->required();
+
+  std::string jobs_status;
+  int jobs_limit = 100;
+  auto* jobs_cmd = app.add_subcommand("jobs", "extraction jobs that are pending or failed");
+  jobs_cmd->add_option("--status", jobs_status, "pending, leased, done or failed (default: not done)");
+  jobs_cmd->add_option("--limit,-k", jobs_limit, "at most this many")->check(CLI::Range(1, 10000));
+  int64_t retry_id = 0;
+  auto* retry_cmd = jobs_cmd->add_subcommand("retry", "put failed jobs back in the queue");
+  retry_cmd->add_option("id", retry_id, "job id (default: every failed job)");
 
   std::string sessions_ns;
   int sessions_limit = 20;
@@ -325,6 +601,14 @@ int Main(int argc, char** argv) {
   if (*search_cmd) return RunSessionsSearch(flags, search);
   if (*sessions_cmd) return RunSessionsList(flags, sessions_ns, sessions_limit);
   if (*get_cmd) return RunGet(flags, get_id);
+  if (*remember_cmd) return RunRemember(flags, remember);
+  if (*claims_cmd) return RunClaims(flags, claims_query);
+  if (*process_cmd) return RunProcess(flags);
+  if (*worker_cmd) return RunWorker(flags, worker_poll_ms, worker_once);
+  if (*explain_claim_cmd) return RunExplain(flags, claim_id);
+  if (*history_cmd) return RunHistory(flags, claim_id);
+  if (*retry_cmd) return RunJobsRetry(flags, retry_id);
+  if (*jobs_cmd) return RunJobs(flags, jobs_status, jobs_limit);
   if (*doctor_cmd) return RunDoctor(flags);
   if (*stats_cmd) return RunStats(flags);
   return 1;

@@ -86,6 +86,127 @@ OrderedJson EventToJson(const Event& e) {
   return j;
 }
 
+OrderedJson OptionalTime(const std::optional<TimestampMs>& t) {
+  return t ? OrderedJson(FormatTimestamp(*t)) : OrderedJson();
+}
+
+OrderedJson EvidenceToJson(const EvidenceRef& e) {
+  OrderedJson j;
+  j["event_id"] = e.event_id;
+  j["relation"] = e.relation;
+  j["role"] = e.role;
+  j["speaker"] = e.speaker;
+  j["origin_class"] = e.origin_class;
+  j["session_id"] = e.session_id;
+  j["occurred_at"] = FormatTimestamp(e.occurred_at);
+  j["content"] = e.content;
+  j["metadata"] = MetadataToJson(e.metadata_json);
+  return j;
+}
+
+OrderedJson ClaimToJson(const Claim& c) {
+  OrderedJson j;
+  j["id"] = c.id;
+  j["namespace"] = c.namespace_name;
+  j["subject"] = c.subject;
+  j["predicate"] = c.predicate;
+  j["slot"] = c.slot;
+  j["value"] = c.value;
+  j["text"] = c.text;
+  j["qualifiers"] = c.qualifiers;
+  j["status"] = c.status;
+  j["valid_from"] = FormatTimestamp(c.valid_from);
+  j["valid_to"] = OptionalTime(c.valid_to);
+  j["recorded_from"] = FormatTimestamp(c.recorded_from);
+  j["recorded_to"] = OptionalTime(c.recorded_to);
+  j["scope"] = c.scope;
+  j["authority"] = c.authority;
+  j["assertion"] = c.assertion;
+  j["confidence"] = c.confidence;
+  j["importance"] = c.importance;
+  j["supersedes_id"] = c.supersedes_id.empty() ? OrderedJson() : OrderedJson(c.supersedes_id);
+  j["superseded_by_id"] = c.superseded_by_id.empty() ? OrderedJson() : OrderedJson(c.superseded_by_id);
+  j["time_phrase"] = c.time_phrase;
+  j["extractor"] = c.extractor;
+  OrderedJson evidence = OrderedJson::array();
+  for (const auto& e : c.evidence) evidence.push_back(EvidenceToJson(e));
+  j["evidence"] = std::move(evidence);
+  return j;
+}
+
+OrderedJson ClaimChangeToJson(const ClaimChange& c) {
+  OrderedJson j;
+  j["at"] = FormatTimestamp(c.at);
+  j["actor"] = c.actor;
+  j["action"] = c.action;
+  j["reason"] = c.reason;
+  j["before"] = MetadataToJson(c.before_json);
+  j["after"] = MetadataToJson(c.after_json);
+  return j;
+}
+
+OrderedJson ClaimExplanationToJson(const ClaimExplanation& x) {
+  OrderedJson j;
+  j["claim"] = ClaimToJson(x.claim);
+  j["current"] = x.current;
+  j["why"] = x.why;
+  OrderedJson chain = OrderedJson::array();
+  for (const auto& c : x.chain) {
+    chain.push_back(OrderedJson{{"id", c.id}, {"value", c.value}, {"text", c.text}, {"status", c.status},
+                                {"valid_from", FormatTimestamp(c.valid_from)}, {"valid_to", OptionalTime(c.valid_to)}});
+  }
+  j["chain"] = std::move(chain);
+  OrderedJson decisions = OrderedJson::array();
+  for (const auto& d : x.decisions) {
+    decisions.push_back(OrderedJson{{"at", FormatTimestamp(d.at)}, {"decision", d.decision}, {"reason", d.reason},
+                                    {"detail", d.detail}, {"event_id", d.event_id}});
+  }
+  j["decisions"] = std::move(decisions);
+  OrderedJson history = OrderedJson::array();
+  for (const auto& h : x.history) history.push_back(ClaimChangeToJson(h));
+  j["history"] = std::move(history);
+  return j;
+}
+
+OrderedJson RememberResultToJson(const RememberResult& r) {
+  OrderedJson j;
+  j["event"] = EventToJson(r.event);
+  j["duplicate"] = r.duplicate;
+  OrderedJson claims = OrderedJson::array();
+  for (const auto& c : r.claims) claims.push_back(ClaimToJson(c));
+  j["claims"] = std::move(claims);
+  j["decisions"] = r.decisions;
+  return j;
+}
+
+OrderedJson ProcessReportToJson(const ProcessReport& r) {
+  OrderedJson j;
+  j["batches"] = r.batches;
+  j["events"] = r.events;
+  j["claims_created"] = r.claims_created;
+  j["claims_confirmed"] = r.claims_confirmed;
+  j["claims_superseded"] = r.claims_superseded;
+  j["claims_disputed"] = r.claims_disputed;
+  j["candidates_rejected"] = r.candidates_rejected;
+  j["jobs_failed"] = r.jobs_failed;
+  j["errors"] = r.errors;
+  return j;
+}
+
+OrderedJson JobInfoToJson(const JobInfo& x) {
+  OrderedJson j;
+  j["id"] = x.id;
+  j["kind"] = x.kind;
+  j["status"] = x.status;
+  j["namespace"] = x.namespace_name;
+  j["session_id"] = x.session_id;
+  j["event_id"] = x.event_id;
+  j["attempts"] = x.attempts;
+  j["last_error"] = x.last_error;
+  j["updated_at"] = FormatTimestamp(x.updated_at);
+  return j;
+}
+
 OrderedJson RecallResultToJson(const RecallResult& r) {
   OrderedJson items = OrderedJson::array();
   for (const RecallItem& it : r.items) {
@@ -99,6 +220,20 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
     j["speaker"] = it.speaker;
     j["role"] = it.role;
     j["metadata"] = MetadataToJson(it.metadata_json);
+    if (it.type == "claim") {
+      j["status"] = it.status;
+      j["subject"] = it.subject;
+      j["predicate"] = it.predicate;
+      j["slot"] = it.slot;
+      j["value"] = it.value;
+      j["qualifiers"] = it.qualifiers;
+      j["valid_from"] = FormatTimestamp(it.valid_from);
+      j["valid_to"] = OptionalTime(it.valid_to);
+      OrderedJson evidence = OrderedJson::array();
+      for (const auto& e : it.evidence) evidence.push_back(EvidenceToJson(e));
+      j["evidence"] = std::move(evidence);
+    }
+    j["flags"] = it.flags;
     items.push_back(std::move(j));
   }
   OrderedJson out;
@@ -160,9 +295,14 @@ OrderedJson StatsToJson(const StoreStats& s) {
   j["events"] = s.events;
   OrderedJson per = OrderedJson::array();
   for (const NamespaceStats& n : s.per_namespace) {
-    per.push_back(OrderedJson{{"namespace", n.name}, {"sessions", n.sessions}, {"events", n.events}});
+    per.push_back(OrderedJson{{"namespace", n.name}, {"sessions", n.sessions}, {"events", n.events},
+                              {"claims", n.claims}, {"active_claims", n.active_claims}});
   }
   j["per_namespace"] = std::move(per);
+  j["claims"] = s.claims;
+  j["active_claims"] = s.active_claims;
+  j["pending_jobs"] = s.pending_jobs;
+  j["failed_jobs"] = s.failed_jobs;
   return j;
 }
 

@@ -29,6 +29,13 @@ OrderedJson SessionInfoToJson(const SessionInfo& s);
 OrderedJson SessionSearchResultToJson(const SessionSearchResult& r);
 OrderedJson StatsToJson(const StoreStats& s);
 OrderedJson DoctorReportToJson(const DoctorReport& d);
+OrderedJson ClaimToJson(const Claim& c);
+OrderedJson EvidenceToJson(const EvidenceRef& e);
+OrderedJson ClaimExplanationToJson(const ClaimExplanation& x);
+OrderedJson ClaimChangeToJson(const ClaimChange& c);
+OrderedJson RememberResultToJson(const RememberResult& r);
+OrderedJson ProcessReportToJson(const ProcessReport& r);
+OrderedJson JobInfoToJson(const JobInfo& j);
 OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.

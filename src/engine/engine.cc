@@ -7,13 +7,21 @@
 #include <mutex>
 
 #include "recall/event_recall.h"
+#include "recall/recall.h"
+#include "store/sqlite/claim_store.h"
 #include "store/sqlite/database.h"
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/fts5_tokenizer.h"
+#include "store/sqlite/job_store.h"
 #include "store/sqlite/schema.h"
 #include "text/analyzer.h"
 #include "util/time.h"
+#include "util/utf8.h"
+#include "write/admission.h"
+#include "write/claim_writer.h"
 #include "write/event_validation.h"
+#include "write/extraction/extractor_factory.h"
+#include "write/extraction_worker.h"
 
 namespace engram {
 
@@ -31,8 +39,18 @@ namespace {
 class EngineImpl final : public Engine {
  public:
   EngineImpl(std::unique_ptr<sqlite::Database> db, std::unique_ptr<text::Analyzer> analyzer,
-             const Options& options)
-      : db_(std::move(db)), store_(*db_), analyzer_(std::move(analyzer)), options_(options) {}
+             std::unique_ptr<extraction::Extractor> extractor,
+             std::unique_ptr<extraction::Extractor> rules, const Options& options)
+      : db_(std::move(db)),
+        store_(*db_),
+        claims_(*db_),
+        jobs_(*db_),
+        analyzer_(std::move(analyzer)),
+        extractor_(std::move(extractor)),
+        rules_(std::move(rules)),
+        options_(options) {
+    for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
+  }
 
   Result<IngestResult> Ingest(const EventInput& input) override {
     auto row = ValidateEventInput(input, NowMs());
@@ -80,8 +98,227 @@ class EngineImpl final : public Engine {
 
   Result<RecallResult> Recall(const RecallQuery& query) override {
     std::lock_guard<std::mutex> lock(mu_);
-    RecallContext ctx{*db_, store_, *analyzer_, options_};
-    return RecallEvents(ctx, query);
+    RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
+    return engram::Recall(ctx, query);
+  }
+
+  Result<RememberResult> Remember(const RememberInput& input) override {
+    const TimestampMs now = NowMs();
+    if (input.namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    bool structured = !input.subject.empty() || !input.predicate.empty() || !input.value.empty();
+    if (structured && (IsBlank(input.subject) || IsBlank(input.predicate) || IsBlank(input.value))) {
+      return Error(Status::InvalidArgument("give subject, predicate and value together (or TEXT)"));
+    }
+    if (!structured && IsBlank(input.text)) {
+      return Error(Status::InvalidArgument("field \"text\": is empty (give TEXT or subject, predicate and value)"));
+    }
+    if (structured && !IsValidUtf8(input.subject + input.predicate + input.value)) {
+      return Error(Status::InvalidArgument("subject, predicate and value must be valid UTF-8"));
+    }
+    EventInput event_input;
+    event_input.namespace_name = input.namespace_name;
+    event_input.session_id = input.session_id.empty() ? "explicit" : input.session_id;
+    event_input.role = "user";
+    event_input.speaker = input.speaker;
+    event_input.content = structured ? input.subject + " " + input.predicate + " " + input.value : input.text;
+    event_input.occurred_at = input.at;
+    event_input.idempotency_key = input.idempotency_key;
+    event_input.session_source = "remember";
+    event_input.origin_class = "direct_user";
+    auto row = ValidateEventInput(event_input, now);
+    if (!row) return Error(row.error());
+
+    // The candidates are read before taking the lock (the rule extractor is pure and fast).
+    std::vector<extraction::CandidateClaim> candidates;
+    const std::string subject_default = input.speaker.empty() ? "user" : input.speaker;
+    if (structured) {
+      extraction::CandidateClaim c;
+      c.subject = input.subject;
+      c.predicate = input.predicate;
+      c.value = input.value;
+      c.text = event_input.content;
+      c.scope = "explicit";
+      c.confidence = 1.0;
+      c.importance = 0.8;
+      c.source_events = {0};
+      candidates.push_back(std::move(c));
+    } else {
+      auto extracted = rules_->Extract({row->event});
+      if (extracted) candidates = std::move(*extracted);
+      if (candidates.empty()) {
+        extraction::CandidateClaim c;
+        c.subject = subject_default;
+        c.predicate = "explicit_memory";
+        c.value = input.text;
+        c.text = input.text;
+        c.scope = "explicit";
+        c.confidence = 1.0;
+        c.importance = 0.8;
+        c.source_events = {0};
+        c.evidence_span = input.text;
+        candidates.push_back(std::move(c));
+      }
+    }
+
+    std::lock_guard<std::mutex> lock(mu_);
+    RememberResult result;
+    Status st = db_->WriteTransaction([&]() -> Status {
+      result = RememberResult{};
+      const Event& e = row->event;
+      auto ns = store_.EnsureNamespace(e.namespace_name, now);
+      if (!ns) return ns.error();
+      auto existing = store_.FindByIdempotencyKey(*ns, e.idempotency_key);
+      if (!existing) return existing.error();
+      if (existing->has_value()) {
+        result.event = std::move(**existing);
+        result.duplicate = true;
+        return Status::Ok();
+      }
+      auto session = store_.EnsureSession(*ns, *row, now);
+      if (!session) return session.error();
+      auto seq = store_.Insert(*ns, *session, *row);
+      if (!seq) return seq.error();
+      const int64_t event_seq = *seq;
+      result.event = e;
+      std::vector<Event> batch{result.event};
+      for (const extraction::CandidateClaim& c : candidates) {
+        AdmissionDecision admission = Admit(c, batch, "interactive");
+        if (!admission.admitted) {
+          ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(*ns, event_seq, std::nullopt, now, "rejected", admission.reason,
+                                                     admission.detail, CandidateJson(c)));
+          result.decisions.push_back("rejected:" + admission.reason);
+          continue;
+        }
+        ClaimWriteInput in;
+        in.namespace_id = *ns;
+        in.namespace_name = e.namespace_name;
+        in.candidate = &c;
+        in.admission = admission;
+        in.source_event_seqs = {event_seq};
+        in.source_time = e.occurred_at;
+        in.extractor = structured ? "explicit" : "explicit+" + rules_->Name();
+        in.actor = "remember";
+        in.now = now;
+        auto outcome = WriteClaim(claims_, registry_, in);
+        if (!outcome) return outcome.error();
+        result.decisions.push_back(outcome->decision);
+        result.claims.push_back(std::move(outcome->claim));
+      }
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return result;
+  }
+
+  Result<ProcessReport> Process(bool drain) override {
+    ExtractionWorkerOptions options;
+    options.batch_events = static_cast<size_t>(std::max(1, options_.extraction_batch_events));
+    options.batch_wait_ms = options_.extraction_batch_wait_ms;
+    options.max_attempts = options_.extraction_max_attempts;
+    ExtractionWorker worker(*db_, mu_, *extractor_, registry_, options);
+    return worker.Run(drain, 0);
+  }
+
+  Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) override {
+    if (query.namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    if (query.limit < 1 || query.limit > 100000 || query.offset < 0) {
+      return Error(Status::InvalidArgument("field \"limit\": outside 1–100000 (or negative offset)"));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Claim> out;
+    Status st = db_->ReadTransaction([&]() -> Status {
+      auto ns = store_.FindNamespace(query.namespace_name);
+      if (!ns) return ns.error();
+      if (!ns->has_value()) return Status::Ok();
+      auto seqs = claims_.List(**ns, query.subject, query.include_history, query.limit, query.offset);
+      if (!seqs) return seqs.error();
+      auto claims = claims_.GetBySeqs(*seqs);
+      if (!claims) return claims.error();
+      out = std::move(*claims);
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return out;
+  }
+
+  Result<Claim> GetClaim(std::string_view id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto c = claims_.Get(id);
+    if (!c) return Error(c.error());
+    return std::move(c->claim);
+  }
+
+  Result<ClaimExplanation> ExplainClaim(std::string_view id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ClaimExplanation out;
+    Status st = db_->ReadTransaction([&]() -> Status {
+      auto c = claims_.Get(id);
+      if (!c) return c.error();
+      out.claim = c->claim;
+      auto decisions = claims_.Decisions(c->seq);
+      if (!decisions) return decisions.error();
+      out.decisions = std::move(*decisions);
+      auto history = claims_.History(c->seq);
+      if (!history) return history.error();
+      out.history = std::move(*history);
+      // The supersede chain: walk back through supersedes_id, then forward through superseded_by_id.
+      std::vector<Claim> back;
+      std::string prev = out.claim.supersedes_id;
+      for (int hop = 0; hop < 100 && !prev.empty(); ++hop) {
+        auto p = claims_.Get(prev);
+        if (!p) break;
+        prev = p->claim.supersedes_id;
+        back.push_back(std::move(p->claim));
+      }
+      out.chain.assign(back.rbegin(), back.rend());
+      out.chain.push_back(out.claim);
+      std::string next = out.claim.superseded_by_id;
+      for (int hop = 0; hop < 100 && !next.empty(); ++hop) {
+        auto n = claims_.Get(next);
+        if (!n) break;
+        next = n->claim.superseded_by_id;
+        out.chain.push_back(std::move(n->claim));
+      }
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    const Claim& c = out.claim;
+    out.current = c.status == "active" && (!c.valid_to || *c.valid_to > NowMs());
+    if (c.status == "superseded") {
+      out.why = fmt::format("superseded by {}; true from {} until {}", c.superseded_by_id, FormatTimestamp(c.valid_from),
+                            c.valid_to ? FormatTimestamp(*c.valid_to) : "open");
+    } else if (c.status == "disputed") {
+      out.why = "disputed: it contradicts the current value and cannot be ordered against it; review it";
+    } else if (!out.current) {
+      out.why = fmt::format("status {}", c.status);
+    } else {
+      out.why = fmt::format("active since {}, supported by {} event(s)", FormatTimestamp(c.valid_from), c.evidence.size());
+    }
+    return out;
+  }
+
+  Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) override {
+    if (!status.empty() && status != "pending" && status != "leased" && status != "done" && status != "failed") {
+      return Error(Status::InvalidArgument(
+          fmt::format("field \"status\": unknown value \"{}\" (expected pending, leased, done or failed)", status)));
+    }
+    if (limit < 1 || limit > 10000) return Error(Status::InvalidArgument("field \"limit\": outside 1–10000"));
+    std::lock_guard<std::mutex> lock(mu_);
+    return jobs_.List(status, limit);
+  }
+
+  Result<int64_t> RetryJobs(int64_t id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    int64_t n = 0;
+    Status st = db_->WriteTransaction([&]() -> Status {
+      auto r = jobs_.Retry(id, NowMs());
+      if (!r) return r.error();
+      n = *r;
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    if (id != 0 && n == 0) return Error(Status::NotFound(fmt::format("no failed job with id {}", id)));
+    return n;
   }
 
   Result<std::vector<SessionInfo>> ListSessions(const ListSessionsQuery& query) override {
@@ -101,7 +338,7 @@ class EngineImpl final : public Engine {
 
   Result<SessionSearchResult> SearchSessions(const SessionSearchQuery& query) override {
     std::lock_guard<std::mutex> lock(mu_);
-    RecallContext ctx{*db_, store_, *analyzer_, options_};
+    RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
     return engram::SearchSessions(ctx, query);
   }
 
@@ -173,14 +410,22 @@ class EngineImpl final : public Engine {
     if (existing->has_value()) return IngestResult{std::move(**existing), true};
     auto session = store_.EnsureSession(*ns, row, e.recorded_at);
     if (!session) return Error(session.error());
-    ENGRAM_RETURN_IF_ERROR(store_.Insert(*ns, *session, row));
+    auto seq = store_.Insert(*ns, *session, row);
+    if (!seq) return Error(seq.error());
+    // Extraction is enqueued in the same transaction: an acknowledged event is never forgotten.
+    ENGRAM_RETURN_IF_ERROR(jobs_.EnqueueExtraction(*ns, *session, *seq, e.recorded_at));
     return IngestResult{e, false};
   }
 
   std::mutex mu_;
   std::unique_ptr<sqlite::Database> db_;
   sqlite::EventStore store_;
+  sqlite::ClaimStore claims_;
+  sqlite::JobStore jobs_;
   std::unique_ptr<text::Analyzer> analyzer_;
+  std::unique_ptr<extraction::Extractor> extractor_;
+  std::unique_ptr<extraction::Extractor> rules_;
+  PredicateRegistry registry_;
   Options options_;
 };
 
@@ -200,7 +445,14 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   if (!analysis) return Error(analysis.error());
   auto analyzer = text::Analyzer::Create(*analysis);
   if (!analyzer) return Error(analyzer.error());
-  return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), options));
+  std::string extractor_name = options.extractor;
+  if (const char* env = std::getenv("ENGRAM_EXTRACTOR"); env != nullptr && *env != '\0') extractor_name = env;
+  auto extractor = extraction::MakeExtractor(extractor_name);
+  if (!extractor) return Error(extractor.error());
+  auto rules = extraction::MakeExtractor("rules");
+  if (!rules) return Error(rules.error());
+  return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), std::move(*extractor),
+                                                std::move(*rules), options));
 }
 
 }  // namespace engram

@@ -5,6 +5,7 @@
 #include "engram/options.h"
 #include "engram/status.h"
 #include "engram/types.h"
+#include "store/sqlite/claim_store.h"
 #include "store/sqlite/event_store.h"
 #include "text/analyzer.h"
 
@@ -14,11 +15,12 @@ namespace engram {
 struct RecallContext {
   sqlite::Database& db;
   sqlite::EventStore& store;
+  sqlite::ClaimStore& claims;
   text::Analyzer& analyzer;
   const Options& options;
 };
 
-// See Engine::Recall for the contract.
+// The events channel of recall: BM25 over events (see Engine::Recall). Claims are ignored here.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query);
 
 // See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,

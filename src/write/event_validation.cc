@@ -132,8 +132,11 @@ Result<sqlite::EventRow> ValidateEventInput(const EventInput& in, TimestampMs no
   } else {
     // Same session, role, speaker, time and content → the same event (B12: a replayed import
     // without keys adds nothing). The unit separator keeps fields from running together.
+    // Without a time, the time is not part of the identity either: a replayed file without keys
+    // or times must not duplicate (B12), so an identical message in the same session is a replay.
+    std::string when = in.occurred_at.empty() ? std::string("-") : std::to_string(e.occurred_at);
     e.idempotency_key = "auto:" + ContentHash(fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", in.session_id, in.role,
-                                                          in.speaker, e.occurred_at, in.content));
+                                                          in.speaker, when, in.content));
   }
   e.id = NewUlid(now);
 

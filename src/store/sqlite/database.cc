@@ -144,14 +144,19 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
   std::unique_ptr<Database> database(new Database(db, options.db_path, options));
 
   // Journal mode: read first; setting WAL again can unlink WAL files other connections hold.
-  auto mode = database->QueryText("PRAGMA journal_mode");
-  if (!mode) return Error(mode.error().WithContext(fmt::format("open {}", options.db_path)));
-  if (*mode != "wal") {
-    auto set = database->QueryText("PRAGMA journal_mode=WAL");
-    if (!set) return Error(set.error());
-  }
-  ENGRAM_RETURN_IF_ERROR(database->Exec(
-      "PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=FULL;"));
+  // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports a conflict there as
+  // busy without waiting (to avoid deadlock), so two processes opening a new file at once retry
+  // with jitter like writers do.
+  Status setup = database->RetryOnBusy([&]() -> Status {
+    auto mode = database->QueryText("PRAGMA journal_mode");
+    if (!mode) return mode.error();
+    if (*mode != "wal") {
+      auto set = database->QueryText("PRAGMA journal_mode=WAL");
+      if (!set) return set.error();
+    }
+    return database->Exec("PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=FULL;");
+  });
+  if (!setup.ok()) return Error(setup.WithContext(fmt::format("open {}", options.db_path)));
   return database;
 }
 
@@ -177,6 +182,18 @@ Result<Statement*> Database::Cached(const std::string& sql) {
   }
   it->second->Reset();
   return it->second.get();
+}
+
+Status Database::RetryOnBusy(const std::function<Status()>& body) {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  std::uniform_int_distribution<int> jitter(options_.retry_jitter_min_ms, options_.retry_jitter_max_ms);
+  Status st;
+  for (int attempt = 0; attempt < options_.max_write_attempts; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(jitter(rng)));
+    st = body();
+    if (st.code() != StatusCode::kBusy) return st;
+  }
+  return st;
 }
 
 Status Database::WriteTransaction(const std::function<Status()>& body) {

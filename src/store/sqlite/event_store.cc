@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -171,13 +172,13 @@ Result<std::optional<Event>> EventStore::FindByIdempotencyKey(int64_t namespace_
   return std::optional<Event>(std::move(e));
 }
 
-Status EventStore::Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row) {
+Result<int64_t> EventStore::Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row) {
   const Event& e = row.event;
   auto st = db_.Cached(
       "INSERT INTO events(id, namespace_id, session_id, role, speaker, content, occurred_at, "
       "recorded_at, origin_class, content_hash, idempotency_key, metadata, tool_name, tool_call_id) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  if (!st) return st.error();
+  if (!st) return Error(st.error());
   Statement& s = **st;
   s.Bind(1, e.id).Bind(2, namespace_id).Bind(3, session_rowid).Bind(4, e.role);
   s.BindOptional(5, e.speaker).Bind(6, e.content).Bind(7, e.occurred_at).Bind(8, e.recorded_at);
@@ -187,7 +188,7 @@ Status EventStore::Insert(int64_t namespace_id, int64_t session_rowid, const Eve
   int64_t seq = sqlite3_last_insert_rowid(db_.handle());
 
   auto fts = db_.Cached("INSERT INTO event_fts(rowid, body) VALUES (?, ?)");
-  if (!fts) return fts.error();
+  if (!fts) return Error(fts.error());
   (*fts)->Bind(1, seq).Bind(2, row.indexed_text);
   ENGRAM_RETURN_IF_ERROR((*fts)->Run());
 
@@ -195,9 +196,10 @@ Status EventStore::Insert(int64_t namespace_id, int64_t session_rowid, const Eve
       "UPDATE sessions SET event_count = event_count + 1, "
       "started_at = min(coalesce(started_at, ?1), ?1), "
       "last_active_at = max(coalesce(last_active_at, ?1), ?1) WHERE id = ?2");
-  if (!upd) return upd.error();
+  if (!upd) return Error(upd.error());
   (*upd)->Bind(1, e.occurred_at).Bind(2, session_rowid);
-  return (*upd)->Run();
+  ENGRAM_RETURN_IF_ERROR((*upd)->Run());
+  return seq;
 }
 
 Result<Event> EventStore::Get(std::string_view id) {
@@ -250,25 +252,50 @@ Result<std::vector<Event>> EventStore::GetBySeqs(const std::vector<int64_t>& seq
   return out;
 }
 
+Result<bool> EventStore::NamespaceHoldsAllEvents(int64_t namespace_id) {
+  // Both ends of the events_namespace_time index: two seeks, whatever the table's size.
+  auto st = db_.Cached(
+      "SELECT coalesce((SELECT min(namespace_id) FROM events) = ?1 AND "
+      "(SELECT max(namespace_id) FROM events) = ?1, 1)");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::Internal("namespace check returned no row"));
+  bool all = (*st)->Int(0) != 0;
+  (*st)->Reset();
+  return all;
+}
+
 Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
                                                   const SearchFilter& filter, int limit,
                                                   double k1, double b) {
+  // The join to events is needed only to filter; when the namespace holds every event and nothing
+  // else restricts the hits, every full-text row qualifies (each has its event: same transaction).
+  bool filtered = filter.session_rowid || filter.since || filter.until;
+  if (!filtered) {
+    auto all = NamespaceHoldsAllEvents(filter.namespace_id);
+    if (!all) return Error(all.error());
+    filtered = !*all;
+  }
+  // engram_bm25 gets the row's length from FTS5's event_fts_docsize table through this join (a
+  // b-tree seek) instead of looking it up itself (a nested SQL statement per row).
   std::string sql =
-      "SELECT event_fts.rowid, engram_bm25(event_fts, ?1, ?2) AS score "
-      "FROM event_fts CROSS JOIN events e ON e.seq = event_fts.rowid "
-      "WHERE event_fts MATCH ?3 AND e.namespace_id = ?4";
+      "SELECT event_fts.rowid, engram_bm25(event_fts, ?1, ?2, d.sz) FROM event_fts ";
+  if (filtered) sql += "CROSS JOIN events e ON e.seq = event_fts.rowid ";
+  sql += "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid WHERE event_fts MATCH ?3";
+  if (filtered) sql += " AND e.namespace_id = ?4";
   if (filter.session_rowid) sql += " AND e.session_id = ?5";
   if (filter.since) sql += " AND e.occurred_at >= ?6";
   if (filter.until) sql += " AND e.occurred_at < ?7";
-  sql += " ORDER BY score DESC, event_fts.rowid LIMIT ?8";
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& s = **st;
-  s.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, filter.namespace_id);
+  s.Bind(1, k1).Bind(2, b).Bind(3, match);
+  if (filtered) s.Bind(4, filter.namespace_id);
   if (filter.session_rowid) s.Bind(5, *filter.session_rowid);
   if (filter.since) s.Bind(6, *filter.since);
   if (filter.until) s.Bind(7, *filter.until);
-  s.Bind(8, static_cast<int64_t>(limit));
   std::vector<SearchHit> hits;
   while (true) {
     auto row = s.Step();
@@ -276,6 +303,15 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
     if (!*row) break;
     hits.push_back({s.Int(0), s.Double(1)});
   }
+  // Best `limit` by score, ties by seq: what ORDER BY score DESC, rowid LIMIT would give, without
+  // SQLite's sorter (a b-tree insert per row).
+  auto better = [](const SearchHit& x, const SearchHit& y) {
+    return x.score != y.score ? x.score > y.score : x.seq < y.seq;
+  };
+  const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
+  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(),
+                    better);
+  hits.resize(keep);
   return hits;
 }
 
@@ -382,19 +418,29 @@ Result<StoreStats> EventStore::Stats() {
   stats.wal_bytes = FileSize(db_.path() + "-wal");
   auto st = db_.Cached(
       "SELECT n.name, (SELECT count(*) FROM sessions s WHERE s.namespace_id = n.id), "
-      "(SELECT coalesce(sum(event_count), 0) FROM sessions s WHERE s.namespace_id = n.id) "
+      "(SELECT coalesce(sum(event_count), 0) FROM sessions s WHERE s.namespace_id = n.id), "
+      "(SELECT count(*) FROM claims c WHERE c.namespace_id = n.id), "
+      "(SELECT count(*) FROM claims c WHERE c.namespace_id = n.id AND c.status = 'active') "
       "FROM namespaces n ORDER BY n.name");
   if (!st) return Error(st.error());
   while (true) {
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    NamespaceStats ns{(*st)->Text(0), (*st)->Int(1), (*st)->Int(2)};
+    NamespaceStats ns{(*st)->Text(0), (*st)->Int(1), (*st)->Int(2), (*st)->Int(3), (*st)->Int(4)};
     stats.namespaces += 1;
     stats.sessions += ns.sessions;
     stats.events += ns.events;
+    stats.claims += ns.claims;
+    stats.active_claims += ns.active_claims;
     stats.per_namespace.push_back(std::move(ns));
   }
+  auto pending = db_.QueryInt("SELECT count(*) FROM jobs WHERE status IN ('pending','leased')");
+  if (!pending) return Error(pending.error());
+  stats.pending_jobs = *pending;
+  auto failed = db_.QueryInt("SELECT count(*) FROM jobs WHERE status = 'failed'");
+  if (!failed) return Error(failed.error());
+  stats.failed_jobs = *failed;
   return stats;
 }
 
@@ -414,6 +460,12 @@ Result<std::vector<std::string>> EventStore::CheckInvariants() {
       {"SELECT count(*) FROM sessions s WHERE s.event_count <> "
        "(SELECT count(*) FROM events e WHERE e.session_id = s.id)",
        "sessions whose event_count is wrong"},
+      {"SELECT count(*) FROM claims c WHERE NOT EXISTS "
+       "(SELECT 1 FROM claim_evidence ce WHERE ce.claim_seq = c.seq AND ce.relation = 'supports')",
+       "claims without evidence"},
+      {"SELECT count(*) FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_fts f WHERE f.rowid = c.seq)",
+       "claims missing from the full-text index"},
+
   };
   for (const Check& c : kChecks) {
     auto n = db_.QueryInt(c.sql);

@@ -57,8 +57,9 @@ class EventStore {
   // The event stored under this idempotency key in the namespace, if any.
   Result<std::optional<Event>> FindByIdempotencyKey(int64_t namespace_id, std::string_view key);
 
-  // Inserts the event and its full-text row. Errors: kAlreadyExists on a key collision.
-  Status Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row);
+  // Inserts the event and its full-text row; returns the event's seq. Errors: kAlreadyExists on a
+  // key collision.
+  Result<int64_t> Insert(int64_t namespace_id, int64_t session_rowid, const EventRow& row);
 
   Result<Event> Get(std::string_view id);
   Result<Event> GetBySeq(int64_t seq);
@@ -69,6 +70,8 @@ class EventStore {
   // Hits restricted by `filter`, best `limit` by BM25(k1, b).
   Result<std::vector<SearchHit>> Search(std::string_view match, const SearchFilter& filter,
                                         int limit, double k1, double b);
+  // True when every stored event (or none) belongs to the namespace.
+  Result<bool> NamespaceHoldsAllEvents(int64_t namespace_id);
 
   // Events of one session in order (occurred_at, seq), positions [offset, offset+count).
   Result<std::vector<Event>> SessionEvents(int64_t session_rowid, int64_t offset, int64_t count);

@@ -83,8 +83,7 @@ fts5_tokenizer kTokenizer = {TokenizerCreate, TokenizerDelete, TokenizerTokenize
 
 struct Bm25Stats {
   double avgdl = 1.0;
-  std::vector<double> idf;   // per phrase
-  std::vector<double> freq;  // per phrase, scratch for the current row
+  std::vector<double> idf;  // per phrase
 };
 
 void DeleteBm25Stats(void* p) { delete static_cast<Bm25Stats*>(p); }
@@ -110,7 +109,6 @@ Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
   }
   const int num_phrases = api->xPhraseCount(fts);
   owned->idf.assign(num_phrases, 0.0);
-  owned->freq.assign(num_phrases, 0.0);
   for (int i = 0; i < num_phrases; ++i) {
     int64_t hits = 0;
     *rc = api->xQueryPhrase(fts, i, &hits, CountRow);
@@ -124,11 +122,30 @@ Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
   return *rc == SQLITE_OK ? stats : nullptr;
 }
 
+// Column 0's token count from a %_docsize.sz blob (one SQLite varint per column, as FTS5 writes
+// it). False when the blob is not one.
+bool DocSizeOfColumn0(sqlite3_value* sz, int* doc_len) {
+  if (sqlite3_value_type(sz) != SQLITE_BLOB) return false;
+  const auto* p = static_cast<const unsigned char*>(sqlite3_value_blob(sz));
+  const int n = sqlite3_value_bytes(sz);
+  uint64_t v = 0;
+  for (int i = 0; i < n && i < 5; ++i) {
+    v = (v << 7) | (p[i] & 0x7f);
+    if ((p[i] & 0x80) == 0) {
+      if (v > INT32_MAX) return false;
+      *doc_len = static_cast<int>(v);
+      return true;
+    }
+  }
+  return false;
+}
+
 void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
                   int num_args, sqlite3_value** args) {
   try {
-    if (num_args > 2) {
-      sqlite3_result_error(result, "engram_bm25: expected at most 2 arguments (k1, b)", -1);
+    if (num_args > 3) {
+      sqlite3_result_error(result, "engram_bm25: expected at most 3 arguments (k1, b, docsize)",
+                           -1);
       return;
     }
     double k1 = 1.2;
@@ -146,23 +163,15 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
 
     int rc = SQLITE_OK;
     Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
-    int num_inst = 0;
     int doc_len = 0;
-    if (rc == SQLITE_OK) rc = api->xInstCount(fts, &num_inst);
-    if (rc == SQLITE_OK) {
-      std::fill(stats->freq.begin(), stats->freq.end(), 0.0);
-      for (int i = 0; i < num_inst && rc == SQLITE_OK; ++i) {
-        int phrase = 0;
-        int column = 0;
-        int offset = 0;
-        rc = api->xInst(fts, i, &phrase, &column, &offset);
-        if (rc == SQLITE_OK && column == 0 && phrase >= 0 &&
-            phrase < static_cast<int>(stats->freq.size())) {
-          stats->freq[phrase] += 1.0;
-        }
+    if (num_args >= 3) {
+      if (!DocSizeOfColumn0(args[2], &doc_len)) {
+        sqlite3_result_error(result, "engram_bm25: docsize must be the row's %_docsize.sz", -1);
+        return;
       }
+    } else if (rc == SQLITE_OK) {
+      rc = api->xColumnSize(fts, 0, &doc_len);
     }
-    if (rc == SQLITE_OK) rc = api->xColumnSize(fts, 0, &doc_len);
     if (rc != SQLITE_OK) {
       sqlite3_result_error_code(result, rc);
       return;
@@ -170,9 +179,22 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
 
     const double norm = k1 * (1.0 - b + b * static_cast<double>(doc_len) / stats->avgdl);
     double score = 0.0;
-    for (size_t i = 0; i < stats->freq.size(); ++i) {
-      const double tf = stats->freq[i];
-      if (tf > 0.0) score += stats->idf[i] * tf * (k1 + 1.0) / (tf + norm);
+    for (size_t i = 0; i < stats->idf.size(); ++i) {
+      // tf = the phrase's instances in column 0 (walking each phrase's own position list is
+      // cheaper than xInstCount/xInst, which first merge every phrase's instances into one array).
+      Fts5PhraseIter iter;
+      int column = 0;
+      int offset = 0;
+      rc = api->xPhraseFirst(fts, static_cast<int>(i), &iter, &column, &offset);
+      if (rc != SQLITE_OK) {
+        sqlite3_result_error_code(result, rc);
+        return;
+      }
+      int tf = 0;
+      for (; column >= 0; api->xPhraseNext(fts, &iter, &column, &offset)) {
+        if (column == 0) ++tf;
+      }
+      if (tf > 0) score += stats->idf[i] * tf * (k1 + 1.0) / (tf + norm);
     }
     sqlite3_result_double(result, score);
   } catch (const std::bad_alloc&) {

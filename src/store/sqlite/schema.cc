@@ -68,11 +68,109 @@ BEGIN
 END;
 )sql";
 
+// Migration 2: claims with evidence, their history and the decisions that made them, the durable
+// job queue, and a full-text index over claim text.
+constexpr const char* kMigration2 = R"sql(
+CREATE TABLE claims (
+  seq              INTEGER PRIMARY KEY,
+  id               TEXT NOT NULL UNIQUE,
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  subject          TEXT NOT NULL,
+  predicate        TEXT NOT NULL,
+  slot             TEXT NOT NULL DEFAULT '',
+  value            TEXT NOT NULL,
+  text             TEXT NOT NULL,
+  qualifiers       TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(qualifiers)),
+  negated          INTEGER NOT NULL DEFAULT 0,
+  valid_from       INTEGER NOT NULL,
+  valid_to         INTEGER,
+  recorded_from    INTEGER NOT NULL,
+  recorded_to      INTEGER,
+  status           TEXT NOT NULL CHECK (status IN
+                     ('active','superseded','disputed','archived','retracted','expired')),
+  scope            TEXT NOT NULL,
+  authority        TEXT NOT NULL CHECK (authority IN ('high','medium','low')),
+  assertion        TEXT NOT NULL CHECK (assertion IN ('fact','observation')),
+  confidence       REAL NOT NULL,
+  importance       REAL NOT NULL,
+  activation       REAL NOT NULL DEFAULT 1.0,
+  access_count     INTEGER NOT NULL DEFAULT 0,
+  supersedes_id    TEXT,
+  superseded_by_id TEXT,
+  topic_key        TEXT NOT NULL,  -- norm(subject)|predicate|slot
+  conflict_key     TEXT,           -- topic_key when the predicate is single-valued
+  polarity_key     TEXT NOT NULL,  -- topic_key|norm(value): a negation flip shares it
+  fact_hash        TEXT NOT NULL,
+  time_phrase      TEXT,
+  extractor        TEXT NOT NULL
+) STRICT;
+CREATE INDEX claims_namespace_status ON claims(namespace_id, status);
+CREATE INDEX claims_polarity ON claims(namespace_id, polarity_key);
+CREATE INDEX claims_topic ON claims(namespace_id, topic_key);
+-- At most one current claim per fact (B13: concurrent identical writes make one claim) and per
+-- single-valued slot (two current answers to "where do I live" cannot exist).
+CREATE UNIQUE INDEX claims_one_current_fact ON claims(namespace_id, fact_hash)
+  WHERE status IN ('active','disputed');
+CREATE UNIQUE INDEX claims_one_current_value ON claims(namespace_id, conflict_key)
+  WHERE status = 'active' AND conflict_key IS NOT NULL;
+
+CREATE TABLE claim_evidence (
+  claim_seq  INTEGER NOT NULL REFERENCES claims(seq) ON DELETE CASCADE,
+  event_seq  INTEGER NOT NULL REFERENCES events(seq),
+  relation   TEXT NOT NULL CHECK (relation IN ('supports','contradicts','supersedes')),
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (claim_seq, event_seq, relation)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX claim_evidence_event ON claim_evidence(event_seq);
+
+CREATE TABLE claim_history (
+  seq        INTEGER PRIMARY KEY,
+  claim_seq  INTEGER NOT NULL REFERENCES claims(seq) ON DELETE CASCADE,
+  at         INTEGER NOT NULL,
+  actor      TEXT NOT NULL,
+  action     TEXT NOT NULL,
+  reason     TEXT NOT NULL DEFAULT '',
+  before     TEXT NOT NULL DEFAULT '{}',
+  after      TEXT NOT NULL DEFAULT '{}'
+) STRICT;
+CREATE INDEX claim_history_claim ON claim_history(claim_seq, seq);
+
+CREATE TABLE claim_decisions (
+  seq          INTEGER PRIMARY KEY,
+  namespace_id INTEGER NOT NULL REFERENCES namespaces(id),
+  event_seq    INTEGER REFERENCES events(seq),
+  claim_seq    INTEGER REFERENCES claims(seq) ON DELETE SET NULL,
+  at           INTEGER NOT NULL,
+  decision     TEXT NOT NULL,
+  reason       TEXT NOT NULL,
+  detail       TEXT NOT NULL DEFAULT '',
+  candidate    TEXT NOT NULL DEFAULT '{}'
+) STRICT;
+CREATE INDEX claim_decisions_claim ON claim_decisions(claim_seq);
+
+CREATE TABLE jobs (
+  id               INTEGER PRIMARY KEY,
+  kind             TEXT NOT NULL CHECK (kind IN ('extract')),
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  session_id       INTEGER NOT NULL REFERENCES sessions(id),
+  event_seq        INTEGER NOT NULL REFERENCES events(seq),
+  status           TEXT NOT NULL CHECK (status IN ('pending','leased','done','failed')),
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  lease_token      TEXT,
+  lease_expires_at INTEGER,
+  available_at     INTEGER NOT NULL,
+  last_error       TEXT,
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL
+) STRICT;
+CREATE INDEX jobs_ready ON jobs(status, available_at);
+CREATE INDEX jobs_session ON jobs(session_id, status);
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
-std::string FtsDdl(TextAnalysis analysis) {
-  return fmt::format(
-      "CREATE VIRTUAL TABLE event_fts USING fts5(body, tokenize='engram {}');",
-      analysis == TextAnalysis::kPlain ? "plain" : "full");
+std::string FtsDdl(const char* table, TextAnalysis analysis) {
+  return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
+                     analysis == TextAnalysis::kPlain ? "plain" : "full");
 }
 
 const char* AnalysisName(TextAnalysis a) { return a == TextAnalysis::kPlain ? "plain" : "full"; }
@@ -89,9 +187,14 @@ Result<TextAnalysis> StoredTextAnalysis(Database& db) {
 
 Status Migrate(Database& db, TextAnalysis analysis) {
   // The common case — already current — takes no write lock, so opening never waits for a writer.
-  auto current = db.QueryInt("PRAGMA user_version");
-  if (!current) return current.error();
-  if (*current == kSchemaVersion) return Status::Ok();
+  int64_t current = 0;
+  ENGRAM_RETURN_IF_ERROR(db.RetryOnBusy([&]() -> Status {
+    auto v = db.QueryInt("PRAGMA user_version");
+    if (!v) return v.error();
+    current = *v;
+    return Status::Ok();
+  }));
+  if (current == kSchemaVersion) return Status::Ok();
   return db.WriteTransaction([&]() -> Status {
     auto version = db.QueryInt("PRAGMA user_version");
     if (!version) return version.error();
@@ -109,13 +212,21 @@ Status Migrate(Database& db, TextAnalysis analysis) {
             "the file is an SQLite database but not an engram database (it has other tables)");
       }
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration1));
-      ENGRAM_RETURN_IF_ERROR(db.Exec(FtsDdl(analysis)));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(FtsDdl("event_fts", analysis)));
       ENGRAM_RETURN_IF_ERROR(db.Exec(fmt::format(
           "INSERT INTO meta(key, value) VALUES ('text_analysis', '{}'), ('created_by', 'engram {}')",
           AnalysisName(analysis), "0.1.0")));
-      ENGRAM_RETURN_IF_ERROR(db.Exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion)));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 1"));
+      *version = 1;
     }
-    // Later migrations go here: `if (*version < 2) { ... PRAGMA user_version = 2; }`.
+    if (*version < 2) {
+      auto stored = StoredTextAnalysis(db);
+      if (!stored) return stored.error();
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration2));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(FtsDdl("claim_fts", *stored)));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 2"));
+    }
+    // Later migrations go here: `if (*version < 3) { ... PRAGMA user_version = 3; }`.
     return Status::Ok();
   });
 }

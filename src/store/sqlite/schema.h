@@ -9,9 +9,9 @@
 namespace engram::sqlite {
 
 // The schema version this build writes (PRAGMA user_version).
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
-// Brings the database to kSchemaVersion, each migration in its own write transaction. A new
+// Brings the database to kSchemaVersion, all pending migrations run in one write transaction. A new
 // database records `analysis` (its text analysis is fixed from then on). Errors: kCorruption when
 // the file's version is newer than this build or it holds tables that are not engram's; others
 // from SQLite.

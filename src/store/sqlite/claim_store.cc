@@ -1,0 +1,388 @@
+#include "store/sqlite/claim_store.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace engram::sqlite {
+namespace {
+
+constexpr const char* kClaimColumns =
+    "SELECT c.seq, c.negated, c.topic_key, c.polarity_key, c.id, n.name, c.subject, c.predicate, "
+    "c.slot, c.value, c.text, c.qualifiers, c.valid_from, c.valid_to, c.recorded_from, "
+    "c.recorded_to, c.status, c.scope, c.authority, c.assertion, c.confidence, c.importance, "
+    "c.supersedes_id, c.superseded_by_id, c.conflict_key, c.fact_hash, c.time_phrase, c.extractor "
+    "FROM claims c JOIN namespaces n ON n.id = c.namespace_id ";
+
+StoredClaim ReadClaim(const Statement& st) {
+  StoredClaim s;
+  s.seq = st.Int(0);
+  s.negated = st.Int(1) != 0;
+  s.topic_key = st.Text(2);
+  s.polarity_key = st.Text(3);
+  Claim& c = s.claim;
+  c.id = st.Text(4);
+  c.namespace_name = st.Text(5);
+  c.subject = st.Text(6);
+  c.predicate = st.Text(7);
+  c.slot = st.Text(8);
+  c.value = st.Text(9);
+  c.text = st.Text(10);
+  auto quals = nlohmann::json::parse(st.Text(11), nullptr, false);
+  if (quals.is_array()) {
+    for (const auto& q : quals) {
+      if (q.is_string()) c.qualifiers.push_back(q.get<std::string>());
+    }
+  }
+  c.valid_from = st.Int(12);
+  if (!st.IsNull(13)) c.valid_to = st.Int(13);
+  c.recorded_from = st.Int(14);
+  if (!st.IsNull(15)) c.recorded_to = st.Int(15);
+  c.status = st.Text(16);
+  c.scope = st.Text(17);
+  c.authority = st.Text(18);
+  c.assertion = st.Text(19);
+  c.confidence = st.Double(20);
+  c.importance = st.Double(21);
+  c.supersedes_id = st.Text(22);
+  c.superseded_by_id = st.Text(23);
+  c.conflict_key = st.Text(24);
+  c.fact_hash = st.Text(25);
+  c.time_phrase = st.Text(26);
+  c.extractor = st.Text(27);
+  return s;
+}
+
+}  // namespace
+
+std::string ClaimSnapshotJson(const Claim& c) {
+  nlohmann::ordered_json j;
+  j["status"] = c.status;
+  j["subject"] = c.subject;
+  j["predicate"] = c.predicate;
+  if (!c.slot.empty()) j["slot"] = c.slot;
+  j["value"] = c.value;
+  j["qualifiers"] = c.qualifiers;
+  j["valid_from"] = c.valid_from;
+  j["valid_to"] = c.valid_to ? nlohmann::ordered_json(*c.valid_to) : nlohmann::ordered_json();
+  j["recorded_to"] = c.recorded_to ? nlohmann::ordered_json(*c.recorded_to) : nlohmann::ordered_json();
+  if (!c.superseded_by_id.empty()) j["superseded_by_id"] = c.superseded_by_id;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Result<std::optional<StoredClaim>> ClaimStore::CurrentByFactHash(int64_t ns, std::string_view hash) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.fact_hash = ? AND c.status IN ('active','disputed')");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, hash);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return std::optional<StoredClaim>();
+  StoredClaim c = ReadClaim(**st);
+  (*st)->Reset();
+  return std::optional<StoredClaim>(std::move(c));
+}
+
+namespace {
+Result<std::vector<StoredClaim>> ReadAll(Statement& st) {
+  std::vector<StoredClaim> out;
+  while (true) {
+    auto row = st.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back(ReadClaim(st));
+  }
+  return out;
+}
+}  // namespace
+
+Result<std::vector<StoredClaim>> ClaimStore::CurrentByPolarity(int64_t ns, std::string_view key) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.polarity_key = ? AND c.status IN ('active','disputed') "
+                       "ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, key);
+  return ReadAll(**st);
+}
+
+Result<std::vector<StoredClaim>> ClaimStore::CurrentByTopic(int64_t ns, std::string_view key) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.topic_key = ? AND c.status IN ('active','disputed') "
+                       "ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, key);
+  return ReadAll(**st);
+}
+
+Result<std::optional<StoredClaim>> ClaimStore::ActiveByConflictKey(int64_t ns, std::string_view key) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.status = 'active'");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, key);
+  auto all = ReadAll(**st);
+  if (!all) return Error(all.error());
+  if (all->empty()) return std::optional<StoredClaim>();
+  return std::optional<StoredClaim>(std::move(all->front()));
+}
+
+Result<int64_t> ClaimStore::Insert(int64_t ns, const StoredClaim& s) {
+  const Claim& c = s.claim;
+  auto st = db_.Cached(
+      "INSERT INTO claims(id, namespace_id, subject, predicate, slot, value, text, qualifiers, negated, "
+      "valid_from, valid_to, recorded_from, recorded_to, status, scope, authority, assertion, confidence, "
+      "importance, supersedes_id, superseded_by_id, topic_key, conflict_key, polarity_key, fact_hash, "
+      "time_phrase, extractor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
+  if (!st) return Error(st.error());
+  Statement& q = **st;
+  q.Bind(1, c.id).Bind(2, ns).Bind(3, c.subject).Bind(4, c.predicate).Bind(5, c.slot).Bind(6, c.value);
+  q.Bind(7, c.text).Bind(8, nlohmann::json(c.qualifiers).dump()).Bind(9, static_cast<int64_t>(s.negated));
+  q.Bind(10, c.valid_from);
+  if (c.valid_to) {
+    q.Bind(11, *c.valid_to);
+  } else {
+    q.BindNull(11);
+  }
+  q.Bind(12, c.recorded_from);
+  if (c.recorded_to) {
+    q.Bind(13, *c.recorded_to);
+  } else {
+    q.BindNull(13);
+  }
+  q.Bind(14, c.status).Bind(15, c.scope).Bind(16, c.authority).Bind(17, c.assertion);
+  q.Bind(18, c.confidence).Bind(19, c.importance).BindOptional(20, c.supersedes_id);
+  q.BindOptional(21, c.superseded_by_id).Bind(22, s.topic_key).BindOptional(23, c.conflict_key);
+  q.Bind(24, s.polarity_key).Bind(25, c.fact_hash).BindOptional(26, c.time_phrase).Bind(27, c.extractor);
+  ENGRAM_RETURN_IF_ERROR(q.Run());
+  int64_t seq = sqlite3_last_insert_rowid(db_.handle());
+  auto fts = db_.Cached("INSERT INTO claim_fts(rowid, body) VALUES (?, ?)");
+  if (!fts) return Error(fts.error());
+  (*fts)->Bind(1, seq).Bind(2, c.text);
+  ENGRAM_RETURN_IF_ERROR((*fts)->Run());
+  return seq;
+}
+
+Status ClaimStore::AddEvidence(int64_t claim_seq, int64_t event_seq, std::string_view relation,
+                               TimestampMs now) {
+  auto st = db_.Cached(
+      "INSERT OR IGNORE INTO claim_evidence(claim_seq, event_seq, relation, created_at) VALUES (?, ?, ?, ?)");
+  if (!st) return st.error();
+  (*st)->Bind(1, claim_seq).Bind(2, event_seq).Bind(3, relation).Bind(4, now);
+  return (*st)->Run();
+}
+
+Status ClaimStore::MarkSuperseded(int64_t claim_seq, std::string_view by_id, TimestampMs valid_to,
+                                  TimestampMs recorded_to) {
+  auto st = db_.Cached(
+      "UPDATE claims SET status = 'superseded', superseded_by_id = ?2, "
+      "valid_to = CASE WHEN valid_to IS NULL OR valid_to > ?3 THEN max(?3, valid_from) ELSE valid_to END, "
+      "recorded_to = ?4 WHERE seq = ?1");
+  if (!st) return st.error();
+  (*st)->Bind(1, claim_seq).Bind(2, by_id).Bind(3, valid_to).Bind(4, recorded_to);
+  return (*st)->Run();
+}
+
+Status ClaimStore::AddHistory(int64_t claim_seq, TimestampMs at, std::string_view actor,
+                              std::string_view action, std::string_view reason,
+                              std::string_view before_json, std::string_view after_json) {
+  auto st = db_.Cached(
+      "INSERT INTO claim_history(claim_seq, at, actor, action, reason, before, after) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  if (!st) return st.error();
+  (*st)->Bind(1, claim_seq).Bind(2, at).Bind(3, actor).Bind(4, action).Bind(5, reason);
+  (*st)->Bind(6, before_json).Bind(7, after_json);
+  return (*st)->Run();
+}
+
+Status ClaimStore::AddDecision(int64_t ns, std::optional<int64_t> event_seq,
+                               std::optional<int64_t> claim_seq, TimestampMs at,
+                               std::string_view decision, std::string_view reason,
+                               std::string_view detail, std::string_view candidate_json) {
+  auto st = db_.Cached(
+      "INSERT INTO claim_decisions(namespace_id, event_seq, claim_seq, at, decision, reason, detail, "
+      "candidate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!st) return st.error();
+  Statement& q = **st;
+  q.Bind(1, ns);
+  if (event_seq) {
+    q.Bind(2, *event_seq);
+  } else {
+    q.BindNull(2);
+  }
+  if (claim_seq) {
+    q.Bind(3, *claim_seq);
+  } else {
+    q.BindNull(3);
+  }
+  q.Bind(4, at).Bind(5, decision).Bind(6, reason).Bind(7, detail).Bind(8, candidate_json);
+  return q.Run();
+}
+
+Result<std::vector<EvidenceRef>> ClaimStore::Evidence(int64_t claim_seq) {
+  auto st = db_.Cached(
+      "SELECT e.id, ce.relation, e.role, e.speaker, e.origin_class, s.external_id, e.occurred_at, "
+      "e.content, e.metadata FROM claim_evidence ce JOIN events e ON e.seq = ce.event_seq "
+      "JOIN sessions s ON s.id = e.session_id WHERE ce.claim_seq = ? ORDER BY e.occurred_at, e.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, claim_seq);
+  std::vector<EvidenceRef> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    const Statement& q = **st;
+    out.push_back({q.Text(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Int(6), q.Text(7),
+                   q.Text(8)});
+  }
+  return out;
+}
+
+Result<StoredClaim> ClaimStore::Get(std::string_view id) {
+  auto st = db_.Cached(std::string(kClaimColumns) + "WHERE c.id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no claim with id \"{}\"", id)));
+  StoredClaim c = ReadClaim(**st);
+  (*st)->Reset();
+  auto evidence = Evidence(c.seq);
+  if (!evidence) return Error(evidence.error());
+  c.claim.evidence = std::move(*evidence);
+  return c;
+}
+
+Result<std::vector<Claim>> ClaimStore::GetBySeqs(const std::vector<int64_t>& seqs) {
+  std::vector<Claim> out;
+  out.reserve(seqs.size());
+  auto st = db_.Cached(std::string(kClaimColumns) + "WHERE c.seq = ?");
+  if (!st) return Error(st.error());
+  for (int64_t seq : seqs) {
+    (*st)->Reset();
+    (*st)->Bind(1, seq);
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) return Error(Status::NotFound(fmt::format("no claim at seq {}", seq)));
+    StoredClaim c = ReadClaim(**st);
+    (*st)->Reset();
+    auto evidence = Evidence(seq);
+    if (!evidence) return Error(evidence.error());
+    c.claim.evidence = std::move(*evidence);
+    out.push_back(std::move(c.claim));
+  }
+  return out;
+}
+
+Result<std::vector<int64_t>> ClaimStore::List(int64_t ns, std::string_view subject, bool include_history,
+                                              int limit, int offset) {
+  auto st = db_.Cached(
+      "SELECT seq FROM claims WHERE namespace_id = ?1 AND (?2 = '' OR subject = ?2) "
+      "AND (?3 OR status IN ('active','disputed')) ORDER BY seq LIMIT ?4 OFFSET ?5");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, subject).Bind(3, static_cast<int64_t>(include_history));
+  (*st)->Bind(4, static_cast<int64_t>(limit)).Bind(5, static_cast<int64_t>(offset));
+  std::vector<int64_t> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back((*st)->Int(0));
+  }
+  return out;
+}
+
+Result<std::vector<ClaimDecision>> ClaimStore::Decisions(int64_t claim_seq) {
+  auto st = db_.Cached(
+      "SELECT d.at, d.decision, d.reason, d.detail, coalesce(e.id, '') FROM claim_decisions d "
+      "LEFT JOIN events e ON e.seq = d.event_seq WHERE d.claim_seq = ? ORDER BY d.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, claim_seq);
+  std::vector<ClaimDecision> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    const Statement& q = **st;
+    out.push_back({q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4)});
+  }
+  return out;
+}
+
+Result<std::vector<ClaimChange>> ClaimStore::History(int64_t claim_seq) {
+  auto st = db_.Cached(
+      "SELECT at, actor, action, reason, before, after FROM claim_history WHERE claim_seq = ? ORDER BY seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, claim_seq);
+  std::vector<ClaimChange> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    const Statement& q = **st;
+    out.push_back({q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5)});
+  }
+  return out;
+}
+
+Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_t ns,
+                                                  const ClaimVisibility& v, TimestampMs now, int limit,
+                                                  double k1, double b) {
+  std::string sql =
+      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2) AS score "
+      "FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
+      "WHERE claim_fts MATCH ?3 AND c.namespace_id = ?4 ";
+  if (v.known_as_of) {
+    // What engram believed at K: recorded by then and not yet closed; its validity as known then.
+    sql += "AND c.recorded_from <= ?5 AND (c.recorded_to IS NULL OR ?5 < c.recorded_to) "
+           "AND c.valid_from <= ?6 AND c.status NOT IN ('retracted') ";
+  } else if (v.as_of) {
+    // What was true at T, as known now.
+    sql += "AND c.valid_from <= ?6 AND (c.valid_to IS NULL OR ?6 < c.valid_to) "
+           "AND c.status IN ('active','superseded','disputed','expired') ";
+  } else if (v.include_history) {
+    sql += "AND c.status IN ('active','superseded','disputed','expired') ";
+  } else {
+    sql += "AND c.status IN ('active','disputed') AND (c.valid_to IS NULL OR c.valid_to > ?7) ";
+  }
+  sql += "ORDER BY score DESC, claim_fts.rowid LIMIT ?8";
+  auto st = db_.Cached(sql);
+  if (!st) return Error(st.error());
+  Statement& q = **st;
+  q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns);
+  if (v.known_as_of) {
+    q.Bind(5, *v.known_as_of).Bind(6, v.as_of.value_or(*v.known_as_of));
+  } else if (v.as_of) {
+    q.Bind(6, *v.as_of);
+  } else if (!v.include_history) {
+    q.Bind(7, now);
+  }
+  q.Bind(8, static_cast<int64_t>(limit));
+  std::vector<SearchHit> hits;
+  while (true) {
+    auto row = q.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    hits.push_back({q.Int(0), q.Double(1)});
+  }
+  return hits;
+}
+
+Result<std::map<std::string, bool>> ClaimStore::EvidenceCurrency(const std::vector<std::string>& event_ids) {
+  std::map<std::string, bool> out;
+  if (event_ids.empty()) return out;
+  auto st = db_.Cached(
+      "SELECT e.id, max(c.status IN ('active','disputed')) FROM events e "
+      "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
+      "JOIN claims c ON c.seq = ce.claim_seq WHERE e.id IN (SELECT value FROM json_each(?)) GROUP BY e.id");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, nlohmann::json(event_ids).dump());
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out[(*st)->Text(0)] = (*st)->Int(1) != 0;
+  }
+  return out;
+}
+
+}  // namespace engram::sqlite

@@ -1,0 +1,87 @@
+// store/sqlite/claim_store.h — SQL over claims, their evidence, history and decisions, and the
+// full-text index over claim text. Callers own transactions, as with EventStore.
+#ifndef ENGRAM_STORE_SQLITE_CLAIM_STORE_H_
+#define ENGRAM_STORE_SQLITE_CLAIM_STORE_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/status.h"
+#include "engram/types.h"
+#include "store/sqlite/database.h"
+#include "store/sqlite/event_store.h"
+
+namespace engram::sqlite {
+
+struct StoredClaim {
+  int64_t seq = 0;
+  bool negated = false;
+  std::string topic_key;
+  std::string polarity_key;
+  Claim claim;  // evidence not loaded unless asked
+};
+
+// Which claims a search may return (bitemporal visibility).
+struct ClaimVisibility {
+  std::optional<TimestampMs> as_of;        // valid time
+  std::optional<TimestampMs> known_as_of;  // recorded time
+  bool include_history = false;
+};
+
+class ClaimStore {
+ public:
+  explicit ClaimStore(Database& db) : db_(db) {}
+
+  // Current (active or disputed) claims with this fact hash / polarity key / topic key; the active
+  // claim holding this conflict key.
+  Result<std::optional<StoredClaim>> CurrentByFactHash(int64_t namespace_id, std::string_view hash);
+  Result<std::vector<StoredClaim>> CurrentByPolarity(int64_t namespace_id, std::string_view key);
+  Result<std::vector<StoredClaim>> CurrentByTopic(int64_t namespace_id, std::string_view key);
+  Result<std::optional<StoredClaim>> ActiveByConflictKey(int64_t namespace_id, std::string_view key);
+
+  // Inserts the claim (and its full-text row); returns its seq. Errors: kAlreadyExists when a
+  // uniqueness rule (one current fact, one active value per single-valued slot) is violated.
+  Result<int64_t> Insert(int64_t namespace_id, const StoredClaim& claim);
+  Status AddEvidence(int64_t claim_seq, int64_t event_seq, std::string_view relation, TimestampMs now);
+  // Closes a claim: status superseded, valid_to (if earlier than the current one), recorded_to,
+  // superseded_by_id.
+  Status MarkSuperseded(int64_t claim_seq, std::string_view by_id, TimestampMs valid_to,
+                        TimestampMs recorded_to);
+  Status AddHistory(int64_t claim_seq, TimestampMs at, std::string_view actor, std::string_view action,
+                    std::string_view reason, std::string_view before_json, std::string_view after_json);
+  Status AddDecision(int64_t namespace_id, std::optional<int64_t> event_seq,
+                     std::optional<int64_t> claim_seq, TimestampMs at, std::string_view decision,
+                     std::string_view reason, std::string_view detail, std::string_view candidate_json);
+
+  // Loads claims with their evidence events.
+  Result<StoredClaim> Get(std::string_view id);
+  Result<std::vector<Claim>> GetBySeqs(const std::vector<int64_t>& seqs);
+  // Seqs of a namespace's claims (current only unless include_history), oldest first.
+  Result<std::vector<int64_t>> List(int64_t namespace_id, std::string_view subject, bool include_history,
+                                    int limit, int offset);
+  Result<std::vector<ClaimDecision>> Decisions(int64_t claim_seq);
+  Result<std::vector<ClaimChange>> History(int64_t claim_seq);
+
+  // Full-text search over claim text with bitemporal visibility; best `limit` by BM25.
+  Result<std::vector<SearchHit>> Search(std::string_view match, int64_t namespace_id,
+                                        const ClaimVisibility& visibility, TimestampMs now, int limit,
+                                        double k1, double b);
+
+  // For each given event id that supports at least one claim: whether any of those claims is
+  // current (active or disputed). Ids that support no claim are absent from the map.
+  Result<std::map<std::string, bool>> EvidenceCurrency(const std::vector<std::string>& event_ids);
+
+ private:
+  Result<std::vector<EvidenceRef>> Evidence(int64_t claim_seq);
+  Database& db_;
+};
+
+// Claim as JSON text (for history before/after snapshots).
+std::string ClaimSnapshotJson(const Claim& c);
+
+}  // namespace engram::sqlite
+
+#endif  // ENGRAM_STORE_SQLITE_CLAIM_STORE_H_

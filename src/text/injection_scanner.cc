@@ -1,0 +1,24 @@
+#include "text/injection_scanner.h"
+
+#include <unicode/regex.h>
+
+#include <memory>
+
+#include "util/normalize.h"
+
+namespace engram::text {
+
+bool LooksLikeInstruction(std::string_view raw) {
+  static const char* kPattern =
+      "\\b(ignore|disregard|forget|override)\\b[^.\\n]{0,40}\\b(previous|prior|earlier|above|all|system|"
+      "my|your)\\b[^.\\n]{0,30}\\b(instructions?|prompts?|rules|directions)\\b|"
+      "\\byou are now\\b|\\bnew system prompt\\b|"
+      "(忽略|无视|忘记|不要理会)[^。！？\\n]{0,12}(指令|指示|提示词|规则|设定)";
+  std::string text = StripZeroWidth(raw);
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text));
+  icu::RegexMatcher matcher(icu::UnicodeString::fromUTF8(kPattern), input, UREGEX_CASE_INSENSITIVE, status);
+  return U_SUCCESS(status) && matcher.find(status) && U_SUCCESS(status);
+}
+
+}  // namespace engram::text

@@ -1,0 +1,144 @@
+#include "write/admission.h"
+
+#include <unicode/regex.h>
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <memory>
+
+#include "text/injection_scanner.h"
+#include "text/stopwords.h"
+#include "util/normalize.h"
+#include "util/utf8.h"
+
+namespace engram {
+namespace {
+
+bool Matches(const char* pattern, std::string_view text) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  std::unique_ptr<icu::RegexMatcher> m(
+      new icu::RegexMatcher(icu::UnicodeString::fromUTF8(pattern), input, UREGEX_CASE_INSENSITIVE, status));
+  return U_SUCCESS(status) && m->find(status) && U_SUCCESS(status);
+}
+
+bool LooksLikeSecret(std::string_view text) {
+  return Matches(
+      "\\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|"
+      "eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})|"
+      "(password|passwd|passphrase|api[ _-]?key|secret[ _-]?key|access[ _-]?token|private[ _-]?key|"
+      "密码|口令|密钥)\\s*(is|是|:|：|=)",
+      text);
+}
+
+bool AllStopwords(std::string_view value) {
+  std::string key = NormalizeKey(value);
+  size_t start = 0;
+  bool any_word = false;
+  while (start <= key.size()) {
+    size_t end = key.find(' ', start);
+    if (end == std::string::npos) end = key.size();
+    std::string_view word(key.data() + start, end - start);
+    if (!word.empty()) {
+      any_word = true;
+      if (!text::IsEnglishStopword(word)) return false;
+    }
+    start = end + 1;
+  }
+  return any_word;
+}
+
+// Digit runs of `value` that the source text does not contain.
+std::string MissingNumber(std::string_view value, std::string_view source) {
+  for (size_t i = 0; i < value.size();) {
+    if (value[i] >= '0' && value[i] <= '9') {
+      size_t j = i;
+      while (j < value.size() && value[j] >= '0' && value[j] <= '9') ++j;
+      std::string_view digits = value.substr(i, j - i);
+      if (source.find(digits) == std::string_view::npos) return std::string(digits);
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return "";
+}
+
+AdmissionDecision Reject(const char* reason, std::string detail) {
+  AdmissionDecision d;
+  d.reason = reason;
+  d.detail = std::move(detail);
+  return d;
+}
+
+}  // namespace
+
+AdmissionDecision Admit(const extraction::CandidateClaim& c, const std::vector<Event>& batch,
+                        std::string_view session_kind) {
+  if (session_kind == "heartbeat" || session_kind == "subagent") {
+    return Reject(kReasonSessionKind,
+                  fmt::format("{} sessions keep their events but make no claims", session_kind));
+  }
+  if (c.source_events.empty()) return Reject(kReasonNotLocatable, "no source event");
+  for (size_t index : c.source_events) {
+    if (index >= batch.size()) {
+      return Reject(kReasonNotLocatable, fmt::format("source event {} is outside the batch of {}", index, batch.size()));
+    }
+  }
+  const Event& source = batch[c.source_events.front()];
+  if (IsBlank(c.subject) || IsBlank(c.predicate) || IsBlank(c.value)) {
+    return Reject(kReasonEmpty, "blank subject, predicate or value");
+  }
+  if (!c.evidence_span.empty() && source.content.find(c.evidence_span) == std::string::npos) {
+    return Reject(kReasonNotLocatable, "the evidence span is not in the source event");
+  }
+  if (std::string missing = MissingNumber(c.value, source.content); !missing.empty()) {
+    return Reject(kReasonNotLocatable, fmt::format("the number {} is not in the source event", missing));
+  }
+  if (CodePointCount(NormalizeKey(c.value)) < 2 && !(c.value.size() == 1 && std::isdigit(static_cast<unsigned char>(c.value[0])))) {
+    return Reject(kReasonNotNotable, "value too short");
+  }
+  if (AllStopwords(c.value)) return Reject(kReasonNotNotable, "value has only stopwords");
+  if (LooksLikeSecret(c.value) || LooksLikeSecret(c.text) || LooksLikeSecret(c.evidence_span)) {
+    return Reject(kReasonSecret, "looks like a credential");
+  }
+  if (text::LooksLikeInstruction(c.value) || text::LooksLikeInstruction(c.text)) {
+    return Reject(kReasonInstructionLike, "looks like an instruction to the model; kept as event only");
+  }
+
+  // Provenance of the sources.
+  bool any_user = false, any_assistant = false;
+  for (size_t index : c.source_events) {
+    const Event& e = batch[index];
+    if (e.role == "user" && (e.origin_class == "direct_user")) any_user = true;
+    if (e.role == "assistant") any_assistant = true;
+  }
+  if (!any_user && any_assistant) {
+    std::string subject = NormalizeKey(c.subject);
+    bool about_user = subject == "user" || subject == "the user" || subject == "用户" || subject == "我";
+    for (const Event& e : batch) {
+      if (e.role == "user" && !e.speaker.empty() && NormalizeKey(e.speaker) == subject) about_user = true;
+    }
+    if (about_user) {
+      return Reject(kReasonAssistantAttribution, "only the assistant said it; it is not a fact about the user");
+    }
+  }
+
+  AdmissionDecision d;
+  d.admitted = true;
+  d.reason = "admitted";
+  if (session_kind == "cron") {
+    d.authority = "low";
+  } else if (any_user) {
+    d.authority = "high";
+  } else if (any_assistant) {
+    d.authority = "medium";
+  } else {
+    d.authority = "low";
+  }
+  d.assertion = d.authority == "low" ? "observation" : "fact";
+  return d;
+}
+
+}  // namespace engram

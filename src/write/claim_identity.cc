@@ -1,0 +1,134 @@
+#include "write/claim_identity.h"
+
+#include <unicode/regex.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/unistr.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "util/hash.h"
+#include "util/normalize.h"
+
+namespace engram {
+
+PredicateRegistry::PredicateRegistry()
+    : single_valued_{"name", "age", "birthday", "hometown", "lives_in", "job",
+                     "employer", "school", "favorite", "uses", "status"} {}
+
+bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_view slot) const {
+  if (predicate == "has_relation") {
+    static const std::set<std::string, std::less<>> kSpouse = {
+        "wife", "husband", "spouse", "partner", "妻子", "丈夫", "老婆", "老公", "爱人"};
+    return kSpouse.count(NormalizeKey(slot)) > 0;
+  }
+  if ((predicate == "favorite" || predicate == "uses") && slot.empty()) return false;
+  return single_valued_.count(predicate) > 0;
+}
+
+ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry) {
+  ClaimKeys keys;
+  keys.negated = std::find(c.qualifiers.begin(), c.qualifiers.end(),
+                           std::string(extraction::kQualNegated)) != c.qualifiers.end();
+  keys.topic_key = NormalizeKey(c.subject) + "|" + c.predicate + "|" + NormalizeKey(c.slot);
+  if (registry.IsSingleValued(c.predicate, c.slot)) keys.conflict_key = keys.topic_key;
+  keys.polarity_key = keys.topic_key + "|" + NormalizeKey(c.value);
+  keys.fact_hash = ContentHash(keys.polarity_key + (keys.negated ? "|not" : "|is"));
+  return keys;
+}
+
+namespace {
+
+// Lowercase words of `text`; runs of CJK characters become their character bigrams.
+std::set<std::string> Words(std::string_view text) {
+  std::set<std::string> out;
+  icu::UnicodeString s = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(NormalizeKey(text)));
+  icu::UnicodeString word;
+  UChar32 prev_cjk = -1;
+  auto flush = [&] {
+    if (!word.isEmpty()) {
+      std::string w;
+      word.toUTF8String(w);
+      out.insert(w);
+      word.remove();
+    }
+  };
+  for (int32_t i = 0; i < s.length();) {
+    UChar32 c = s.char32At(i);
+    i += U16_LENGTH(c);
+    UScriptCode script = uscript_getScript(c, nullptr);
+    bool cjk = script == USCRIPT_HAN || script == USCRIPT_HIRAGANA || script == USCRIPT_KATAKANA ||
+               script == USCRIPT_HANGUL;
+    if (cjk) {
+      flush();
+      if (prev_cjk >= 0) {
+        icu::UnicodeString bigram;
+        bigram.append(prev_cjk).append(c);
+        std::string b;
+        bigram.toUTF8String(b);
+        out.insert(b);
+      } else {
+        icu::UnicodeString uni(c);
+        std::string u;
+        uni.toUTF8String(u);
+        out.insert(u);
+      }
+      prev_cjk = c;
+      continue;
+    }
+    prev_cjk = -1;
+    if (u_isalnum(c)) {
+      word.append(c);
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> ProtectedAtoms(std::string_view text) {
+  std::set<std::string> atoms;
+  UErrorCode status = U_ZERO_ERROR;
+  // numbers, versions and dates; paths; quoted values; negation words; capitalised names.
+  static const char* kPattern =
+      "(v?\\d+(?:[.:/-]\\d+)*)|((?:~|\\.{1,2})?/[\\w.-]+(?:/[\\w.-]+)*)|"
+      "[\"“「'‘]([^\"”」'’]{1,80})[\"”」'’]|"
+      "\\b(not|no|never|don't|doesn't|didn't|isn't|won't|cannot|can't|without)\\b|(不|没|别|无)|"
+      "(?<=\\s)(\\p{Lu}[\\p{L}\\p{M}]+)";
+  std::unique_ptr<icu::RegexPattern> pattern(icu::RegexPattern::compile(
+      icu::UnicodeString::fromUTF8(kPattern), UREGEX_CASE_INSENSITIVE & 0, status));
+  if (U_FAILURE(status)) return atoms;
+  icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  std::unique_ptr<icu::RegexMatcher> m(pattern->matcher(input, status));
+  while (U_SUCCESS(status) && m->find(status)) {
+    for (int32_t g = 1; g <= m->groupCount(); ++g) {
+      icu::UnicodeString part = m->group(g, status);
+      if (part.isEmpty()) continue;
+      std::string atom;
+      part.toLower().toUTF8String(atom);
+      atoms.insert(std::to_string(g) + ":" + atom);
+    }
+  }
+  return atoms;
+}
+
+double ValueSimilarity(std::string_view a, std::string_view b) {
+  std::set<std::string> wa = Words(a), wb = Words(b);
+  if (wa.empty() || wb.empty()) return wa == wb ? 1.0 : 0.0;
+  size_t common = 0;
+  for (const auto& w : wa) common += wb.count(w);
+  double jaccard = static_cast<double>(common) / static_cast<double>(wa.size() + wb.size() - common);
+  bool contained = common == std::min(wa.size(), wb.size());
+  return contained ? std::max(jaccard, 0.8) : jaccard;
+}
+
+bool IsNearCopy(std::string_view a, std::string_view b) {
+  return ValueSimilarity(a, b) >= 0.8 && ProtectedAtoms(a) == ProtectedAtoms(b);
+}
+
+}  // namespace engram

@@ -1,0 +1,54 @@
+// write/claim_identity.h — the keys that decide when two claims are the same fact, the same
+// question (single-valued slot) or the same fact with its polarity flipped, and the protected atoms
+// that forbid merging near-copies.
+#ifndef ENGRAM_WRITE_CLAIM_IDENTITY_H_
+#define ENGRAM_WRITE_CLAIM_IDENTITY_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "write/extraction/extractor.h"
+
+namespace engram {
+
+// Predicates with one current value per subject (and slot). A new value supersedes the old one.
+// Default: name, age, birthday, hometown, lives_in, job, employer, school, favorite, uses (the last
+// two only with a slot), has_relation with a spouse slot, status. Everything else is additive:
+// two values coexist (bug_scenarios.md B06).
+class PredicateRegistry {
+ public:
+  PredicateRegistry();
+  // Adds a single-valued predicate (configuration).
+  void AddSingleValued(std::string predicate) { single_valued_.insert(std::move(predicate)); }
+  bool IsSingleValued(std::string_view predicate, std::string_view slot) const;
+
+ private:
+  std::set<std::string, std::less<>> single_valued_;
+};
+
+struct ClaimKeys {
+  std::string topic_key;     // norm(subject)|predicate|norm(slot)
+  std::string conflict_key;  // topic_key when single-valued, "" otherwise
+  std::string polarity_key;  // topic_key|norm(value)
+  std::string fact_hash;     // hash of polarity_key and negation (32 hex digits)
+  bool negated = false;
+};
+
+ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry);
+
+// Protected atoms (HL-Mem §A3 item 11): numbers, versions, dates, paths, quoted values, negation
+// words and capitalised names found in `text`. Two near-copies merge only when their atom sets agree.
+std::set<std::string> ProtectedAtoms(std::string_view text);
+
+// Word-set similarity of two values (Jaccard over NFKC-folded words; CJK by character bigrams),
+// 0–1. A value contained in the other scores at least 0.8.
+double ValueSimilarity(std::string_view a, std::string_view b);
+
+// The near-copy rule: similarity ≥ 0.8 and equal protected atoms.
+bool IsNearCopy(std::string_view a, std::string_view b);
+
+}  // namespace engram
+
+#endif  // ENGRAM_WRITE_CLAIM_IDENTITY_H_

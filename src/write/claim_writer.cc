@@ -1,0 +1,179 @@
+#include "write/claim_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "util/ulid.h"
+
+namespace engram {
+namespace {
+
+int AuthorityRank(std::string_view authority) {
+  if (authority == "high") return 3;
+  if (authority == "medium") return 2;
+  return 1;
+}
+
+Status Record(sqlite::ClaimStore& store, const ClaimWriteInput& in, std::optional<int64_t> claim_seq,
+              std::string_view decision, std::string_view reason, std::string_view detail) {
+  std::optional<int64_t> event_seq;
+  if (!in.source_event_seqs.empty()) event_seq = in.source_event_seqs.front();
+  return store.AddDecision(in.namespace_id, event_seq, claim_seq, in.now, decision, reason, detail,
+                           CandidateJson(*in.candidate));
+}
+
+// Adds the candidate's sources as evidence of an existing claim (dedup, merge).
+Result<ClaimWriteOutcome> Absorb(sqlite::ClaimStore& store, const ClaimWriteInput& in,
+                                 const sqlite::StoredClaim& existing, const char* decision,
+                                 const char* reason) {
+  for (int64_t seq : in.source_event_seqs) {
+    ENGRAM_RETURN_IF_ERROR(store.AddEvidence(existing.seq, seq, "supports", in.now));
+  }
+  ENGRAM_RETURN_IF_ERROR(store.AddHistory(existing.seq, in.now, in.actor, "evidence_added", reason, "{}",
+                                          nlohmann::json{{"value", in.candidate->value}}.dump()));
+  ENGRAM_RETURN_IF_ERROR(Record(store, in, existing.seq, decision, reason, ""));
+  return ClaimWriteOutcome{decision, existing.claim, 0};
+}
+
+}  // namespace
+
+std::string CandidateJson(const extraction::CandidateClaim& c) {
+  nlohmann::ordered_json j;
+  j["subject"] = c.subject;
+  j["predicate"] = c.predicate;
+  if (!c.slot.empty()) j["slot"] = c.slot;
+  j["value"] = c.value;
+  j["text"] = c.text;
+  j["qualifiers"] = c.qualifiers;
+  if (!c.time_phrase.empty()) j["time_phrase"] = c.time_phrase;
+  j["scope"] = c.scope;
+  j["confidence"] = c.confidence;
+  j["evidence_span"] = c.evidence_span;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateRegistry& registry,
+                                     const ClaimWriteInput& in) {
+  const extraction::CandidateClaim& c = *in.candidate;
+  ClaimKeys keys = ComputeClaimKeys(c, registry);
+
+  // 1. Exact duplicate of a current claim: evidence only (B04, B12).
+  auto same = store.CurrentByFactHash(in.namespace_id, keys.fact_hash);
+  if (!same) return Error(same.error());
+  if (same->has_value()) return Absorb(store, in, **same, kDecisionDuplicate, "exact_duplicate");
+
+  // 2. Near-copy of a current claim on the same topic with the same polarity (B10).
+  auto topic = store.CurrentByTopic(in.namespace_id, keys.topic_key);
+  if (!topic) return Error(topic.error());
+  for (const sqlite::StoredClaim& existing : *topic) {
+    if (existing.negated == keys.negated && IsNearCopy(existing.claim.value, c.value)) {
+      return Absorb(store, in, existing, kDecisionMerged, "near_copy");
+    }
+  }
+
+  sqlite::StoredClaim fresh;
+  fresh.negated = keys.negated;
+  fresh.topic_key = keys.topic_key;
+  fresh.polarity_key = keys.polarity_key;
+  Claim& claim = fresh.claim;
+  claim.id = NewUlid(in.now);
+  claim.namespace_name = in.namespace_name;
+  claim.subject = c.subject;
+  claim.predicate = c.predicate;
+  claim.slot = c.slot;
+  claim.value = c.value;
+  claim.text = c.text.empty() ? fmt::format("{} {} {}", c.subject, c.predicate, c.value) : c.text;
+  claim.qualifiers = c.qualifiers;
+  std::sort(claim.qualifiers.begin(), claim.qualifiers.end());
+  claim.qualifiers.erase(std::unique(claim.qualifiers.begin(), claim.qualifiers.end()), claim.qualifiers.end());
+  claim.valid_from = c.valid_from.value_or(in.source_time);
+  claim.valid_to = c.valid_to;
+  claim.recorded_from = in.now;
+  claim.status = "active";
+  claim.scope = c.scope.empty() ? "state" : c.scope;
+  claim.authority = in.admission.authority;
+  claim.assertion = in.admission.assertion;
+  claim.confidence = std::clamp(c.confidence, 0.0, 1.0);
+  claim.importance = std::clamp(c.importance, 0.0, 1.0);
+  claim.conflict_key = keys.conflict_key;
+  claim.fact_hash = keys.fact_hash;
+  claim.time_phrase = c.time_phrase;
+  claim.extractor = in.extractor;
+
+  // 3. What the new claim contradicts: the same fact with the opposite polarity (B01, B08), and
+  //    the active value of a single-valued slot (B38). Additive facts never conflict (B06).
+  std::vector<sqlite::StoredClaim> opponents;
+  auto flipped = store.CurrentByPolarity(in.namespace_id, keys.polarity_key);
+  if (!flipped) return Error(flipped.error());
+  for (auto& f : *flipped) {
+    if (f.negated != keys.negated) opponents.push_back(std::move(f));
+  }
+  if (!keys.conflict_key.empty()) {
+    auto holder = store.ActiveByConflictKey(in.namespace_id, keys.conflict_key);
+    if (!holder) return Error(holder.error());
+    if (holder->has_value() && (*holder)->polarity_key != keys.polarity_key) {
+      opponents.push_back(std::move(**holder));
+    }
+  }
+
+  std::string decision = kDecisionCreated;
+  std::string reason = "new_fact";
+  std::vector<const sqlite::StoredClaim*> to_close;
+  for (const sqlite::StoredClaim& old : opponents) {
+    if (old.claim.status == "disputed") {
+      to_close.push_back(&old);  // a disputed value yields to a clear newer statement
+    } else if (AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ||
+               claim.valid_from == old.claim.valid_from) {
+      // Unclear: a weaker source, or no way to order them in time → review, never a silent drop.
+      decision = kDecisionDisputed;
+      reason = AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ? "weaker_source"
+                                                                                    : "same_valid_time";
+      claim.status = "disputed";
+    } else if (claim.valid_from < old.claim.valid_from) {
+      // An older fact learnt late: it was true before the current one; it never was current here.
+      decision = kDecisionBackfill;
+      reason = "older_than_current";
+      claim.status = "superseded";
+      claim.valid_to = old.claim.valid_from;
+      claim.recorded_to = in.now;  // empty recorded interval: engram never believed it current
+      claim.superseded_by_id = old.claim.id;
+    } else {
+      to_close.push_back(&old);
+    }
+  }
+  if (claim.status == "disputed") to_close.clear();
+  if (claim.status == "active" && !to_close.empty()) {
+    decision = kDecisionSuperseded;
+    reason = "newer_value";
+    claim.supersedes_id = to_close.front()->claim.id;
+    for (const sqlite::StoredClaim* old : to_close) {
+      ENGRAM_RETURN_IF_ERROR(store.MarkSuperseded(old->seq, claim.id, claim.valid_from, in.now));
+      Claim after = old->claim;
+      after.status = "superseded";
+      after.superseded_by_id = claim.id;
+      if (!after.valid_to || *after.valid_to > claim.valid_from) after.valid_to = std::max(claim.valid_from, after.valid_from);
+      after.recorded_to = in.now;
+      ENGRAM_RETURN_IF_ERROR(store.AddHistory(old->seq, in.now, in.actor, "superseded",
+                                              fmt::format("superseded by {}", claim.id),
+                                              sqlite::ClaimSnapshotJson(old->claim),
+                                              sqlite::ClaimSnapshotJson(after)));
+      for (int64_t seq : in.source_event_seqs) {
+        ENGRAM_RETURN_IF_ERROR(store.AddEvidence(old->seq, seq, "contradicts", in.now));
+      }
+    }
+  }
+
+  auto seq = store.Insert(in.namespace_id, fresh);
+  if (!seq) return Error(seq.error());
+  for (int64_t event_seq : in.source_event_seqs) {
+    ENGRAM_RETURN_IF_ERROR(store.AddEvidence(*seq, event_seq, "supports", in.now));
+  }
+  ENGRAM_RETURN_IF_ERROR(store.AddHistory(*seq, in.now, in.actor, "created", reason, "{}",
+                                          sqlite::ClaimSnapshotJson(claim)));
+  ENGRAM_RETURN_IF_ERROR(Record(store, in, *seq, decision, reason, in.admission.detail));
+  return ClaimWriteOutcome{decision, claim, static_cast<int>(to_close.size())};
+}
+
+}  // namespace engram
