@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make demo`: ingest a small English and Chinese conversation (a preference that changes over three
-# sessions) into a fresh database and show what recall and session search bring back, with sources.
+# sessions), extract claims, and show what recall, claims and session search bring back, with sources.
 set -euo pipefail
 engram=${1:-build/engram}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +10,9 @@ run() { echo; echo "\$ engram $*"; "$engram" --db "$db" "$@"; }
 echo "engram demo — database: $db"
 run ingest "$root/examples/sample_conversation.jsonl"
 run ingest "$root/examples/sample_conversation.jsonl"   # a replay stores nothing twice
-run recall "Which theme does Lin use in VS Code?" --namespace demo --limit 3
+run process                                              # events → claims
+run claims --namespace demo --include-history
+run recall "Which theme does Lin use in VS Code?" --namespace demo --limit 4
 run recall "浅色模式" --namespace demo --limit 3
 run recall "李雷" --namespace demo --limit 3
 run recall "Where does Mei live?" --namespace demo --limit 2 --json
