@@ -5,20 +5,31 @@
 // gold evidence asked verbatim with Recall(limit 50); returned events are mapped back to their
 // dia_id through metadata_json and scored with eval/retrieval_metrics.h. Headline = categories 1–4
 // ("overall", n = 760 on the dev split); category 5 (adversarial) is reported on its own.
+// Returned claims are mapped to the dia_ids of their `supports` evidence and the union over the
+// top-k items is scored (P1).
+//
+// Write path (§5 P4): after the ingest, Engine::Process(drain) runs extraction (timed); the
+// conversation's claims (ListClaims, history included) give the fact coverage — the share of the
+// evidence turns of categories 1–4 that are the `supports` evidence of at least one claim — plus
+// claims per turn, claims by predicate and the bytes stored.
 #include "locomo_bench.h"
 
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -37,7 +48,9 @@ using Clock = std::chrono::steady_clock;
 constexpr int kRecallLimit = 50;
 constexpr std::array<int, 4> kTurnKs = {5, 10, 20, 50};
 constexpr std::array<int, 4> kSessionKs = {1, 3, 5, 10};
-constexpr int kOverall = 0;  // bucket id of categories 1–4 together
+constexpr int kContextK = 10;      // turns / tokens / claims "in the top 10 items"
+constexpr int kTopPredicates = 10;  // claims by predicate: the most frequent ones
+constexpr int kOverall = 0;         // bucket id of categories 1–4 together
 
 // Official LoCoMo category ids (benchmarks.md §1.4), report order.
 struct CategoryName {
@@ -57,15 +70,21 @@ struct Configuration {
   TextAnalysis analysis;
   double bm25_k1;
   double bm25_b;
+  std::string extractor;  // Options::extractor
+  bool include_claims;    // RecallQuery::include_claims (the events channel is always on)
 };
 
 std::vector<Configuration> Configurations() {
   Options defaults;
   return {
-      {"engram", defaults.analysis, defaults.bm25_k1, defaults.bm25_b},
+      {"engram", defaults.analysis, defaults.bm25_k1, defaults.bm25_b, defaults.extractor, true},
+      // The same store (extraction included) with the claims channel off: what claims add to, or
+      // cost, turn recall.
+      {"engram_events", defaults.analysis, defaults.bm25_k1, defaults.bm25_b, defaults.extractor,
+       false},
       // The baseline of benchmarks.md §5.3 / retrieval_findings.md: classic BM25Okapi parameters
-      // over lowercase alphanumeric words.
-      {"plain_bm25", TextAnalysis::kPlain, 1.5, 0.75},
+      // over lowercase alphanumeric words, no extraction, events only.
+      {"plain_bm25", TextAnalysis::kPlain, 1.5, 0.75, "none", false},
   };
 }
 
@@ -81,15 +100,52 @@ std::vector<std::string> MetricNames() {
   return names;
 }
 
-std::vector<double> ScoreQuestion(const std::vector<std::string>& ranked,
+// The turns of the first k returned items: the union of their dia_ids, in order of first
+// appearance (an event is one turn; a claim is the turns of its `supports` evidence).
+std::vector<std::string> TurnsOfTopItems(const std::vector<std::vector<std::string>>& item_turns,
+                                         size_t k) {
+  std::vector<std::string> turns;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < item_turns.size() && i < k; ++i) {
+    for (const std::string& id : item_turns[i]) {
+      if (seen.insert(id).second) turns.push_back(id);
+    }
+  }
+  return turns;
+}
+
+// Scores one question. `item_turns` holds the dia_ids of each returned item, best item first.
+// Turn metrics at k score the union of the turns of the top k items (P1); the cut-off passed to
+// the metric is max(k, size of that union), so that a list of events (one turn each) is scored
+// exactly as a plain ranked list of turns, and ndcg ranks the turns in order of first appearance.
+// Session metrics rank sessions by the first appearance of any of their turns.
+std::vector<double> ScoreQuestion(const std::vector<std::vector<std::string>>& item_turns,
                                   const std::vector<std::string>& gold,
-                                  const std::vector<std::string>& ranked_sessions,
                                   const std::vector<std::string>& gold_sessions) {
+  std::array<std::vector<std::string>, kTurnKs.size()> top;
+  std::array<int, kTurnKs.size()> cutoff{};
+  for (size_t i = 0; i < kTurnKs.size(); ++i) {
+    top[i] = TurnsOfTopItems(item_turns, static_cast<size_t>(kTurnKs[i]));
+    cutoff[i] = std::max(kTurnKs[i], static_cast<int>(top[i].size()));
+  }
   std::vector<double> v;
-  for (int k : kTurnKs) v.push_back(eval::LocomoRecallAtK(ranked, gold, k));
-  for (int k : kTurnKs) v.push_back(eval::RecallAnyAtK(ranked, gold, k));
-  for (int k : kTurnKs) v.push_back(eval::RecallAllAtK(ranked, gold, k));
-  for (int k : kTurnKs) v.push_back(eval::NdcgAnyAtK(ranked, gold, k));
+  for (size_t i = 0; i < kTurnKs.size(); ++i) {
+    v.push_back(eval::LocomoRecallAtK(top[i], gold, cutoff[i]));
+  }
+  for (size_t i = 0; i < kTurnKs.size(); ++i) {
+    v.push_back(eval::RecallAnyAtK(top[i], gold, cutoff[i]));
+  }
+  for (size_t i = 0; i < kTurnKs.size(); ++i) {
+    v.push_back(eval::RecallAllAtK(top[i], gold, cutoff[i]));
+  }
+  for (size_t i = 0; i < kTurnKs.size(); ++i) {
+    v.push_back(eval::NdcgAnyAtK(top[i], gold, cutoff[i]));
+  }
+  std::vector<std::string> ranked_sessions;
+  for (const std::string& id : TurnsOfTopItems(item_turns, item_turns.size())) {
+    int s = import::LocomoSessionOf(id);
+    ranked_sessions.push_back(s == 0 ? std::string() : fmt::format("S{}", s));
+  }
   for (int k : kSessionKs) {
     v.push_back(eval::SessionRecallAllAtK(ranked_sessions, gold_sessions, k));
   }
@@ -106,6 +162,52 @@ struct Bucket {
   }
 };
 
+// Fact coverage of one bucket of questions (benchmarks.md §5 P4).
+struct Coverage {
+  int64_t turns = 0;          // distinct evidence turns (per conversation) of the bucket's questions
+  int64_t covered_turns = 0;  // ... that are the evidence of at least one fact
+  int64_t refs = 0;           // (question, evidence turn) pairs: the unit of the 79.6% reference
+  int64_t covered_refs = 0;
+  double Share() const {
+    return turns > 0 ? static_cast<double>(covered_turns) / static_cast<double>(turns) : 0.0;
+  }
+  double RefShare() const {
+    return refs > 0 ? static_cast<double>(covered_refs) / static_cast<double>(refs) : 0.0;
+  }
+};
+using CoverageByCategory = std::map<int, Coverage>;  // by category id; kOverall = 1–4
+
+// Adds the coverage of one conversation, given the dia_ids that are the evidence of a fact.
+void AddCoverage(const import::LocomoConversation& conv, const std::set<std::string>& covered,
+                 CoverageByCategory& out) {
+  std::map<int, std::set<std::string>> turns;
+  for (const import::LocomoQuestion& q : conv.questions) {
+    if (q.category < 1 || q.category > 5) continue;
+    for (const std::string& id : q.evidence) {
+      for (int bucket : {q.category, q.category <= 4 ? kOverall : -1}) {
+        if (bucket < 0) continue;
+        Coverage& c = out[bucket];
+        ++c.refs;
+        if (covered.count(id) > 0) ++c.covered_refs;
+        turns[bucket].insert(id);
+      }
+    }
+  }
+  for (const auto& [bucket, ids] : turns) {
+    Coverage& c = out[bucket];
+    c.turns += static_cast<int64_t>(ids.size());
+    for (const std::string& id : ids) c.covered_turns += covered.count(id) > 0 ? 1 : 0;
+  }
+}
+
+struct ConversationReport {
+  Bucket recall;       // categories 1–4
+  Coverage coverage;   // categories 1–4
+  int64_t events = 0;
+  int64_t claims = 0;  // all statuses
+  double extraction_ms = 0;
+};
+
 struct ConfigReport {
   Configuration config;
   double ingest_ms = 0;
@@ -113,9 +215,32 @@ struct ConfigReport {
   std::vector<double> latencies_ms;
   eval::MeanAccumulator items_returned;
   int64_t unmapped_items = 0;     // returned items without a known dia_id (should stay 0)
+  int64_t claim_items = 0;        // returned items of type "claim" (all positions)
+  eval::MeanAccumulator claims_in_context;  // claims among the top kContextK items
+  eval::MeanAccumulator turns_in_context;   // distinct turns of the top kContextK items
+  eval::MeanAccumulator tokens_in_context;  // whitespace tokens of their text
   std::map<int, Bucket> buckets;  // by category id; kOverall = 1–4
-  std::map<std::string, Bucket> per_conversation;  // categories 1–4 only
+  std::map<std::string, ConversationReport> per_conversation;
   std::vector<std::string> conversation_order;
+  // Write path.
+  double extraction_ms = 0;  // wall time of Process(drain = true)
+  ProcessReport process;     // summed over conversations (errors: the first few)
+  int64_t claims = 0;        // stored claims, every status (ListClaims with history)
+  int64_t active_claims = 0;
+  std::map<std::string, int64_t> claims_by_predicate;
+  std::set<std::string> claim_extractors;  // Claim::extractor values seen
+  CoverageByCategory coverage;
+  int64_t file_bytes = 0;  // Stats() of a freshly opened engine, summed over conversations
+  int64_t wal_bytes = 0;
+};
+
+// LoCoMo's own GPT-3.5 `observation` facts, each citing its source dia_id(s): the reference point
+// of P4, computed on the same file and questions.
+struct ObservationReference {
+  bool present = false;  // the file has `observation` fields
+  int64_t facts = 0;
+  int64_t turns = 0;  // turns of the conversations scored
+  CoverageByCategory coverage;
 };
 
 // A mkdtemp folder removed (with its content) on destruction.
@@ -152,38 +277,101 @@ double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// dia_id of a recalled event, from its metadata_json; "" when absent.
-std::string DiaIdOf(const RecallItem& item) {
-  if (item.metadata_json.empty()) return "";
-  json meta = json::parse(item.metadata_json, nullptr, /*allow_exceptions=*/false);
+// The "dia_id" of a metadata_json object; "" when absent.
+std::string DiaIdOfMetadata(const std::string& metadata_json) {
+  if (metadata_json.empty()) return "";
+  json meta = json::parse(metadata_json, nullptr, /*allow_exceptions=*/false);
   if (!meta.is_object()) return "";
   auto it = meta.find("dia_id");
   if (it == meta.end() || !it->is_string()) return "";
   return it->get<std::string>();
 }
 
-std::string SessionKey(const std::string& dia_id) {
-  int s = import::LocomoSessionOf(dia_id);
-  return s == 0 ? std::string() : fmt::format("S{}", s);
+// The turns a recalled item stands for: an event's own dia_id; for a claim, the dia_ids of its
+// `supports` evidence, in evidence order, without repeats. Empty ids are left out.
+std::vector<std::string> DiaIdsOf(const RecallItem& item) {
+  std::vector<std::string> ids;
+  if (item.type == "claim") {
+    for (const EvidenceRef& ev : item.evidence) {
+      if (ev.relation != "supports") continue;
+      std::string id = DiaIdOfMetadata(ev.metadata_json);
+      if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end()) {
+        ids.push_back(std::move(id));
+      }
+    }
+  } else {
+    std::string id = DiaIdOfMetadata(item.metadata_json);
+    if (!id.empty()) ids.push_back(std::move(id));
+  }
+  return ids;
+}
+
+int64_t WhitespaceTokens(const std::string& text) {
+  std::istringstream in(text);
+  int64_t n = 0;
+  for (std::string word; in >> word;) ++n;
+  return n;
 }
 
 bool IsScoredCategory(int category) { return category >= 1 && category <= 5; }
 
-// Ingests one conversation into a fresh database and asks its questions; adds to `report`.
+Options EngineOptions(const Configuration& config, const std::string& db_path) {
+  Options options;
+  options.db_path = db_path;
+  options.analysis = config.analysis;
+  options.bm25_k1 = config.bm25_k1;
+  options.bm25_b = config.bm25_b;
+  options.extractor = config.extractor;
+  return options;
+}
+
+// Every claim of the namespace, history included.
+Result<std::vector<Claim>> AllClaims(Engine& engine, const std::string& namespace_name) {
+  constexpr int kPage = 100000;  // ListClaimsQuery's maximum
+  std::vector<Claim> all;
+  for (int offset = 0;; offset += kPage) {
+    ListClaimsQuery query;
+    query.namespace_name = namespace_name;
+    query.include_history = true;
+    query.limit = kPage;
+    query.offset = offset;
+    Result<std::vector<Claim>> page = engine.ListClaims(query);
+    if (!page) return Error(page.error().WithContext("ListClaims"));
+    const size_t n = page->size();
+    for (Claim& c : *page) all.push_back(std::move(c));
+    if (n < static_cast<size_t>(kPage)) break;
+  }
+  return all;
+}
+
+// Adds Process(drain) counters to a running sum.
+void AddProcessReport(const ProcessReport& r, ProcessReport& sum) {
+  sum.batches += r.batches;
+  sum.events += r.events;
+  sum.claims_created += r.claims_created;
+  sum.claims_confirmed += r.claims_confirmed;
+  sum.claims_superseded += r.claims_superseded;
+  sum.claims_disputed += r.claims_disputed;
+  sum.candidates_rejected += r.candidates_rejected;
+  sum.jobs_failed += r.jobs_failed;
+  for (const std::string& e : r.errors) {
+    if (sum.errors.size() < 5) sum.errors.push_back(e);
+  }
+}
+
+// Ingests one conversation into a fresh database, runs extraction, measures the claims, asks the
+// questions and measures the store; adds to `report`.
 Status RunConversation(const import::LocomoConversation& conv, ConfigReport& report) {
   Result<TempDir> dir = TempDir::Create();
   if (!dir) return dir.error();
-  Options options;
-  options.db_path = dir->path() + "/locomo.db";
-  options.analysis = report.config.analysis;
-  options.bm25_k1 = report.config.bm25_k1;
-  options.bm25_b = report.config.bm25_b;
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(options);
-  if (!engine) return engine.error().WithContext("Engine::Open");
+  const Options options = EngineOptions(report.config, dir->path() + "/locomo.db");
+  Result<std::unique_ptr<Engine>> opened = Engine::Open(options);
+  if (!opened) return opened.error().WithContext("Engine::Open");
+  std::unique_ptr<Engine> engine = std::move(*opened);
 
   std::vector<EventInput> events = import::ToEventInputs(conv);
   Clock::time_point start = Clock::now();
-  Result<std::vector<IngestResult>> ingested = (*engine)->IngestBatch(events);
+  Result<std::vector<IngestResult>> ingested = engine->IngestBatch(events);
   report.ingest_ms += MsSince(start);
   if (!ingested) return ingested.error().WithContext("IngestBatch");
   for (const IngestResult& r : *ingested) {
@@ -192,15 +380,46 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
           fmt::format("event {} was stored as a duplicate", r.event.idempotency_key));
     }
   }
-  report.events += static_cast<int64_t>(ingested->size());
+  const auto event_count = static_cast<int64_t>(ingested->size());
+  report.events += event_count;
+  report.conversation_order.push_back(conv.sample_id);
+  ConversationReport& conv_report = report.per_conversation[conv.sample_id];
+  conv_report.events = event_count;
 
-  std::map<std::string, bool> known_ids;
+  // Extraction: every pending event now, timed on its own.
+  start = Clock::now();
+  Result<ProcessReport> processed = engine->Process(/*drain=*/true);
+  const double extraction_ms = MsSince(start);
+  if (!processed) return processed.error().WithContext("Process");
+  report.extraction_ms += extraction_ms;
+  conv_report.extraction_ms = extraction_ms;
+  AddProcessReport(*processed, report.process);
+
+  Result<std::vector<Claim>> claims = AllClaims(*engine, conv.sample_id);
+  if (!claims) return claims.error();
+  std::set<std::string> covered;  // dia_ids that support at least one claim
+  for (const Claim& c : *claims) {
+    if (c.status == "active") ++report.active_claims;
+    ++report.claims_by_predicate[c.predicate];
+    report.claim_extractors.insert(c.extractor);
+    for (const EvidenceRef& ev : c.evidence) {
+      if (ev.relation != "supports") continue;
+      std::string id = DiaIdOfMetadata(ev.metadata_json);
+      if (!id.empty()) covered.insert(std::move(id));
+    }
+  }
+  report.claims += static_cast<int64_t>(claims->size());
+  conv_report.claims = static_cast<int64_t>(claims->size());
+  AddCoverage(conv, covered, report.coverage);
+  CoverageByCategory conv_coverage;
+  AddCoverage(conv, covered, conv_coverage);
+  conv_report.coverage = conv_coverage[kOverall];
+
+  std::set<std::string> known_ids;
   for (const import::LocomoSession& s : conv.sessions) {
-    for (const import::LocomoTurn& t : s.turns) known_ids[t.dia_id] = true;
+    for (const import::LocomoTurn& t : s.turns) known_ids.insert(t.dia_id);
   }
 
-  report.conversation_order.push_back(conv.sample_id);
-  Bucket& conv_bucket = report.per_conversation[conv.sample_id];
   for (size_t qi = 0; qi < conv.questions.size(); ++qi) {
     const import::LocomoQuestion& q = conv.questions[qi];
     if (!IsScoredCategory(q.category) || q.evidence.empty()) continue;
@@ -208,31 +427,110 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
     query.text = q.question;
     query.namespace_name = conv.sample_id;
     query.limit = kRecallLimit;
+    query.include_claims = report.config.include_claims;
+    query.include_events = true;
     start = Clock::now();
-    Result<RecallResult> found = (*engine)->Recall(query);
+    Result<RecallResult> found = engine->Recall(query);
     report.latencies_ms.push_back(MsSince(start));
     if (!found) return found.error().WithContext(fmt::format("Recall of qa[{}]", qi));
     report.items_returned.Add(static_cast<double>(found->items.size()));
 
-    std::vector<std::string> ranked;
-    std::vector<std::string> ranked_sessions;
-    for (const RecallItem& item : found->items) {
-      std::string dia_id = DiaIdOf(item);
-      if (known_ids.count(dia_id) == 0) ++report.unmapped_items;
-      ranked_sessions.push_back(SessionKey(dia_id));
-      ranked.push_back(std::move(dia_id));
+    std::vector<std::vector<std::string>> item_turns;
+    int64_t claims_in_context = 0, tokens_in_context = 0;
+    for (size_t i = 0; i < found->items.size(); ++i) {
+      const RecallItem& item = found->items[i];
+      std::vector<std::string> ids = DiaIdsOf(item);
+      if (std::none_of(ids.begin(), ids.end(),
+                       [&](const std::string& id) { return known_ids.count(id) > 0; })) {
+        ++report.unmapped_items;
+      }
+      const bool is_claim = item.type == "claim";
+      if (is_claim) ++report.claim_items;
+      if (i < static_cast<size_t>(kContextK)) {
+        claims_in_context += is_claim ? 1 : 0;
+        tokens_in_context += WhitespaceTokens(item.text);
+      }
+      item_turns.push_back(std::move(ids));
     }
-    std::vector<std::string> gold_sessions;
-    for (const std::string& id : q.evidence) gold_sessions.push_back(SessionKey(id));
+    report.claims_in_context.Add(static_cast<double>(claims_in_context));
+    report.tokens_in_context.Add(static_cast<double>(tokens_in_context));
+    report.turns_in_context.Add(
+        static_cast<double>(TurnsOfTopItems(item_turns, static_cast<size_t>(kContextK)).size()));
 
-    std::vector<double> values = ScoreQuestion(ranked, q.evidence, ranked_sessions, gold_sessions);
+    std::vector<std::string> gold_sessions;
+    for (const std::string& id : q.evidence) {
+      int s = import::LocomoSessionOf(id);
+      gold_sessions.push_back(s == 0 ? std::string() : fmt::format("S{}", s));
+    }
+    std::vector<double> values = ScoreQuestion(item_turns, q.evidence, gold_sessions);
     report.buckets[q.category].Add(values);
     if (q.category <= 4) {
       report.buckets[kOverall].Add(values);
-      conv_bucket.Add(values);
+      conv_report.recall.Add(values);
     }
   }
+
+  // Bytes stored: the engine is closed (its last connection folds the WAL back) and the file is
+  // measured by a freshly opened engine, as a new process would see it.
+  engine.reset();
+  Result<std::unique_ptr<Engine>> reopened = Engine::Open(options);
+  if (!reopened) return reopened.error().WithContext("Engine::Open (reopen for Stats)");
+  Result<StoreStats> stats = (*reopened)->Stats();
+  if (!stats) return stats.error().WithContext("Stats");
+  report.file_bytes += stats->file_bytes;
+  report.wal_bytes += stats->wal_bytes;
   return Status::Ok();
+}
+
+// Reads LoCoMo's `observation` facts ({"session_<N>_observation": {speaker: [[fact, dia_id or
+// [dia_ids]], ...]}}) from the raw file and scores their coverage of the conversations in `convs`.
+// Tolerant: anything of another shape is skipped (the loader has validated the rest).
+ObservationReference ReadObservationReference(
+    const std::string& path, const std::vector<import::LocomoConversation>& convs) {
+  ObservationReference ref;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ref;
+  json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!root.is_array()) return ref;
+  std::map<std::string, const json*> by_sample;
+  for (const json& sample : root) {
+    if (!sample.is_object()) continue;
+    auto id = sample.find("sample_id");
+    auto obs = sample.find("observation");
+    if (id == sample.end() || !id->is_string() || obs == sample.end() || !obs->is_object()) {
+      continue;
+    }
+    by_sample[id->get<std::string>()] = &*obs;
+  }
+  for (const import::LocomoConversation& conv : convs) {
+    for (const import::LocomoSession& s : conv.sessions) {
+      ref.turns += static_cast<int64_t>(s.turns.size());
+    }
+    auto found = by_sample.find(conv.sample_id);
+    if (found == by_sample.end()) continue;
+    ref.present = true;
+    std::set<std::string> covered;
+    for (const auto& [session_key, speakers] : found->second->items()) {
+      if (!speakers.is_object()) continue;
+      for (const auto& [speaker, facts] : speakers.items()) {
+        if (!facts.is_array()) continue;
+        for (const json& fact : facts) {
+          if (!fact.is_array() || fact.size() < 2) continue;
+          ++ref.facts;
+          std::vector<std::string> raw;
+          if (fact[1].is_string()) raw.push_back(fact[1].get<std::string>());
+          if (fact[1].is_array()) {
+            for (const json& e : fact[1]) {
+              if (e.is_string()) raw.push_back(e.get<std::string>());
+            }
+          }
+          for (std::string& id : import::NormalizeEvidence(raw)) covered.insert(std::move(id));
+        }
+      }
+    }
+    AddCoverage(conv, covered, ref.coverage);
+  }
+  return ref;
 }
 
 int MetricIndex(const std::string& name) {
@@ -243,8 +541,26 @@ int MetricIndex(const std::string& name) {
   return -1;
 }
 
-double EventsPerSecond(const ConfigReport& r) {
-  return r.ingest_ms > 0 ? static_cast<double>(r.events) * 1000.0 / r.ingest_ms : 0.0;
+double PerSecond(int64_t count, double ms) {
+  return ms > 0 ? static_cast<double>(count) * 1000.0 / ms : 0.0;
+}
+
+double EventsPerSecond(const ConfigReport& r) { return PerSecond(r.events, r.ingest_ms); }
+double ExtractionEventsPerSecond(const ConfigReport& r) {
+  return PerSecond(r.process.events, r.extraction_ms);
+}
+double Ratio(int64_t a, int64_t b) {
+  return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
+
+// The most frequent predicates, most frequent first (ties by name).
+std::vector<std::pair<std::string, int64_t>> TopPredicates(const ConfigReport& r) {
+  std::vector<std::pair<std::string, int64_t>> v(r.claims_by_predicate.begin(),
+                                                 r.claims_by_predicate.end());
+  std::stable_sort(v.begin(), v.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (v.size() > static_cast<size_t>(kTopPredicates)) v.resize(kTopPredicates);
+  return v;
 }
 
 json BucketJson(const Bucket& b) {
@@ -254,9 +570,27 @@ json BucketJson(const Bucket& b) {
   return metrics;
 }
 
+json CoverageEntryJson(const Coverage& c) {
+  return {{"evidence_turns", c.turns},
+          {"covered_turns", c.covered_turns},
+          {"coverage", c.Share()},
+          {"evidence_refs", c.refs},
+          {"covered_refs", c.covered_refs},
+          {"coverage_refs", c.RefShare()}};
+}
+
+json CoverageJson(const CoverageByCategory& coverage) {
+  json out = json::object();
+  for (const CategoryName& cat : kCategories) {
+    auto it = coverage.find(cat.id);
+    if (it != coverage.end()) out[cat.key] = CoverageEntryJson(it->second);
+  }
+  return out;
+}
+
 json ReportJson(const std::string& data_path, const std::vector<import::LocomoConversation>& convs,
                 int64_t questions_total, int64_t questions_skipped,
-                const std::vector<ConfigReport>& reports) {
+                const ObservationReference& observation, const std::vector<ConfigReport>& reports) {
   int64_t sessions = 0, turns = 0;
   for (const auto& c : convs) {
     sessions += static_cast<int64_t>(c.sessions.size());
@@ -276,17 +610,60 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
   out["recall_limit"] = kRecallLimit;
   out["turn_k"] = kTurnKs;
   out["session_k"] = kSessionKs;
+  out["context_k"] = kContextK;
+  if (observation.present) {
+    out["reference_observation"] = {
+        {"what", "LoCoMo's GPT-3.5 observation facts of the same conversations"},
+        {"facts", observation.facts},
+        {"facts_per_turn", Ratio(observation.facts, observation.turns)},
+        {"fact_coverage", CoverageJson(observation.coverage)}};
+  }
   json configs = json::object();
   for (const ConfigReport& r : reports) {
     json c;
     c["analysis"] = AnalysisName(r.config.analysis);
     c["bm25_k1"] = r.config.bm25_k1;
     c["bm25_b"] = r.config.bm25_b;
+    c["extractor"] = r.config.extractor;
+    c["include_claims"] = r.config.include_claims;
     c["ingest"] = {{"ms", r.ingest_ms}, {"events", r.events}, {"events_per_s", EventsPerSecond(r)}};
+    json extractors = json::array();
+    for (const std::string& e : r.claim_extractors) extractors.push_back(e);
+    c["extraction"] = {{"ms", r.extraction_ms},
+                       {"events", r.process.events},
+                       {"events_per_s", ExtractionEventsPerSecond(r)},
+                       {"batches", r.process.batches},
+                       {"claims_created", r.process.claims_created},
+                       {"claims_confirmed", r.process.claims_confirmed},
+                       {"claims_superseded", r.process.claims_superseded},
+                       {"claims_disputed", r.process.claims_disputed},
+                       {"candidates_rejected", r.process.candidates_rejected},
+                       {"jobs_failed", r.process.jobs_failed},
+                       {"errors", r.process.errors},
+                       {"claim_extractors", extractors}};
+    json top = json::array();
+    for (const auto& [predicate, n] : TopPredicates(r)) {
+      top.push_back({{"predicate", predicate}, {"claims", n}});
+    }
+    c["claims"] = {{"total", r.claims},
+                   {"active", r.active_claims},
+                   {"per_turn", Ratio(r.claims, r.events)},
+                   {"predicates", r.claims_by_predicate.size()},
+                   {"by_predicate_top", top}};
+    c["fact_coverage"] = CoverageJson(r.coverage);
+    c["store"] = {{"file_bytes", r.file_bytes},
+                  {"wal_bytes", r.wal_bytes},
+                  {"bytes", r.file_bytes + r.wal_bytes},
+                  {"bytes_per_event", Ratio(r.file_bytes + r.wal_bytes, r.events)}};
     c["query_latency_ms"] = {{"n", r.latencies_ms.size()},
                              {"p50", eval::PercentileNearestRank(r.latencies_ms, 50)},
                              {"p95", eval::PercentileNearestRank(r.latencies_ms, 95)}};
     c["mean_items_returned"] = r.items_returned.Mean();
+    c["claim_items_returned"] = r.claim_items;
+    c["context"] = {{"k", kContextK},
+                    {"mean_claims", r.claims_in_context.Mean()},
+                    {"mean_turns", r.turns_in_context.Mean()},
+                    {"mean_tokens", r.tokens_in_context.Mean()}};
     c["unmapped_items"] = r.unmapped_items;
     json cats = json::object();
     for (const CategoryName& cat : kCategories) {
@@ -305,8 +682,13 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
     c["categories"] = cats;
     json per_conv = json::object();
     for (const std::string& id : r.conversation_order) {
-      const Bucket& b = r.per_conversation.at(id);
-      per_conv[id] = {{"n", b.n()}, {"metrics", BucketJson(b)}};
+      const ConversationReport& cr = r.per_conversation.at(id);
+      per_conv[id] = {{"n", cr.recall.n()},
+                      {"metrics", BucketJson(cr.recall)},
+                      {"events", cr.events},
+                      {"claims", cr.claims},
+                      {"extraction_ms", cr.extraction_ms},
+                      {"fact_coverage", CoverageEntryJson(cr.coverage)}};
     }
     c["per_conversation"] = per_conv;
     configs[r.config.name] = c;
@@ -315,26 +697,87 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
   return out;
 }
 
+// Rows "evidence turns", "fact_coverage" (distinct turns) and "fact_coverage_refs" (question ×
+// turn pairs) over the category columns.
+void PrintCoverageTable(const CoverageByCategory& coverage) {
+  fmt::print("{:<24}", "fact coverage");
+  for (const CategoryName& cat : kCategories) fmt::print("{:>12}", cat.label);
+  fmt::print("\n");
+  auto row = [&](const char* label, auto cell) {
+    fmt::print("{:<24}", label);
+    for (const CategoryName& cat : kCategories) {
+      auto it = coverage.find(cat.id);
+      if (it == coverage.end()) {
+        fmt::print("{:>12}", "-");
+      } else {
+        fmt::print("{:>12}", cell(it->second));
+      }
+    }
+    fmt::print("\n");
+  };
+  row("evidence turns", [](const Coverage& c) { return fmt::format("{}", c.turns); });
+  row("covered turns", [](const Coverage& c) { return fmt::format("{}", c.covered_turns); });
+  row("fact_coverage", [](const Coverage& c) { return fmt::format("{:.3f}", c.Share()); });
+  row("fact_coverage_refs", [](const Coverage& c) { return fmt::format("{:.3f}", c.RefShare()); });
+}
+
 void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t questions_total,
-                 int64_t questions_skipped, const std::vector<ConfigReport>& reports) {
+                 int64_t questions_skipped, const ObservationReference& observation,
+                 const std::vector<ConfigReport>& reports) {
   std::vector<std::string> names = MetricNames();
   fmt::print(
       "LoCoMo evidence retrieval: {} conversations, {} questions scored ({} without gold "
       "evidence skipped), Recall limit {}\n",
       convs.size(), questions_total - questions_skipped, questions_skipped, kRecallLimit);
+  if (observation.present) {
+    fmt::print(
+        "\nreference: LoCoMo's own GPT-3.5 observation list of these conversations: {} facts "
+        "({:.3f} per turn)\n",
+        observation.facts, Ratio(observation.facts, observation.turns));
+    PrintCoverageTable(observation.coverage);
+  }
   for (const ConfigReport& r : reports) {
-    fmt::print("\n== {} (analysis {}, bm25 k1 {}, b {})\n", r.config.name,
-               AnalysisName(r.config.analysis), r.config.bm25_k1, r.config.bm25_b);
+    fmt::print("\n== {} (analysis {}, bm25 k1 {}, b {}, extractor {}, claims channel {})\n",
+               r.config.name, AnalysisName(r.config.analysis), r.config.bm25_k1, r.config.bm25_b,
+               r.config.extractor, r.config.include_claims ? "on" : "off");
     fmt::print(
         "ingest: {} events in {:.1f} ms ({:.0f} events/s); query latency p50 {:.3f} ms, "
         "p95 {:.3f} ms over {} queries; {:.1f} items returned on average\n",
         r.events, r.ingest_ms, EventsPerSecond(r), eval::PercentileNearestRank(r.latencies_ms, 50),
         eval::PercentileNearestRank(r.latencies_ms, 95), r.latencies_ms.size(),
         r.items_returned.Mean());
+    std::string extractors;
+    for (const std::string& e : r.claim_extractors) {
+      extractors += extractors.empty() ? e : ", " + e;
+    }
+    fmt::print(
+        "extraction: {} events in {:.1f} ms ({:.0f} events/s), {} batches; claims created {}, "
+        "confirmed {}, superseded {}, disputed {}; candidates rejected {}; jobs failed {}{}\n",
+        r.process.events, r.extraction_ms, ExtractionEventsPerSecond(r), r.process.batches,
+        r.process.claims_created, r.process.claims_confirmed, r.process.claims_superseded,
+        r.process.claims_disputed, r.process.candidates_rejected, r.process.jobs_failed,
+        extractors.empty() ? "" : " (claims by " + extractors + ")");
+    for (const std::string& e : r.process.errors) fmt::print("  extraction error: {}\n", e);
+    std::string top;
+    for (const auto& [predicate, n] : TopPredicates(r)) {
+      top += fmt::format("{}{} {}", top.empty() ? "" : ", ", predicate, n);
+    }
+    fmt::print("claims: {} stored ({} active), {:.3f} per turn; top predicates: {}\n", r.claims,
+               r.active_claims, Ratio(r.claims, r.events), top.empty() ? "-" : top);
+    fmt::print(
+        "store: {} bytes after a fresh open (file {} + wal {}), {:.0f} bytes per event\n",
+        r.file_bytes + r.wal_bytes, r.file_bytes, r.wal_bytes,
+        Ratio(r.file_bytes + r.wal_bytes, r.events));
+    fmt::print(
+        "top {} items: {:.2f} claims, {:.2f} distinct turns, {:.1f} whitespace tokens on average; "
+        "{} claim items returned in all\n",
+        kContextK, r.claims_in_context.Mean(), r.turns_in_context.Mean(),
+        r.tokens_in_context.Mean(), r.claim_items);
     if (r.unmapped_items > 0) {
       fmt::print("WARNING: {} returned items had no known dia_id in metadata_json\n",
                  r.unmapped_items);
     }
+    PrintCoverageTable(r.coverage);
     fmt::print("{:<24}", "metric");
     for (const CategoryName& cat : kCategories) fmt::print("{:>12}", cat.label);
     fmt::print("\n{:<24}", "n");
@@ -359,9 +802,10 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
     const int s5 = MetricIndex("session_recall_all@5");
     fmt::print("per conversation (categories 1-4):");
     for (const std::string& id : r.conversation_order) {
-      const Bucket& b = r.per_conversation.at(id);
-      fmt::print("  {} n {} R@10 {:.3f} S-R_all@5 {:.3f};", id, b.n(), b.metrics[r10].Mean(),
-                 b.metrics[s5].Mean());
+      const ConversationReport& cr = r.per_conversation.at(id);
+      fmt::print("  {} n {} R@10 {:.3f} S-R_all@5 {:.3f} coverage {:.3f};", id, cr.recall.n(),
+                 cr.recall.metrics[r10].Mean(), cr.recall.metrics[s5].Mean(),
+                 cr.coverage.Share());
     }
     fmt::print("\n");
   }
@@ -370,6 +814,12 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
 }  // namespace
 
 int RunLocomoBench(const LocomoBenchOptions& options) {
+  // Each configuration names its extractor; $ENGRAM_EXTRACTOR would override all of them at once.
+  if (const char* env = std::getenv("ENGRAM_EXTRACTOR"); env != nullptr && *env != '\0') {
+    std::cerr << "engram-bench locomo: ignoring ENGRAM_EXTRACTOR=" << env
+              << " (each configuration sets its own extractor)\n";
+    unsetenv("ENGRAM_EXTRACTOR");
+  }
   Result<std::vector<import::LocomoConversation>> loaded =
       import::LoadLocomoFile(options.data_path);
   if (!loaded) {
@@ -395,6 +845,7 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
       if (q.evidence.empty()) ++questions_skipped;
     }
   }
+  const ObservationReference observation = ReadObservationReference(options.data_path, convs);
 
   std::vector<ConfigReport> reports;
   for (const Configuration& config : Configurations()) {
@@ -412,10 +863,11 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
   }
 
   if (options.json) {
-    json out = ReportJson(options.data_path, convs, questions_total, questions_skipped, reports);
+    json out = ReportJson(options.data_path, convs, questions_total, questions_skipped,
+                          observation, reports);
     std::cout << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   } else {
-    PrintTables(convs, questions_total, questions_skipped, reports);
+    PrintTables(convs, questions_total, questions_skipped, observation, reports);
   }
   return 0;
 }

@@ -436,6 +436,8 @@ struct SameKeyCase {
   bool explicit_key;
 };
 
+void PrintTo(const SameKeyCase& c, std::ostream* os) { *os << c.name; }
+
 class SameKeyProcessesTest : public ::testing::TestWithParam<SameKeyCase> {};
 
 TEST_P(SameKeyProcessesTest, ExactlyOneStoredOthersReportDuplicate) {

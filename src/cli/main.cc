@@ -94,10 +94,10 @@ int RunIngest(const GlobalFlags& flags, const IngestFlags& ingest) {
     if (!st.ok()) {
       if (st.code() == StatusCode::kInvalidArgument) {
         std::cerr << fmt::format(
-            "engram: stopped at the first bad line; {} events before it are stored. Fix the line "
-            "and run the same command again (stored events are not duplicated), or pass "
-            "--keep-going to skip bad lines.\n",
-            report.stored);
+            "engram: stopped at the first bad line; the {} events before it are stored ({} new, {} "
+            "already there). Fix the line and run the same command again (stored events are not "
+            "duplicated), or pass --keep-going to skip bad lines.\n",
+            report.stored + report.duplicates, report.stored, report.duplicates);
       }
       return Fail(flags, st);
     }

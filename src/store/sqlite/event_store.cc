@@ -231,23 +231,23 @@ Result<std::vector<Event>> EventStore::GetBySeqs(const std::vector<int64_t>& seq
   std::string list = "[";
   for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
   list += "]";
-  // json_each drives the join (one rowid seek per seq); j.key is the seq's index in `seqs`.
-  auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "j.key, ") +
-                       "JOIN json_each(?) j ON e.seq = j.value");
+  auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "e.seq, ") +
+                       "WHERE e.seq IN (SELECT value FROM json_each(?))");
   if (!st) return Error(st.error());
   (*st)->Bind(1, list);
-  std::vector<Event> out(seqs.size());
-  std::vector<bool> found(seqs.size(), false);
+  std::unordered_map<int64_t, Event> by_seq;
   while (true) {
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    const auto i = static_cast<size_t>((*st)->Int(0));
-    out[i] = ReadEvent(**st, 1);
-    found[i] = true;
+    by_seq.emplace((*st)->Int(0), ReadEvent(**st, 1));
   }
-  for (size_t i = 0; i < seqs.size(); ++i) {
-    if (!found[i]) return Error(Status::NotFound(fmt::format("no event at seq {}", seqs[i])));
+  std::vector<Event> out;
+  out.reserve(seqs.size());
+  for (int64_t seq : seqs) {
+    auto it = by_seq.find(seq);
+    if (it == by_seq.end()) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
+    out.push_back(std::move(it->second));
   }
   return out;
 }
