@@ -38,6 +38,8 @@
 #include "engram/options.h"
 #include "eval/retrieval_metrics.h"
 #include "import/locomo.h"
+#include "write/extraction/extractor.h"
+#include "write/extraction/extractor_factory.h"
 
 namespace engram::bench {
 namespace {
@@ -224,6 +226,11 @@ struct ConfigReport {
   std::vector<std::string> conversation_order;
   // Write path.
   double extraction_ms = 0;  // wall time of Process(drain = true)
+  // The extractor alone (Extractor::Extract over the same batches, no store): what Process costs
+  // beyond the queue, admission and the writes.
+  double extractor_ms = 0;
+  int64_t extractor_events = 0;
+  int64_t extractor_candidates = 0;
   ProcessReport process;     // summed over conversations (errors: the first few)
   int64_t claims = 0;        // stored claims, every status (ListClaims with history)
   int64_t active_claims = 0;
@@ -359,6 +366,32 @@ void AddProcessReport(const ProcessReport& r, ProcessReport& sum) {
   }
 }
 
+// Times the configuration's extractor alone over the stored events, batched as the worker does:
+// consecutive events of one session, at most Options::extraction_batch_events per batch.
+Status TimeExtractorAlone(const std::vector<IngestResult>& ingested, ConfigReport& report) {
+  Result<std::unique_ptr<extraction::Extractor>> extractor =
+      extraction::MakeExtractor(report.config.extractor);
+  if (!extractor) return extractor.error().WithContext("MakeExtractor");
+  const auto batch_size = static_cast<size_t>(std::max(1, Options().extraction_batch_events));
+  std::vector<std::vector<Event>> batches;
+  for (const IngestResult& r : ingested) {
+    if (batches.empty() || batches.back().size() >= batch_size ||
+        batches.back().back().session_id != r.event.session_id) {
+      batches.emplace_back();
+    }
+    batches.back().push_back(r.event);
+  }
+  Clock::time_point start = Clock::now();
+  for (const std::vector<Event>& batch : batches) {
+    Result<std::vector<extraction::CandidateClaim>> found = (*extractor)->Extract(batch);
+    if (!found) return found.error().WithContext("Extract");
+    report.extractor_candidates += static_cast<int64_t>(found->size());
+    report.extractor_events += static_cast<int64_t>(batch.size());
+  }
+  report.extractor_ms += MsSince(start);
+  return Status::Ok();
+}
+
 // Ingests one conversation into a fresh database, runs extraction, measures the claims, asks the
 // questions and measures the store; adds to `report`.
 Status RunConversation(const import::LocomoConversation& conv, ConfigReport& report) {
@@ -394,6 +427,7 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
   report.extraction_ms += extraction_ms;
   conv_report.extraction_ms = extraction_ms;
   AddProcessReport(*processed, report.process);
+  if (Status st = TimeExtractorAlone(*ingested, report); !st.ok()) return st;
 
   Result<std::vector<Claim>> claims = AllClaims(*engine, conv.sample_id);
   if (!claims) return claims.error();
@@ -549,6 +583,9 @@ double EventsPerSecond(const ConfigReport& r) { return PerSecond(r.events, r.ing
 double ExtractionEventsPerSecond(const ConfigReport& r) {
   return PerSecond(r.process.events, r.extraction_ms);
 }
+double ExtractorEventsPerSecond(const ConfigReport& r) {
+  return PerSecond(r.extractor_events, r.extractor_ms);
+}
 double Ratio(int64_t a, int64_t b) {
   return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
 }
@@ -640,7 +677,11 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
                        {"candidates_rejected", r.process.candidates_rejected},
                        {"jobs_failed", r.process.jobs_failed},
                        {"errors", r.process.errors},
-                       {"claim_extractors", extractors}};
+                       {"claim_extractors", extractors},
+                       {"extractor_alone", {{"ms", r.extractor_ms},
+                                            {"events", r.extractor_events},
+                                            {"events_per_s", ExtractorEventsPerSecond(r)},
+                                            {"candidates", r.extractor_candidates}}}};
     json top = json::array();
     for (const auto& [predicate, n] : TopPredicates(r)) {
       top.push_back({{"predicate", predicate}, {"claims", n}});
@@ -758,6 +799,10 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
         r.process.claims_disputed, r.process.candidates_rejected, r.process.jobs_failed,
         extractors.empty() ? "" : " (claims by " + extractors + ")");
     for (const std::string& e : r.process.errors) fmt::print("  extraction error: {}\n", e);
+    fmt::print(
+        "extractor alone (Extract over the same batches, no store): {} events in {:.1f} ms "
+        "({:.0f} events/s), {} candidates\n",
+        r.extractor_events, r.extractor_ms, ExtractorEventsPerSecond(r), r.extractor_candidates);
     std::string top;
     for (const auto& [predicate, n] : TopPredicates(r)) {
       top += fmt::format("{}{} {}", top.empty() ? "" : ", ", predicate, n);

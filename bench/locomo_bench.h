@@ -1,5 +1,6 @@
-// bench/locomo_bench.h — `engram-bench locomo`: LoCoMo evidence retrieval (protocols P1 and P2 of
-// ../shared/reference/benchmarks.md §5) through the public Engine API. See bench/README.md.
+// bench/locomo_bench.h — `engram-bench locomo`: LoCoMo evidence retrieval and fact coverage
+// (protocols P1, P2 and P4 of ../shared/reference/benchmarks.md §5) through the public Engine
+// API. See bench/README.md.
 #ifndef ENGRAM_BENCH_LOCOMO_BENCH_H_
 #define ENGRAM_BENCH_LOCOMO_BENCH_H_
 
@@ -13,9 +14,10 @@ struct LocomoBenchOptions {
   int limit_conversations = 0;  // score only the first N conversations; 0 = all
 };
 
-// Runs every configuration (engram defaults, then the plain BM25 baseline) over the conversations
-// of `options.data_path`, each conversation in a fresh temporary database, and prints the report on
-// stdout (errors on stderr). Returns the process exit code: 0 on success, ExitCodeFor(code) of the
+// Runs every configuration (engram defaults with the claims channel, the same events only, then the
+// plain BM25 baseline) over the conversations of `options.data_path`, each conversation in a fresh
+// temporary database: ingest, extraction (Process), fact coverage of the claims, the questions and
+// the bytes stored. Prints the report on stdout (errors on stderr). Returns the process exit code: 0 on success, ExitCodeFor(code) of the
 // failing Status otherwise (2 for a malformed file, 1 for an unreadable one or an engine failure).
 int RunLocomoBench(const LocomoBenchOptions& options);
 

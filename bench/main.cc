@@ -13,8 +13,10 @@ int main(int argc, char** argv) {
   engram::bench::LocomoBenchOptions locomo;
   CLI::App* locomo_cmd = app.add_subcommand(
       "locomo",
-      "LoCoMo evidence retrieval: turn-level and session-level recall per category, query latency "
-      "and ingest speed, for the engram defaults and a plain BM25 baseline");
+      "LoCoMo evidence retrieval and fact extraction: turn-level and session-level recall per "
+      "category, fact coverage, claims per turn, bytes stored, query latency, ingest and extraction "
+      "speed, for the engram defaults (with and without the claims channel) and a plain BM25 "
+      "baseline");
   locomo_cmd->add_option("--data", locomo.data_path, "LoCoMo JSON file (a list of samples)")
       ->required();
   locomo_cmd->add_flag("--json", locomo.json, "print one JSON object instead of tables");

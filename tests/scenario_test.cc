@@ -1,42 +1,30 @@
-// tests/scenario_test.cc — runs the data-driven retrieval scenarios in tests/scenarios/*.jsonl.
+// tests/scenario_test.cc — runs the data-driven scenarios in tests/scenarios/*.jsonl.
 //
 // Every scenario file runs twice, on a fresh database each time:
 //   * library: each step goes through the C++ API (json_codec's EventInputFromJson, then
-//     Engine::Ingest / Engine::ValidateEvent / Engine::Recall);
+//     Engine::Ingest / ValidateEvent / Recall / Remember / Process / ListClaims / ExplainClaim /
+//     ListJobs);
 //   * cli: consecutive ingest steps are written to a .jsonl file and stored with
-//     `engram --db DB --json ingest FILE`; recall steps run `engram --db DB --json recall ...` and
-//     the JSON on stdout is checked.
+//     `engram --db DB --json ingest FILE`; every other step runs the matching `engram --json`
+//     command (recall, remember, process, claims, explain claim, jobs) and checks the JSON on stdout.
 // After the last step, Doctor (library) / `engram doctor --json` (cli) must report ok.
 //
-// File format (also in tests/scenarios/README.md). One JSON object per line; blank lines are
+// The format is documented in tests/scenarios/README.md. One JSON object per line; blank lines are
 // skipped. Every step may carry "note": "..." (printed when the step fails). Unknown keys are
-// errors, so a typo cannot silently disable a check.
-//
-//   {"step":"ingest","event":{...},"expect_duplicate":false?}
-//       Stores one event. "event" has the shape of one line of `engram ingest` (jsonl): namespace,
-//       session_id, role, content, occurred_at, speaker, metadata (object), ... The event must be
-//       stored as new, or, with "expect_duplicate": true, be reported as a duplicate.
-//   {"step":"ingest_error","event":{...},"expect_error":"substring"}
-//       The event must be rejected (kInvalidArgument; CLI exit code 2 with "line 1: " and the
-//       message on stderr) with a message containing "expect_error", and store nothing.
-//   {"step":"recall","query":"...","namespace":"...","limit":N?,"match":"any"|"all"?,
-//    "session":"..."?, and any of:
-//      "expect_contains":["s", ...]  each s is a substring of some returned item's text
-//      "expect_absent":["s", ...]    no returned item's text contains s
-//      "expect_exact":["t", ...]     each t equals some returned item's text, byte for byte
-//      "expect_first":"s"            the first item's text contains s
-//      "expect_empty":true           no items (false: at least one item)
-//      "expect_count":N              exactly N items
-//      "expect_error":"substring"    the call fails with a message containing it (CLI: non-zero
-//                                    exit code and the message on stderr); no other expect_* then
-//   }
-//   "limit" defaults to 10 and "match" to "any", as in RecallQuery.
+// errors, so a typo cannot silently disable a check. Steps:
+//   ingest, ingest_error, recall                       events and full-text recall
+//   remember, process, claims, explain, jobs           claims
+//   mark_time                                          captures the wall clock into a variable
+//                                                      ("$T", "$T+1h", "$T-30d") usable in every
+//                                                      time field (at, as_of, known_as_of, and
+//                                                      the valid_from/valid_to of a claim matcher)
 #include <dirent.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -44,10 +32,12 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "codec/json_codec.h"
 #include "test_util.h"
+#include "util/time.h"
 
 namespace engram {
 namespace {
@@ -59,40 +49,78 @@ using test::TempDir;
 
 const std::string kScenarioDir = std::string(ENGRAM_SOURCE_DIR) + "/tests/scenarios";
 
-// ---- the scenario format -----------------------------------------------------------------------
+// ---- claim matchers ----------------------------------------------------------------------------
 
-struct Step {
-  int line = 0;
-  std::string kind;  // "ingest", "ingest_error", "recall"
-  std::string note;
-  std::string source;  // the line as written, for failure messages
-
-  // ingest, ingest_error
-  json event;
-  bool expect_duplicate = false;
-
-  // recall
-  std::string query;
-  std::string namespace_name;
-  std::string session;
-  int limit = 10;
-  std::string match = "any";
-  std::vector<std::string> expect_contains;
-  std::vector<std::string> expect_absent;
-  std::vector<std::string> expect_exact;
-  std::optional<std::string> expect_first;
-  std::optional<bool> expect_empty;
-  std::optional<int> expect_count;
-
-  // ingest_error, recall
-  std::optional<std::string> expect_error;
-
-  std::string Where(const std::string& file) const {
-    std::string w = file + ":" + std::to_string(line);
-    if (!note.empty()) w += " (" + note + ")";
-    return w + "\n  " + source;
-  }
+// A claim as both interfaces report it (library structs or CLI JSON).
+struct EvidenceView {
+  std::string event_id;
+  std::string relation;
+  std::string role;
+  std::string content;
 };
+
+struct ClaimView {
+  std::string id, subject, predicate, slot, value, text, status;
+  std::vector<std::string> qualifiers;
+  TimestampMs valid_from = 0;
+  std::optional<TimestampMs> valid_to;
+  std::optional<std::string> time_phrase;          // claims lists and explain only
+  std::optional<std::vector<std::string>> flags;   // recall items only
+  std::vector<EvidenceView> evidence;
+};
+
+std::string Describe(const ClaimView& c) {
+  std::string quals;
+  for (const auto& q : c.qualifiers) quals += (quals.empty() ? "" : ",") + q;
+  std::string out = "[" + c.status + "] " + c.subject + " | " + c.predicate +
+                    (c.slot.empty() ? "" : "/" + c.slot) + " = \"" + c.value + "\"";
+  if (!quals.empty()) out += " {" + quals + "}";
+  out += " valid " + FormatTimestamp(c.valid_from) + " → " +
+         (c.valid_to ? FormatTimestamp(*c.valid_to) : std::string("open"));
+  if (c.time_phrase && !c.time_phrase->empty()) out += " (\"" + *c.time_phrase + "\")";
+  out += " evidence " + std::to_string(c.evidence.size()) + ": " + c.text;
+  if (c.flags && !c.flags->empty()) {
+    out += " !";
+    for (const auto& f : *c.flags) out += " " + f;
+  }
+  return out;
+}
+
+std::string ClaimListing(const std::vector<ClaimView>& claims) {
+  std::string out = std::to_string(claims.size()) + " claim(s):";
+  for (size_t i = 0; i < claims.size(); ++i) {
+    out += "\n    " + std::to_string(i) + ". " + Describe(claims[i]);
+  }
+  return out;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+bool Has(const std::vector<std::string>& list, const std::string& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// {"subject", "predicate", "slot", "value", "value_contains", "text_contains", "status",
+//  "qualifiers" (exact set), "qualifiers_include", "qualifiers_exclude", "valid_from" (ISO time),
+//  "valid_from_date" ("YYYY-MM-DD", UTC), "valid_to" (ISO time, or null = open), "valid_to_date",
+//  "time_phrase", "evidence_count", "evidence_contains", "evidence_role", "flag"}; every given
+// field must hold (AND).
+struct ClaimMatcher {
+  std::string source;  // the JSON as written
+  std::map<std::string, std::string> text_fields;
+  bool has_valid_to = false;
+  std::optional<std::string> valid_to;  // nullopt with has_valid_to: must be open
+  std::optional<std::vector<std::string>> qualifiers;
+  std::vector<std::string> qualifiers_include, qualifiers_exclude;
+  std::optional<int> evidence_count;
+};
+
+const std::set<std::string> kMatcherTextFields = {
+    "subject", "predicate",       "slot",          "value",       "value_contains",
+    "text_contains", "status",    "valid_from",    "valid_from_date", "valid_to_date",
+    "time_phrase", "evidence_contains", "evidence_role", "flag"};
 
 // Reads a list of strings; returns false (with `error`) when `value` is not one.
 bool StringList(const json& value, std::vector<std::string>* out, std::string* error) {
@@ -110,21 +138,305 @@ bool StringList(const json& value, std::vector<std::string>* out, std::string* e
   return true;
 }
 
+std::string ParseMatcher(const json& j, ClaimMatcher* m) {
+  if (!j.is_object()) return "a claim matcher must be a JSON object";
+  if (j.empty()) return "a claim matcher must name at least one field";
+  m->source = j.dump();
+  std::string error;
+  for (const auto& [key, value] : j.items()) {
+    if (kMatcherTextFields.count(key)) {
+      if (!value.is_string()) return "claim matcher field \"" + key + "\" must be a string";
+      m->text_fields[key] = value.get<std::string>();
+    } else if (key == "valid_to") {
+      m->has_valid_to = true;
+      if (value.is_null()) continue;
+      if (!value.is_string()) return "claim matcher field \"valid_to\" must be a string or null";
+      m->valid_to = value.get<std::string>();
+    } else if (key == "qualifiers") {
+      std::vector<std::string> q;
+      if (!StringList(value, &q, &error)) return "claim matcher field \"qualifiers\" " + error;
+      std::sort(q.begin(), q.end());
+      m->qualifiers = q;
+    } else if (key == "qualifiers_include") {
+      if (!StringList(value, &m->qualifiers_include, &error)) return "qualifiers_include " + error;
+    } else if (key == "qualifiers_exclude") {
+      if (!StringList(value, &m->qualifiers_exclude, &error)) return "qualifiers_exclude " + error;
+    } else if (key == "evidence_count") {
+      if (!value.is_number_integer()) return "claim matcher field \"evidence_count\" must be an integer";
+      m->evidence_count = value.get<int>();
+    } else {
+      return "unknown claim matcher field \"" + key + "\"";
+    }
+  }
+  return "";
+}
+
+// An object (one matcher) or an array of objects.
+std::string ParseMatchers(const json& j, std::vector<ClaimMatcher>* out) {
+  if (j.is_object()) {
+    ClaimMatcher m;
+    std::string error = ParseMatcher(j, &m);
+    if (!error.empty()) return error;
+    out->push_back(std::move(m));
+    return "";
+  }
+  if (!j.is_array() || j.empty()) return "must be a claim matcher object or a non-empty array of them";
+  for (const json& item : j) {
+    ClaimMatcher m;
+    std::string error = ParseMatcher(item, &m);
+    if (!error.empty()) return error;
+    out->push_back(std::move(m));
+  }
+  return "";
+}
+
+std::optional<TimestampMs> TimeOf(const std::string& text) {
+  auto t = ParseTimestamp(text);
+  if (!t) return std::nullopt;
+  return *t;
+}
+
+bool Matches(const ClaimMatcher& m, const ClaimView& c) {
+  for (const auto& [key, want] : m.text_fields) {
+    if (key == "subject" && c.subject != want) return false;
+    if (key == "predicate" && c.predicate != want) return false;
+    if (key == "slot" && c.slot != want) return false;
+    if (key == "value" && c.value != want) return false;
+    if (key == "value_contains" && !Contains(c.value, want)) return false;
+    if (key == "text_contains" && !Contains(c.text, want)) return false;
+    if (key == "status" && c.status != want) return false;
+    if (key == "time_phrase" && (!c.time_phrase || *c.time_phrase != want)) return false;
+    if (key == "valid_from") {
+      auto t = TimeOf(want);
+      if (!t || c.valid_from != *t) return false;
+    }
+    if (key == "valid_from_date" && FormatTimestamp(c.valid_from).substr(0, 10) != want) return false;
+    if (key == "valid_to_date" && (!c.valid_to || FormatTimestamp(*c.valid_to).substr(0, 10) != want)) {
+      return false;
+    }
+    if (key == "evidence_contains" &&
+        std::none_of(c.evidence.begin(), c.evidence.end(),
+                     [&](const EvidenceView& e) { return Contains(e.content, want); })) {
+      return false;
+    }
+    if (key == "evidence_role" &&
+        std::none_of(c.evidence.begin(), c.evidence.end(),
+                     [&](const EvidenceView& e) { return e.role == want; })) {
+      return false;
+    }
+    if (key == "flag" && (!c.flags || !Has(*c.flags, want))) return false;
+  }
+  if (m.has_valid_to) {
+    if (!m.valid_to) {
+      if (c.valid_to) return false;
+    } else {
+      auto t = TimeOf(*m.valid_to);
+      if (!t || !c.valid_to || *c.valid_to != *t) return false;
+    }
+  }
+  if (m.qualifiers) {
+    std::vector<std::string> q = c.qualifiers;
+    std::sort(q.begin(), q.end());
+    if (q != *m.qualifiers) return false;
+  }
+  for (const auto& q : m.qualifiers_include) {
+    if (!Has(c.qualifiers, q)) return false;
+  }
+  for (const auto& q : m.qualifiers_exclude) {
+    if (Has(c.qualifiers, q)) return false;
+  }
+  if (m.evidence_count && static_cast<int>(c.evidence.size()) != *m.evidence_count) return false;
+  return true;
+}
+
+std::vector<ClaimView> Filter(const std::vector<ClaimView>& claims, const ClaimMatcher& m) {
+  std::vector<ClaimView> out;
+  for (const auto& c : claims) {
+    if (Matches(m, c)) out.push_back(c);
+  }
+  return out;
+}
+
+void CheckClaimMatchers(const std::vector<ClaimMatcher>& expect, const std::vector<ClaimMatcher>& forbid,
+                        const std::vector<ClaimView>& claims) {
+  for (const ClaimMatcher& m : expect) {
+    EXPECT_TRUE(std::any_of(claims.begin(), claims.end(), [&](const ClaimView& c) { return Matches(m, c); }))
+        << "no claim matches " << m.source << "; " << ClaimListing(claims);
+  }
+  for (const ClaimMatcher& m : forbid) {
+    EXPECT_TRUE(std::none_of(claims.begin(), claims.end(), [&](const ClaimView& c) { return Matches(m, c); }))
+        << "a claim matches " << m.source << " (expect_no_claim); " << ClaimListing(claims);
+  }
+}
+
+// Decision patterns: an exact code, or "prefix*" ("rejected:*").
+bool DecisionMatches(const std::string& pattern, const std::string& decision) {
+  if (!pattern.empty() && pattern.back() == '*') {
+    return decision.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+  }
+  return pattern == decision;
+}
+
+std::string Joined(const std::vector<std::string>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + list[i];
+  return out + "]";
+}
+
+void CheckDecisionLists(const std::optional<std::vector<std::string>>& exact,
+                        const std::vector<std::string>& include, const std::vector<std::string>& only,
+                        const std::vector<std::string>& got, const char* what) {
+  if (exact) {
+    bool same = exact->size() == got.size();
+    for (size_t i = 0; same && i < got.size(); ++i) same = DecisionMatches((*exact)[i], got[i]);
+    EXPECT_TRUE(same) << what << " are " << Joined(got) << ", expected " << Joined(*exact);
+  }
+  for (const auto& p : include) {
+    EXPECT_TRUE(std::any_of(got.begin(), got.end(), [&](const std::string& d) { return DecisionMatches(p, d); }))
+        << what << " " << Joined(got) << " do not include " << p;
+  }
+  if (!only.empty()) {
+    for (const auto& d : got) {
+      EXPECT_TRUE(std::any_of(only.begin(), only.end(), [&](const std::string& p) { return DecisionMatches(p, d); }))
+          << what << " " << Joined(got) << ": \"" << d << "\" is not one of " << Joined(only);
+    }
+  }
+}
+
+// ---- the scenario format -----------------------------------------------------------------------
+
+struct Step {
+  int line = 0;
+  std::string kind;
+  std::string note;
+  std::string source;  // the line as written, for failure messages
+
+  // ingest, ingest_error
+  json event;
+  bool expect_duplicate = false;  // also remember
+
+  // recall (and namespace for remember, claims, explain)
+  std::string query;
+  std::string namespace_name;
+  std::string session;  // also remember
+  int limit = 10;
+  std::string match = "any";
+  std::string as_of, known_as_of, since, until;
+  bool include_history = false;  // also claims
+  bool claims_only = false, events_only = false;
+  std::vector<std::string> expect_contains;
+  std::vector<std::string> expect_absent;
+  std::vector<std::string> expect_exact;
+  std::optional<std::string> expect_first;
+  std::optional<bool> expect_empty;
+  std::optional<int> expect_count;  // also claims, jobs
+  std::vector<std::string> expect_flagged;
+  std::optional<int> expect_claim_count;
+  std::optional<ClaimMatcher> expect_first_claim;
+
+  // claim expectations: recall, remember, claims
+  std::vector<ClaimMatcher> expect_claim, expect_no_claim;
+
+  // remember
+  std::string text, subject, predicate, value, at, speaker, idempotency_key;
+  std::optional<std::vector<std::string>> expect_decisions;  // also explain
+  std::vector<std::string> expect_decisions_include;         // also explain
+  std::vector<std::string> expect_decisions_only;
+
+  // process
+  std::optional<int> expect_events, expect_claims_created, expect_claims_superseded, expect_jobs_failed;
+
+  // claims
+  std::optional<ClaimMatcher> claim_filter;  // "match"; explain: "claim"
+  std::string expect_count_var;              // "$name": a count saved by an earlier claims step
+  std::optional<int> expect_min_count;
+  std::optional<std::vector<std::string>> expect_statuses;
+  std::string save_count;
+
+  // explain
+  std::string pick = "only";
+  std::optional<bool> expect_current;
+  std::optional<int> expect_evidence_count, expect_chain_length;
+  std::vector<std::string> expect_evidence_contains;
+  std::optional<std::vector<std::string>> expect_evidence_relations, expect_chain_values,
+      expect_history_actions;
+  std::vector<std::string> expect_no_history_action;
+  std::optional<std::string> expect_why_contains;
+
+  // jobs
+  std::string job_status;
+
+  // mark_time
+  std::string name;
+
+  // ingest_error, recall, remember
+  std::optional<std::string> expect_error;
+
+  std::string Where(const std::string& file) const {
+    std::string w = file + ":" + std::to_string(line);
+    if (!note.empty()) w += " (" + note + ")";
+    return w + "\n  " + source;
+  }
+};
+
+const std::map<std::string, std::set<std::string>>& StepKeys() {
+  static const std::map<std::string, std::set<std::string>> kKeys = {
+      {"ingest", {"step", "note", "event", "expect_duplicate"}},
+      {"ingest_error", {"step", "note", "event", "expect_error"}},
+      {"recall",
+       {"step", "note", "query", "namespace", "session", "limit", "match", "as_of", "known_as_of", "since", "until",
+        "include_history", "claims_only", "events_only", "expect_contains", "expect_absent",
+        "expect_exact", "expect_first", "expect_empty", "expect_count", "expect_flagged",
+        "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error"}},
+      {"remember",
+       {"step", "note", "namespace", "text", "subject", "predicate", "value", "at", "speaker", "session",
+        "idempotency_key", "expect_duplicate", "expect_decisions", "expect_decisions_include",
+        "expect_decisions_only", "expect_claim", "expect_no_claim", "expect_error"}},
+      {"process",
+       {"step", "note", "expect_events", "expect_claims_created", "expect_claims_superseded",
+        "expect_jobs_failed"}},
+      {"claims",
+       {"step", "note", "namespace", "subject", "include_history", "match", "expect_count",
+        "expect_min_count", "expect_statuses", "expect_claim", "expect_no_claim", "save_count"}},
+      {"explain",
+       {"step", "note", "namespace", "claim", "pick", "expect_current", "expect_evidence_count",
+        "expect_evidence_contains", "expect_evidence_relations", "expect_chain_length",
+        "expect_chain_values", "expect_decisions", "expect_decisions_include", "expect_history_actions",
+        "expect_no_history_action", "expect_why_contains"}},
+      {"jobs", {"step", "note", "status", "expect_count"}},
+      {"mark_time", {"step", "note", "name"}},
+  };
+  return kKeys;
+}
+
+// Checks the syntax of a time field: ISO-8601, or "$NAME" with an optional "+N"/"-N" offset in
+// ms, s, m, h or d.
+std::string CheckTimeSyntax(const std::string& key, const std::string& text) {
+  if (text.empty()) return "";
+  if (text[0] != '$') {
+    return ParseTimestamp(text) ? "" : "\"" + key + "\" is not an ISO-8601 time or $VARIABLE: " + text;
+  }
+  size_t i = 1;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  if (i == 1) return "\"" + key + "\": a variable needs a name after '$'";
+  if (i == text.size()) return "";
+  if (text[i] != '+' && text[i] != '-') return "\"" + key + "\": bad offset in " + text;
+  size_t j = i + 1;
+  while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+  std::string unit = text.substr(j);
+  if (j == i + 1 || (unit != "ms" && unit != "s" && unit != "m" && unit != "h" && unit != "d")) {
+    return "\"" + key + "\": bad offset in " + text + " (use +N or -N with ms, s, m, h or d)";
+  }
+  return "";
+}
+
 // Parses one step; returns "" or a description of what is wrong with it.
 std::string ParseStep(const json& j, Step* step) {
   if (!j.is_object()) return "a step must be a JSON object";
   if (!j.contains("step") || !j["step"].is_string()) return "missing \"step\"";
   step->kind = j["step"].get<std::string>();
-  static const std::map<std::string, std::set<std::string>> kKeys = {
-      {"ingest", {"step", "note", "event", "expect_duplicate"}},
-      {"ingest_error", {"step", "note", "event", "expect_error"}},
-      {"recall",
-       {"step", "note", "query", "namespace", "session", "limit", "match", "expect_contains",
-        "expect_absent", "expect_exact", "expect_first", "expect_empty", "expect_count",
-        "expect_error"}},
-  };
-  auto keys = kKeys.find(step->kind);
-  if (keys == kKeys.end()) return "unknown step \"" + step->kind + "\"";
+  auto keys = StepKeys().find(step->kind);
+  if (keys == StepKeys().end()) return "unknown step \"" + step->kind + "\"";
   for (const auto& [key, value] : j.items()) {
     if (!keys->second.count(key)) return "unknown key \"" + key + "\" for step " + step->kind;
   }
@@ -134,63 +446,234 @@ std::string ParseStep(const json& j, Step* step) {
     *out = j[key].get<std::string>();
     return "";
   };
+  auto optional_string = [&](const char* key, std::optional<std::string>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    std::string s;
+    std::string e = string_field(key, &s, true);
+    if (!e.empty()) return e;
+    *out = s;
+    return "";
+  };
+  auto bool_field = [&](const char* key, bool* out) -> std::string {
+    if (!j.contains(key)) return "";
+    if (!j[key].is_boolean()) return std::string("\"") + key + "\" must be a boolean";
+    *out = j[key].get<bool>();
+    return "";
+  };
+  auto optional_bool = [&](const char* key, std::optional<bool>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    bool b = false;
+    std::string e = bool_field(key, &b);
+    if (!e.empty()) return e;
+    *out = b;
+    return "";
+  };
+  auto int_field = [&](const char* key, std::optional<int>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be an integer";
+    *out = j[key].get<int>();
+    return "";
+  };
+  auto list_field = [&](const char* key, std::vector<std::string>* out) -> std::string {
+    std::string e;
+    if (j.contains(key) && !StringList(j[key], out, &e)) return std::string(key) + " " + e;
+    return "";
+  };
+  auto optional_list = [&](const char* key, std::optional<std::vector<std::string>>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    std::vector<std::string> v;
+    std::string e;
+    if (!StringList(j[key], &v, &e)) return std::string(key) + " " + e;
+    *out = v;
+    return "";
+  };
+  auto matchers_field = [&](const char* key, std::vector<ClaimMatcher>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    std::string e = ParseMatchers(j[key], out);
+    return e.empty() ? "" : std::string(key) + ": " + e;
+  };
+  auto matcher_field = [&](const char* key, std::optional<ClaimMatcher>* out) -> std::string {
+    if (!j.contains(key)) return "";
+    ClaimMatcher m;
+    std::string e = ParseMatcher(j[key], &m);
+    if (!e.empty()) return std::string(key) + ": " + e;
+    *out = std::move(m);
+    return "";
+  };
+  auto check_matcher_times = [&](const std::vector<ClaimMatcher>& ms) -> std::string {
+    for (const auto& m : ms) {
+      auto it = m.text_fields.find("valid_from");
+      if (it != m.text_fields.end()) {
+        if (std::string e = CheckTimeSyntax("valid_from", it->second); !e.empty()) return e;
+      }
+      if (m.valid_to) {
+        if (std::string e = CheckTimeSyntax("valid_to", *m.valid_to); !e.empty()) return e;
+      }
+    }
+    return "";
+  };
   std::string error;
-  if (j.contains("note") && (error = string_field("note", &step->note, false)) != "") return error;
+#define ENGRAM_STEP_TRY(expr) \
+  if ((error = (expr)) != "") return error
+  ENGRAM_STEP_TRY(string_field("note", &step->note, false));
 
   if (step->kind == "ingest" || step->kind == "ingest_error") {
     if (!j.contains("event") || !j["event"].is_object()) return "\"event\" must be an object";
     step->event = j["event"];
     if (step->kind == "ingest_error") {
       std::string e;
-      if ((error = string_field("expect_error", &e, true)) != "") return error;
+      ENGRAM_STEP_TRY(string_field("expect_error", &e, true));
       if (e.empty()) return "\"expect_error\" must not be empty";
       step->expect_error = e;
-    } else if (j.contains("expect_duplicate")) {
-      if (!j["expect_duplicate"].is_boolean()) return "\"expect_duplicate\" must be a boolean";
-      step->expect_duplicate = j["expect_duplicate"].get<bool>();
+    } else {
+      ENGRAM_STEP_TRY(bool_field("expect_duplicate", &step->expect_duplicate));
     }
     return "";
   }
 
+  if (step->kind == "mark_time") {
+    ENGRAM_STEP_TRY(string_field("name", &step->name, true));
+    if (CheckTimeSyntax("name", "$" + step->name) != "" || step->name.empty()) {
+      return "\"name\" must be letters, digits and '_'";
+    }
+    return "";
+  }
+
+  if (step->kind == "jobs") {
+    ENGRAM_STEP_TRY(string_field("status", &step->job_status, false));
+    ENGRAM_STEP_TRY(int_field("expect_count", &step->expect_count));
+    return "";
+  }
+
+  if (step->kind == "process") {
+    ENGRAM_STEP_TRY(int_field("expect_events", &step->expect_events));
+    ENGRAM_STEP_TRY(int_field("expect_claims_created", &step->expect_claims_created));
+    ENGRAM_STEP_TRY(int_field("expect_claims_superseded", &step->expect_claims_superseded));
+    ENGRAM_STEP_TRY(int_field("expect_jobs_failed", &step->expect_jobs_failed));
+    return "";
+  }
+
+  // Every other step is about one namespace.
+  ENGRAM_STEP_TRY(string_field("namespace", &step->namespace_name, true));
+  ENGRAM_STEP_TRY(matchers_field("expect_claim", &step->expect_claim));
+  ENGRAM_STEP_TRY(matchers_field("expect_no_claim", &step->expect_no_claim));
+  ENGRAM_STEP_TRY(check_matcher_times(step->expect_claim));
+  ENGRAM_STEP_TRY(check_matcher_times(step->expect_no_claim));
+
+  if (step->kind == "remember") {
+    for (auto [key, out] : {std::pair{"text", &step->text}, std::pair{"subject", &step->subject},
+                            std::pair{"predicate", &step->predicate}, std::pair{"value", &step->value},
+                            std::pair{"at", &step->at}, std::pair{"speaker", &step->speaker},
+                            std::pair{"session", &step->session},
+                            std::pair{"idempotency_key", &step->idempotency_key}}) {
+      ENGRAM_STEP_TRY(string_field(key, out, false));
+    }
+    // A bad time is allowed only where the step expects the error it causes.
+    if (!j.contains("expect_error")) ENGRAM_STEP_TRY(CheckTimeSyntax("at", step->at));
+    const bool structured = j.contains("subject") || j.contains("predicate") || j.contains("value");
+    if (!j.contains("text") && !structured && !j.contains("expect_error")) {
+      return "remember needs \"text\" or \"subject\", \"predicate\" and \"value\"";
+    }
+    ENGRAM_STEP_TRY(bool_field("expect_duplicate", &step->expect_duplicate));
+    ENGRAM_STEP_TRY(optional_list("expect_decisions", &step->expect_decisions));
+    ENGRAM_STEP_TRY(list_field("expect_decisions_include", &step->expect_decisions_include));
+    ENGRAM_STEP_TRY(list_field("expect_decisions_only", &step->expect_decisions_only));
+    ENGRAM_STEP_TRY(optional_string("expect_error", &step->expect_error));
+    if (step->expect_error &&
+        (j.contains("expect_duplicate") || j.contains("expect_decisions") || j.contains("expect_decisions_include") ||
+         j.contains("expect_decisions_only") || j.contains("expect_claim") || j.contains("expect_no_claim"))) {
+      return "\"expect_error\" cannot be combined with other expectations";
+    }
+    return "";
+  }
+
+  if (step->kind == "claims") {
+    ENGRAM_STEP_TRY(string_field("subject", &step->subject, false));
+    ENGRAM_STEP_TRY(bool_field("include_history", &step->include_history));
+    ENGRAM_STEP_TRY(matcher_field("match", &step->claim_filter));
+    if (j.contains("expect_count")) {
+      if (j["expect_count"].is_string()) {
+        step->expect_count_var = j["expect_count"].get<std::string>();
+        if (step->expect_count_var.size() < 2 || step->expect_count_var[0] != '$') {
+          return "\"expect_count\" must be an integer or \"$name\" of a saved count";
+        }
+      } else {
+        ENGRAM_STEP_TRY(int_field("expect_count", &step->expect_count));
+      }
+    }
+    ENGRAM_STEP_TRY(int_field("expect_min_count", &step->expect_min_count));
+    ENGRAM_STEP_TRY(optional_list("expect_statuses", &step->expect_statuses));
+    if (step->expect_statuses) std::sort(step->expect_statuses->begin(), step->expect_statuses->end());
+    ENGRAM_STEP_TRY(string_field("save_count", &step->save_count, false));
+    return "";
+  }
+
+  if (step->kind == "explain") {
+    if (!j.contains("claim")) return "missing \"claim\" (a claim matcher selecting the claim to explain)";
+    ENGRAM_STEP_TRY(matcher_field("claim", &step->claim_filter));
+    ENGRAM_STEP_TRY(string_field("pick", &step->pick, false));
+    if (step->pick != "only" && step->pick != "first" && step->pick != "last") {
+      return "\"pick\" must be \"only\", \"first\" or \"last\"";
+    }
+    ENGRAM_STEP_TRY(optional_bool("expect_current", &step->expect_current));
+    ENGRAM_STEP_TRY(int_field("expect_evidence_count", &step->expect_evidence_count));
+    ENGRAM_STEP_TRY(list_field("expect_evidence_contains", &step->expect_evidence_contains));
+    ENGRAM_STEP_TRY(optional_list("expect_evidence_relations", &step->expect_evidence_relations));
+    if (step->expect_evidence_relations) {
+      std::sort(step->expect_evidence_relations->begin(), step->expect_evidence_relations->end());
+    }
+    ENGRAM_STEP_TRY(int_field("expect_chain_length", &step->expect_chain_length));
+    ENGRAM_STEP_TRY(optional_list("expect_chain_values", &step->expect_chain_values));
+    ENGRAM_STEP_TRY(optional_list("expect_decisions", &step->expect_decisions));
+    ENGRAM_STEP_TRY(list_field("expect_decisions_include", &step->expect_decisions_include));
+    ENGRAM_STEP_TRY(optional_list("expect_history_actions", &step->expect_history_actions));
+    ENGRAM_STEP_TRY(list_field("expect_no_history_action", &step->expect_no_history_action));
+    ENGRAM_STEP_TRY(optional_string("expect_why_contains", &step->expect_why_contains));
+    return "";
+  }
+
   // recall
-  if ((error = string_field("query", &step->query, true)) != "") return error;
-  if ((error = string_field("namespace", &step->namespace_name, true)) != "") return error;
-  if ((error = string_field("session", &step->session, false)) != "") return error;
-  if ((error = string_field("match", &step->match, false)) != "") return error;
+  ENGRAM_STEP_TRY(string_field("query", &step->query, true));
+  ENGRAM_STEP_TRY(string_field("session", &step->session, false));
+  ENGRAM_STEP_TRY(string_field("match", &step->match, false));
   if (step->match != "any" && step->match != "all") return "\"match\" must be \"any\" or \"all\"";
   if (j.contains("limit")) {
     if (!j["limit"].is_number_integer()) return "\"limit\" must be an integer";
     step->limit = j["limit"].get<int>();
   }
-  for (auto [key, list] : {std::pair{"expect_contains", &step->expect_contains},
-                           std::pair{"expect_absent", &step->expect_absent},
-                           std::pair{"expect_exact", &step->expect_exact}}) {
-    if (j.contains(key) && !StringList(j[key], list, &error)) return std::string(key) + " " + error;
-  }
-  if (j.contains("expect_first")) {
-    std::string s;
-    if ((error = string_field("expect_first", &s, true)) != "") return error;
-    step->expect_first = s;
-  }
-  if (j.contains("expect_empty")) {
-    if (!j["expect_empty"].is_boolean()) return "\"expect_empty\" must be a boolean";
-    step->expect_empty = j["expect_empty"].get<bool>();
-  }
-  if (j.contains("expect_count")) {
-    if (!j["expect_count"].is_number_integer()) return "\"expect_count\" must be an integer";
-    step->expect_count = j["expect_count"].get<int>();
-  }
+  ENGRAM_STEP_TRY(string_field("as_of", &step->as_of, false));
+  ENGRAM_STEP_TRY(string_field("known_as_of", &step->known_as_of, false));
+  ENGRAM_STEP_TRY(CheckTimeSyntax("as_of", step->as_of));
+  ENGRAM_STEP_TRY(CheckTimeSyntax("known_as_of", step->known_as_of));
+  ENGRAM_STEP_TRY(string_field("since", &step->since, false));
+  ENGRAM_STEP_TRY(string_field("until", &step->until, false));
+  ENGRAM_STEP_TRY(CheckTimeSyntax("since", step->since));
+  ENGRAM_STEP_TRY(CheckTimeSyntax("until", step->until));
+  ENGRAM_STEP_TRY(bool_field("include_history", &step->include_history));
+  ENGRAM_STEP_TRY(bool_field("claims_only", &step->claims_only));
+  ENGRAM_STEP_TRY(bool_field("events_only", &step->events_only));
+  if (step->claims_only && step->events_only) return "\"claims_only\" and \"events_only\" exclude each other";
+  ENGRAM_STEP_TRY(list_field("expect_contains", &step->expect_contains));
+  ENGRAM_STEP_TRY(list_field("expect_absent", &step->expect_absent));
+  ENGRAM_STEP_TRY(list_field("expect_exact", &step->expect_exact));
+  ENGRAM_STEP_TRY(list_field("expect_flagged", &step->expect_flagged));
+  ENGRAM_STEP_TRY(optional_string("expect_first", &step->expect_first));
+  ENGRAM_STEP_TRY(optional_bool("expect_empty", &step->expect_empty));
+  ENGRAM_STEP_TRY(int_field("expect_count", &step->expect_count));
+  ENGRAM_STEP_TRY(int_field("expect_claim_count", &step->expect_claim_count));
+  ENGRAM_STEP_TRY(matcher_field("expect_first_claim", &step->expect_first_claim));
   if (j.contains("expect_error")) {
     std::string s;
-    if ((error = string_field("expect_error", &s, true)) != "") return error;
+    ENGRAM_STEP_TRY(string_field("expect_error", &s, true));
     if (s.empty()) return "\"expect_error\" must not be empty";
     step->expect_error = s;
-    if ((j.contains("expect_contains") || j.contains("expect_absent") ||
-         j.contains("expect_exact") || j.contains("expect_first") || j.contains("expect_empty") ||
-         j.contains("expect_count"))) {
-      return "\"expect_error\" cannot be combined with other expectations";
+    for (const auto& [key, value] : j.items()) {
+      if (key.rfind("expect_", 0) == 0 && key != "expect_error") {
+        return "\"expect_error\" cannot be combined with other expectations";
+      }
     }
   }
+#undef ENGRAM_STEP_TRY
   return "";
 }
 
@@ -199,6 +682,7 @@ std::string ParseScenario(const std::string& text, std::vector<Step>* steps) {
   std::istringstream in(text);
   std::string line;
   int number = 0;
+  std::set<std::string> time_names;
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -228,12 +712,101 @@ std::vector<std::string> ScenarioFiles() {
   return files;
 }
 
-// ---- checking a recall result ------------------------------------------------------------------
+// ---- time variables ----------------------------------------------------------------------------
+
+using TimeVars = std::map<std::string, TimestampMs>;
+
+// Resolves "$NAME[+-N unit]" against `vars`; other text is returned unchanged. Sets `error` when
+// the variable was never marked.
+std::string ResolveTime(const std::string& text, const TimeVars& vars, std::string* error) {
+  if (text.empty() || text[0] != '$') return text;
+  size_t i = 1;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  const std::string name = text.substr(1, i - 1);
+  auto it = vars.find(name);
+  if (it == vars.end()) {
+    *error = "time variable $" + name + " is used before a mark_time step sets it";
+    return text;
+  }
+  TimestampMs t = it->second;
+  if (i < text.size()) {
+    const int64_t sign = text[i] == '-' ? -1 : 1;
+    size_t j = i + 1;
+    int64_t n = 0;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) n = n * 10 + (text[j++] - '0');
+    const std::string unit = text.substr(j);
+    const int64_t scale = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60000 : unit == "h" ? 3600000 : 86400000;
+    t += sign * n * scale;
+  }
+  return FormatTimestamp(t);
+}
+
+// A copy of `step` with every time variable resolved.
+Step ResolveStep(const Step& step, const TimeVars& vars, std::string* error) {
+  Step out = step;
+  out.at = ResolveTime(step.at, vars, error);
+  out.as_of = ResolveTime(step.as_of, vars, error);
+  out.known_as_of = ResolveTime(step.known_as_of, vars, error);
+  out.since = ResolveTime(step.since, vars, error);
+  out.until = ResolveTime(step.until, vars, error);
+  auto fix = [&](ClaimMatcher& m) {
+    auto it = m.text_fields.find("valid_from");
+    if (it != m.text_fields.end()) it->second = ResolveTime(it->second, vars, error);
+    if (m.valid_to) m.valid_to = ResolveTime(*m.valid_to, vars, error);
+  };
+  for (auto& m : out.expect_claim) fix(m);
+  for (auto& m : out.expect_no_claim) fix(m);
+  if (out.expect_first_claim) fix(*out.expect_first_claim);
+  if (out.claim_filter) fix(*out.claim_filter);
+  return out;
+}
+
+// ---- what the interfaces return ----------------------------------------------------------------
 
 struct RecallOutcome {
   bool ok = false;
-  std::string error;               // when !ok
-  std::vector<std::string> texts;  // item texts, best first
+  std::string error;                             // when !ok
+  std::vector<std::string> texts;                // item texts, best first (events and claims)
+  std::vector<std::vector<std::string>> flags;   // per item
+  std::vector<ClaimView> claims;                 // the claim items, best first
+};
+
+struct RememberOutcome {
+  bool ok = false;
+  std::string error;
+  bool duplicate = false;
+  std::vector<std::string> decisions;
+  std::vector<ClaimView> claims;
+};
+
+struct ProcessOutcome {
+  bool ok = false;
+  std::string error;
+  int64_t events = 0, claims_created = 0, claims_superseded = 0, jobs_failed = 0;
+  std::vector<std::string> errors;
+};
+
+struct ClaimsOutcome {
+  bool ok = false;
+  std::string error;
+  std::vector<ClaimView> claims;
+};
+
+struct ExplainOutcome {
+  bool ok = false;
+  std::string error;
+  ClaimView claim;
+  bool current = false;
+  std::string why;
+  std::vector<std::string> chain_values;
+  std::vector<std::string> decisions;
+  std::vector<std::string> history_actions;
+};
+
+struct JobsOutcome {
+  bool ok = false;
+  std::string error;
+  std::vector<std::string> statuses;
 };
 
 std::string Listing(const std::vector<std::string>& texts) {
@@ -242,9 +815,7 @@ std::string Listing(const std::vector<std::string>& texts) {
   return out;
 }
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+// ---- checking results --------------------------------------------------------------------------
 
 void CheckRecall(const Step& step, const RecallOutcome& got) {
   if (step.expect_error) {
@@ -279,6 +850,127 @@ void CheckRecall(const Step& step, const RecallOutcome& got) {
   if (step.expect_count) {
     EXPECT_EQ(texts.size(), static_cast<size_t>(*step.expect_count)) << Listing(texts);
   }
+  for (const std::string& s : step.expect_flagged) {
+    int found = 0;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (!Contains(texts[i], s)) continue;
+      ++found;
+      EXPECT_TRUE(Has(got.flags[i], "instruction_like"))
+          << "item " << i << " contains \"" << s << "\" but is not flagged instruction_like; " << Listing(texts);
+    }
+    EXPECT_GT(found, 0) << "no item contains \"" << s << "\"; " << Listing(texts);
+  }
+  CheckClaimMatchers(step.expect_claim, step.expect_no_claim, got.claims);
+  if (step.expect_first_claim) {
+    EXPECT_TRUE(!got.claims.empty() && Matches(*step.expect_first_claim, got.claims.front()))
+        << "the first claim does not match " << step.expect_first_claim->source << "; "
+        << ClaimListing(got.claims);
+  }
+  if (step.expect_claim_count) {
+    EXPECT_EQ(got.claims.size(), static_cast<size_t>(*step.expect_claim_count)) << ClaimListing(got.claims);
+  }
+}
+
+void CheckRemember(const Step& step, const RememberOutcome& got) {
+  if (step.expect_error) {
+    EXPECT_FALSE(got.ok) << "expected an error containing \"" << *step.expect_error << "\"";
+    EXPECT_TRUE(Contains(got.error, *step.expect_error))
+        << "error \"" << got.error << "\" does not contain \"" << *step.expect_error << "\"";
+    return;
+  }
+  ASSERT_TRUE(got.ok) << "remember failed: " << got.error;
+  EXPECT_EQ(got.duplicate, step.expect_duplicate)
+      << "decisions " << Joined(got.decisions) << "; " << ClaimListing(got.claims);
+  CheckDecisionLists(step.expect_decisions, step.expect_decisions_include, step.expect_decisions_only,
+                     got.decisions, "decisions");
+  CheckClaimMatchers(step.expect_claim, step.expect_no_claim, got.claims);
+}
+
+void CheckProcess(const Step& step, const ProcessOutcome& got) {
+  ASSERT_TRUE(got.ok) << "process failed: " << got.error;
+  const int expected_failed = step.expect_jobs_failed.value_or(0);
+  EXPECT_EQ(got.jobs_failed, expected_failed) << "errors " << Joined(got.errors);
+  if (expected_failed == 0) {
+    EXPECT_TRUE(got.errors.empty()) << Joined(got.errors);
+  }
+  if (step.expect_events) {
+    EXPECT_EQ(got.events, *step.expect_events);
+  }
+  if (step.expect_claims_created) {
+    EXPECT_EQ(got.claims_created, *step.expect_claims_created);
+  }
+  if (step.expect_claims_superseded) {
+    EXPECT_EQ(got.claims_superseded, *step.expect_claims_superseded);
+  }
+}
+
+void CheckClaims(const Step& step, const ClaimsOutcome& got, std::map<std::string, int64_t>* counts) {
+  ASSERT_TRUE(got.ok) << "claims failed: " << got.error;
+  std::vector<ClaimView> matched = step.claim_filter ? Filter(got.claims, *step.claim_filter) : got.claims;
+  const std::string what = step.claim_filter ? "claims matching " + step.claim_filter->source : "claims";
+  if (step.expect_count) {
+    EXPECT_EQ(matched.size(), static_cast<size_t>(*step.expect_count)) << what << "; " << ClaimListing(got.claims);
+  }
+  if (!step.expect_count_var.empty()) {
+    auto it = counts->find(step.expect_count_var.substr(1));
+    if (it == counts->end()) {
+      ADD_FAILURE() << "count " << step.expect_count_var << " was never saved (save_count)";
+    } else {
+      EXPECT_EQ(static_cast<int64_t>(matched.size()), it->second)
+          << what << " (expected the saved count " << step.expect_count_var << "); " << ClaimListing(got.claims);
+    }
+  }
+  if (step.expect_min_count) {
+    EXPECT_GE(matched.size(), static_cast<size_t>(*step.expect_min_count)) << what << "; " << ClaimListing(got.claims);
+  }
+  if (step.expect_statuses) {
+    std::vector<std::string> statuses;
+    for (const auto& c : matched) statuses.push_back(c.status);
+    std::sort(statuses.begin(), statuses.end());
+    EXPECT_EQ(statuses, *step.expect_statuses) << what << "; " << ClaimListing(got.claims);
+  }
+  CheckClaimMatchers(step.expect_claim, step.expect_no_claim, got.claims);
+  if (!step.save_count.empty()) (*counts)[step.save_count] = static_cast<int64_t>(matched.size());
+}
+
+void CheckExplain(const Step& step, const ExplainOutcome& got) {
+  ASSERT_TRUE(got.ok) << "explain failed: " << got.error;
+  const std::string about = "explained claim " + Describe(got.claim) + "\n  why: " + got.why +
+                            "\n  chain " + Joined(got.chain_values) + "\n  decisions " + Joined(got.decisions) +
+                            "\n  history " + Joined(got.history_actions);
+  if (step.expect_current) {
+    EXPECT_EQ(got.current, *step.expect_current) << about;
+  }
+  if (step.expect_evidence_count) {
+    EXPECT_EQ(got.claim.evidence.size(), static_cast<size_t>(*step.expect_evidence_count)) << about;
+  }
+  for (const auto& s : step.expect_evidence_contains) {
+    EXPECT_TRUE(std::any_of(got.claim.evidence.begin(), got.claim.evidence.end(),
+                            [&](const EvidenceView& e) { return Contains(e.content, s); }))
+        << "no evidence event contains \"" << s << "\"; " << about;
+  }
+  if (step.expect_evidence_relations) {
+    std::vector<std::string> relations;
+    for (const auto& e : got.claim.evidence) relations.push_back(e.relation);
+    std::sort(relations.begin(), relations.end());
+    EXPECT_EQ(relations, *step.expect_evidence_relations) << about;
+  }
+  if (step.expect_chain_length) {
+    EXPECT_EQ(got.chain_values.size(), static_cast<size_t>(*step.expect_chain_length)) << about;
+  }
+  if (step.expect_chain_values) {
+    EXPECT_EQ(got.chain_values, *step.expect_chain_values) << about;
+  }
+  CheckDecisionLists(step.expect_decisions, step.expect_decisions_include, {}, got.decisions, "explain decisions");
+  if (step.expect_history_actions) {
+    EXPECT_EQ(got.history_actions, *step.expect_history_actions) << about;
+  }
+  for (const auto& a : step.expect_no_history_action) {
+    EXPECT_FALSE(Has(got.history_actions, a)) << "history has \"" << a << "\"; " << about;
+  }
+  if (step.expect_why_contains) {
+    EXPECT_TRUE(Contains(got.why, *step.expect_why_contains)) << about;
+  }
 }
 
 // ---- the two interfaces ------------------------------------------------------------------------
@@ -289,14 +981,54 @@ class Backend {
   virtual void Ingest(const Step& step) = 0;
   virtual void IngestError(const Step& step) = 0;
   virtual RecallOutcome Recall(const Step& step) = 0;
+  virtual RememberOutcome Remember(const Step& step) = 0;
+  virtual ProcessOutcome Process() = 0;
+  virtual ClaimsOutcome ListClaims(const std::string& ns, const std::string& subject, bool include_history) = 0;
+  virtual ExplainOutcome Explain(const std::string& id) = 0;
+  virtual JobsOutcome Jobs(const std::string& status) = 0;
   // Called before every step that is not an ingest, and at the end.
   virtual void Flush() {}
   virtual void CheckDoctor() = 0;
 };
 
+ClaimView ViewOf(const Claim& c) {
+  ClaimView v;
+  v.id = c.id;
+  v.subject = c.subject;
+  v.predicate = c.predicate;
+  v.slot = c.slot;
+  v.value = c.value;
+  v.text = c.text;
+  v.status = c.status;
+  v.qualifiers = c.qualifiers;
+  v.valid_from = c.valid_from;
+  v.valid_to = c.valid_to;
+  v.time_phrase = c.time_phrase;
+  for (const auto& e : c.evidence) v.evidence.push_back({e.event_id, e.relation, e.role, e.content});
+  return v;
+}
+
+ClaimView ViewOf(const RecallItem& it) {
+  ClaimView v;
+  v.id = it.id;
+  v.subject = it.subject;
+  v.predicate = it.predicate;
+  v.slot = it.slot;
+  v.value = it.value;
+  v.text = it.text;
+  v.status = it.status;
+  v.qualifiers = it.qualifiers;
+  v.valid_from = it.valid_from;
+  v.valid_to = it.valid_to;
+  v.flags = it.flags;
+  for (const auto& e : it.evidence) v.evidence.push_back({e.event_id, e.relation, e.role, e.content});
+  return v;
+}
+
 class LibraryBackend : public Backend {
  public:
   explicit LibraryBackend(const std::string& db_path) {
+    unsetenv("ENGRAM_EXTRACTOR");  // the default (rules) extractor, as in the CLI runs
     auto engine = test::OpenTestEngine(db_path);
     EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
     if (engine) engine_ = std::move(*engine);
@@ -345,20 +1077,123 @@ class LibraryBackend : public Backend {
   }
 
   RecallOutcome Recall(const Step& step) override {
+    RecallOutcome out;
     RecallQuery q;
     q.text = step.query;
     q.namespace_name = step.namespace_name;
     q.session_id = step.session;
     q.limit = step.limit;
     q.match = step.match == "all" ? MatchMode::kAll : MatchMode::kAny;
-    RecallOutcome out;
+    for (auto [text, target] : {std::pair{&step.as_of, &q.as_of}, std::pair{&step.known_as_of, &q.known_as_of},
+                                std::pair{&step.since, &q.since}, std::pair{&step.until, &q.until}}) {
+      if (text->empty()) continue;
+      auto t = ParseTimestamp(*text);
+      if (!t) {
+        out.error = t.error().ToString();
+        return out;
+      }
+      *target = *t;
+    }
+    q.include_history = step.include_history;
+    q.include_claims = !step.events_only;
+    q.include_events = !step.claims_only;
     auto result = engine_->Recall(q);
     if (!result) {
       out.error = result.error().ToString();
       return out;
     }
     out.ok = true;
-    for (const RecallItem& item : result->items) out.texts.push_back(item.text);
+    for (const RecallItem& item : result->items) {
+      out.texts.push_back(item.text);
+      out.flags.push_back(item.flags);
+      if (item.type == "claim") out.claims.push_back(ViewOf(item));
+    }
+    return out;
+  }
+
+  RememberOutcome Remember(const Step& step) override {
+    RememberInput in;
+    in.namespace_name = step.namespace_name;
+    in.text = step.text;
+    in.subject = step.subject;
+    in.predicate = step.predicate;
+    in.value = step.value;
+    in.at = step.at;
+    in.idempotency_key = step.idempotency_key;
+    in.session_id = step.session;
+    in.speaker = step.speaker;
+    RememberOutcome out;
+    auto r = engine_->Remember(in);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    out.duplicate = r->duplicate;
+    out.decisions = r->decisions;
+    for (const Claim& c : r->claims) out.claims.push_back(ViewOf(c));
+    return out;
+  }
+
+  ProcessOutcome Process() override {
+    ProcessOutcome out;
+    auto r = engine_->Process(/*drain=*/true);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    out.events = r->events;
+    out.claims_created = r->claims_created;
+    out.claims_superseded = r->claims_superseded;
+    out.jobs_failed = r->jobs_failed;
+    out.errors = r->errors;
+    return out;
+  }
+
+  ClaimsOutcome ListClaims(const std::string& ns, const std::string& subject, bool include_history) override {
+    ClaimsOutcome out;
+    ListClaimsQuery q;
+    q.namespace_name = ns;
+    q.subject = subject;
+    q.include_history = include_history;
+    q.limit = 100000;
+    auto r = engine_->ListClaims(q);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    for (const Claim& c : *r) out.claims.push_back(ViewOf(c));
+    return out;
+  }
+
+  ExplainOutcome Explain(const std::string& id) override {
+    ExplainOutcome out;
+    auto r = engine_->ExplainClaim(id);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    out.claim = ViewOf(r->claim);
+    out.current = r->current;
+    out.why = r->why;
+    for (const Claim& c : r->chain) out.chain_values.push_back(c.value);
+    for (const ClaimDecision& d : r->decisions) out.decisions.push_back(d.decision);
+    for (const ClaimChange& h : r->history) out.history_actions.push_back(h.action);
+    return out;
+  }
+
+  JobsOutcome Jobs(const std::string& status) override {
+    JobsOutcome out;
+    auto r = engine_->ListJobs(status, 10000);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    for (const JobInfo& j : *r) out.statuses.push_back(j.status);
     return out;
   }
 
@@ -371,6 +1206,42 @@ class LibraryBackend : public Backend {
  private:
   std::unique_ptr<Engine> engine_;
 };
+
+// A claim from the CLI's JSON (ClaimToJson, or a recall item of type "claim").
+ClaimView ClaimFromJson(const json& j) {
+  ClaimView v;
+  v.id = j.value("id", "");
+  v.subject = j.value("subject", "");
+  v.predicate = j.value("predicate", "");
+  v.slot = j.value("slot", "");
+  v.value = j.value("value", "");
+  v.text = j.value("text", "");
+  v.status = j.value("status", "");
+  if (j.contains("qualifiers") && j["qualifiers"].is_array()) {
+    for (const json& q : j["qualifiers"]) v.qualifiers.push_back(q.get<std::string>());
+  }
+  auto from = ParseTimestamp(j.value("valid_from", ""));
+  EXPECT_TRUE(from.has_value()) << "valid_from: " << j.dump();
+  if (from) v.valid_from = *from;
+  if (j.contains("valid_to") && j["valid_to"].is_string()) {
+    auto to = ParseTimestamp(j["valid_to"].get<std::string>());
+    EXPECT_TRUE(to.has_value()) << "valid_to: " << j.dump();
+    if (to) v.valid_to = *to;
+  }
+  if (j.contains("time_phrase") && j["time_phrase"].is_string()) v.time_phrase = j["time_phrase"].get<std::string>();
+  if (j.contains("flags") && j["flags"].is_array()) {
+    std::vector<std::string> flags;
+    for (const json& f : j["flags"]) flags.push_back(f.get<std::string>());
+    v.flags = flags;
+  }
+  if (j.contains("evidence") && j["evidence"].is_array()) {
+    for (const json& e : j["evidence"]) {
+      v.evidence.push_back({e.value("event_id", ""), e.value("relation", ""), e.value("role", ""),
+                            e.value("content", "")});
+    }
+  }
+  return v;
+}
 
 class CliBackend : public Backend {
  public:
@@ -390,7 +1261,7 @@ class CliBackend : public Backend {
     pending_.clear();
     const std::string file = dir_.File("batch" + std::to_string(++batches_) + ".jsonl");
     test::WriteFile(file, lines);
-    CliResult r = RunCli({"--db", db_, "--json", "ingest", file});
+    CliResult r = Engram({"ingest", file});
     ASSERT_EQ(r.exit_code, 0) << r.Describe();
     json summary = json::parse(r.out, nullptr, false);
     ASSERT_FALSE(summary.is_discarded()) << "stdout is not JSON: " << r.out;
@@ -404,7 +1275,7 @@ class CliBackend : public Backend {
     const int64_t events_before = EventCount();
     const std::string file = dir_.File("bad" + std::to_string(++batches_) + ".jsonl");
     test::WriteFile(file, step.event.dump() + "\n");
-    CliResult r = RunCli({"--db", db_, "--json", "ingest", file});
+    CliResult r = Engram({"ingest", file});
     EXPECT_EQ(r.exit_code, 2) << r.Describe();
     EXPECT_THAT(r.err, ::testing::HasSubstr("line 1: "));
     EXPECT_THAT(r.err, ::testing::HasSubstr(*step.expect_error));
@@ -417,37 +1288,109 @@ class CliBackend : public Backend {
   }
 
   RecallOutcome Recall(const Step& step) override {
-    std::vector<std::string> args = {"--db",        db_,
-                                     "--json",      "recall",
-                                     "--namespace", step.namespace_name,
-                                     "--limit",     std::to_string(step.limit),
-                                     "--match",     step.match};
-    if (!step.session.empty()) {
-      args.push_back("--session");
-      args.push_back(step.session);
-    }
+    std::vector<std::string> args = {"recall", "--namespace", step.namespace_name, "--limit", std::to_string(step.limit),
+                                     "--match", step.match};
+    if (!step.session.empty()) args.insert(args.end(), {"--session", step.session});
+    if (!step.as_of.empty()) args.insert(args.end(), {"--as-of", step.as_of});
+    if (!step.known_as_of.empty()) args.insert(args.end(), {"--known-as-of", step.known_as_of});
+    if (!step.since.empty()) args.insert(args.end(), {"--since", step.since});
+    if (!step.until.empty()) args.insert(args.end(), {"--until", step.until});
+    if (step.include_history) args.push_back("--include-history");
+    if (step.claims_only) args.push_back("--claims-only");
+    if (step.events_only) args.push_back("--events-only");
     args.push_back("--");  // a query may start with '-'
     args.push_back(step.query);
-    CliResult r = RunCli(args);
     RecallOutcome out;
-    json j = json::parse(r.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << "stdout is not JSON: " << r.Describe();
-    if (r.exit_code != 0) {
-      out.error = r.err;
-      EXPECT_TRUE(j.is_object() && j.contains("error")) << r.Describe();
-      return out;
-    }
-    if (j.is_discarded() || !j.contains("items") || !j["items"].is_array()) {
-      out.error = "unexpected output: " + r.Describe();
+    json j;
+    if (!Run(args, &j, &out.error)) return out;
+    if (!j.contains("items") || !j["items"].is_array()) {
+      out.error = "unexpected output: " + j.dump();
       return out;
     }
     out.ok = true;
-    for (const json& item : j["items"]) out.texts.push_back(item.value("text", ""));
+    for (const json& item : j["items"]) {
+      out.texts.push_back(item.value("text", ""));
+      std::vector<std::string> flags;
+      if (item.contains("flags")) {
+        for (const json& f : item["flags"]) flags.push_back(f.get<std::string>());
+      }
+      out.flags.push_back(flags);
+      if (item.value("type", "") == "claim") out.claims.push_back(ClaimFromJson(item));
+    }
+    return out;
+  }
+
+  RememberOutcome Remember(const Step& step) override {
+    std::vector<std::string> args = {"remember", "--namespace", step.namespace_name};
+    for (auto [flag, value] : {std::pair{"--subject", &step.subject}, std::pair{"--predicate", &step.predicate},
+                               std::pair{"--value", &step.value}, std::pair{"--at", &step.at},
+                               std::pair{"--speaker", &step.speaker}, std::pair{"--session", &step.session},
+                               std::pair{"--idempotency-key", &step.idempotency_key}}) {
+      if (!value->empty()) args.insert(args.end(), {flag, *value});
+    }
+    if (!step.text.empty()) args.insert(args.end(), {"--", step.text});
+    RememberOutcome out;
+    json j;
+    if (!Run(args, &j, &out.error)) return out;
+    out.ok = true;
+    out.duplicate = j.value("duplicate", false);
+    for (const json& d : j["decisions"]) out.decisions.push_back(d.get<std::string>());
+    for (const json& c : j["claims"]) out.claims.push_back(ClaimFromJson(c));
+    return out;
+  }
+
+  ProcessOutcome Process() override {
+    ProcessOutcome out;
+    json j;
+    if (!Run({"process"}, &j, &out.error)) return out;
+    out.ok = true;
+    out.events = j.value("events", int64_t{-1});
+    out.claims_created = j.value("claims_created", int64_t{-1});
+    out.claims_superseded = j.value("claims_superseded", int64_t{-1});
+    out.jobs_failed = j.value("jobs_failed", int64_t{-1});
+    for (const json& e : j["errors"]) out.errors.push_back(e.get<std::string>());
+    return out;
+  }
+
+  ClaimsOutcome ListClaims(const std::string& ns, const std::string& subject, bool include_history) override {
+    std::vector<std::string> args = {"claims", "--namespace", ns, "--limit", "100000"};
+    if (!subject.empty()) args.insert(args.end(), {"--subject", subject});
+    if (include_history) args.push_back("--include-history");
+    ClaimsOutcome out;
+    json j;
+    if (!Run(args, &j, &out.error)) return out;
+    out.ok = true;
+    for (const json& c : j["claims"]) out.claims.push_back(ClaimFromJson(c));
+    return out;
+  }
+
+  ExplainOutcome Explain(const std::string& id) override {
+    ExplainOutcome out;
+    json j;
+    if (!Run({"explain", "claim", id}, &j, &out.error)) return out;
+    out.ok = true;
+    out.claim = ClaimFromJson(j["claim"]);
+    out.current = j.value("current", false);
+    out.why = j.value("why", "");
+    for (const json& c : j["chain"]) out.chain_values.push_back(c.value("value", ""));
+    for (const json& d : j["decisions"]) out.decisions.push_back(d.value("decision", ""));
+    for (const json& h : j["history"]) out.history_actions.push_back(h.value("action", ""));
+    return out;
+  }
+
+  JobsOutcome Jobs(const std::string& status) override {
+    std::vector<std::string> args = {"jobs", "--limit", "10000"};
+    if (!status.empty()) args.insert(args.end(), {"--status", status});
+    JobsOutcome out;
+    json j;
+    if (!Run(args, &j, &out.error)) return out;
+    out.ok = true;
+    for (const json& job : j["jobs"]) out.statuses.push_back(job.value("status", ""));
     return out;
   }
 
   void CheckDoctor() override {
-    CliResult r = RunCli({"--db", db_, "--json", "doctor"});
+    CliResult r = Engram({"doctor"});
     EXPECT_EQ(r.exit_code, 0) << r.Describe();
     json j = json::parse(r.out, nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << r.Describe();
@@ -455,12 +1398,36 @@ class CliBackend : public Backend {
   }
 
  private:
-  int64_t EventCount() {
-    CliResult r = RunCli({"--db", db_, "--json", "stats"});
-    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  // `engram --db DB --json ARGS...`, with no extractor override from the environment.
+  CliResult Engram(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db_, "--json"});
+    return RunCli(args, "", {{"ENGRAM_EXTRACTOR", std::nullopt}});
+  }
+
+  // Runs a command whose stdout must be one JSON object. Returns false with `error` set (stderr)
+  // when it exits non-zero; a failing command must still print {"error": ...} on stdout.
+  bool Run(const std::vector<std::string>& args, json* out, std::string* error) {
+    CliResult r = Engram(args);
     json j = json::parse(r.out, nullptr, false);
-    if (j.is_discarded() || !j.contains("events")) {
-      ADD_FAILURE() << "stats: " << r.Describe();
+    EXPECT_FALSE(j.is_discarded()) << "stdout is not JSON: " << r.Describe();
+    if (r.exit_code != 0) {
+      *error = r.err;
+      EXPECT_TRUE(j.is_object() && j.contains("error")) << r.Describe();
+      return false;
+    }
+    if (j.is_discarded() || !j.is_object()) {
+      *error = "unexpected output: " + r.Describe();
+      return false;
+    }
+    *out = std::move(j);
+    return true;
+  }
+
+  int64_t EventCount() {
+    json j;
+    std::string error;
+    if (!Run({"stats"}, &j, &error) || !j.contains("events")) {
+      ADD_FAILURE() << "stats: " << error;
       return -1;
     }
     return j["events"].get<int64_t>();
@@ -470,6 +1437,64 @@ class CliBackend : public Backend {
   std::string db_;
   std::vector<const Step*> pending_;
   int batches_ = 0;
+};
+
+// ---- running a scenario ------------------------------------------------------------------------
+
+class Runner {
+ public:
+  explicit Runner(Backend& backend) : backend_(backend) {}
+
+  void Run(const Step& raw) {
+    std::string error;
+    const Step step = ResolveStep(raw, vars_, &error);
+    ASSERT_EQ(error, "");
+    if (step.kind == "ingest_error") {
+      backend_.IngestError(step);
+    } else if (step.kind == "recall") {
+      CheckRecall(step, backend_.Recall(step));
+    } else if (step.kind == "remember") {
+      CheckRemember(step, backend_.Remember(step));
+    } else if (step.kind == "process") {
+      CheckProcess(step, backend_.Process());
+    } else if (step.kind == "claims") {
+      CheckClaims(step, backend_.ListClaims(step.namespace_name, step.subject, step.include_history), &counts_);
+    } else if (step.kind == "explain") {
+      Explain(step);
+    } else if (step.kind == "jobs") {
+      JobsOutcome got = backend_.Jobs(step.job_status);
+      ASSERT_TRUE(got.ok) << got.error;
+      if (step.expect_count) {
+        EXPECT_EQ(got.statuses.size(), static_cast<size_t>(*step.expect_count)) << Joined(got.statuses);
+      }
+    } else if (step.kind == "mark_time") {
+      // Strictly after everything recorded so far and strictly before everything recorded next.
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      vars_[step.name] = NowMs();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } else {
+      FAIL() << "unhandled step " << step.kind;
+    }
+  }
+
+ private:
+  void Explain(const Step& step) {
+    ClaimsOutcome all = backend_.ListClaims(step.namespace_name, "", /*include_history=*/true);
+    ASSERT_TRUE(all.ok) << all.error;
+    std::vector<ClaimView> found = Filter(all.claims, *step.claim_filter);
+    ASSERT_FALSE(found.empty()) << "no claim of namespace " << step.namespace_name << " matches "
+                                << step.claim_filter->source << "; " << ClaimListing(all.claims);
+    if (step.pick == "only") {
+      ASSERT_EQ(found.size(), 1u) << "more than one claim matches " << step.claim_filter->source
+                                  << " (add fields, or \"pick\": \"first\"/\"last\"); " << ClaimListing(found);
+    }
+    const ClaimView& chosen = step.pick == "last" ? found.back() : found.front();
+    CheckExplain(step, backend_.Explain(chosen.id));
+  }
+
+  Backend& backend_;
+  TimeVars vars_;
+  std::map<std::string, int64_t> counts_;
 };
 
 // ---- the parameterised test --------------------------------------------------------------------
@@ -520,6 +1545,7 @@ TEST_P(ScenarioTest, Run) {
   } else {
     backend = std::make_unique<CliBackend>(dir);
   }
+  Runner runner(*backend);
 
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
@@ -534,11 +1560,7 @@ TEST_P(ScenarioTest, Run) {
       backend->Flush();
     }
     SCOPED_TRACE(step.Where(param.file));
-    if (step.kind == "ingest_error") {
-      backend->IngestError(step);
-    } else {
-      CheckRecall(step, backend->Recall(step));
-    }
+    runner.Run(step);
   }
   {
     SCOPED_TRACE(param.file + ": ingest steps at the end");
@@ -553,8 +1575,9 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioTest, ::testing::ValuesIn(AllParams(
 // The suite must not shrink silently: a renamed or deleted file fails here.
 TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
   std::vector<std::string> files = ScenarioFiles();
-  for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl",
-                           "validation.jsonl"}) {
+  for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
+                           "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
+                           "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }
@@ -566,8 +1589,11 @@ TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
                     &steps),
       ::testing::HasSubstr("unknown key \"expect_contain\""));
   steps.clear();
-  EXPECT_THAT(ParseScenario(R"({"step":"remember","event":{}})", &steps),
+  EXPECT_THAT(ParseScenario(R"({"step":"forget","event":{}})", &steps),
               ::testing::HasSubstr("unknown step"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"remember","namespace":"n","event":{}})", &steps),
+              ::testing::HasSubstr("unknown key \"event\" for step remember"));
   steps.clear();
   EXPECT_THAT(ParseScenario("\n{\"step\":\"ingest\"}\n", &steps), ::testing::HasSubstr("line 2"));
   steps.clear();
@@ -588,6 +1614,76 @@ TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
 "expect_contains":["a"],"expect_absent":["b"],"expect_exact":["c"],"expect_first":"d","expect_empty":false,"expect_count":1})",
                           &steps),
             "line 1: not valid JSON");  // a step is one line
+}
+
+TEST(ScenarioFormatTest, ClaimStepsAndMatchers) {
+  std::vector<Step> steps;
+  // A typo inside a claim matcher is an error, not a matcher that matches everything.
+  EXPECT_THAT(ParseScenario(R"({"step":"claims","namespace":"n","match":{"valeu":"x"},"expect_count":1})", &steps),
+              ::testing::HasSubstr("unknown claim matcher field \"valeu\""));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"q","namespace":"n","expect_claim":{}})", &steps),
+              ::testing::HasSubstr("at least one field"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"remember","namespace":"n"})", &steps), ::testing::HasSubstr("needs \"text\""));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"remember","namespace":"n","text":"t","at":"$T+5x"})", &steps),
+              ::testing::HasSubstr("bad offset"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"q","namespace":"n","as_of":"yesterday"})", &steps),
+              ::testing::HasSubstr("as_of"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"explain","namespace":"n"})", &steps), ::testing::HasSubstr("\"claim\""));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"explain","namespace":"n","claim":{"value":"x"},"pick":"any"})", &steps),
+              ::testing::HasSubstr("pick"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"claims","namespace":"n","expect_count":"n1"})", &steps),
+              ::testing::HasSubstr("saved count"));
+  steps.clear();
+  EXPECT_THAT(
+      ParseScenario(R"({"step":"recall","query":"q","namespace":"n","expect_error":"e","expect_claim":{"value":"x"}})",
+                    &steps),
+      ::testing::HasSubstr("cannot be combined"));
+  steps.clear();
+  EXPECT_EQ(ParseScenario(
+                R"({"step":"mark_time","name":"T1"}
+{"step":"remember","namespace":"n","subject":"user","predicate":"lives_in","value":"Oslo","at":"$T1-30d","expect_decisions":["created"]}
+{"step":"recall","query":"Oslo","namespace":"n","as_of":"$T1","known_as_of":"$T1+1h","claims_only":true,"expect_claim":[{"value":"Oslo","valid_to":null,"qualifiers":[]}],"expect_first_claim":{"status":"active"}}
+{"step":"claims","namespace":"n","include_history":true,"match":{"predicate":"lives_in"},"expect_count":"$c","expect_statuses":["active"],"save_count":"c"}
+{"step":"explain","namespace":"n","claim":{"value":"Oslo"},"expect_current":true,"expect_decisions":["created"],"expect_evidence_relations":["supports"]}
+{"step":"process","expect_events":0}
+{"step":"jobs","expect_count":0})",
+                &steps),
+            "");
+  EXPECT_EQ(steps.size(), 7u);
+
+  // Matching and time variables.
+  ClaimView c;
+  c.subject = "user";
+  c.predicate = "uses";
+  c.slot = "ui_theme";
+  c.value = "light mode";
+  c.status = "active";
+  c.qualifiers = {"temporary"};
+  c.valid_from = *ParseTimestamp("2025-03-01T20:00:00Z");
+  ClaimMatcher m;
+  ASSERT_EQ(ParseMatcher(json::parse(R"({"value_contains":"light","qualifiers_include":["temporary"],
+      "valid_from_date":"2025-03-01","valid_to":null})"), &m), "");
+  EXPECT_TRUE(Matches(m, c));
+  ClaimMatcher negated;
+  ASSERT_EQ(ParseMatcher(json::parse(R"({"value_contains":"light","qualifiers_include":["negated"]})"), &negated), "");
+  EXPECT_FALSE(Matches(negated, c));
+  EXPECT_TRUE(DecisionMatches("rejected:*", "rejected:not_notable"));
+  EXPECT_FALSE(DecisionMatches("rejected:*", "created"));
+  std::string error;
+  TimeVars vars{{"T", *ParseTimestamp("2025-01-01T00:00:00Z")}};
+  EXPECT_EQ(ResolveTime("$T-1d", vars, &error), "2024-12-31T00:00:00.000Z");
+  EXPECT_EQ(ResolveTime("$T+90m", vars, &error), "2025-01-01T01:30:00.000Z");
+  EXPECT_EQ(ResolveTime("2024-05-01", vars, &error), "2024-05-01");
+  EXPECT_EQ(error, "");
+  ResolveTime("$U", vars, &error);
+  EXPECT_THAT(error, ::testing::HasSubstr("$U"));
 }
 
 // ---- B32: a 10 kB query, through both interfaces -----------------------------------------------

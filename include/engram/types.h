@@ -108,6 +108,7 @@ struct RecallItem {
   std::string text;  // the event content
   double score = 0;  // BM25, higher is better; comparable within one result only
   TimestampMs occurred_at = 0;
+  TimestampMs recorded_at = 0;  // events: when engram stored it; claims: recorded_from
   std::string session_id;
   std::string speaker;
   std::string role;

@@ -323,7 +323,14 @@ int RunRemember(const GlobalFlags& flags, const RememberInput& input) {
       std::cout << "  not stored as a claim: " << d.substr(9) << "\n";
     } else if (ci < result->claims.size()) {
       const Claim& c = result->claims[ci++];
-      std::cout << fmt::format("  {} claim {}: {}\n", d, c.id, c.text);
+      std::string what = d == "created"      ? "new claim"
+                         : d == "superseded" ? "new claim, replacing " + c.supersedes_id
+                         : d == "duplicate"  ? "already known, evidence added to"
+                         : d == "merged"     ? "near-copy, evidence added to"
+                         : d == "disputed"   ? "disputed claim (review it)"
+                         : d == "backfill"   ? "older fact, stored as history"
+                                             : d;
+      std::cout << fmt::format("  {} {}: {}\n", what, c.id, c.text);
     }
   }
   return 0;

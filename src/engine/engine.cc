@@ -202,7 +202,10 @@ class EngineImpl final : public Engine {
         auto outcome = WriteClaim(claims_, registry_, in);
         if (!outcome) return outcome.error();
         result.decisions.push_back(outcome->decision);
-        result.claims.push_back(std::move(outcome->claim));
+        // Reloaded so that the caller sees the claim with its evidence, as stored.
+        auto stored = claims_.Get(outcome->claim.id);
+        if (!stored) return stored.error();
+        result.claims.push_back(std::move(stored->claim));
       }
       return Status::Ok();
     });

@@ -85,6 +85,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query) 
       item.text = std::move(event.content);
       item.score = (*hits)[i].score;
       item.occurred_at = event.occurred_at;
+      item.recorded_at = event.recorded_at;
       item.session_id = std::move(event.session_id);
       item.speaker = std::move(event.speaker);
       item.role = std::move(event.role);

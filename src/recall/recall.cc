@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <set>
 
 #include "recall/match_expression.h"
 #include "util/time.h"
@@ -19,6 +21,7 @@ RecallItem ClaimItem(Claim&& c, double score) {
   item.text = std::move(c.text);
   item.score = score;
   item.occurred_at = c.valid_from;
+  item.recorded_at = c.recorded_from;
   item.speaker = c.subject;
   if (!c.evidence.empty()) {
     item.session_id = c.evidence.front().session_id;
@@ -47,13 +50,15 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   if (query.include_events) {
     RecallQuery events_query = query;
     if (temporal) {
+      // Only what had happened by then (valid time) ...
       TimestampMs horizon = query.known_as_of.value_or(*query.as_of);
       if (query.as_of) horizon = std::min(horizon, *query.as_of);
       if (!events_query.until || *events_query.until > horizon + 1) events_query.until = horizon + 1;
       if (events_query.since && *events_query.since >= *events_query.until) events_query.since.reset();
     }
-    // Over-fetch so that hiding stale events still fills the limit.
-    if (hide_stale) events_query.limit = std::min(1000, query.limit * 2 + 10);
+    // Over-fetch so that hiding stale (or, for known_as_of, not yet recorded) events still fills
+    // the limit.
+    if (hide_stale || query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
     auto r = RecallEvents(ctx, events_query);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
@@ -67,6 +72,12 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   }
 
   std::vector<RecallItem> events = std::move(events_result.items);
+  if (query.known_as_of) {
+    // ... and only what engram had recorded by then (recorded time).
+    events.erase(std::remove_if(events.begin(), events.end(),
+                                [&](const RecallItem& e) { return e.recorded_at > *query.known_as_of; }),
+                 events.end());
+  }
   std::vector<RecallItem> claims;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     if (hide_stale && !events.empty()) {
@@ -115,12 +126,44 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     if (a.rrf != b.rrf) return a.rrf > b.rrf;
     return a.bm25 > b.bm25;
   });
+  // Provenance folding: a claim stands for the events it was read from. An event's place goes to
+  // its best-ranked claim (which carries the event as evidence), and an item whose source events
+  // are all represented already adds nothing and is dropped — a claim and its own evidence turn
+  // never take two places.
+  std::map<std::string, size_t> claim_of_event;  // event id → index in `fused` of its best claim
+  std::vector<std::vector<std::string>> sources(fused.size());
+  for (size_t i = 0; i < fused.size(); ++i) {
+    const RecallItem& item = fused[i].item;
+    if (item.type != "claim") {
+      sources[i] = {item.id};
+      continue;
+    }
+    for (const EvidenceRef& e : item.evidence) {
+      if (e.relation != "supports") continue;
+      sources[i].push_back(e.event_id);
+      claim_of_event.emplace(e.event_id, i);  // fused is best-first: the first claim wins
+    }
+  }
   RecallResult result;
   result.terms = std::move(events_result.terms);
-  for (Fused& f : fused) {
-    if (result.items.size() >= static_cast<size_t>(query.limit)) break;
-    if (text::LooksLikeInstruction(f.item.text)) f.item.flags.push_back("instruction_like");
-    result.items.push_back(std::move(f.item));
+  std::set<std::string> represented;
+  std::vector<bool> emitted(fused.size(), false);
+  auto emit = [&](size_t i) {
+    emitted[i] = true;
+    represented.insert(sources[i].begin(), sources[i].end());
+    if (text::LooksLikeInstruction(fused[i].item.text)) fused[i].item.flags.push_back("instruction_like");
+    result.items.push_back(std::move(fused[i].item));
+  };
+  for (size_t i = 0; i < fused.size() && result.items.size() < static_cast<size_t>(query.limit); ++i) {
+    if (emitted[i]) continue;
+    size_t chosen = i;
+    if (fused[i].item.type != "claim") {
+      auto it = claim_of_event.find(fused[i].item.id);
+      if (it != claim_of_event.end() && !emitted[it->second]) chosen = it->second;
+    }
+    bool adds_something = sources[chosen].empty();
+    for (const std::string& id : sources[chosen]) adds_something |= represented.count(id) == 0;
+    if (adds_something) emit(chosen);
   }
   result.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -15,7 +15,9 @@ namespace engram {
 //            by default; true at `as_of` (valid time); believed at `known_as_of` (recorded time);
 //            every status with include_history. Each claim carries its evidence events.
 // Fusion: reciprocal rank fusion, score = Σ 1/(60 + rank) over the channels (Cormack et al. 2009,
-// k = 60), ties broken by channel BM25.
+// k = 60), ties broken by channel BM25; then provenance folding: an event's place goes to its
+// best-ranked claim (which carries the event as evidence), and an item whose source events are all
+// represented by a better-ranked item is dropped.
 Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query);
 
 }  // namespace engram

@@ -14,11 +14,19 @@ bool LooksLikeInstruction(std::string_view raw) {
       "my|your)\\b[^.\\n]{0,30}\\b(instructions?|prompts?|rules|directions)\\b|"
       "\\byou are now\\b|\\bnew system prompt\\b|"
       "(忽略|无视|忘记|不要理会)[^。！？\\n]{0,12}(指令|指示|提示词|规则|设定)";
+  // Compiled once; RegexPattern::matcher is safe to call from several threads.
+  static const icu::RegexPattern* const pattern = [] {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::RegexPattern* p =
+        icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(kPattern), UREGEX_CASE_INSENSITIVE, status);
+    return U_SUCCESS(status) ? p : nullptr;
+  }();
+  if (pattern == nullptr) return false;
   std::string text = StripZeroWidth(raw);
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text));
-  icu::RegexMatcher matcher(icu::UnicodeString::fromUTF8(kPattern), input, UREGEX_CASE_INSENSITIVE, status);
-  return U_SUCCESS(status) && matcher.find(status) && U_SUCCESS(status);
+  std::unique_ptr<icu::RegexMatcher> matcher(pattern->matcher(input, status));
+  return U_SUCCESS(status) && matcher->find(status) && U_SUCCESS(status);
 }
 
 }  // namespace engram::text

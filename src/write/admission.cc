@@ -15,21 +15,28 @@
 namespace engram {
 namespace {
 
-bool Matches(const char* pattern, std::string_view text) {
+// A case-insensitive ICU pattern compiled once per call site (`cache` is that site's static).
+bool Matches(const icu::RegexPattern* const& cache, std::string_view text) {
+  if (cache == nullptr) return false;
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  std::unique_ptr<icu::RegexMatcher> m(
-      new icu::RegexMatcher(icu::UnicodeString::fromUTF8(pattern), input, UREGEX_CASE_INSENSITIVE, status));
+  std::unique_ptr<icu::RegexMatcher> m(cache->matcher(input, status));
   return U_SUCCESS(status) && m->find(status) && U_SUCCESS(status);
 }
 
+const icu::RegexPattern* Compile(const char* pattern) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::RegexPattern* p = icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(pattern), UREGEX_CASE_INSENSITIVE, status);
+  return U_SUCCESS(status) ? p : nullptr;
+}
+
 bool LooksLikeSecret(std::string_view text) {
-  return Matches(
+  static const icu::RegexPattern* const kSecret = Compile(
       "\\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|"
       "eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})|"
       "(password|passwd|passphrase|api[ _-]?key|secret[ _-]?key|access[ _-]?token|private[ _-]?key|"
-      "密码|口令|密钥)\\s*(is|是|:|：|=)",
-      text);
+      "密码|口令|密钥)\\s*(is|是|:|：|=)");
+  return Matches(kSecret, text);
 }
 
 bool AllStopwords(std::string_view value) {

@@ -15,7 +15,7 @@ namespace engram {
 
 PredicateRegistry::PredicateRegistry()
     : single_valued_{"name", "age", "birthday", "hometown", "lives_in", "job",
-                     "employer", "school", "favorite", "uses", "status"} {}
+                     "employer", "school", "favorite", "uses"} {}
 
 bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_view slot) const {
   if (predicate == "has_relation") {
@@ -100,9 +100,12 @@ std::set<std::string> ProtectedAtoms(std::string_view text) {
       "[\"“「'‘]([^\"”」'’]{1,80})[\"”」'’]|"
       "\\b(not|no|never|don't|doesn't|didn't|isn't|won't|cannot|can't|without)\\b|(不|没|别|无)|"
       "(?<=\\s)(\\p{Lu}[\\p{L}\\p{M}]+)";
-  std::unique_ptr<icu::RegexPattern> pattern(icu::RegexPattern::compile(
-      icu::UnicodeString::fromUTF8(kPattern), UREGEX_CASE_INSENSITIVE & 0, status));
-  if (U_FAILURE(status)) return atoms;
+  static const icu::RegexPattern* const pattern = [] {
+    UErrorCode st = U_ZERO_ERROR;
+    icu::RegexPattern* p = icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(kPattern), 0, st);
+    return U_SUCCESS(st) ? p : nullptr;
+  }();
+  if (pattern == nullptr) return atoms;
   icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   std::unique_ptr<icu::RegexMatcher> m(pattern->matcher(input, status));
   while (U_SUCCESS(status) && m->find(status)) {

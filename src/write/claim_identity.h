@@ -15,7 +15,8 @@ namespace engram {
 
 // Predicates with one current value per subject (and slot). A new value supersedes the old one.
 // Default: name, age, birthday, hometown, lives_in, job, employer, school, favorite, uses (the last
-// two only with a slot), has_relation with a spouse slot, status. Everything else is additive:
+// two only with a slot), has_relation with a spouse slot. Everything else — "status" too, which
+// covers unrelated states (married, allergic, retired) — is additive:
 // two values coexist (bug_scenarios.md B06).
 class PredicateRegistry {
  public:

@@ -111,10 +111,10 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateR
     if (f.negated != keys.negated) opponents.push_back(std::move(f));
   }
   if (!keys.conflict_key.empty()) {
-    auto holder = store.ActiveByConflictKey(in.namespace_id, keys.conflict_key);
-    if (!holder) return Error(holder.error());
-    if (holder->has_value() && (*holder)->polarity_key != keys.polarity_key) {
-      opponents.push_back(std::move(**holder));
+    auto holders = store.CurrentByConflictKey(in.namespace_id, keys.conflict_key);
+    if (!holders) return Error(holders.error());
+    for (auto& h : *holders) {
+      if (h.polarity_key != keys.polarity_key) opponents.push_back(std::move(h));
     }
   }
 
@@ -122,8 +122,10 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateR
   std::string reason = "new_fact";
   std::vector<const sqlite::StoredClaim*> to_close;
   for (const sqlite::StoredClaim& old : opponents) {
-    if (old.claim.status == "disputed") {
+    if (old.claim.status == "disputed" && claim.valid_from > old.claim.valid_from) {
       to_close.push_back(&old);  // a disputed value yields to a clear newer statement
+    } else if (old.claim.status == "disputed") {
+      continue;  // an older or simultaneous statement does not settle a dispute
     } else if (AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ||
                claim.valid_from == old.claim.valid_from) {
       // Unclear: a weaker source, or no way to order them in time → review, never a silent drop.
@@ -133,12 +135,22 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateR
       claim.status = "disputed";
     } else if (claim.valid_from < old.claim.valid_from) {
       // An older fact learnt late: it was true before the current one; it never was current here.
+      // It lasted until the next value in valid time — the current one, or an older value that
+      // followed it and was itself superseded later.
       decision = kDecisionBackfill;
       reason = "older_than_current";
       claim.status = "superseded";
       claim.valid_to = old.claim.valid_from;
-      claim.recorded_to = in.now;  // empty recorded interval: engram never believed it current
       claim.superseded_by_id = old.claim.id;
+      if (!keys.conflict_key.empty()) {
+        auto next = store.NextInValidTime(in.namespace_id, keys.conflict_key, claim.valid_from);
+        if (!next) return Error(next.error());
+        if (next->has_value() && (*next)->claim.valid_from < *claim.valid_to) {
+          claim.valid_to = (*next)->claim.valid_from;
+          claim.superseded_by_id = (*next)->claim.id;
+        }
+      }
+      claim.recorded_to = in.now;  // empty recorded interval: engram never believed it current
     } else {
       to_close.push_back(&old);
     }

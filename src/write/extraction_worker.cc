@@ -36,14 +36,23 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   const std::string token = fmt::format("{:016x}", rng());
 
-  // Phase 1: lease a window and read its events and session.
-  std::vector<sqlite::LeasedJob> jobs;
-  std::vector<Event> batch;
-  std::vector<int64_t> seqs;
-  SessionInfo session;
+  // One window: up to batch_events events of one session, extracted together.
+  struct Window {
+    std::vector<sqlite::LeasedJob> jobs;
+    std::vector<Event> events;
+    std::vector<int64_t> seqs;
+    SessionInfo session;
+    Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
+  };
+  std::vector<Window> windows;
+
+  // Phase 1: lease up to windows_per_transaction windows (each session's oldest pending events)
+  // and read their events and sessions. Several windows share the transactions of phases 1 and 3,
+  // so the fsyncs of a durable commit are paid once per group, not once per window.
   {
     std::lock_guard<std::mutex> lock(db_mutex_);
     Status st = db_.WriteTransaction([&]() -> Status {
+      windows.clear();
       sqlite::LeaseRequest request;
       request.now = NowMs();
       request.max_events = options_.batch_events;
@@ -51,91 +60,73 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
       request.ignore_wait = drain;
       request.lease_ms = options_.lease_ms;
       request.token = token;
-      auto leased = jobs_.LeaseBatch(request);
-      if (!leased) return leased.error();
-      jobs = std::move(*leased);
+      for (size_t w = 0; w < options_.windows_per_transaction; ++w) {
+        auto leased = jobs_.LeaseBatch(request);
+        if (!leased) return leased.error();
+        if (leased->empty()) break;
+        Window window;
+        window.jobs = std::move(*leased);
+        windows.push_back(std::move(window));
+      }
       return Status::Ok();
     });
     ENGRAM_RETURN_IF_ERROR(st);
-    if (jobs.empty()) return Status::Ok();
+    if (windows.empty()) return Status::Ok();
     *found = true;
-    for (const auto& j : jobs) seqs.push_back(j.event_seq);
-    auto events = events_.GetBySeqs(seqs);
-    if (!events) return events.error();
-    batch = std::move(*events);
-    auto info = events_.GetSession(jobs.front().session_rowid);
-    if (!info) return info.error();
-    session = std::move(*info);
+    for (Window& w : windows) {
+      for (const auto& j : w.jobs) w.seqs.push_back(j.event_seq);
+      auto events = events_.GetBySeqs(w.seqs);
+      if (!events) return events.error();
+      w.events = std::move(*events);
+      auto info = events_.GetSession(w.jobs.front().session_rowid);
+      if (!info) return info.error();
+      w.session = std::move(*info);
+    }
   }
-  report->batches += 1;
-  report->events += static_cast<int64_t>(batch.size());
 
   // Phase 2: extract, without holding the database (an LLM call may take seconds).
-  Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
-  if (session.kind != "heartbeat" && session.kind != "subagent") candidates = extractor_.Extract(batch);
+  for (Window& w : windows) {
+    report->batches += 1;
+    report->events += static_cast<int64_t>(w.events.size());
+    if (w.session.kind != "heartbeat" && w.session.kind != "subagent") w.candidates = extractor_.Extract(w.events);
+  }
 
-  // Phase 3: write claims and complete the jobs in one transaction, or record the failure.
+  // Phase 3: for each window, write its claims and complete its jobs — or record its failure — in
+  // one transaction that first checks every lease is still held.
   std::lock_guard<std::mutex> lock(db_mutex_);
   const TimestampMs now = NowMs();
-  if (!candidates) {
-    std::string error = fmt::format("{}: {}", extractor_.Name(), candidates.error().ToString());
-    report->jobs_failed += static_cast<int64_t>(jobs.size());
-    report->errors.push_back(error);
-    return db_.WriteTransaction([&] {
-      return jobs_.Fail(jobs, token, now, error, options_.max_attempts, options_.backoff_ms);
-    });
-  }
   ProcessReport delta;
+  std::vector<std::string> errors;
   Status st = db_.WriteTransaction([&]() -> Status {
     delta = ProcessReport{};
-    auto held = jobs_.StillLeased(jobs, token);
-    if (!held) return held.error();
-    if (!*held) return Status::Busy("lease lost: another worker took these jobs over");
-    const int64_t ns = jobs.front().namespace_id;
-    if (session.kind == "heartbeat" || session.kind == "subagent") {
-      for (int64_t seq : seqs) {
-        ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, seq, std::nullopt, now, "rejected", kReasonSessionKind,
-                                                   session.kind + " session: events kept, no claims", "{}"));
-      }
-    }
-    for (const extraction::CandidateClaim& c : *candidates) {
-      AdmissionDecision admission = Admit(c, batch, session.kind);
-      if (!admission.admitted) {
-        std::optional<int64_t> event_seq;
-        if (!c.source_events.empty() && c.source_events.front() < seqs.size()) {
-          event_seq = seqs[c.source_events.front()];
-        }
-        ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, event_seq, std::nullopt, now, "rejected",
-                                                   admission.reason, admission.detail, CandidateJson(c)));
-        delta.candidates_rejected += 1;
+    errors.clear();
+    for (Window& w : windows) {
+      auto held = jobs_.StillLeased(w.jobs, token);
+      if (!held) return held.error();
+      if (!*held) {
+        // Another worker took this window over after our lease expired: write nothing of it.
+        errors.push_back("lease lost: another worker took these jobs over");
+        delta.jobs_failed += static_cast<int64_t>(w.jobs.size());
         continue;
       }
-      ClaimWriteInput in;
-      in.namespace_id = ns;
-      in.namespace_name = batch.front().namespace_name;
-      in.candidate = &c;
-      in.admission = admission;
-      for (size_t index : c.source_events) in.source_event_seqs.push_back(seqs[index]);
-      in.source_time = batch[c.source_events.front()].occurred_at;
-      in.extractor = extractor_.Name();
-      in.actor = "worker:" + extractor_.Name();
-      in.now = now;
-      auto outcome = WriteClaim(claims_, registry_, in);
-      if (!outcome) return outcome.error();
-      if (outcome->decision == kDecisionDuplicate || outcome->decision == kDecisionMerged) {
-        delta.claims_confirmed += 1;
-      } else {
-        delta.claims_created += 1;
+      if (!w.candidates) {
+        std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
+        errors.push_back(error);
+        delta.jobs_failed += static_cast<int64_t>(w.jobs.size());
+        ENGRAM_RETURN_IF_ERROR(jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
+        continue;
       }
-      if (outcome->decision == kDecisionDisputed) delta.claims_disputed += 1;
-      delta.claims_superseded += outcome->superseded;
+      ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates,
+                                         now, &delta));
+      ENGRAM_RETURN_IF_ERROR(jobs_.Complete(w.jobs, token, now));
     }
-    return jobs_.Complete(jobs, token, now);
+    return Status::Ok();
   });
   if (!st.ok()) {
-    // A lost lease or a store error: nothing of this batch was written; report it, don't fake success.
+    // A store error: nothing of these windows was written; the leases expire and the jobs are
+    // taken again later. Report it, never a false success.
     report->errors.push_back(st.ToString());
-    report->jobs_failed += static_cast<int64_t>(jobs.size());
+    for (const Window& w : windows) report->jobs_failed += static_cast<int64_t>(w.jobs.size());
     if (st.code() == StatusCode::kBusy) return Status::Ok();
     return st;
   }
@@ -144,6 +135,51 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   report->claims_superseded += delta.claims_superseded;
   report->claims_disputed += delta.claims_disputed;
   report->candidates_rejected += delta.candidates_rejected;
+  report->jobs_failed += delta.jobs_failed;
+  report->errors.insert(report->errors.end(), errors.begin(), errors.end());
+  return Status::Ok();
+}
+
+Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
+                                     const SessionInfo& session,
+                                     const std::vector<extraction::CandidateClaim>& candidates, TimestampMs now,
+                                     ProcessReport* delta) {
+  if (session.kind == "heartbeat" || session.kind == "subagent") {
+    for (int64_t seq : seqs) {
+      ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, seq, std::nullopt, now, "rejected", kReasonSessionKind,
+                                                 session.kind + " session: events kept, no claims", "{}"));
+    }
+  }
+  for (const extraction::CandidateClaim& c : candidates) {
+    AdmissionDecision admission = Admit(c, batch, session.kind);
+    if (!admission.admitted) {
+      std::optional<int64_t> event_seq;
+      if (!c.source_events.empty() && c.source_events.front() < seqs.size()) event_seq = seqs[c.source_events.front()];
+      ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, event_seq, std::nullopt, now, "rejected", admission.reason,
+                                                 admission.detail, CandidateJson(c)));
+      delta->candidates_rejected += 1;
+      continue;
+    }
+    ClaimWriteInput in;
+    in.namespace_id = ns;
+    in.namespace_name = batch.front().namespace_name;
+    in.candidate = &c;
+    in.admission = admission;
+    for (size_t index : c.source_events) in.source_event_seqs.push_back(seqs[index]);
+    in.source_time = batch[c.source_events.front()].occurred_at;
+    in.extractor = extractor_.Name();
+    in.actor = "worker:" + extractor_.Name();
+    in.now = now;
+    auto outcome = WriteClaim(claims_, registry_, in);
+    if (!outcome) return outcome.error();
+    if (outcome->decision == kDecisionDuplicate || outcome->decision == kDecisionMerged) {
+      delta->claims_confirmed += 1;
+    } else {
+      delta->claims_created += 1;
+    }
+    if (outcome->decision == kDecisionDisputed) delta->claims_disputed += 1;
+    delta->claims_superseded += outcome->superseded;
+  }
   return Status::Ok();
 }
 

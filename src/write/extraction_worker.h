@@ -22,6 +22,7 @@ struct ExtractionWorkerOptions {
   int64_t lease_ms = 60000;        // after this, another worker may take the batch over
   int max_attempts = 5;            // then the job is `failed` until `engram jobs retry`
   int64_t backoff_ms = 1000;       // first retry delay; doubles each attempt
+  size_t windows_per_transaction = 32;  // windows leased and committed together
 };
 
 class ExtractionWorker {
@@ -38,6 +39,10 @@ class ExtractionWorker {
 
  private:
   Status ProcessBatch(bool drain, bool* found, ProcessReport* report);
+  // Admits and writes one window's candidates (inside the caller's transaction).
+  Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
+                     const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,
+                     TimestampMs now, ProcessReport* delta);
 
   sqlite::Database& db_;
   std::mutex& db_mutex_;

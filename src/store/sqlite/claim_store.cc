@@ -125,6 +125,30 @@ Result<std::optional<StoredClaim>> ClaimStore::ActiveByConflictKey(int64_t ns, s
   return std::optional<StoredClaim>(std::move(all->front()));
 }
 
+Result<std::vector<StoredClaim>> ClaimStore::CurrentByConflictKey(int64_t ns, std::string_view key) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.status IN ('active','disputed') "
+                       "ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, key);
+  return ReadAll(**st);
+}
+
+Result<std::optional<StoredClaim>> ClaimStore::NextInValidTime(int64_t ns, std::string_view key,
+                                                               TimestampMs after) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.valid_from > ? "
+                       "AND c.status IN ('active','superseded','disputed','expired') "
+                       "AND (c.recorded_to IS NULL OR c.recorded_to > c.recorded_from) "
+                       "ORDER BY c.valid_from, c.seq LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, key).Bind(3, after);
+  auto all = ReadAll(**st);
+  if (!all) return Error(all.error());
+  if (all->empty()) return std::optional<StoredClaim>();
+  return std::optional<StoredClaim>(std::move(all->front()));
+}
+
 Result<int64_t> ClaimStore::Insert(int64_t ns, const StoredClaim& s) {
   const Claim& c = s.claim;
   auto st = db_.Cached(

@@ -41,6 +41,12 @@ class ClaimStore {
   Result<std::vector<StoredClaim>> CurrentByPolarity(int64_t namespace_id, std::string_view key);
   Result<std::vector<StoredClaim>> CurrentByTopic(int64_t namespace_id, std::string_view key);
   Result<std::optional<StoredClaim>> ActiveByConflictKey(int64_t namespace_id, std::string_view key);
+  // Active and disputed claims holding this conflict key.
+  Result<std::vector<StoredClaim>> CurrentByConflictKey(int64_t namespace_id, std::string_view key);
+  // Of the claims ever holding this conflict key (not retracted), the one whose valid_from is the
+  // smallest after `after`: the value that followed (used to close a backfilled value).
+  Result<std::optional<StoredClaim>> NextInValidTime(int64_t namespace_id, std::string_view key,
+                                                     TimestampMs after);
 
   // Inserts the claim (and its full-text row); returns its seq. Errors: kAlreadyExists when a
   // uniqueness rule (one current fact, one active value per single-valued slot) is violated.

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -231,23 +230,24 @@ Result<std::vector<Event>> EventStore::GetBySeqs(const std::vector<int64_t>& seq
   std::string list = "[";
   for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
   list += "]";
-  auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "e.seq, ") +
-                       "WHERE e.seq IN (SELECT value FROM json_each(?))");
+  // json_each drives the join: one rowid seek per seq, no temporary index for an IN list, and
+  // j.key (the seq's index in `seqs`) puts each event in place.
+  auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "j.key, ") +
+                       "JOIN json_each(?) j ON e.seq = j.value");
   if (!st) return Error(st.error());
   (*st)->Bind(1, list);
-  std::unordered_map<int64_t, Event> by_seq;
+  std::vector<Event> out(seqs.size());
+  std::vector<bool> found(seqs.size(), false);
   while (true) {
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    by_seq.emplace((*st)->Int(0), ReadEvent(**st, 1));
+    const auto i = static_cast<size_t>((*st)->Int(0));
+    out[i] = ReadEvent(**st, 1);
+    found[i] = true;
   }
-  std::vector<Event> out;
-  out.reserve(seqs.size());
-  for (int64_t seq : seqs) {
-    auto it = by_seq.find(seq);
-    if (it == by_seq.end()) return Error(Status::NotFound(fmt::format("no event at seq {}", seq)));
-    out.push_back(std::move(it->second));
+  for (size_t i = 0; i < seqs.size(); ++i) {
+    if (!found[i]) return Error(Status::NotFound(fmt::format("no event at seq {}", seqs[i])));
   }
   return out;
 }

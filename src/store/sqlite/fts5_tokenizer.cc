@@ -165,6 +165,8 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
     int doc_len = 0;
     if (num_args >= 3) {
+      // The caller joined the row's <table>_docsize.sz: reading dl from it saves xColumnSize's
+      // nested SQL lookup of the same value, which costs more than the rest of this function.
       if (!DocSizeOfColumn0(args[2], &doc_len)) {
         sqlite3_result_error(result, "engram_bm25: docsize must be the row's %_docsize.sz", -1);
         return;

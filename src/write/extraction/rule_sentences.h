@@ -65,14 +65,12 @@ Span TrimSpan(std::string_view text, Span span);
 Span CutTimes(std::string_view text, Span span, const std::vector<Span>& times);
 
 // Qualifier bits of a raw claim (names in extractor.h).
-enum QualifierBit : unsigned {
-  kBitNegated = 1u << 0,
-  kBitTemporary = 1u << 1,
-  kBitHabitual = 1u << 2,
-  kBitPlanned = 1u << 3,
-  kBitPast = 1u << 4,
-  kBitReported = 1u << 5,
-};
+inline constexpr unsigned kBitNegated = 1u << 0;
+inline constexpr unsigned kBitTemporary = 1u << 1;
+inline constexpr unsigned kBitHabitual = 1u << 2;
+inline constexpr unsigned kBitPlanned = 1u << 3;
+inline constexpr unsigned kBitPast = 1u << 4;
+inline constexpr unsigned kBitReported = 1u << 5;
 
 // The qualifier names of `bits`, sorted, as CandidateClaim::qualifiers wants them.
 std::vector<std::string> QualifierNames(unsigned bits);

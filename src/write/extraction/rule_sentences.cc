@@ -1,0 +1,407 @@
+#include "write/extraction/rule_sentences.h"
+
+#include <unicode/uchar.h>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace engram::extraction::rules {
+namespace {
+
+bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+char ToLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Sentence terminators other than "." (which needs context).
+bool IsTerminator(char32_t cp) {
+  switch (cp) {
+    case U'!':
+    case U'?':
+    case U';':
+    case U'\u2026':  // …
+    case U'\u3002':  // 。
+    case U'\uFF01':  // ！
+    case U'\uFF1F':  // ？
+    case U'\uFF1B':  // ；
+    case U'\uFF0E':  // ．
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Closing quotes and brackets that stay with the sentence they close.
+bool IsCloser(char32_t cp) {
+  switch (cp) {
+    case U'"':
+    case U'\'':
+    case U')':
+    case U']':
+    case U'\u201D':  // ”
+    case U'\u2019':  // ’
+    case U'\u300D':  // 」
+    case U'\u300F':  // 』
+    case U'\uFF09':  // ）
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Words after which a "." does not end the sentence.
+bool IsAbbreviation(std::string_view lower_word) {
+  static constexpr std::array<std::string_view, 16> kAbbreviations = {
+      "mr", "mrs", "ms", "dr", "st", "vs", "etc", "jr", "sr", "prof", "mt", "inc", "ltd", "co", "approx", "no"};
+  return std::find(kAbbreviations.begin(), kAbbreviations.end(), lower_word) !=
+         kAbbreviations.end();
+}
+
+// True when the "." at `pos` ends a sentence.
+bool DotEndsSentence(std::string_view text, size_t pos) {
+  size_t next = pos + 1;
+  if (next < text.size() && IsAsciiAlnum(text[next])) return false;  // 3.5, node.js, e.g.
+  if (pos == 0) return true;
+  // The ASCII word before the dot.
+  size_t word_begin = pos;
+  while (word_begin > 0 && IsAsciiAlnum(text[word_begin - 1])) --word_begin;
+  std::string_view word = text.substr(word_begin, pos - word_begin);
+  if (word.empty()) return true;
+  bool word_starts = word_begin == 0 || text[word_begin - 1] == ' ' || text[word_begin - 1] == '(';
+  if (!word_starts) return true;
+  std::string lower;
+  for (char c : word) lower.push_back(ToLowerAscii(c));
+  if (IsAbbreviation(lower)) return false;
+  // An initial ("J. K. Rowling"): a single capital letter followed by another capital word.
+  if (word.size() == 1 && word[0] >= 'A' && word[0] <= 'Z' && word != "I") {
+    size_t after = next;
+    while (after < text.size() && text[after] == ' ') ++after;
+    if (after < text.size() && text[after] >= 'A' && text[after] <= 'Z') return false;
+  }
+  return true;
+}
+
+// The lowercase ASCII words at the start of `sentence` (at most `max_words`); any other character
+// separates words.
+std::vector<std::string> LeadingWords(std::string_view sentence, size_t max_words) {
+  std::vector<std::string> words;
+  std::string current;
+  for (size_t i = 0; i < sentence.size() && words.size() < max_words; ++i) {
+    char c = sentence[i];
+    if (IsAsciiAlnum(c) || c == '\'') {
+      current.push_back(ToLowerAscii(c));
+    } else if (sentence.substr(i, 3) == "\xE2\x80\x99") {  // ’
+      current.push_back('\'');
+      i += 2;
+    } else if (!current.empty()) {
+      words.push_back(std::move(current));
+      current.clear();
+    }
+  }
+  if (!current.empty() && words.size() < max_words) words.push_back(std::move(current));
+  return words;
+}
+
+template <size_t N>
+bool OneOf(std::string_view word, const std::array<std::string_view, N>& set) {
+  return std::find(set.begin(), set.end(), word) != set.end();
+}
+
+bool EnglishOpensLikeQuestion(std::string_view sentence) {
+  static constexpr std::array<std::string_view, 31> kAux = {
+      "do",     "does",     "did",    "are",     "is",       "am",     "was",    "were",
+      "can",    "could",    "would",  "will",    "should",   "shall",  "have",   "has",
+      "may",    "might",    "don't",  "doesn't", "didn't",   "aren't", "isn't",  "won't",
+      "can't",  "wouldn't", "haven't", "hasn't", "couldn't", "wasn't", "weren't"};
+  static constexpr std::array<std::string_view, 14> kPronouns = {
+      "you", "i", "we", "they", "he", "she", "it", "there", "anyone", "your", "ya", "u", "this",
+      "that"};
+  static constexpr std::array<std::string_view, 9> kWh = {
+      "what", "where", "when", "why", "how", "who", "which", "whose", "whom"};
+  static constexpr std::array<std::string_view, 12> kWhContractions = {
+      "what's", "where's", "how's", "who's", "whats", "hows", "what're", "how're", "where're",
+      "why's",  "when's",  "wanna"};
+  std::string_view text = sentence;
+  // Skip an opening interjection: "So, do you ...", "Hey Mel, what ...".
+  std::vector<std::string> words = LeadingWords(text, 4);
+  size_t i = 0;
+  static constexpr std::array<std::string_view, 6> kOpeners = {"so", "and", "but", "also", "oh",
+                                                               "btw"};
+  if (!words.empty() && OneOf(words[0], kOpeners)) i = 1;
+  if (i >= words.size()) return false;
+  const std::string& first = words[i];
+  const std::string second = i + 1 < words.size() ? words[i + 1] : "";
+  if (OneOf(first, kAux) && OneOf(second, kPronouns)) return true;
+  if (OneOf(first, kWhContractions) && first != "wanna") return true;
+  if (OneOf(first, kWh) && (OneOf(second, kAux) || second == "about")) return true;
+  return false;
+}
+
+bool ChineseLooksLikeQuestion(std::string_view sentence) {
+  static constexpr std::array<std::string_view, 19> kInterrogatives = {
+      "什么", "哪里", "哪儿", "哪个", "哪些",   "怎么",   "为什么", "多少",   "几点",  "几个",
+      "谁",   "是否", "有没有", "是不是", "要不要", "能不能", "会不会", "可不可以", "如何"};
+  for (std::string_view word : kInterrogatives) {
+    if (sentence.find(word) != std::string_view::npos) return true;
+  }
+  // A final 吗 / 呢 / 么 / 嘛 before the terminators.
+  size_t end = sentence.size();
+  while (end > 0) {
+    size_t begin = end - 1;
+    while (begin > 0 && IsContinuation(static_cast<unsigned char>(sentence[begin]))) --begin;
+    char32_t cp = 0;
+    size_t len = 0;
+    if (!DecodeUtf8(sentence, begin, &cp, &len)) return false;
+    if (IsPunctChar(cp) || IsSpaceChar(cp)) {
+      end = begin;
+      continue;
+    }
+    return cp == U'吗' || cp == U'呢' || cp == U'么' || cp == U'嘛';
+  }
+  return false;
+}
+
+}  // namespace
+
+bool DecodeUtf8(std::string_view text, size_t pos, char32_t* cp, size_t* len) {
+  *len = 1;
+  *cp = 0xFFFD;
+  if (pos >= text.size()) return false;
+  unsigned char c0 = static_cast<unsigned char>(text[pos]);
+  if (c0 < 0x80) {
+    *cp = c0;
+    return true;
+  }
+  size_t need = 0;
+  char32_t value = 0;
+  char32_t min = 0;
+  if (c0 >= 0xC2 && c0 <= 0xDF) {
+    need = 1, value = c0 & 0x1F, min = 0x80;
+  } else if (c0 >= 0xE0 && c0 <= 0xEF) {
+    need = 2, value = c0 & 0x0F, min = 0x800;
+  } else if (c0 >= 0xF0 && c0 <= 0xF4) {
+    need = 3, value = c0 & 0x07, min = 0x10000;
+  } else {
+    return false;
+  }
+  if (pos + need >= text.size()) return false;
+  for (size_t k = 1; k <= need; ++k) {
+    unsigned char c = static_cast<unsigned char>(text[pos + k]);
+    if (!IsContinuation(c)) return false;
+    value = (value << 6) | (c & 0x3F);
+  }
+  if (value < min || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return false;
+  *cp = value;
+  *len = need + 1;
+  return true;
+}
+
+bool IsHan(char32_t cp) {
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+         (cp >= 0x20000 && cp <= 0x2EBEF) || (cp >= 0xF900 && cp <= 0xFAFF) || cp == 0x3007;
+}
+
+bool IsSpaceChar(char32_t cp) {
+  if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v') return true;
+  if (cp < 0x80) return false;
+  return u_isUWhiteSpace(static_cast<UChar32>(cp)) != 0;
+}
+
+bool IsPunctChar(char32_t cp) {
+  if (cp < 0x80) {
+    if (IsAsciiAlnum(static_cast<char>(cp)) || cp <= ' ') return false;
+    switch (cp) {
+      case '\'':
+      case '-':
+      case '_':
+      case '&':
+      case '#':
+      case '+':
+      case '@':
+      case '/':
+        return false;
+      default:
+        return true;
+    }
+  }
+  if (IsHan(cp)) return false;
+  UChar32 c = static_cast<UChar32>(cp);
+  if (u_isalnum(c)) return false;
+  int8_t type = u_charType(c);
+  switch (type) {
+    case U_DASH_PUNCTUATION:
+    case U_START_PUNCTUATION:
+    case U_END_PUNCTUATION:
+    case U_CONNECTOR_PUNCTUATION:
+    case U_OTHER_PUNCTUATION:
+    case U_INITIAL_PUNCTUATION:
+    case U_FINAL_PUNCTUATION:
+    case U_MATH_SYMBOL:
+    case U_CURRENCY_SYMBOL:
+    case U_MODIFIER_SYMBOL:
+    case U_OTHER_SYMBOL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<Sentence> SplitSentences(std::string_view text) {
+  std::vector<Sentence> out;
+  auto flush = [&](size_t begin, size_t end, bool question_mark) {
+    Span span{begin, end};
+    // Trim white space only; terminators stay.
+    while (span.begin < span.end) {
+      char32_t cp = 0;
+      size_t len = 0;
+      if (!DecodeUtf8(text, span.begin, &cp, &len) || !IsSpaceChar(cp)) break;
+      span.begin += len;
+    }
+    while (span.end > span.begin) {
+      char c = text[span.end - 1];
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') break;
+      --span.end;
+    }
+    while (!span.empty()) {
+      Span piece = span;
+      if (piece.size() > kMaxSentenceBytes) {
+        piece.end = piece.begin + kMaxSentenceBytes;
+        while (piece.end > piece.begin &&
+               IsContinuation(static_cast<unsigned char>(text[piece.end]))) {
+          --piece.end;
+        }
+        if (piece.empty()) break;
+      }
+      Sentence sentence;
+      sentence.span = piece;
+      std::string_view s = SpanText(text, piece);
+      for (size_t i = 0; i < s.size();) {
+        char32_t cp = 0;
+        size_t len = 0;
+        DecodeUtf8(s, i, &cp, &len);
+        if (IsHan(cp)) {
+          sentence.has_han = true;
+          break;
+        }
+        i += len;
+      }
+      bool last_piece = piece.end == span.end;
+      sentence.question = (last_piece && question_mark) || EnglishOpensLikeQuestion(s) ||
+                          (sentence.has_han && ChineseLooksLikeQuestion(s));
+      // A piece of nothing but punctuation is no sentence.
+      if (!TrimSpan(text, piece).empty()) out.push_back(sentence);
+      span.begin = piece.end;
+    }
+  };
+
+  size_t start = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    char32_t cp = 0;
+    size_t len = 0;
+    bool valid = DecodeUtf8(text, pos, &cp, &len);
+    if (!valid || (cp < 0x20 && cp != '\t') || cp == 0x7F) {
+      // Invalid bytes, line breaks and control characters end the sentence and belong to none.
+      flush(start, pos, false);
+      pos += len;
+      start = pos;
+      continue;
+    }
+    bool ends = IsTerminator(cp) || (cp == U'.' && DotEndsSentence(text, pos));
+    if (!ends) {
+      pos += len;
+      continue;
+    }
+    bool question_mark = false;
+    size_t end = pos;
+    // Take the whole run of terminators and closing quotes ("?!", "...", "!”").
+    while (end < text.size()) {
+      char32_t c = 0;
+      size_t l = 0;
+      if (!DecodeUtf8(text, end, &c, &l)) break;
+      if (!(IsTerminator(c) || c == U'.' || (end > pos && IsCloser(c)))) break;
+      if (c == U'?' || c == U'\uFF1F') question_mark = true;
+      end += l;
+    }
+    flush(start, end, question_mark);
+    start = pos = end;
+  }
+  flush(start, text.size(), false);
+  return out;
+}
+
+Span TrimSpan(std::string_view text, Span span) {
+  span.end = std::min(span.end, text.size());
+  auto trimmable = [](char32_t cp) {
+    return IsSpaceChar(cp) || IsPunctChar(cp) || cp == U'\'' || cp == U'-' || cp == U'_';
+  };
+  while (span.begin < span.end) {
+    char32_t cp = 0;
+    size_t len = 0;
+    if (!DecodeUtf8(text, span.begin, &cp, &len) || !trimmable(cp)) break;
+    span.begin += len;
+  }
+  while (span.end > span.begin) {
+    size_t begin = span.end - 1;
+    while (begin > span.begin && IsContinuation(static_cast<unsigned char>(text[begin]))) --begin;
+    char32_t cp = 0;
+    size_t len = 0;
+    if (!DecodeUtf8(text, begin, &cp, &len) || begin + len != span.end || !trimmable(cp)) break;
+    span.end = begin;
+  }
+  return span;
+}
+
+Span CutTimes(std::string_view text, Span span, const std::vector<Span>& times) {
+  for (const Span& time : times) {
+    if (time.end <= span.begin) continue;
+    if (time.begin >= span.end) break;
+    size_t first = span.begin;
+    while (first < span.end && (text[first] == ' ' || text[first] == ',')) ++first;
+    if (time.begin <= first) {
+      span.begin = std::min(span.end, time.end);
+    } else {
+      span.end = time.begin;
+      break;
+    }
+  }
+  return span;
+}
+
+std::vector<std::string> QualifierNames(unsigned bits) {
+  // Sorted by name.
+  static constexpr std::array<std::pair<unsigned, const char*>, 6> kNames = {{
+      {kBitHabitual, "habitual"},
+      {kBitNegated, "negated"},
+      {kBitPast, "past"},
+      {kBitPlanned, "planned"},
+      {kBitReported, "reported"},
+      {kBitTemporary, "temporary"},
+  }};
+  std::vector<std::string> names;
+  for (const auto& [bit, name] : kNames) {
+    if (bits & bit) names.emplace_back(name);
+  }
+  return names;
+}
+
+std::string LowerAscii(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\xE2' && i + 2 < s.size() && s[i + 1] == '\x80' && s[i + 2] == '\x99') {
+      out.push_back('\'');
+      i += 2;
+    } else {
+      out.push_back(ToLowerAscii(s[i]));
+    }
+  }
+  return out;
+}
+
+}  // namespace engram::extraction::rules
