@@ -767,6 +767,9 @@ struct RecallOutcome {
   bool ok = false;
   std::string error;                             // when !ok
   std::vector<std::string> texts;                // item texts, best first (events and claims)
+  // Per item: its text plus, for a claim, the content of its `supports` evidence events. Recall
+  // folds an event into the claim read from it, so "this memory came back" looks at both.
+  std::vector<std::string> memories;
   std::vector<std::vector<std::string>> flags;   // per item
   std::vector<ClaimView> claims;                 // the claim items, best first
 };
@@ -827,14 +830,15 @@ void CheckRecall(const Step& step, const RecallOutcome& got) {
   }
   ASSERT_TRUE(got.ok) << "recall failed: " << got.error;
   const std::vector<std::string>& texts = got.texts;
+  const std::vector<std::string>& memories = got.memories;
   EXPECT_LE(texts.size(), static_cast<size_t>(step.limit)) << Listing(texts);
   for (const std::string& s : step.expect_contains) {
-    EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [&](auto& t) { return Contains(t, s); }))
-        << "no item contains \"" << s << "\"; " << Listing(texts);
+    EXPECT_TRUE(std::any_of(memories.begin(), memories.end(), [&](auto& t) { return Contains(t, s); }))
+        << "no item (or its supporting evidence) contains \"" << s << "\"; " << Listing(memories);
   }
   for (const std::string& s : step.expect_absent) {
-    EXPECT_FALSE(std::any_of(texts.begin(), texts.end(), [&](auto& t) { return Contains(t, s); }))
-        << "an item contains \"" << s << "\"; " << Listing(texts);
+    EXPECT_FALSE(std::any_of(memories.begin(), memories.end(), [&](auto& t) { return Contains(t, s); }))
+        << "an item (or its supporting evidence) contains \"" << s << "\"; " << Listing(memories);
   }
   for (const std::string& s : step.expect_exact) {
     EXPECT_TRUE(std::find(texts.begin(), texts.end(), s) != texts.end())
@@ -1105,6 +1109,11 @@ class LibraryBackend : public Backend {
     out.ok = true;
     for (const RecallItem& item : result->items) {
       out.texts.push_back(item.text);
+      std::string memory = item.text;
+      for (const EvidenceRef& e : item.evidence) {
+        if (e.relation == "supports") memory += "\n" + e.content;
+      }
+      out.memories.push_back(memory);
       out.flags.push_back(item.flags);
       if (item.type == "claim") out.claims.push_back(ViewOf(item));
     }
@@ -1310,6 +1319,13 @@ class CliBackend : public Backend {
     out.ok = true;
     for (const json& item : j["items"]) {
       out.texts.push_back(item.value("text", ""));
+      std::string memory = item.value("text", "");
+      if (item.contains("evidence")) {
+        for (const json& e : item["evidence"]) {
+          if (e.value("relation", "") == "supports") memory += "\n" + e.value("content", "");
+        }
+      }
+      out.memories.push_back(memory);
       std::vector<std::string> flags;
       if (item.contains("flags")) {
         for (const json& f : item["flags"]) flags.push_back(f.get<std::string>());

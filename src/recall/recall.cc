@@ -127,9 +127,9 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     return a.bm25 > b.bm25;
   });
   // Provenance folding: a claim stands for the events it was read from. An event's place goes to
-  // its best-ranked claim (which carries the event as evidence), and an item whose source events
-  // are all represented already adds nothing and is dropped — a claim and its own evidence turn
-  // never take two places.
+  // its best-ranked claim (which carries the event as evidence) when that claim ranks as well in its
+  // channel, and an item whose source events are all represented already adds nothing and is
+  // dropped — a claim and its own evidence turn never take two places.
   std::map<std::string, size_t> claim_of_event;  // event id → index in `fused` of its best claim
   std::vector<std::vector<std::string>> sources(fused.size());
   for (size_t i = 0; i < fused.size(); ++i) {
@@ -158,8 +158,12 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     if (emitted[i]) continue;
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
+      // The claim takes the event's place only when it ranks as well in its own channel; a claim
+      // that matched the question weakly (say, only by a name) leaves the event in front.
       auto it = claim_of_event.find(fused[i].item.id);
-      if (it != claim_of_event.end() && !emitted[it->second]) chosen = it->second;
+      if (it != claim_of_event.end() && !emitted[it->second] && fused[it->second].rrf >= fused[i].rrf) {
+        chosen = it->second;
+      }
     }
     bool adds_something = sources[chosen].empty();
     for (const std::string& id : sources[chosen]) adds_something |= represented.count(id) == 0;

@@ -16,8 +16,9 @@ namespace engram {
 //            every status with include_history. Each claim carries its evidence events.
 // Fusion: reciprocal rank fusion, score = Σ 1/(60 + rank) over the channels (Cormack et al. 2009,
 // k = 60), ties broken by channel BM25; then provenance folding: an event's place goes to its
-// best-ranked claim (which carries the event as evidence), and an item whose source events are all
-// represented by a better-ranked item is dropped.
+// best-ranked claim (which carries the event as evidence) when that claim ranks at least as well in
+// its channel, and an item whose source events are all represented by a better-ranked item is
+// dropped.
 Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query);
 
 }  // namespace engram

@@ -67,18 +67,19 @@ double ImportanceOf(std::string_view scope, std::string_view predicate) {
   return 0.5;
 }
 
-// "2026-03-09", "week of 2026-03-02", "2026-03", "2026".
-std::string DateText(const text::TimeMention& mention) {
+// The resolved date of a mention, for a claim's text: "2026-03-09", "week of 2026-03-02",
+// "2026-03", "2026" (Chinese: "2026-03-02那周", "2026年").
+std::string DateText(const text::TimeMention& mention, bool chinese) {
   std::string iso = FormatTimestamp(mention.start);
   switch (mention.precision) {
     case text::TimeMention::Precision::kDay:
       return iso.substr(0, 10);
     case text::TimeMention::Precision::kWeek:
-      return "week of " + iso.substr(0, 10);
+      return chinese ? iso.substr(0, 10) + "那周" : "week of " + iso.substr(0, 10);
     case text::TimeMention::Precision::kMonth:
       return iso.substr(0, 7);
     case text::TimeMention::Precision::kYear:
-      return iso.substr(0, 4);
+      return chinese ? iso.substr(0, 4) + "年" : iso.substr(0, 4);
   }
   return iso.substr(0, 10);
 }
@@ -95,12 +96,14 @@ std::string SubjectDisplay(const CandidateClaim& claim, std::string_view speaker
   std::string_view phrase = claim.subject;
   if (chinese) {
     for (std::string_view mine : {"我们的", "我的", "我们", "我"}) {
-      if (StartsWith(phrase, mine)) return std::string(speaker) + "的" + std::string(phrase.substr(mine.size()));
+      if (StartsWith(phrase, mine))
+        return std::string(speaker) + "的" + std::string(phrase.substr(mine.size()));
     }
     return claim.subject;
   }
   for (std::string_view mine : {"my ", "My ", "our ", "Our "}) {
-    if (StartsWith(phrase, mine)) return std::string(speaker) + "'s " + std::string(phrase.substr(mine.size()));
+    if (StartsWith(phrase, mine))
+      return std::string(speaker) + "'s " + std::string(phrase.substr(mine.size()));
   }
   return claim.subject;
 }
@@ -126,7 +129,8 @@ std::string EnglishText(const CandidateClaim& c, const std::string& s) {
     if (past) return s + " used to live in " + v;
     return s + (planned ? " plans to live in " : " lives in ") + v;
   }
-  if (p == "job") return s + (neg ? " does not work as " : past ? " used to work as " : " works as ") + v;
+  if (p == "job")
+    return s + (neg ? " does not work as " : past ? " used to work as " : " works as ") + v;
   if (p == "employer") {
     return s + (neg ? " does not work at " : past ? " used to work at " : " works at ") + v;
   }
@@ -134,7 +138,8 @@ std::string EnglishText(const CandidateClaim& c, const std::string& s) {
   if (p == "likes") return s + (neg ? " dislikes " : past ? " used to like " : " likes ") + v;
   if (p == "prefers") return s + (neg ? " does not prefer " : " prefers ") + v;
   if (p == "favorite") return s + "'s favorite " + c.slot + " is " + v;
-  if (p == "owns") return s + (neg ? " no longer owns " : planned ? " plans to get " : " owns ") + v;
+  if (p == "owns")
+    return s + (neg ? " no longer owns " : planned ? " plans to get " : " owns ") + v;
   if (p == "has_relation") return s + "'s " + c.slot + " is " + v;
   if (p == "went_to") {
     if (neg) return s + " did not go to " + v;
@@ -179,7 +184,8 @@ std::string ChineseText(const CandidateClaim& c, std::string s) {
   if (p == "age") return s + v + "岁";
   if (p == "birthday") return s + "的生日是" + v;
   if (p == "hometown") return s + "来自" + v;
-  if (p == "lives_in") return s + (neg ? "不住在" : past ? "以前住在" : planned ? "打算住在" : "住在") + v;
+  if (p == "lives_in")
+    return s + (neg ? "不住在" : past ? "以前住在" : planned ? "打算住在" : "住在") + v;
   if (p == "job") return s + (neg ? "不是" : "是") + v;
   if (p == "employer") return s + (neg ? "不在" : "在") + v + "工作";
   if (p == "school") return s + (neg ? "不在" : "在") + v + "上学";
@@ -200,7 +206,8 @@ std::string ChineseText(const CandidateClaim& c, std::string s) {
     std::string object = v == c.slot ? v : c.slot + v;
     return s + (neg ? "不再" : past ? "以前经常" : "经常") + object;
   }
-  if (p == "uses") return s + (neg ? "不用" : "使用") + v + (Has(c, kQualTemporary) ? "（暂时）" : "");
+  if (p == "uses")
+    return s + (neg ? "不用" : "使用") + v + (Has(c, kQualTemporary) ? "（暂时）" : "");
   if (p == "status") return s + (neg ? "不是" : "") + v;
   return s + " " + p + " " + v;
 }
@@ -216,7 +223,8 @@ const text::TimeMention* MentionFor(const RawClaim& raw, const Sentence& sentenc
   for (const text::TimeMention& m : mentions) {
     if (m.byte_start < sentence.span.begin || m.byte_end > sentence.span.end) continue;
     // Only discourse words may come before it: "Yesterday", "So last week", "哈哈，昨天".
-    std::string_view before = content.substr(sentence.span.begin, m.byte_start - sentence.span.begin);
+    std::string_view before =
+        content.substr(sentence.span.begin, m.byte_start - sentence.span.begin);
     if (before.size() <= 12 && before.find(' ') == before.rfind(' ')) return &m;
   }
   return nullptr;
@@ -263,9 +271,13 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
         claim.slot = r.slot;
         claim.value = std::string(rules::SpanText(content, r.value));
         unsigned bits = r.qualifiers;
-        // A birthday's date is its value, not when it became true.
+        // A birthday's date is its value, not when it became true; a relation
+        // ("我下周和同事李雷一起 去巴黎") holds already, whatever the time of the trip it is
+        // mentioned with.
         const text::TimeMention* mention =
-            r.predicate == "birthday" ? nullptr : MentionFor(r, sentence, content, mentions);
+            r.predicate == "birthday" || r.predicate == "has_relation"
+                ? nullptr
+                : MentionFor(r, sentence, content, mentions);
         if (mention != nullptr) {
           claim.valid_from = mention->start;
           claim.time_phrase = mention->phrase;
@@ -279,10 +291,18 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
         claim.importance = ImportanceOf(claim.scope, claim.predicate);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
+        // The time phrase as written stays in the text (lexical recall: "我下周去哪里？"), with
+        // its resolved date: "Lin went to City-A yesterday (2026-03-09)", "Lin 下周打算去巴黎出差
+        // （2026-03-16那周）".
         std::string display = SubjectDisplay(claim, speaker, r.chinese, r.subject_kind);
+        if (r.chinese && mention != nullptr) {
+          if (!display.empty() && static_cast<unsigned char>(display.back()) < 0x80) display += " ";
+          display += mention->phrase;
+        }
         claim.text = r.chinese ? ChineseText(claim, display) : EnglishText(claim, display);
         if (mention != nullptr) {
-          claim.text += r.chinese ? "（" + DateText(*mention) + "）" : " (" + DateText(*mention) + ")";
+          claim.text += r.chinese ? "（" + DateText(*mention, true) + "）"
+                                  : " " + mention->phrase + " (" + DateText(*mention, false) + ")";
         }
         if (r.subject_kind != SubjectKind::kSpeaker && (bits & rules::kBitReported)) {
           claim.text += r.chinese ? "（" + speaker + "转述）" : " (reported by " + speaker + ")";

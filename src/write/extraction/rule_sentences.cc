@@ -57,7 +57,8 @@ bool IsCloser(char32_t cp) {
 // Words after which a "." does not end the sentence.
 bool IsAbbreviation(std::string_view lower_word) {
   static constexpr std::array<std::string_view, 16> kAbbreviations = {
-      "mr", "mrs", "ms", "dr", "st", "vs", "etc", "jr", "sr", "prof", "mt", "inc", "ltd", "co", "approx", "no"};
+      "mr", "mrs",  "ms", "dr",  "st",  "vs", "etc",    "jr",
+      "sr", "prof", "mt", "inc", "ltd", "co", "approx", "no"};
   return std::find(kAbbreviations.begin(), kAbbreviations.end(), lower_word) !=
          kAbbreviations.end();
 }
@@ -114,24 +115,24 @@ bool OneOf(std::string_view word, const std::array<std::string_view, N>& set) {
 
 bool EnglishOpensLikeQuestion(std::string_view sentence) {
   static constexpr std::array<std::string_view, 31> kAux = {
-      "do",     "does",     "did",    "are",     "is",       "am",     "was",    "were",
-      "can",    "could",    "would",  "will",    "should",   "shall",  "have",   "has",
-      "may",    "might",    "don't",  "doesn't", "didn't",   "aren't", "isn't",  "won't",
-      "can't",  "wouldn't", "haven't", "hasn't", "couldn't", "wasn't", "weren't"};
+      "do",    "does",     "did",     "are",     "is",       "am",     "was",    "were",
+      "can",   "could",    "would",   "will",    "should",   "shall",  "have",   "has",
+      "may",   "might",    "don't",   "doesn't", "didn't",   "aren't", "isn't",  "won't",
+      "can't", "wouldn't", "haven't", "hasn't",  "couldn't", "wasn't", "weren't"};
   static constexpr std::array<std::string_view, 14> kPronouns = {
-      "you", "i", "we", "they", "he", "she", "it", "there", "anyone", "your", "ya", "u", "this",
-      "that"};
-  static constexpr std::array<std::string_view, 9> kWh = {
-      "what", "where", "when", "why", "how", "who", "which", "whose", "whom"};
+      "you",   "i",      "we",   "they", "he", "she",  "it",
+      "there", "anyone", "your", "ya",   "u",  "this", "that"};
+  static constexpr std::array<std::string_view, 9> kWh = {"what", "where", "when",  "why", "how",
+                                                          "who",  "which", "whose", "whom"};
   static constexpr std::array<std::string_view, 12> kWhContractions = {
-      "what's", "where's", "how's", "who's", "whats", "hows", "what're", "how're", "where're",
-      "why's",  "when's",  "wanna"};
+      "what's",  "where's", "how's",    "who's", "whats",  "hows",
+      "what're", "how're",  "where're", "why's", "when's", "wanna"};
   std::string_view text = sentence;
   // Skip an opening interjection: "So, do you ...", "Hey Mel, what ...".
   std::vector<std::string> words = LeadingWords(text, 4);
   size_t i = 0;
-  static constexpr std::array<std::string_view, 6> kOpeners = {"so", "and", "but", "also", "oh",
-                                                               "btw"};
+  static constexpr std::array<std::string_view, 6> kOpeners = {"so",   "and", "but",
+                                                               "also", "oh",  "btw"};
   if (!words.empty() && OneOf(words[0], kOpeners)) i = 1;
   if (i >= words.size()) return false;
   const std::string& first = words[i];
@@ -144,7 +145,7 @@ bool EnglishOpensLikeQuestion(std::string_view sentence) {
 
 bool ChineseLooksLikeQuestion(std::string_view sentence) {
   static constexpr std::array<std::string_view, 19> kInterrogatives = {
-      "什么", "哪里", "哪儿", "哪个", "哪些",   "怎么",   "为什么", "多少",   "几点",  "几个",
+      "什么", "哪里", "哪儿",   "哪个",   "哪些",   "怎么",   "为什么", "多少",     "几点", "几个",
       "谁",   "是否", "有没有", "是不是", "要不要", "能不能", "会不会", "可不可以", "如何"};
   for (std::string_view word : kInterrogatives) {
     if (sentence.find(word) != std::string_view::npos) return true;

@@ -37,9 +37,9 @@ inline std::string_view SpanText(std::string_view text, Span span) {
 inline constexpr size_t kMaxSentenceBytes = 1024;
 
 struct Sentence {
-  Span span;              // trimmed of surrounding white space; its terminators ("." "!" "。") kept
+  Span span;  // trimmed of surrounding white space; its terminators ("." "!" "。") kept
   bool question = false;  // ends with "?" / "？", or opens like one ("Do you ...", "你喜欢...吗")
-  bool has_han = false;   // contains a Han character: the Chinese patterns run on it too
+  bool has_han = false;  // contains a Han character: the Chinese patterns run on it too
 };
 
 // Decodes the code point at `pos`. Returns false (and *len = 1) for an invalid or truncated
@@ -90,7 +90,7 @@ struct RawClaim {
   std::string slot;       // favorite / has_relation / uses / habit sub-key, "" otherwise
   Span value;             // trimmed, non-empty
   unsigned qualifiers = 0;
-  Span clause;            // the clause it was read from; a time mention inside it wins
+  Span clause;  // the clause it was read from; a time mention inside it wins
   double confidence = 0.7;
   bool chinese = false;  // read by the Chinese patterns: the text is written in Chinese
 };

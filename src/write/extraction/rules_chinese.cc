@@ -17,31 +17,41 @@ namespace {
 // ---- Pattern pieces ---------------------------------------------------------------------------
 
 // Relation words, longest first where one is a prefix of another at the same position.
-#define ZH_REL                                                                                  \
-  "(女朋友|男朋友|好朋友|未婚妻|未婚夫|外甥女|女友|男友|朋友|闺蜜|同事|同学|室友|邻居|老板|领导|上司|" \
-  "妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|爱人|儿子|女儿|孩子|表妹|表姐|"      \
-  "表哥|表弟|堂妹|堂姐|堂哥|堂弟|爷爷|奶奶|外婆|外公|姥姥|姥爷|舅舅|叔叔|阿姨|姑姑|伯伯|婶婶|侄子|侄女|"  \
+#define ZH_REL                                                                                                                          \
+  "(女朋友|男朋友|好朋友|未婚妻|未婚夫|外甥女|女友|男友|朋友|闺蜜|同事|同学|室友|邻居|老板|领导|" \
+  "上司|"                                                                                                                             \
+  "妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|爱人|儿子|女儿|孩子|表妹|"      \
+  "表姐|"                                                                                                                             \
+  "表哥|表弟|堂妹|堂姐|堂哥|堂弟|爷爷|奶奶|外婆|外公|姥姥|姥爷|舅舅|叔叔|阿姨|姑姑|伯伯|婶婶|"      \
+  "侄子|侄女|"                                                                                                                      \
   "外甥|宝宝|前妻|前夫|导师|教练|小狗|小猫|狗狗|猫咪)"
 
 // A name right after a relation word: a capitalised Latin word, or two or three Han characters
 // that do not open with a function word and are followed by one.
-#define ZH_NAME                                                                                 \
-  "((?:[A-Z][A-Za-z0-9\\-]*)|(?![说告在去和跟也都是的住要会想很最刚已正还又就才每经常从到把被给对了过" \
-  "着一今明昨下上这那他她我你们喜爱搬买有不没吃喝做来回出工当现结开学送带养打准计让叫请帮陪与同家非特"  \
-  "真太挺比更以之将后前平总])\\p{Han}{2,3}?)"                                                   \
-  "(?=一起|住|在|去|说|是|的|和|也|都|今天|昨天|明天|下周|上周|下个|上个|今年|明年|去年|最|很|刚|已|" \
-  "要|会|想|打算|准备|喜欢|爱|搬|买|有|正|还|又|就|才|每|经常|从|到|把|被|给|对|跟|与|了|过|吃|喝|做|" \
+#define ZH_NAME                                                                                                                                   \
+  "((?:[A-Z][A-Za-z0-9\\-]*)|(?!["                                                                                                                \
+  "说告在去和跟也都是的住要会想很最刚已正还又就才每经常从到把被给对了过"                                        \
+  "着一今明昨下上这那他她我你们喜爱搬买有不没吃喝做来回出工当现结开学送带养打准计让叫请帮陪与同家" \
+  "非特"                                                                                                                                        \
+  "真太挺比更以之将后前平总])\\p{Han}{2,3}?)"                                                                                         \
+  "(?=一起|住|在|去|说|是|的|和|也|都|今天|昨天|明天|下周|上周|下个|上个|今年|明年|去年|最|很|刚|"              \
+  "已|"                                                                                                                                          \
+  "要|会|想|打算|准备|喜欢|爱|搬|买|有|正|还|又|就|才|每|经常|从|到|把|被|给|对|跟|与|了|过|吃|"                  \
+  "喝|做|"                                                                                                                                      \
   "来|回|出|工作|当|现在|结婚|开|学|告诉|送|带|养|[，。！？,.!?、；;：:\\s]|$)"
 
 // Leading time words and adverbs before a subject.
-#define ZH_LEAD                                                                                 \
-  "(?:(?:最近|现在|目前|刚刚|刚才|刚|已经|也|还|都|就|一直|其实|另外|而且|然后|所以|不过|但是|可是|"    \
-  "对了|哈哈|嗯|啊|哦|好吧|是的|今天|昨天|前天|明天|后天|上周末|这周末|下周末|上周|下周|这周|本周|"      \
+#define ZH_LEAD                                                                                                                    \
+  "(?:(?:最近|现在|目前|刚刚|刚才|刚|已经|也|还|都|就|一直|其实|另外|而且|然后|所以|不过|但是|"   \
+  "可是|"                                                                                                                        \
+  "对了|哈哈|嗯|啊|哦|好吧|是的|今天|昨天|前天|明天|后天|上周末|这周末|下周末|上周|下周|这周|" \
+  "本周|"                                                                                                                        \
   "上个月|下个月|这个月|去年|今年|明年|周末|平时)[，,\\s]*)*"
 
 // Verbs that name a habit (longest first).
-#define ZH_VERB                                                                                 \
-  "(练瑜伽|跑步|游泳|健身|锻炼|散步|冥想|瑜伽|喝|吃|看|读|写|玩|打|练|做|听|骑|学|用|去|抽|弹|画|逛|遛|" \
+#define ZH_VERB                                                                                                                      \
+  "(练瑜伽|跑步|游泳|健身|锻炼|散步|冥想|瑜伽|喝|吃|看|读|写|玩|打|练|做|听|骑|学|用|去|抽|弹|画|" \
+  "逛|遛|"                                                                                                                         \
   "泡|煮|唱|跳|开|上|坐|带|陪|送|买)"
 
 enum class Kind {
@@ -88,8 +98,8 @@ constexpr RuleSpec kRuleSpecs[] = {
     {"(?:我叫|我的名字(?:是|叫)|我名叫)(.{1,20})", "name", Kind::kPlain, 0, 0.9, false, false},
     {"我(?:今年|现在|已经)*(\\d{1,3}|[一二三四五六七八九十两]{1,3})周?岁", "age", Kind::kPlain, 0,
      0.85, false, false},
-    {"(?:今年|现在|已经)+(\\d{1,3}|[一二三四五六七八九十两]{1,3})周?岁", "age", Kind::kPlain, 0, 0.8,
-     false, true},
+    {"(?:今年|现在|已经)+(\\d{1,3}|[一二三四五六七八九十两]{1,3})周?岁", "age", Kind::kPlain, 0,
+     0.8, false, true},
     {"我的?生日(?:是|在)(.{1,20})", "birthday", Kind::kPlain, 0, 0.9, false, true},
     {"(?:我来自|我老家(?:是|在)|我(?:出生|生)(?:在|于)|我的家乡是)(.{1,30})", "hometown",
      Kind::kPlain, 0, 0.85, false, false},
@@ -106,11 +116,12 @@ constexpr RuleSpec kRuleSpecs[] = {
     {"就读于(.{1,30})", "school", Kind::kPlain, 0, 0.85, false, false},
     {"(?:已经)?(结婚|离婚|订婚|退休|怀孕|单身|失业|辞职)了", "status", Kind::kPlain, 0, 0.8, false,
      false},
-    {"我是(素食者|素食主义者|单身|独生子|独生女|丁克|左撇子|吃素的)", "status", Kind::kPlain, 0, 0.8,
-     false, false},
+    {"我是(素食者|素食主义者|单身|独生子|独生女|丁克|左撇子|吃素的)", "status", Kind::kPlain, 0,
+     0.8, false, false},
     {"我(吃素)", "status", Kind::kPlain, 0, 0.75, false, false},
     {"我(?:的工作|的职业)是(.{1,20})", "job", Kind::kPlain, 0, 0.85, false, false},
-    {"(?<![但可还就总要于或凡若倒硬真只老算不像])(?:是|当了|做了)(?:一名|一个|一位|个|名)?(\\p{Han}{1,8})",
+    {"(?<![但可还就总要于或凡若倒硬真只老算不像])(?:是|当了|做了)(?:一名|一个|一位|个|名)?(\\p{Han}"
+     "{1,8})",
      "job", Kind::kJob, 0, 0.8, false, false},
     {"(?:换成|换到|换回|切换到|切换成|切到|改成|改用|改为|换用|使用|在用|用着)(.{1,30})", "uses",
      Kind::kUses, 0, 0.8, false, false},
@@ -125,27 +136,30 @@ constexpr RuleSpec kRuleSpecs[] = {
      false},
     {"戒(?:了|掉了?)?(烟|酒|咖啡|糖|可乐|奶茶|游戏)", "habit", Kind::kQuitHabit, kNeg | kHab, 0.8,
      false, false},
-    {"(?:不再|没再|不会再|再也不|停止|别再)" ZH_VERB "(.{0,30})", "habit", Kind::kHabit, kNeg | kHab,
-     0.8, false, false},
-    {"(?:每天|每周|每个?星期|每个?月|每晚|每早|每个?周末|经常|常常|总是|平时|一般|通常|天天|每年|每次)"
+    {"(?:不再|没再|不会再|再也不|停止|别再)" ZH_VERB "(.{0,30})", "habit", Kind::kHabit,
+     kNeg | kHab, 0.8, false, false},
+    {"(?:每天|每周|每个?星期|每个?月|每晚|每早|每个?周末|经常|常常|总是|平时|一般|通常|天天|每年|"
+     "每次)"
      "(?:都|会|要|也|还|必须|基本)?(?:早上|晚上|中午|下午)?" ZH_VERB "(.{0,30})",
      "habit", Kind::kHabit, kHab, 0.75, false, false},
     {"(?:打算|准备|计划|想要|将要|希望|决定|考虑)(.{1,40})", "plans_to", Kind::kPlain, kPlan, 0.75,
      false, false},
-    {"(?<![需重主只不总])(?:想|要)((?:去|学|买|换|搬|试|做|成为|当|考|读|看|吃|参加|尝试|养|开|办|找|"
+    {"(?<![需重主只不总])(?:想|要)((?:去|学|买|换|搬|试|做|成为|当|考|读|看|吃|参加|尝试|养|开|办|"
+     "找|"
      "回|出|报|申请).{0,40})",
      "plans_to", Kind::kPlain, kPlan, 0.65, true, false},
-    {"(?:飞到|飞去|回到|去|(?<![收拿得遇想找看听达做感受见])到|回)(?:了|过)(.{1,30})", "went_to", Kind::kPlain, 0, 0.75, false,
-     false},
-    {"(?:参观了|游览了|逛了|拜访了|探望了|看望了)(.{1,30})", "went_to", Kind::kPlain, 0, 0.75, false,
-     false},
+    {"(?:飞到|飞去|回到|去|(?<![收拿得遇想找看听达做感受见])到|回)(?:了|过)(.{1,30})", "went_to",
+     Kind::kPlain, 0, 0.75, false, false},
+    {"(?:参观了|游览了|逛了|拜访了|探望了|看望了)(.{1,30})", "went_to", Kind::kPlain, 0, 0.75,
+     false, false},
     {"(?:加入了?|报名(?:参加)?了?)(.{1,30})", "joined", Kind::kPlain, 0, 0.8, false, false},
     {"(?:参加了?|出席了?|参与了?)(.{1,30})", "attended", Kind::kPlain, 0, 0.8, false, false},
     {"开始了?(.{1,30})", "started", Kind::kPlain, 0, 0.75, false, false},
     {"(?:完成了|做完了|读完了|看完了|写完了|学完了|毕业于)(.{1,30})", "finished", Kind::kPlain, 0,
      0.75, false, false},
     {"从(.{1,20}?)毕业", "finished", Kind::kPlain, 0, 0.75, false, false},
-    {"(?:正在|一直在|最近在|都在|在)((?:学|做|写|看|练|准备|找|读|玩|画|弹|跑|用|开发|研究|忙|上|参加|"
+    {"(?:正在|一直在|最近在|都在|在)((?:学|做|写|看|练|准备|找|读|玩|画|弹|跑|用|开发|研究|忙|上|"
+     "参加|"
      "考虑|筹备|装修|减肥|健身|追|听|养|带|教|拍|录|织|修|种|筹划|整理|搬).{0,40})",
      "doing", Kind::kPlain, 0, 0.6, true, false},
     {"(?<![过回失出进来上下])去(?!年|世|掉|除)(.{1,30})", "went_to", Kind::kGoBare, 0, 0.65, false,
@@ -160,8 +174,8 @@ struct Rule {
 std::unique_ptr<icu::RegexPattern> Compile(const char* pattern) {
   UErrorCode status = U_ZERO_ERROR;
   UParseError parse_error;
-  std::unique_ptr<icu::RegexPattern> re(icu::RegexPattern::compile(
-      icu::UnicodeString::fromUTF8(pattern), 0, parse_error, status));
+  std::unique_ptr<icu::RegexPattern> re(
+      icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(pattern), 0, parse_error, status));
   if (U_FAILURE(status)) return nullptr;  // a bad pattern is a bug; the rule is skipped
   return re;
 }
@@ -230,9 +244,9 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 // A job title ends like one: 老师, 工程师, 程序员, 学生, 作家 …
 bool LooksLikeJob(std::string_view value) {
   static constexpr std::array<std::string_view, 32> kEnds = {
-      "师", "员", "生", "家", "者", "工", "手", "长", "警", "医", "士", "匠", "商", "编辑", "司机",
-      "老板", "经理", "主管", "会计", "销售", "记者", "教授", "博士", "护士", "模特", "演员", "歌手",
-      "主播", "律师", "总监", "创始人", "自由职业"};
+      "师",   "员",   "生",   "家",   "者",   "工",   "手",   "长",   "警",     "医",      "士",
+      "匠",   "商",   "编辑", "司机", "老板", "经理", "主管", "会计", "销售",   "记者",    "教授",
+      "博士", "护士", "模特", "演员", "歌手", "主播", "律师", "总监", "创始人", "自由职业"};
   for (std::string_view end : kEnds) {
     if (EndsWith(value, end)) return true;
   }
@@ -320,8 +334,8 @@ Span ChineseReader::CleanValue(Span value, bool keep_times) const {
   static constexpr std::array<std::string_view, 9> kLeading = {
       "了", "过", "着", "一些", "一点", "很多", "好多", "不少", "一下"};
   static constexpr std::array<std::string_view, 18> kTrailing = {
-      "了", "啦", "呢", "吧", "啊", "呀", "哦", "哈", "嘛", "喔", "哟", "的话", "一下", "而已",
-      "罢了", "咯", "哇", "~"};
+      "了", "啦", "呢",   "吧",   "啊",   "呀",   "哦", "哈", "嘛",
+      "喔", "哟", "的话", "一下", "而已", "罢了", "咯", "哇", "~"};
   static constexpr std::string_view kNumerals = "一两二三四五六七八九十几这那每";
   static constexpr std::string_view kClassifiers =
       "个只辆台条套部本家座匹头位件支把双张款份杯间所辆盆棵颗枚";
@@ -451,15 +465,15 @@ void ChineseReader::ReadSegment(int32_t begin, int32_t end, const ZhSubject* for
 
 void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forced) {
   static const std::initializer_list<std::string_view> kPlanWords = {
-      "打算", "准备", "计划", "想去", "想要", "要去", "将要", "将会", "会去", "下周", "下个",
-      "明天", "明年", "后天", "下星期", "下礼拜", "下月", "以后", "将来"};
+      "打算", "准备", "计划", "想去", "想要",   "要去",   "将要", "将会", "会去", "下周",
+      "下个", "明天", "明年", "后天", "下星期", "下礼拜", "下月", "以后", "将来"};
   static const std::initializer_list<std::string_view> kPastWords = {
       "以前", "曾经", "过去", "原来", "之前", "小时候", "那时候", "当年"};
   static const std::initializer_list<std::string_view> kTemporaryWords = {
       "暂时", "临时", "先换", "先用", "先改", "先去", "先住", "先试", "目前先", "这几天"};
   static const std::initializer_list<std::string_view> kHabitWords = {
-      "每天", "每周", "每晚", "每个", "每年", "每次", "经常", "常常", "总是", "通常", "平时",
-      "一般", "天天"};
+      "每天", "每周", "每晚", "每个", "每年", "每次", "经常",
+      "常常", "总是", "通常", "平时", "一般", "天天"};
   static const std::initializer_list<std::string_view> kActivities = {
       "went_to", "plans_to", "joined", "attended", "started", "finished", "doing", "did"};
   int32_t subject_end = begin;
@@ -499,7 +513,8 @@ void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forc
       if (U_FAILURE(status) || g1s < 0) continue;
       // The trigger must not be part of a time expression (去年 is not 去).
       int32_t trigger_end = g1s > ms ? g1s : std::min(me, ms + 1);
-      if (OverlapsTime(Bytes(ms, trigger_end)) && spec.kind != Kind::kFavorite && !spec.keep_times) {
+      if (OverlapsTime(Bytes(ms, trigger_end)) && spec.kind != Kind::kFavorite &&
+          !spec.keep_times) {
         continue;
       }
       if (!relation) {
@@ -565,8 +580,9 @@ void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forc
           break;
       }
       if (value.empty()) continue;
-      if (predicate == "owns" && HasAny(Text(value).substr(0, 12), {"妹妹", "姐姐", "哥哥", "弟弟",
-                                                                    "孩子", "儿子", "女儿", "朋友"})) {
+      if (predicate == "owns" &&
+          HasAny(Text(value).substr(0, 12),
+                 {"妹妹", "姐姐", "哥哥", "弟弟", "孩子", "儿子", "女儿", "朋友"})) {
         continue;  // 我有一个妹妹 is a relation, not a possession
       }
       // A negation just before the trigger: 我不住在…, 我还没去过…, 我不太喜欢….
@@ -584,17 +600,16 @@ void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forc
     }
   }
   if (blocked || out_->size() > emitted_before) {
-    bool only_relations = std::all_of(out_->begin() + static_cast<std::ptrdiff_t>(emitted_before),
-                                      out_->end(), [](const RawClaim& c) {
-                                        return c.predicate == "has_relation";
-                                      });
+    bool only_relations =
+        std::all_of(out_->begin() + static_cast<std::ptrdiff_t>(emitted_before), out_->end(),
+                    [](const RawClaim& c) { return c.predicate == "has_relation"; });
     if (blocked || !only_relations) return;
   }
   // Nothing matched: a clause with an explicit subject and a 了/过 is something the subject did
   // (我昨天画了一幅画 → did 画了一幅画).
   static constexpr std::array<std::string_view, 22> kSkip = {
-      "刚刚", "刚才", "刚", "已经", "终于", "也", "还", "又", "都", "就", "才", "一起", "最近",
-      "今天", "昨天", "前天", "上周", "周末", "其实", "真的", "确实", "们"};
+      "刚刚", "刚才", "刚",   "已经", "终于", "也",   "还",   "又",   "都",   "就",   "才",
+      "一起", "最近", "今天", "昨天", "前天", "上周", "周末", "其实", "真的", "确实", "们"};
   static constexpr std::array<std::string_view, 12> kAdjectival = {
       "太", "很", "好", "真", "挺", "非常", "特别", "有点", "比较", "越来越", "是", "的"};
   if (!subject.explicit_subject && !OverlapsTime(clause)) return;

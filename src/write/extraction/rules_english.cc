@@ -18,40 +18,141 @@ bool In(const WordSet& set, std::string_view word) { return set.count(word) > 0;
 // Irregular past tenses and participles → base form.
 const WordMap& IrregularPast() {
   static const WordMap kMap = {
-      {"went", "go"},        {"gone", "go"},         {"got", "get"},        {"gotten", "get"},
-      {"bought", "buy"},     {"had", "have"},        {"made", "make"},      {"saw", "see"},
-      {"seen", "see"},       {"took", "take"},       {"taken", "take"},     {"came", "come"},
-      {"did", "do"},         {"done", "do"},         {"felt", "feel"},      {"found", "find"},
-      {"gave", "give"},      {"given", "give"},      {"kept", "keep"},      {"left", "leave"},
-      {"lost", "lose"},      {"met", "meet"},        {"paid", "pay"},       {"ran", "run"},
-      {"said", "say"},       {"sold", "sell"},       {"sent", "send"},      {"spent", "spend"},
-      {"sat", "sit"},        {"stood", "stand"},     {"taught", "teach"},   {"thought", "think"},
-      {"told", "tell"},      {"understood", "understand"}, {"won", "win"}, {"wrote", "write"},
-      {"written", "write"},  {"ate", "eat"},         {"eaten", "eat"},      {"drank", "drink"},
-      {"drunk", "drink"},    {"drove", "drive"},     {"driven", "drive"},   {"flew", "fly"},
-      {"flown", "fly"},      {"grew", "grow"},       {"grown", "grow"},     {"knew", "know"},
-      {"known", "know"},     {"began", "begin"},     {"begun", "begin"},    {"brought", "bring"},
-      {"built", "build"},    {"caught", "catch"},    {"chose", "choose"},   {"chosen", "choose"},
-      {"fell", "fall"},      {"fallen", "fall"},     {"fought", "fight"},   {"forgot", "forget"},
-      {"forgotten", "forget"}, {"held", "hold"},     {"heard", "hear"},     {"led", "lead"},
-      {"rode", "ride"},      {"ridden", "ride"},     {"rang", "ring"},      {"sang", "sing"},
-      {"sung", "sing"},      {"slept", "sleep"},     {"spoke", "speak"},    {"spoken", "speak"},
-      {"swam", "swim"},      {"swum", "swim"},       {"threw", "throw"},    {"thrown", "throw"},
-      {"wore", "wear"},      {"worn", "wear"},       {"woke", "wake"},      {"became", "become"},
-      {"broke", "break"},    {"broken", "break"},    {"drew", "draw"},      {"drawn", "draw"},
-      {"hung", "hang"},      {"meant", "mean"},      {"shot", "shoot"},     {"sought", "seek"},
-      {"fed", "feed"},       {"fled", "flee"},       {"learnt", "learn"},   {"dreamt", "dream"},
-      {"burnt", "burn"},     {"spelt", "spell"},     {"lent", "lend"},      {"bent", "bend"},
-      {"shown", "show"},     {"showed", "show"},     {"stole", "steal"},    {"stolen", "steal"},
-      {"froze", "freeze"},   {"frozen", "freeze"},   {"hid", "hide"},       {"hidden", "hide"},
-      {"bit", "bite"},       {"dug", "dig"},         {"stuck", "stick"},    {"struck", "strike"},
-      {"swung", "swing"},    {"tore", "tear"},       {"torn", "tear"},      {"wove", "weave"},
-      {"overcame", "overcome"}, {"undertook", "undertake"}, {"withdrew", "withdraw"},
-      {"was", "be"},         {"were", "be"},         {"been", "be"},        {"died", "die"},
-      {"lied", "lie"},       {"tied", "tie"},        {"spoilt", "spoil"},   {"leapt", "leap"},
-      {"knelt", "kneel"},    {"wept", "weep"},       {"swept", "sweep"},    {"crept", "creep"},
-      {"bred", "breed"},     {"sped", "speed"},      {"bled", "bleed"},     {"upheld", "uphold"},
-      {"rebuilt", "rebuild"}, {"retook", "retake"},  {"redid", "redo"},     {"mistook", "mistake"},
+      {"went", "go"},
+      {"gone", "go"},
+      {"got", "get"},
+      {"gotten", "get"},
+      {"bought", "buy"},
+      {"had", "have"},
+      {"made", "make"},
+      {"saw", "see"},
+      {"seen", "see"},
+      {"took", "take"},
+      {"taken", "take"},
+      {"came", "come"},
+      {"did", "do"},
+      {"done", "do"},
+      {"felt", "feel"},
+      {"found", "find"},
+      {"gave", "give"},
+      {"given", "give"},
+      {"kept", "keep"},
+      {"left", "leave"},
+      {"lost", "lose"},
+      {"met", "meet"},
+      {"paid", "pay"},
+      {"ran", "run"},
+      {"said", "say"},
+      {"sold", "sell"},
+      {"sent", "send"},
+      {"spent", "spend"},
+      {"sat", "sit"},
+      {"stood", "stand"},
+      {"taught", "teach"},
+      {"thought", "think"},
+      {"told", "tell"},
+      {"understood", "understand"},
+      {"won", "win"},
+      {"wrote", "write"},
+      {"written", "write"},
+      {"ate", "eat"},
+      {"eaten", "eat"},
+      {"drank", "drink"},
+      {"drunk", "drink"},
+      {"drove", "drive"},
+      {"driven", "drive"},
+      {"flew", "fly"},
+      {"flown", "fly"},
+      {"grew", "grow"},
+      {"grown", "grow"},
+      {"knew", "know"},
+      {"known", "know"},
+      {"began", "begin"},
+      {"begun", "begin"},
+      {"brought", "bring"},
+      {"built", "build"},
+      {"caught", "catch"},
+      {"chose", "choose"},
+      {"chosen", "choose"},
+      {"fell", "fall"},
+      {"fallen", "fall"},
+      {"fought", "fight"},
+      {"forgot", "forget"},
+      {"forgotten", "forget"},
+      {"held", "hold"},
+      {"heard", "hear"},
+      {"led", "lead"},
+      {"rode", "ride"},
+      {"ridden", "ride"},
+      {"rang", "ring"},
+      {"sang", "sing"},
+      {"sung", "sing"},
+      {"slept", "sleep"},
+      {"spoke", "speak"},
+      {"spoken", "speak"},
+      {"swam", "swim"},
+      {"swum", "swim"},
+      {"threw", "throw"},
+      {"thrown", "throw"},
+      {"wore", "wear"},
+      {"worn", "wear"},
+      {"woke", "wake"},
+      {"became", "become"},
+      {"broke", "break"},
+      {"broken", "break"},
+      {"drew", "draw"},
+      {"drawn", "draw"},
+      {"hung", "hang"},
+      {"meant", "mean"},
+      {"shot", "shoot"},
+      {"sought", "seek"},
+      {"fed", "feed"},
+      {"fled", "flee"},
+      {"learnt", "learn"},
+      {"dreamt", "dream"},
+      {"burnt", "burn"},
+      {"spelt", "spell"},
+      {"lent", "lend"},
+      {"bent", "bend"},
+      {"shown", "show"},
+      {"showed", "show"},
+      {"stole", "steal"},
+      {"stolen", "steal"},
+      {"froze", "freeze"},
+      {"frozen", "freeze"},
+      {"hid", "hide"},
+      {"hidden", "hide"},
+      {"bit", "bite"},
+      {"dug", "dig"},
+      {"stuck", "stick"},
+      {"struck", "strike"},
+      {"swung", "swing"},
+      {"tore", "tear"},
+      {"torn", "tear"},
+      {"wove", "weave"},
+      {"overcame", "overcome"},
+      {"undertook", "undertake"},
+      {"withdrew", "withdraw"},
+      {"was", "be"},
+      {"were", "be"},
+      {"been", "be"},
+      {"died", "die"},
+      {"lied", "lie"},
+      {"tied", "tie"},
+      {"spoilt", "spoil"},
+      {"leapt", "leap"},
+      {"knelt", "kneel"},
+      {"wept", "weep"},
+      {"swept", "sweep"},
+      {"crept", "creep"},
+      {"bred", "breed"},
+      {"sped", "speed"},
+      {"bled", "bleed"},
+      {"upheld", "uphold"},
+      {"rebuilt", "rebuild"},
+      {"retook", "retake"},
+      {"redid", "redo"},
+      {"mistook", "mistake"},
   };
   return kMap;
 }
@@ -59,25 +160,25 @@ const WordMap& IrregularPast() {
 // Words in -ed that are adjectives, not past tenses, at a clause start or after "and".
 const WordSet& AdjectivesInEd() {
   static const WordSet kSet = {
-      "excited",   "interested", "tired",      "bored",       "scared",     "worried",
-      "surprised", "amazed",     "pleased",    "thrilled",    "blessed",    "inspired",
-      "motivated", "impressed",  "exhausted",  "stressed",    "relieved",   "delighted",
-      "overwhelmed", "touched",  "determined", "focused",     "obsessed",   "annoyed",
-      "frustrated", "disappointed", "embarrassed", "confused", "shocked",   "satisfied",
-      "dedicated", "committed",  "related",    "supposed",    "based",      "located",
-      "detailed",  "talented",   "gifted",     "advanced",    "experienced", "skilled",
-      "qualified", "limited",    "crowded",    "packed",      "balanced",   "united",
-      "mixed",     "complicated", "sophisticated", "wicked",  "beloved",    "aged",
-      "naked",     "rugged",     "sacred",     "wretched",    "hundred",    "kindred",
-      "red",       "bed",        "shed",       "need",        "seed",       "feed",
-      "weed",      "deed",       "speed",      "greed",       "breed",      "bleed",
-      "proceed",   "succeed",    "exceed",     "indeed",      "thrilled",   "stoked",
-      "grateful",  "glad",       "used",       "called",      "named",      "scheduled",
-      "unexpected", "unlimited", "underrated", "overrated",   "sophisticated", "animated",
-      "talented",  "assorted",   "beaded",     "crooked",     "jagged",     "ragged",
-      "hatred",    "wed",        "interested", "rested",      "refreshed",  "energized",
-      "heartbroken", "devastated", "terrified", "horrified",  "fascinated", "intrigued",
-      "humbled",   "honored",    "honoured",   "privileged",  "spoiled",    "convinced",
+      "excited",     "interested",   "tired",         "bored",      "scared",        "worried",
+      "surprised",   "amazed",       "pleased",       "thrilled",   "blessed",       "inspired",
+      "motivated",   "impressed",    "exhausted",     "stressed",   "relieved",      "delighted",
+      "overwhelmed", "touched",      "determined",    "focused",    "obsessed",      "annoyed",
+      "frustrated",  "disappointed", "embarrassed",   "confused",   "shocked",       "satisfied",
+      "dedicated",   "committed",    "related",       "supposed",   "based",         "located",
+      "detailed",    "talented",     "gifted",        "advanced",   "experienced",   "skilled",
+      "qualified",   "limited",      "crowded",       "packed",     "balanced",      "united",
+      "mixed",       "complicated",  "sophisticated", "wicked",     "beloved",       "aged",
+      "naked",       "rugged",       "sacred",        "wretched",   "hundred",       "kindred",
+      "red",         "bed",          "shed",          "need",       "seed",          "feed",
+      "weed",        "deed",         "speed",         "greed",      "breed",         "bleed",
+      "proceed",     "succeed",      "exceed",        "indeed",     "thrilled",      "stoked",
+      "grateful",    "glad",         "used",          "called",     "named",         "scheduled",
+      "unexpected",  "unlimited",    "underrated",    "overrated",  "sophisticated", "animated",
+      "talented",    "assorted",     "beaded",        "crooked",    "jagged",        "ragged",
+      "hatred",      "wed",          "interested",    "rested",     "refreshed",     "energized",
+      "heartbroken", "devastated",   "terrified",     "horrified",  "fascinated",    "intrigued",
+      "humbled",     "honored",      "honoured",      "privileged", "spoiled",       "convinced",
   };
   return kSet;
 }
@@ -85,22 +186,109 @@ const WordSet& AdjectivesInEd() {
 // Words in -ing that are not verb forms.
 const WordSet& NonVerbsInIng() {
   static const WordSet kSet = {
-      "thing",    "things",  "something", "nothing", "anything", "everything", "morning",
-      "evening",  "king",    "ring",      "spring",  "string",   "wedding",    "ceiling",
-      "sibling",  "pudding", "during",    "darling", "earring",  "sling",      "sing",
-      "bring",    "sting",   "swing",     "wing",    "cling",    "fling",      "ding",
-      "awning",   "lightning", "icing",   "stuffing", "clothing", "bedding",   "amazing",
-      "interesting", "exciting", "inspiring", "boring", "charming", "stunning", "outstanding",
-      "relaxing", "rewarding", "challenging", "fascinating", "refreshing", "annoying",
-      "frustrating", "heartwarming", "touching", "calming", "soothing", "uplifting",
-      "encouraging", "overwhelming", "exhausting", "satisfying", "fulfilling", "thrilling",
-      "surprising", "shocking", "terrifying", "disappointing", "entertaining", "amusing",
-      "promising", "caring", "loving", "willing", "upcoming", "ongoing", "outgoing",
-      "empowering", "enriching", "humbling", "breathtaking", "mind-blowing", "welcoming",
-      "awe-inspiring", "eye-opening", "thought-provoking", "heartbreaking", "relaxing",
-      "freaking", "fucking", "damn", "nothing's", "something's", "everything's",
-      "including", "regarding", "concerning", "according", "depending", "excluding", "pending",
-      "following", "notwithstanding", "nothing", "spring", "ceiling", "king",
+      "thing",
+      "things",
+      "something",
+      "nothing",
+      "anything",
+      "everything",
+      "morning",
+      "evening",
+      "king",
+      "ring",
+      "spring",
+      "string",
+      "wedding",
+      "ceiling",
+      "sibling",
+      "pudding",
+      "during",
+      "darling",
+      "earring",
+      "sling",
+      "sing",
+      "bring",
+      "sting",
+      "swing",
+      "wing",
+      "cling",
+      "fling",
+      "ding",
+      "awning",
+      "lightning",
+      "icing",
+      "stuffing",
+      "clothing",
+      "bedding",
+      "amazing",
+      "interesting",
+      "exciting",
+      "inspiring",
+      "boring",
+      "charming",
+      "stunning",
+      "outstanding",
+      "relaxing",
+      "rewarding",
+      "challenging",
+      "fascinating",
+      "refreshing",
+      "annoying",
+      "frustrating",
+      "heartwarming",
+      "touching",
+      "calming",
+      "soothing",
+      "uplifting",
+      "encouraging",
+      "overwhelming",
+      "exhausting",
+      "satisfying",
+      "fulfilling",
+      "thrilling",
+      "surprising",
+      "shocking",
+      "terrifying",
+      "disappointing",
+      "entertaining",
+      "amusing",
+      "promising",
+      "caring",
+      "loving",
+      "willing",
+      "upcoming",
+      "ongoing",
+      "outgoing",
+      "empowering",
+      "enriching",
+      "humbling",
+      "breathtaking",
+      "mind-blowing",
+      "welcoming",
+      "awe-inspiring",
+      "eye-opening",
+      "thought-provoking",
+      "heartbreaking",
+      "relaxing",
+      "freaking",
+      "fucking",
+      "damn",
+      "nothing's",
+      "something's",
+      "everything's",
+      "including",
+      "regarding",
+      "concerning",
+      "according",
+      "depending",
+      "excluding",
+      "pending",
+      "following",
+      "notwithstanding",
+      "nothing",
+      "spring",
+      "ceiling",
+      "king",
   };
   return kSet;
 }
@@ -108,25 +296,25 @@ const WordSet& NonVerbsInIng() {
 // Present-tense verbs of thinking, feeling and talking: no habit, no activity.
 const WordSet& MentalVerbs() {
   static const WordSet kSet = {
-      "think",   "know",    "guess",   "mean",     "hope",     "wish",     "feel",
-      "believe", "bet",     "suppose", "agree",    "understand", "remember", "forget",
-      "wonder",  "see",     "appreciate", "thank", "need",     "want",     "say",
-      "tell",    "ask",     "hear",    "mind",     "care",     "sound",    "seem",
-      "look",    "let",     "imagine", "admit",    "promise",  "miss",     "recommend",
-      "suggest", "realize", "realise", "notice",   "figure",   "doubt",    "reckon",
-      "consider", "trust",  "worry",   "apologize", "apologise", "get",    "am",
-      "is",      "are",     "was",     "were",     "be",       "can",      "could",
-      "would",   "should",  "will",    "shall",    "may",      "might",    "must",
-      "do",      "does",    "did",     "have",     "has",      "bet",
-      "love",    "like",    "hate",    "cherish",  "admire",   "adore",    "totally",
-      "feel",    "swear",   "tend",    "try",      "hope",     "gotta",    "mean",
-      "dunno",   "gotcha",  "agree",   "envy",     "definitely", "really", "kinda",
-      "learn",   "find",    "wanna",   "gonna",    "appreciate", "value",  "treasure",
-      "recall",  "felt",    "thought", "said",     "told",     "asked",
-      "knew",    "meant",   "realized", "realised", "noticed", "wondered", "guessed",
-      "figured", "hoped",   "wished",  "wanted",   "needed",   "seemed",   "sounded",
-      "looked",  "decided", "agreed",  "remembered", "forgot",  "believed", "supposed",
-      "imagined", "admitted", "promised", "understood", "loved", "liked",  "hated",
+      "think",    "know",       "guess",      "mean",       "hope",       "wish",     "feel",
+      "believe",  "bet",        "suppose",    "agree",      "understand", "remember", "forget",
+      "wonder",   "see",        "appreciate", "thank",      "need",       "want",     "say",
+      "tell",     "ask",        "hear",       "mind",       "care",       "sound",    "seem",
+      "look",     "let",        "imagine",    "admit",      "promise",    "miss",     "recommend",
+      "suggest",  "realize",    "realise",    "notice",     "figure",     "doubt",    "reckon",
+      "consider", "trust",      "worry",      "apologize",  "apologise",  "get",      "am",
+      "is",       "are",        "was",        "were",       "be",         "can",      "could",
+      "would",    "should",     "will",       "shall",      "may",        "might",    "must",
+      "do",       "does",       "did",        "have",       "has",        "bet",      "love",
+      "like",     "hate",       "cherish",    "admire",     "adore",      "totally",  "feel",
+      "swear",    "tend",       "try",        "hope",       "gotta",      "mean",     "dunno",
+      "gotcha",   "agree",      "envy",       "definitely", "really",     "kinda",    "learn",
+      "find",     "wanna",      "gonna",      "appreciate", "value",      "treasure", "recall",
+      "felt",     "thought",    "said",       "told",       "asked",      "knew",     "meant",
+      "realized", "realised",   "noticed",    "wondered",   "guessed",    "figured",  "hoped",
+      "wished",   "wanted",     "needed",     "seemed",     "sounded",    "looked",   "decided",
+      "agreed",   "remembered", "forgot",     "believed",   "supposed",   "imagined", "admitted",
+      "promised", "understood", "loved",      "liked",      "hated",
   };
   return kSet;
 }
@@ -134,38 +322,92 @@ const WordSet& MentalVerbs() {
 // Leading words that are skipped before a subject ("Yeah, I ...", "Honestly, we ...").
 const WordSet& Leaders() {
   static const WordSet kSet = {
-      "yeah",     "yes",     "yep",      "yup",      "yea",      "ya",       "oh",
-      "ooh",      "ah",      "aw",       "aww",      "awww",     "wow",      "whoa",
-      "well",     "so",      "and",      "but",      "also",     "actually", "honestly",
-      "anyway",   "anyways", "plus",     "hey",      "hi",       "hello",    "ok",
-      "okay",     "sure",    "lol",      "haha",     "hah",      "hahaha",   "btw",
-      "um",       "uh",      "hmm",      "omg",      "luckily",  "fortunately", "unfortunately",
-      "thankfully", "sadly", "basically", "then",    "now",      "recently", "lately",
-      "finally",  "still",   "definitely", "totally", "absolutely", "really", "because",
-      "cause",    "'cause",  "cuz",      "though",   "although", "while",    "once",
-      "as",       "after",   "before",   "when",     "since",    "until",    "whenever",
-      "right",    "true",    "indeed",   "exactly",  "alright",  "nah",      "oops",
-      "currently", "personally", "originally", "eventually", "yesterday", "today",
-      "tonight",  "tomorrow", "meanwhile", "otherwise", "besides", "additionally",
-      "furthermore", "moreover", "however", "nowadays", "sometimes", "usually", "often",
-      "always",   "generally", "normally", "typically", "surprisingly", "interestingly",
-      "obviously", "seriously", "literally", "frankly", "hopefully", "apparently",
-      "ultimately", "initially", "later",   "earlier",  "soon",     "first",    "second",
-      "secondly", "lastly",   "too",      "dude",     "man",      "guys",
-      "girl",     "bro",      "sis",      "buddy",    "yay",      "woohoo",   "hooray",
-      "phew",     "gosh",     "geez",     "jeez",     "congrats", "congratulations",
-      "thanks",   "thank",    "cool",     "great",    "awesome",  "nice",     "sweet",
-      "amazing",  "wonderful", "perfect", "fantastic", "lovely",  "good",     "glad",
-      "maybe",    "perhaps",  "probably", "hopefully",
+      "yeah",         "yes",
+      "yep",          "yup",
+      "yea",          "ya",
+      "oh",           "ooh",
+      "ah",           "aw",
+      "aww",          "awww",
+      "wow",          "whoa",
+      "well",         "so",
+      "and",          "but",
+      "also",         "actually",
+      "honestly",     "anyway",
+      "anyways",      "plus",
+      "hey",          "hi",
+      "hello",        "ok",
+      "okay",         "sure",
+      "lol",          "haha",
+      "hah",          "hahaha",
+      "btw",          "um",
+      "uh",           "hmm",
+      "omg",          "luckily",
+      "fortunately",  "unfortunately",
+      "thankfully",   "sadly",
+      "basically",    "then",
+      "now",          "recently",
+      "lately",       "finally",
+      "still",        "definitely",
+      "totally",      "absolutely",
+      "really",       "because",
+      "cause",        "'cause",
+      "cuz",          "though",
+      "although",     "while",
+      "once",         "as",
+      "after",        "before",
+      "when",         "since",
+      "until",        "whenever",
+      "right",        "true",
+      "indeed",       "exactly",
+      "alright",      "nah",
+      "oops",         "currently",
+      "personally",   "originally",
+      "eventually",   "yesterday",
+      "today",        "tonight",
+      "tomorrow",     "meanwhile",
+      "otherwise",    "besides",
+      "additionally", "furthermore",
+      "moreover",     "however",
+      "nowadays",     "sometimes",
+      "usually",      "often",
+      "always",       "generally",
+      "normally",     "typically",
+      "surprisingly", "interestingly",
+      "obviously",    "seriously",
+      "literally",    "frankly",
+      "hopefully",    "apparently",
+      "ultimately",   "initially",
+      "later",        "earlier",
+      "soon",         "first",
+      "second",       "secondly",
+      "lastly",       "too",
+      "dude",         "man",
+      "guys",         "girl",
+      "bro",          "sis",
+      "buddy",        "yay",
+      "woohoo",       "hooray",
+      "phew",         "gosh",
+      "geez",         "jeez",
+      "congrats",     "congratulations",
+      "thanks",       "thank",
+      "cool",         "great",
+      "awesome",      "nice",
+      "sweet",        "amazing",
+      "wonderful",    "perfect",
+      "fantastic",    "lovely",
+      "good",         "glad",
+      "maybe",        "perhaps",
+      "probably",     "hopefully",
   };
   return kSet;
 }
 
 // "I think (that) ...", "I guess ...": the clause after them is read, these words skipped.
 const WordSet& HedgeVerbs() {
-  static const WordSet kSet = {"think", "guess", "believe", "know", "mean", "bet", "suppose",
-                               "reckon", "feel", "swear", "admit", "told", "figured", "realized",
-                               "realised", "noticed", "thought", "remember", "forgot"};
+  static const WordSet kSet = {"think",   "guess",   "believe",  "know",     "mean",
+                               "bet",     "suppose", "reckon",   "feel",     "swear",
+                               "admit",   "told",    "figured",  "realized", "realised",
+                               "noticed", "thought", "remember", "forgot"};
   return kSet;
 }
 
@@ -178,25 +420,25 @@ const WordSet& HypotheticalOpeners() {
 // Relation words after "my" ("my sister Mei", "my kids").
 const WordSet& RelationWords() {
   static const WordSet kSet = {
-      "mother",   "mom",       "mum",        "mommy",     "mama",        "father",
-      "dad",      "daddy",     "papa",       "parents",   "wife",        "husband",
-      "partner",  "spouse",    "fiance",     "fiancee",   "fiancé",      "fiancée",
-      "boyfriend", "girlfriend", "bf",       "gf",        "son",         "sons",
-      "daughter", "daughters", "kid",        "kids",      "child",       "children",
-      "baby",     "babies",    "brother",    "brothers",  "sister",      "sisters",
-      "sibling",  "siblings",  "twin",       "cousin",    "cousins",     "aunt",
-      "auntie",   "aunty",     "uncle",      "niece",     "nephew",      "grandma",
-      "grandpa",  "grandmother", "grandfather", "grandparents", "granddaughter", "grandson",
-      "grandkids", "grandchildren", "friend", "friends",  "bestie",      "buddy",
-      "pal",      "roommate",  "neighbor",   "neighbour", "neighbors",   "neighbours",
-      "boss",     "manager",   "coworker",   "co-worker", "coworkers",   "colleague",
-      "colleagues", "teammate", "teammates", "classmate", "classmates",  "mentor",
-      "coach",    "family",    "fam",        "in-laws",   "stepmom",     "stepdad",
-      "stepson",  "stepdaughter", "dog",     "dogs",      "cat",         "cats",
-      "puppy",    "pup",       "puppies",    "kitten",    "kittens",     "pet",
-      "pets",     "turtle",    "turtles",    "hamster",   "parrot",      "horse",
-      "bunny",    "rabbit",    "sis",        "bro",       "hubby",       "landlord",
-      "therapist", "doctor",   "teacher",    "students",  "team",        "band",
+      "mother",     "mom",           "mum",         "mommy",        "mama",          "father",
+      "dad",        "daddy",         "papa",        "parents",      "wife",          "husband",
+      "partner",    "spouse",        "fiance",      "fiancee",      "fiancé",        "fiancée",
+      "boyfriend",  "girlfriend",    "bf",          "gf",           "son",           "sons",
+      "daughter",   "daughters",     "kid",         "kids",         "child",         "children",
+      "baby",       "babies",        "brother",     "brothers",     "sister",        "sisters",
+      "sibling",    "siblings",      "twin",        "cousin",       "cousins",       "aunt",
+      "auntie",     "aunty",         "uncle",       "niece",        "nephew",        "grandma",
+      "grandpa",    "grandmother",   "grandfather", "grandparents", "granddaughter", "grandson",
+      "grandkids",  "grandchildren", "friend",      "friends",      "bestie",        "buddy",
+      "pal",        "roommate",      "neighbor",    "neighbour",    "neighbors",     "neighbours",
+      "boss",       "manager",       "coworker",    "co-worker",    "coworkers",     "colleague",
+      "colleagues", "teammate",      "teammates",   "classmate",    "classmates",    "mentor",
+      "coach",      "family",        "fam",         "in-laws",      "stepmom",       "stepdad",
+      "stepson",    "stepdaughter",  "dog",         "dogs",         "cat",           "cats",
+      "puppy",      "pup",           "puppies",     "kitten",       "kittens",       "pet",
+      "pets",       "turtle",        "turtles",     "hamster",      "parrot",        "horse",
+      "bunny",      "rabbit",        "sis",         "bro",          "hubby",         "landlord",
+      "therapist",  "doctor",        "teacher",     "students",     "team",          "band",
   };
   return kSet;
 }
@@ -204,12 +446,12 @@ const WordSet& RelationWords() {
 // Adjectives allowed between "my" and a relation word ("my little sister", "my best friend").
 const WordSet& RelationAdjectives() {
   static const WordSet kSet = {
-      "little", "big",   "older",   "younger", "elder",  "eldest",  "oldest", "youngest",
-      "best",   "old",   "new",     "dear",    "close",  "baby",    "twin",   "two",
-      "three",  "four",  "lovely",  "sweet",   "wonderful", "amazing", "awesome", "great",
-      "good",   "beloved", "late",  "ex",      "own",    "adorable", "cute",  "furry",
-      "whole",  "other", "oldest",  "online",  "childhood", "high",  "school", "college",
-      "work",   "family", "fellow", "future",  "step",   "half",    "grand",  "favorite",
+      "little", "big",     "older",  "younger", "elder",     "eldest",   "oldest",  "youngest",
+      "best",   "old",     "new",    "dear",    "close",     "baby",     "twin",    "two",
+      "three",  "four",    "lovely", "sweet",   "wonderful", "amazing",  "awesome", "great",
+      "good",   "beloved", "late",   "ex",      "own",       "adorable", "cute",    "furry",
+      "whole",  "other",   "oldest", "online",  "childhood", "high",     "school",  "college",
+      "work",   "family",  "fellow", "future",  "step",      "half",     "grand",   "favorite",
   };
   return kSet;
 }
@@ -217,26 +459,34 @@ const WordSet& RelationAdjectives() {
 // Words that can never be (or start) a person's name.
 const WordSet& NotNames() {
   static const WordSet kSet = {
-      "i",      "the",   "this",  "that",  "these", "those", "it",    "there", "here",
-      "what",   "who",   "how",   "when",  "where", "why",   "which", "my",    "our",
-      "your",   "his",   "her",   "their", "we",    "you",   "he",    "she",   "they",
-      "a",      "an",    "some",  "any",   "all",   "every", "each",  "no",    "not",
-      "yes",    "yeah",  "thanks", "thank", "hey",  "hi",    "hello", "wow",   "oh",
-      "ok",     "okay",  "sure",  "great", "good",  "nice",  "cool",  "awesome", "congrats",
-      "sounds", "looks", "seems", "just",  "so",    "and",   "but",   "also",  "plus",
-      "well",   "maybe", "perhaps", "life", "family", "people", "everyone", "everything",
-      "nothing", "something", "someone", "nobody", "today", "yesterday", "tomorrow",
-      "last",   "next",  "then",  "now",   "being", "having", "seeing", "making", "doing",
-      "getting", "going", "love", "lol",   "haha",  "omg",   "btw",   "mom",   "dad",
-      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-      "january", "february", "march", "april", "june", "july", "august", "september",
-      "october", "november", "december", "english", "chinese", "god", "jesus", "lord",
-      "christmas", "easter", "halloween", "thanksgiving", "new", "happy", "merry",
-      "one",    "two",   "both",  "many",  "most",  "more",  "much",  "such",  "very",
-      "really", "totally", "definitely", "absolutely", "honestly", "actually", "anyway",
-      "reading", "writing", "painting", "art", "music", "sports", "nature", "work",
-      "i'm",    "i've",  "i'd",   "i'll",  "been",  "im",    "ive",   "we're", "we've",
-      "it's",   "that's", "there's", "let's", "here's", "what's", "gonna", "wanna", "gotta",
+      "i",          "the",       "this",         "that",     "these",      "those",
+      "it",         "there",     "here",         "what",     "who",        "how",
+      "when",       "where",     "why",          "which",    "my",         "our",
+      "your",       "his",       "her",          "their",    "we",         "you",
+      "he",         "she",       "they",         "a",        "an",         "some",
+      "any",        "all",       "every",        "each",     "no",         "not",
+      "yes",        "yeah",      "thanks",       "thank",    "hey",        "hi",
+      "hello",      "wow",       "oh",           "ok",       "okay",       "sure",
+      "great",      "good",      "nice",         "cool",     "awesome",    "congrats",
+      "sounds",     "looks",     "seems",        "just",     "so",         "and",
+      "but",        "also",      "plus",         "well",     "maybe",      "perhaps",
+      "life",       "family",    "people",       "everyone", "everything", "nothing",
+      "something",  "someone",   "nobody",       "today",    "yesterday",  "tomorrow",
+      "last",       "next",      "then",         "now",      "being",      "having",
+      "seeing",     "making",    "doing",        "getting",  "going",      "love",
+      "lol",        "haha",      "omg",          "btw",      "mom",        "dad",
+      "monday",     "tuesday",   "wednesday",    "thursday", "friday",     "saturday",
+      "sunday",     "january",   "february",     "march",    "april",      "june",
+      "july",       "august",    "september",    "october",  "november",   "december",
+      "english",    "chinese",   "god",          "jesus",    "lord",       "christmas",
+      "easter",     "halloween", "thanksgiving", "new",      "happy",      "merry",
+      "one",        "two",       "both",         "many",     "most",       "more",
+      "much",       "such",      "very",         "really",   "totally",    "definitely",
+      "absolutely", "honestly",  "actually",     "anyway",   "reading",    "writing",
+      "painting",   "art",       "music",        "sports",   "nature",     "work",
+      "i'm",        "i've",      "i'd",          "i'll",     "been",       "im",
+      "ive",        "we're",     "we've",        "it's",     "that's",     "there's",
+      "let's",      "here's",    "what's",       "gonna",    "wanna",      "gotta",
   };
   return kSet;
 }
@@ -244,30 +494,35 @@ const WordSet& NotNames() {
 // Job nouns for "I'm a X" ("I'm a software engineer": the last word decides).
 const WordSet& JobNouns() {
   static const WordSet kSet = {
-      "nurse",     "doctor",     "chef",       "engineer",   "developer",   "designer",
-      "artist",    "writer",     "teacher",    "student",    "lawyer",      "scientist",
-      "programmer", "manager",   "consultant", "accountant", "pilot",       "firefighter",
-      "officer",   "soldier",    "farmer",     "barista",    "cashier",     "waiter",
-      "waitress",  "photographer", "musician", "singer",     "dancer",      "actor",
-      "actress",   "athlete",    "coach",      "mentor",     "therapist",   "counselor",
-      "counsellor", "psychologist", "researcher", "professor", "lecturer",   "librarian",
-      "analyst",   "architect",  "plumber",    "electrician", "carpenter",  "mechanic",
-      "dentist",   "pharmacist", "vet",        "veterinarian", "surgeon",   "paramedic",
-      "journalist", "editor",    "author",     "poet",       "painter",     "sculptor",
-      "entrepreneur", "founder", "ceo",        "cto",        "intern",      "freelancer",
-      "volunteer", "player",     "gamer",      "streamer",   "youtuber",    "blogger",
-      "influencer", "baker",     "tutor",      "nanny",      "midwife",     "clerk",
-      "receptionist", "secretary", "assistant", "administrator", "technician", "sysadmin",
-      "tester",    "owner",      "director",   "producer",   "filmmaker",   "novelist",
-      "guitarist", "pianist",    "drummer",    "violinist",  "economist",   "physicist",
-      "chemist",   "biologist",  "nutritionist", "trainer",  "instructor",  "social",
-      "worker",    "caregiver",  "pastor",     "priest",     "shopkeeper",  "cook",
-      "contractor", "realtor",   "agent",      "broker",     "banker",      "investor",
-      "undergrad", "grad",       "phd",        "postdoc",    "resident",    "attorney",
-      "judge",     "policeman",  "cop",        "detective",  "translator",  "interpreter",
-      "illustrator", "animator", "composer",   "dj",         "comedian",    "model",
-      "stylist",   "hairdresser", "barber",    "florist",    "gardener",    "janitor",
-      "driver",    "courier",    "sailor",     "captain",    "astronaut",   "ranger",
+      "nurse",        "doctor",        "chef",         "engineer",     "developer",
+      "designer",     "artist",        "writer",       "teacher",      "student",
+      "lawyer",       "scientist",     "programmer",   "manager",      "consultant",
+      "accountant",   "pilot",         "firefighter",  "officer",      "soldier",
+      "farmer",       "barista",       "cashier",      "waiter",       "waitress",
+      "photographer", "musician",      "singer",       "dancer",       "actor",
+      "actress",      "athlete",       "coach",        "mentor",       "therapist",
+      "counselor",    "counsellor",    "psychologist", "researcher",   "professor",
+      "lecturer",     "librarian",     "analyst",      "architect",    "plumber",
+      "electrician",  "carpenter",     "mechanic",     "dentist",      "pharmacist",
+      "vet",          "veterinarian",  "surgeon",      "paramedic",    "journalist",
+      "editor",       "author",        "poet",         "painter",      "sculptor",
+      "entrepreneur", "founder",       "ceo",          "cto",          "intern",
+      "freelancer",   "volunteer",     "player",       "gamer",        "streamer",
+      "youtuber",     "blogger",       "influencer",   "baker",        "tutor",
+      "nanny",        "midwife",       "clerk",        "receptionist", "secretary",
+      "assistant",    "administrator", "technician",   "sysadmin",     "tester",
+      "owner",        "director",      "producer",     "filmmaker",    "novelist",
+      "guitarist",    "pianist",       "drummer",      "violinist",    "economist",
+      "physicist",    "chemist",       "biologist",    "nutritionist", "trainer",
+      "instructor",   "social",        "worker",       "caregiver",    "pastor",
+      "priest",       "shopkeeper",    "cook",         "contractor",   "realtor",
+      "agent",        "broker",        "banker",       "investor",     "undergrad",
+      "grad",         "phd",           "postdoc",      "resident",     "attorney",
+      "judge",        "policeman",     "cop",          "detective",    "translator",
+      "interpreter",  "illustrator",   "animator",     "composer",     "dj",
+      "comedian",     "model",         "stylist",      "hairdresser",  "barber",
+      "florist",      "gardener",      "janitor",      "driver",       "courier",
+      "sailor",       "captain",       "astronaut",    "ranger",
   };
   return kSet;
 }
@@ -275,18 +530,24 @@ const WordSet& JobNouns() {
 // "I'm X" states (status predicate).
 const WordSet& StatusWords() {
   static const WordSet kSet = {
-      "married",    "single",      "divorced",    "engaged",    "widowed",    "separated",
-      "vegetarian", "vegan",       "pescatarian", "retired",    "pregnant",   "unemployed",
-      "self-employed", "sober",    "allergic",    "lactose-intolerant", "diabetic",
-      "left-handed", "right-handed", "introverted", "extroverted", "introvert", "extrovert",
-      "homeschooled", "transgender", "trans",     "gay",        "lesbian",    "bisexual",
-      "nonbinary",  "non-binary",  "queer",       "christian",  "muslim",     "buddhist",
-      "jewish",     "hindu",       "atheist",     "catholic",   "celibate",   "adopted",
-      "colorblind", "deaf",        "blind",       "disabled",   "autistic",   "gluten-free",
-      "dairy-free", "lactose-free", "vegetarians", "vegans",    "newlyweds",  "homeowners",
-      "homeowner",  "parent",      "parents",     "mom",        "dad",        "mother",
-      "father",     "grandmother", "grandfather", "grandma",    "grandpa",    "widow",
-      "widower",    "orphan",      "immigrant",   "expat",      "citizen",    "nomad",
+      "married",       "single",      "divorced",     "engaged",
+      "widowed",       "separated",   "vegetarian",   "vegan",
+      "pescatarian",   "retired",     "pregnant",     "unemployed",
+      "self-employed", "sober",       "allergic",     "lactose-intolerant",
+      "diabetic",      "left-handed", "right-handed", "introverted",
+      "extroverted",   "introvert",   "extrovert",    "homeschooled",
+      "transgender",   "trans",       "gay",          "lesbian",
+      "bisexual",      "nonbinary",   "non-binary",   "queer",
+      "christian",     "muslim",      "buddhist",     "jewish",
+      "hindu",         "atheist",     "catholic",     "celibate",
+      "adopted",       "colorblind",  "deaf",         "blind",
+      "disabled",      "autistic",    "gluten-free",  "dairy-free",
+      "lactose-free",  "vegetarians", "vegans",       "newlyweds",
+      "homeowners",    "homeowner",   "parent",       "parents",
+      "mom",           "dad",         "mother",       "father",
+      "grandmother",   "grandfather", "grandma",      "grandpa",
+      "widow",         "widower",     "orphan",       "immigrant",
+      "expat",         "citizen",     "nomad",
   };
   return kSet;
 }
@@ -294,20 +555,19 @@ const WordSet& StatusWords() {
 // Values that carry nothing on their own.
 const WordSet& EmptyValues() {
   static const WordSet kSet = {
-      "it",      "this",    "that",   "them",     "those",    "these",      "one",
-      "ones",    "there",   "here",   "so",       "too",      "you",        "him",
-      "her",     "me",      "us",     "myself",   "yourself", "ourselves",  "lot",
-      "much",    "more",    "stuff",  "things",   "thing",    "everything", "something",
-      "anything", "nothing", "all",   "out",      "up",       "some",       "any",
-      "what",    "how",     "why",    "yours",    "mine",     "ya",         "u",
-      "well",    "lots",    "bit",    "way",      "time",     "fun",        "back",
-      "again",   "home",    "around", "along",    "together", "over",       "off",
-      "in",      "on",      "at",     "to",       "for",      "with",       "about",
-      "really",  "very",    "just",   "a",        "an",       "the",        "of",
-      "and",     "or",      "but",    "is",       "was",      "be",         "been",
-      "i",       "we",      "they",   "he",       "she",      "my",         "your",
-      "own",     "guys",    "either", "both",     "else",     "such",       "few",
-      "bunch",   "couple",  "several", "many",    "lots",     "plenty",     "most",
+      "it",     "this",   "that",       "them",      "those",    "these",    "one",    "ones",
+      "there",  "here",   "so",         "too",       "you",      "him",      "her",    "me",
+      "us",     "myself", "yourself",   "ourselves", "lot",      "much",     "more",   "stuff",
+      "things", "thing",  "everything", "something", "anything", "nothing",  "all",    "out",
+      "up",     "some",   "any",        "what",      "how",      "why",      "yours",  "mine",
+      "ya",     "u",      "well",       "lots",      "bit",      "way",      "time",   "fun",
+      "back",   "again",  "home",       "around",    "along",    "together", "over",   "off",
+      "in",     "on",     "at",         "to",        "for",      "with",     "about",  "really",
+      "very",   "just",   "a",          "an",        "the",      "of",       "and",    "or",
+      "but",    "is",     "was",        "be",        "been",     "i",        "we",     "they",
+      "he",     "she",    "my",         "your",      "own",      "guys",     "either", "both",
+      "else",   "such",   "few",        "bunch",     "couple",   "several",  "many",   "lots",
+      "plenty", "most",
   };
   return kSet;
 }
@@ -315,18 +575,20 @@ const WordSet& EmptyValues() {
 // Words that end a value (clause boundaries and adverbials), unless they open it.
 const WordSet& ValueCutWords() {
   static const WordSet kSet = {
-      "but",      "because",   "cause",     "'cause",   "cuz",       "which",      "who",
-      "whom",     "whose",     "where",     "when",     "whenever",  "while",      "if",
-      "unless",   "although",  "though",    "since",    "until",     "till",       "than",
-      "now",       "lately",    "recently", "anymore",   "again",      "too",
-      "yet",      "already",   "soon",      "tonight",  "today",     "yesterday",  "tomorrow",
-      "daily",    "weekly",    "monthly",   "regularly", "usually",  "often",      "sometimes",
-      "always",   "temporarily", "occasionally", "nowadays", "ago",  "every",      "each",
-      "once",     "twice",     "whereas",   "plus",     "lol",       "haha",       "though",
-      "either",   "instead",   "anyway",    "anyways",  "afterwards", "afterward", "later",
-      "earlier",  "tho",       "btw",       "hopefully", "maybe",    "perhaps",    "honestly",
-      "actually", "especially", "finally",  "eventually", "still",   "ever",       "overall",
-      "after",    "before",    "during",    "whilst",
+      "but",         "because",      "cause",     "'cause",   "cuz",        "which",
+      "who",         "whom",         "whose",     "where",    "when",       "whenever",
+      "while",       "if",           "unless",    "although", "though",     "since",
+      "until",       "till",         "than",      "now",      "lately",     "recently",
+      "anymore",     "again",        "too",       "yet",      "already",    "soon",
+      "tonight",     "today",        "yesterday", "tomorrow", "daily",      "weekly",
+      "monthly",     "regularly",    "usually",   "often",    "sometimes",  "always",
+      "temporarily", "occasionally", "nowadays",  "ago",      "every",      "each",
+      "once",        "twice",        "whereas",   "plus",     "lol",        "haha",
+      "though",      "either",       "instead",   "anyway",   "anyways",    "afterwards",
+      "afterward",   "later",        "earlier",   "tho",      "btw",        "hopefully",
+      "maybe",       "perhaps",      "honestly",  "actually", "especially", "finally",
+      "eventually",  "still",        "ever",      "overall",  "after",      "before",
+      "during",      "whilst",
   };
   return kSet;
 }
@@ -334,26 +596,27 @@ const WordSet& ValueCutWords() {
 // Subject pronouns and auxiliaries after "and" that make it a clause boundary.
 const WordSet& ClauseOpeners() {
   static const WordSet kSet = {
-      "i",       "we",      "it",     "he",      "she",    "they",    "you",    "i'm",
-      "it's",    "we're",   "that's", "there",   "this",   "that",    "i've",   "we've",
-      "she's",   "he's",    "they're", "i'd",    "i'll",   "we'll",   "then",   "also",
-      "now",     "so",      "was",    "is",      "are",    "were",    "have",   "had",
-      "has",     "will",    "can",    "could",   "would",  "should",  "my",     "our",
-      "his",     "her",     "their",  "there's", "it'll",  "it'd",    "still",  "even",
-      "just",    "really",  "i'd",    "not",     "never",  "didn't",  "don't",  "haven't",
-      "got",     "went",    "made",   "took",    "had",    "did",     "been",   "let",
+      "i",     "we",     "it",      "he",      "she",   "they",   "you",   "i'm",
+      "it's",  "we're",  "that's",  "there",   "this",  "that",   "i've",  "we've",
+      "she's", "he's",   "they're", "i'd",     "i'll",  "we'll",  "then",  "also",
+      "now",   "so",     "was",     "is",      "are",   "were",   "have",  "had",
+      "has",   "will",   "can",     "could",   "would", "should", "my",    "our",
+      "his",   "her",    "their",   "there's", "it'll", "it'd",   "still", "even",
+      "just",  "really", "i'd",     "not",     "never", "didn't", "don't", "haven't",
+      "got",   "went",   "made",    "took",    "had",   "did",    "been",  "let",
   };
   return kSet;
 }
 
-// ---- Tokens ---------------------------------------------------------------------------------------
+// ---- Tokens
+// ---------------------------------------------------------------------------------------
 
 struct Token {
   Span span;
-  std::string lower;   // ASCII-lowercased, ’ written as '
-  bool word = true;    // false: one punctuation character
-  bool cap = false;    // starts with an ASCII capital
-  bool time = false;   // inside a time mention
+  std::string lower;       // ASCII-lowercased, ’ written as '
+  bool word = true;        // false: one punctuation character
+  bool cap = false;        // starts with an ASCII capital
+  bool time = false;       // inside a time mention
   bool name_like = false;  // capitalised (or has a hyphen / digit after a capital): may be a name
 };
 
@@ -473,8 +736,8 @@ std::string RestoreE(std::string stem) {
     }
     if (last == 'b' && prev == 'i' && n >= 5) add_e = true;  // describe
     // A short single-syllable consonant-vowel-consonant stem: mak, hik, writ, smok, tim.
-    if (n <= 4 && IsConsonant(last) && last != 'w' && last != 'x' && last != 'y' &&
-        IsVowel(prev) && IsConsonant(third)) {
+    if (n <= 4 && IsConsonant(last) && last != 'w' && last != 'x' && last != 'y' && IsVowel(prev) &&
+        IsConsonant(third)) {
       bool single_vowel = true;
       for (size_t k = 0; k + 2 < n; ++k) {
         if (IsVowel(stem[k])) single_vowel = false;
@@ -490,41 +753,119 @@ std::string RestoreE(std::string stem) {
 
 std::string VerbLemma(std::string_view w) {
   static const WordMap kIng = {
-      {"being", "be"}, {"having", "have"}, {"going", "go"}, {"doing", "do"}, {"seeing", "see"},
-      {"lying", "lie"}, {"dying", "die"}, {"tying", "tie"}, {"skiing", "ski"},
-      {"visiting", "visit"}, {"editing", "edit"}, {"opening", "open"}, {"listening", "listen"},
-      {"traveling", "travel"}, {"travelling", "travel"}, {"cooking", "cook"},
-      {"shooting", "shoot"}, {"coming", "come"}, {"becoming", "become"}, {"fishing", "fish"},
-      {"camping", "camp"}, {"hiking", "hike"}, {"biking", "bike"}, {"taking", "take"},
-      {"making", "make"}, {"giving", "give"}, {"living", "live"}, {"loving", "love"},
-      {"moving", "move"}, {"using", "use"}, {"writing", "write"}, {"riding", "ride"},
-      {"driving", "drive"}, {"baking", "bake"}, {"dancing", "dance"}, {"skating", "skate"},
-      {"hoping", "hope"}, {"leaving", "leave"}, {"saving", "save"}, {"caring", "care"},
-      {"sharing", "share"}, {"creating", "create"}, {"exploring", "explore"},
-      {"practicing", "practice"}, {"volunteering", "volunteer"}, {"gardening", "garden"},
-      {"meditating", "meditate"}, {"celebrating", "celebrate"}, {"changing", "change"},
-      {"continuing", "continue"}, {"debating", "debate"}, {"losing", "lose"},
-      {"choosing", "choose"}, {"chasing", "chase"}, {"purchasing", "purchase"},
-      {"promising", "promise"}, {"advertising", "advertise"}, {"exercising", "exercise"},
-      {"focusing", "focus"}, {"crossing", "cross"}, {"kissing", "kiss"}, {"missing", "miss"},
-      {"dressing", "dress"}, {"guessing", "guess"}, {"blessing", "bless"},
-      {"adding", "add"},      {"offering", "offer"}, {"entering", "enter"},
-      {"considering", "consider"}, {"wondering", "wonder"}, {"answering", "answer"},
-      {"covering", "cover"}, {"discovering", "discover"}, {"ordering", "order"},
-      {"delivering", "deliver"}, {"happening", "happen"}, {"developing", "develop"},
+      {"being", "be"},
+      {"having", "have"},
+      {"going", "go"},
+      {"doing", "do"},
+      {"seeing", "see"},
+      {"lying", "lie"},
+      {"dying", "die"},
+      {"tying", "tie"},
+      {"skiing", "ski"},
+      {"visiting", "visit"},
+      {"editing", "edit"},
+      {"opening", "open"},
+      {"listening", "listen"},
+      {"traveling", "travel"},
+      {"travelling", "travel"},
+      {"cooking", "cook"},
+      {"shooting", "shoot"},
+      {"coming", "come"},
+      {"becoming", "become"},
+      {"fishing", "fish"},
+      {"camping", "camp"},
+      {"hiking", "hike"},
+      {"biking", "bike"},
+      {"taking", "take"},
+      {"making", "make"},
+      {"giving", "give"},
+      {"living", "live"},
+      {"loving", "love"},
+      {"moving", "move"},
+      {"using", "use"},
+      {"writing", "write"},
+      {"riding", "ride"},
+      {"driving", "drive"},
+      {"baking", "bake"},
+      {"dancing", "dance"},
+      {"skating", "skate"},
+      {"hoping", "hope"},
+      {"leaving", "leave"},
+      {"saving", "save"},
+      {"caring", "care"},
+      {"sharing", "share"},
+      {"creating", "create"},
+      {"exploring", "explore"},
+      {"practicing", "practice"},
+      {"volunteering", "volunteer"},
+      {"gardening", "garden"},
+      {"meditating", "meditate"},
+      {"celebrating", "celebrate"},
+      {"changing", "change"},
+      {"continuing", "continue"},
+      {"debating", "debate"},
+      {"losing", "lose"},
+      {"choosing", "choose"},
+      {"chasing", "chase"},
+      {"purchasing", "purchase"},
+      {"promising", "promise"},
+      {"advertising", "advertise"},
+      {"exercising", "exercise"},
+      {"focusing", "focus"},
+      {"crossing", "cross"},
+      {"kissing", "kiss"},
+      {"missing", "miss"},
+      {"dressing", "dress"},
+      {"guessing", "guess"},
+      {"blessing", "bless"},
+      {"adding", "add"},
+      {"offering", "offer"},
+      {"entering", "enter"},
+      {"considering", "consider"},
+      {"wondering", "wonder"},
+      {"answering", "answer"},
+      {"covering", "cover"},
+      {"discovering", "discover"},
+      {"ordering", "order"},
+      {"delivering", "deliver"},
+      {"happening", "happen"},
+      {"developing", "develop"},
   };
   static const WordMap kEd = {
-      {"used", "use"}, {"focused", "focus"}, {"visited", "visit"}, {"edited", "edit"},
-      {"opened", "open"}, {"listened", "listen"}, {"traveled", "travel"},
-      {"travelled", "travel"}, {"exercised", "exercise"}, {"purchased", "purchase"},
-      {"promised", "promise"}, {"practiced", "practice"}, {"gardened", "garden"},
-      {"volunteered", "volunteer"}, {"advertised", "advertise"}, {"chased", "chase"},
-      {"crossed", "cross"}, {"missed", "miss"}, {"dressed", "dress"}, {"guessed", "guess"},
-      {"added", "add"},      {"offered", "offer"},   {"entered", "enter"},
-      {"remembered", "remember"}, {"considered", "consider"}, {"wondered", "wonder"},
-      {"answered", "answer"}, {"covered", "cover"}, {"discovered", "discover"},
-      {"ordered", "order"}, {"delivered", "deliver"}, {"happened", "happen"},
-      {"benefited", "benefit"}, {"developed", "develop"},
+      {"used", "use"},
+      {"focused", "focus"},
+      {"visited", "visit"},
+      {"edited", "edit"},
+      {"opened", "open"},
+      {"listened", "listen"},
+      {"traveled", "travel"},
+      {"travelled", "travel"},
+      {"exercised", "exercise"},
+      {"purchased", "purchase"},
+      {"promised", "promise"},
+      {"practiced", "practice"},
+      {"gardened", "garden"},
+      {"volunteered", "volunteer"},
+      {"advertised", "advertise"},
+      {"chased", "chase"},
+      {"crossed", "cross"},
+      {"missed", "miss"},
+      {"dressed", "dress"},
+      {"guessed", "guess"},
+      {"added", "add"},
+      {"offered", "offer"},
+      {"entered", "enter"},
+      {"remembered", "remember"},
+      {"considered", "consider"},
+      {"wondered", "wonder"},
+      {"answered", "answer"},
+      {"covered", "cover"},
+      {"discovered", "discover"},
+      {"ordered", "order"},
+      {"delivered", "deliver"},
+      {"happened", "happen"},
+      {"benefited", "benefit"},
+      {"developed", "develop"},
   };
   if (auto it = IrregularPast().find(w); it != IrregularPast().end()) {
     return std::string(it->second);
@@ -568,33 +909,87 @@ std::string UsesSlot(std::string_view value) {
     std::string_view slot;
   };
   static constexpr Entry kEntries[] = {
-      {"dark mode", "ui_theme"},     {"light mode", "ui_theme"},   {"dark theme", "ui_theme"},
-      {"light theme", "ui_theme"},   {"night mode", "ui_theme"},   {"high contrast", "ui_theme"},
-      {"深色模式", "ui_theme"},      {"浅色模式", "ui_theme"},     {"暗色模式", "ui_theme"},
-      {"亮色模式", "ui_theme"},      {"夜间模式", "ui_theme"},     {"黑暗模式", "ui_theme"},
-      {"暗黑模式", "ui_theme"},      {"日间模式", "ui_theme"},     {"深色主题", "ui_theme"},
-      {"浅色主题", "ui_theme"},      {"白色主题", "ui_theme"},     {"黑色主题", "ui_theme"},
-      {"vim", "editor"},             {"neovim", "editor"},         {"nvim", "editor"},
-      {"emacs", "editor"},           {"vscode", "editor"},         {"vs code", "editor"},
-      {"visual studio code", "editor"}, {"visual studio", "editor"}, {"sublime", "editor"},
-      {"sublime text", "editor"},    {"intellij", "editor"},       {"pycharm", "editor"},
-      {"webstorm", "editor"},        {"clion", "editor"},          {"xcode", "editor"},
-      {"nano", "editor"},            {"helix", "editor"},          {"notepad++", "editor"},
-      {"linux", "os"},               {"ubuntu", "os"},             {"debian", "os"},
-      {"fedora", "os"},              {"arch linux", "os"},         {"macos", "os"},
-      {"mac os", "os"},              {"osx", "os"},                {"windows", "os"},
-      {"freebsd", "os"},             {"chromeos", "os"},           {"chrome", "browser"},
-      {"chromium", "browser"},       {"firefox", "browser"},       {"safari", "browser"},
-      {"edge", "browser"},           {"brave", "browser"},         {"opera", "browser"},
-      {"vivaldi", "browser"},        {"bash", "shell"},            {"zsh", "shell"},
-      {"fish", "shell"},             {"powershell", "shell"},      {"nushell", "shell"},
-      {"python", "language"},        {"rust", "language"},         {"golang", "language"},
-      {"javascript", "language"},    {"typescript", "language"},   {"java", "language"},
-      {"kotlin", "language"},        {"swift", "language"},        {"c++", "language"},
-      {"c#", "language"},            {"ruby", "language"},         {"php", "language"},
-      {"haskell", "language"},       {"scala", "language"},        {"elixir", "language"},
-      {"lua", "language"},           {"perl", "language"},         {"julia", "language"},
-      {"dart", "language"},          {"zig", "language"},          {"ocaml", "language"},
+      {"dark mode", "ui_theme"},
+      {"light mode", "ui_theme"},
+      {"dark theme", "ui_theme"},
+      {"light theme", "ui_theme"},
+      {"night mode", "ui_theme"},
+      {"high contrast", "ui_theme"},
+      {"深色模式", "ui_theme"},
+      {"浅色模式", "ui_theme"},
+      {"暗色模式", "ui_theme"},
+      {"亮色模式", "ui_theme"},
+      {"夜间模式", "ui_theme"},
+      {"黑暗模式", "ui_theme"},
+      {"暗黑模式", "ui_theme"},
+      {"日间模式", "ui_theme"},
+      {"深色主题", "ui_theme"},
+      {"浅色主题", "ui_theme"},
+      {"白色主题", "ui_theme"},
+      {"黑色主题", "ui_theme"},
+      {"vim", "editor"},
+      {"neovim", "editor"},
+      {"nvim", "editor"},
+      {"emacs", "editor"},
+      {"vscode", "editor"},
+      {"vs code", "editor"},
+      {"visual studio code", "editor"},
+      {"visual studio", "editor"},
+      {"sublime", "editor"},
+      {"sublime text", "editor"},
+      {"intellij", "editor"},
+      {"pycharm", "editor"},
+      {"webstorm", "editor"},
+      {"clion", "editor"},
+      {"xcode", "editor"},
+      {"nano", "editor"},
+      {"helix", "editor"},
+      {"notepad++", "editor"},
+      {"linux", "os"},
+      {"ubuntu", "os"},
+      {"debian", "os"},
+      {"fedora", "os"},
+      {"arch linux", "os"},
+      {"macos", "os"},
+      {"mac os", "os"},
+      {"osx", "os"},
+      {"windows", "os"},
+      {"freebsd", "os"},
+      {"chromeos", "os"},
+      {"chrome", "browser"},
+      {"chromium", "browser"},
+      {"firefox", "browser"},
+      {"safari", "browser"},
+      {"edge", "browser"},
+      {"brave", "browser"},
+      {"opera", "browser"},
+      {"vivaldi", "browser"},
+      {"bash", "shell"},
+      {"zsh", "shell"},
+      {"fish", "shell"},
+      {"powershell", "shell"},
+      {"nushell", "shell"},
+      {"python", "language"},
+      {"rust", "language"},
+      {"golang", "language"},
+      {"javascript", "language"},
+      {"typescript", "language"},
+      {"java", "language"},
+      {"kotlin", "language"},
+      {"swift", "language"},
+      {"c++", "language"},
+      {"c#", "language"},
+      {"ruby", "language"},
+      {"php", "language"},
+      {"haskell", "language"},
+      {"scala", "language"},
+      {"elixir", "language"},
+      {"lua", "language"},
+      {"perl", "language"},
+      {"julia", "language"},
+      {"dart", "language"},
+      {"zig", "language"},
+      {"ocaml", "language"},
   };
   std::string lower = LowerAscii(value);
   std::string_view best_slot;
@@ -624,15 +1019,15 @@ enum class Form { kBase, kThird, kPast, kIng };
 
 // The auxiliary chain between a subject and its main verb.
 struct Aux {
-  bool be = false;          // am / is / are / was / were
-  bool have = false;        // have / has / had + participle
-  bool been = false;        // have been
-  bool past = false;        // was / were / did / had
-  bool will = false;        // will / 'll / gonna / going to / about to
-  bool modal = false;       // can / could / would / should / might / may / must / 'd
+  bool be = false;            // am / is / are / was / were
+  bool have = false;          // have / has / had + participle
+  bool been = false;          // have been
+  bool past = false;          // was / were / did / had
+  bool will = false;          // will / 'll / gonna / going to / about to
+  bool modal = false;         // can / could / would / should / might / may / must / 'd
   bool contracted_d = false;  // the modal is an "'d" ("I'd love to", "I'd gone")
-  bool do_support = false;  // do / does / did before the verb
-  bool used_to = false;     // used to
+  bool do_support = false;    // do / does / did before the verb
+  bool used_to = false;       // used to
   bool negated = false;
   bool habitual = false;
   bool temporary = false;
@@ -641,71 +1036,69 @@ struct Aux {
 struct Subject {
   SubjectKind kind = SubjectKind::kSpeaker;
   Span span;
-  bool third = false;     // a third person: "-s" forms are verbs, plain forms too when plural
-  bool weak = false;      // a lone capitalised word opening the sentence: strong predicates only
+  bool third = false;       // a third person: "-s" forms are verbs, plain forms too when plural
+  bool weak = false;        // a lone capitalised word opening the sentence: strong predicates only
   unsigned qualifiers = 0;  // kBitReported
-  Span relation;          // the relation word of "my sister", when the subject is one
-  bool plural = false;    // "my kids", "my parents": plain present forms agree
+  Span relation;            // the relation word of "my sister", when the subject is one
+  bool plural = false;      // "my kids", "my parents": plain present forms agree
 };
 
 enum class SubjectResult { kFound, kNone, kBlocked };
 
 const WordSet& Adverbs() {
   static const WordSet kSet = {
-      "just",      "really",    "also",        "recently",   "finally",   "actually",
-      "still",     "even",      "already",     "totally",    "definitely", "absolutely",
-      "mainly",    "mostly",    "currently",   "now",        "lately",    "truly",
-      "kinda",     "sorta",     "literally",   "seriously",  "first",     "ever",
-      "generally", "normally",  "regularly",   "occasionally", "rarely",  "all",
-      "both",      "certainly", "probably",    "maybe",      "honestly",  "officially",
-      "happily",   "proudly",   "gradually",   "slowly",     "quickly",   "secretly",
-      "sometimes", "usually",   "always",      "often",      "frequently", "typically",
-      "constantly", "temporarily", "super",    "def",        "originally", "initially",
-      "eventually", "personally", "once",      "newly",      "almost",    "nearly",
-      "basically", "simply",    "only",        "then",       "too",       "soon",
-      "again",     "somehow",   "luckily",     "finally",    "both",      "each",
-      "totally",   "genuinely", "absolutely",  "barely",     "hardly",    "sometime",
-      "kind",      "sort",      "pretty",      "mostly",     "currently", "together",
-      "last",      "later",     "earlier",     "ever",       "no",        "anymore",
+      "just",        "really",  "also",    "recently",   "finally",    "actually",   "still",
+      "even",        "already", "totally", "definitely", "absolutely", "mainly",     "mostly",
+      "currently",   "now",     "lately",  "truly",      "kinda",      "sorta",      "literally",
+      "seriously",   "first",   "ever",    "generally",  "normally",   "regularly",  "occasionally",
+      "rarely",      "all",     "both",    "certainly",  "probably",   "maybe",      "honestly",
+      "officially",  "happily", "proudly", "gradually",  "slowly",     "quickly",    "secretly",
+      "sometimes",   "usually", "always",  "often",      "frequently", "typically",  "constantly",
+      "temporarily", "super",   "def",     "originally", "initially",  "eventually", "personally",
+      "once",        "newly",   "almost",  "nearly",     "basically",  "simply",     "only",
+      "then",        "too",     "soon",    "again",      "somehow",    "luckily",    "finally",
+      "both",        "each",    "totally", "genuinely",  "absolutely", "barely",     "hardly",
+      "sometime",    "kind",    "sort",    "pretty",     "mostly",     "currently",  "together",
+      "last",        "later",   "earlier", "ever",       "no",         "anymore",
   };
   return kSet;
 }
 
 const WordSet& HabitualAdverbs() {
-  static const WordSet kSet = {"always",    "usually",  "often",    "sometimes", "generally",
-                               "normally",  "regularly", "frequently", "typically", "constantly",
-                               "daily",     "weekly",   "nightly",  "occasionally"};
+  static const WordSet kSet = {"always",   "usually",   "often",      "sometimes",   "generally",
+                               "normally", "regularly", "frequently", "typically",   "constantly",
+                               "daily",    "weekly",    "nightly",    "occasionally"};
   return kSet;
 }
 
 const WordSet& TimeUnits() {
   static const WordSet kSet = {
-      "night",   "week",     "weekend",   "month",    "year",     "time",    "morning",
-      "evening", "afternoon", "summer",   "winter",   "spring",   "fall",    "autumn",
-      "monday",  "tuesday",  "wednesday", "thursday", "friday",   "saturday", "sunday",
-      "mon",     "tue",      "tues",      "wed",      "thu",      "thur",    "thurs",
-      "fri",     "sat",      "sun",       "day",      "semester", "season",  "other",
-      "weekends", "mornings", "evenings", "nights",   "days",     "weeks",   "months",
-      "years",   "while",    "moment",    "past",     "first",    "second",  "decade",
-      "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
+      "night",    "week",      "weekend",    "month",     "year",     "time",      "morning",
+      "evening",  "afternoon", "summer",     "winter",    "spring",   "fall",      "autumn",
+      "monday",   "tuesday",   "wednesday",  "thursday",  "friday",   "saturday",  "sunday",
+      "mon",      "tue",       "tues",       "wed",       "thu",      "thur",      "thurs",
+      "fri",      "sat",       "sun",        "day",       "semester", "season",    "other",
+      "weekends", "mornings",  "evenings",   "nights",    "days",     "weeks",     "months",
+      "years",    "while",     "moment",     "past",      "first",    "second",    "decade",
+      "mondays",  "tuesdays",  "wednesdays", "thursdays", "fridays",  "saturdays", "sundays",
   };
   return kSet;
 }
 
 // Words after "for" that make it a duration or a "for now", not part of the value.
 const WordSet& DurationWords() {
-  static const WordSet kSet = {"now",   "a",     "the",   "years", "months", "weeks", "days",
-                               "hours", "ages",  "so",    "two",   "three",  "four",  "five",
-                               "six",   "ten",   "many",  "several", "some", "decades", "long",
-                               "over",  "about", "almost", "nearly", "most",  "now."};
+  static const WordSet kSet = {"now",   "a",     "the",    "years",   "months", "weeks",   "days",
+                               "hours", "ages",  "so",     "two",     "three",  "four",    "five",
+                               "six",   "ten",   "many",   "several", "some",   "decades", "long",
+                               "over",  "about", "almost", "nearly",  "most",   "now."};
   return kSet;
 }
 
 const WordSet& Pronouns() {
-  static const WordSet kSet = {"i",     "we",    "it",     "he",    "she",   "they",  "you",
-                               "i'm",   "it's",  "we're",  "that's", "there", "i've", "we've",
-                               "she's", "he's",  "they're", "i'd",  "i'll",  "we'll", "me",
-                               "us",    "him",   "her",    "them",  "this",  "that",  "u"};
+  static const WordSet kSet = {"i",     "we",   "it",      "he",     "she",   "they",  "you",
+                               "i'm",   "it's", "we're",   "that's", "there", "i've",  "we've",
+                               "she's", "he's", "they're", "i'd",    "i'll",  "we'll", "me",
+                               "us",    "him",  "her",     "them",   "this",  "that",  "u"};
   return kSet;
 }
 
@@ -770,10 +1163,10 @@ class EnglishReader {
   const std::vector<Span>& times_;
   std::vector<RawClaim>* out_;
   std::vector<Token> toks_;
-  size_t clause_begin_ = 0;  // first token of the clause being read
-  size_t first_word_ = 0;    // first token of the sentence after leading discourse words
-  Subject last_;             // the subject of the last clause (subject-less clauses inherit it)
-  bool last_valid_ = true;   // false after a clause about someone else ("It was ...")
+  size_t clause_begin_ = 0;     // first token of the clause being read
+  size_t first_word_ = 0;       // first token of the sentence after leading discourse words
+  Subject last_;                // the subject of the last clause (subject-less clauses inherit it)
+  bool last_valid_ = true;      // false after a clause about someone else ("It was ...")
   bool keeps_speaker_ = false;  // set by ReadSubject for "my eyes ...": still the speaker's
   mutable bool subordinate_ = false;  // SkipLeaders passed "when", "while", "after" ...
   bool keep_times_ = false;  // the value is a date (birthdays): time expressions stay in it
@@ -782,14 +1175,14 @@ class EnglishReader {
 Form EnglishReader::FormOf(size_t i, bool third) const {
   const Token& t = Tok(i);
   std::string_view w = t.lower;
-  static const WordSet kAmbiguous = {"read", "put", "cut", "set", "hit", "quit", "let", "hurt",
-                                     "cost", "spread", "shut", "bet", "fit", "split"};
+  static const WordSet kAmbiguous = {"read", "put",  "cut",    "set",  "hit", "quit", "let",
+                                     "hurt", "cost", "spread", "shut", "bet", "fit",  "split"};
   if (IrregularPast().count(w) > 0) return Form::kPast;
   if (In(kAmbiguous, w)) return Form::kBase;
   size_t n = w.size();
   if (n >= 5 && w.substr(n - 3) == "ing" && !In(NonVerbsInIng(), w)) return Form::kIng;
-  static const WordSet kShortPast = {"used", "owed", "aged", "axed", "iced", "dyed", "eyed",
-                                     "sued", "hoed", "toed", "awed"};
+  static const WordSet kShortPast = {"used", "owed", "aged", "axed", "iced", "dyed",
+                                     "eyed", "sued", "hoed", "toed", "awed"};
   if (n >= 4 && w.substr(n - 2) == "ed" && !(n <= 5 && w.substr(n - 3) == "eed") &&
       (n >= 5 || In(kShortPast, w))) {
     return Form::kPast;
@@ -809,8 +1202,8 @@ bool EnglishReader::IsPastVerb(size_t i) const {
 }
 
 size_t EnglishReader::ClauseEnd(size_t i) const {
-  static const WordSet kEnds = {"but", "because", "cause", "'cause", "cuz", "so", "although",
-                                "though", "while", "whereas", "and"};
+  static const WordSet kEnds = {"but",      "because", "cause", "'cause",  "cuz", "so",
+                                "although", "though",  "while", "whereas", "and"};
   for (size_t k = i; k < size(); ++k) {
     if (IsBoundaryPunct(k)) return k;
     if (k > i && Tok(k).word && In(kEnds, Tok(k).lower)) {
@@ -823,16 +1216,16 @@ size_t EnglishReader::ClauseEnd(size_t i) const {
 }
 
 size_t EnglishReader::CutValue(size_t begin) const {
-  static const WordSet kQuotes = {"\"", "'", "\u201C", "\u201D", "\u2018", "\u2019", "&", "$",
-                                  "%", "*"};
-  static const WordSet kAgoLead = {"a",     "few",    "couple", "of",     "several", "some",
-                                   "many",  "two",    "three",  "four",   "five",    "six",
-                                   "seven", "eight",  "nine",   "ten",    "an",      "about",
-                                   "around", "almost", "nearly", "roughly", "over",   "like",
-                                   "maybe", "just",   "only",   "half",   "one",     "twenty"};
-  static const WordSet kUnits = {"day",   "days",   "week",  "weeks",  "month", "months",
-                                 "year",  "years",  "hour",  "hours",  "minute", "minutes",
-                                 "while", "decade", "decades"};
+  static const WordSet kQuotes = {"\"",     "'", "\u201C", "\u201D", "\u2018",
+                                  "\u2019", "&", "$",      "%",      "*"};
+  static const WordSet kAgoLead = {"a",      "few",    "couple", "of",      "several", "some",
+                                   "many",   "two",    "three",  "four",    "five",    "six",
+                                   "seven",  "eight",  "nine",   "ten",     "an",      "about",
+                                   "around", "almost", "nearly", "roughly", "over",    "like",
+                                   "maybe",  "just",   "only",   "half",    "one",     "twenty"};
+  static const WordSet kUnits = {"day",    "days",    "week",  "weeks",  "month",
+                                 "months", "year",    "years", "hour",   "hours",
+                                 "minute", "minutes", "while", "decade", "decades"};
   size_t e = begin;
   for (; e < size(); ++e) {
     const Token& t = Tok(e);
@@ -865,8 +1258,8 @@ size_t EnglishReader::CutValue(size_t begin) const {
       }
     }
     if (w == "at" && next == "the" && Tok(e + 2).lower == "moment") break;
-    if ((w == "last" || w == "this" || w == "next" || w == "the" || w == "every" ||
-         w == "each" || w == "on" || w == "at") &&
+    if ((w == "last" || w == "this" || w == "next" || w == "the" || w == "every" || w == "each" ||
+         w == "on" || w == "at") &&
         In(TimeUnits(), next) && next != "past" && next != "first" && next != "second" &&
         next != "time" && next != "other") {
       break;
@@ -898,23 +1291,21 @@ size_t EnglishReader::CutValue(size_t begin) const {
 // [b, e) without trailing prepositions, articles and conjunctions ("putting my feelings on the
 // canvas without" → "… on the canvas").
 size_t EnglishReader::TrimDangling(size_t b, size_t e) const {
-  static const WordSet kDangling = {"without", "with", "of",   "for",  "to",   "in",    "on",
-                                    "at",      "from", "by",   "about", "like", "into", "than",
-                                    "as",      "a",    "an",   "the",  "my",   "our",   "your",
-                                    "and",     "or",   "but",  "some", "very", "so",    "really",
-                                    "just",    "too",  "their", "his", "her",  "this",  "these",
-                                    "more",    "most", "such", "pretty", "quite", "even", "i",
-                                    "we",      "that", "which", "who", "is",   "was",   "are"};
+  static const WordSet kDangling = {
+      "without", "with", "of",   "for",  "to",    "in",   "on",   "at",     "from",   "by",
+      "about",   "like", "into", "than", "as",    "a",    "an",   "the",    "my",     "our",
+      "your",    "and",  "or",   "but",  "some",  "very", "so",   "really", "just",   "too",
+      "their",   "his",  "her",  "this", "these", "more", "most", "such",   "pretty", "quite",
+      "even",    "i",    "we",   "that", "which", "who",  "is",   "was",    "are"};
   while (e > b + 1 && (In(kDangling, Tok(e - 1).lower) || !Tok(e - 1).word)) --e;
   return e;
 }
 
 unsigned EnglishReader::ClauseQualifiers(size_t from, size_t to) const {
   static const WordSet kHabitUnits = {
-      "day",      "morning",  "night",    "week",     "weekend",  "month",    "year",
-      "evening",  "afternoon", "time",    "summer",   "winter",   "monday",   "tuesday",
-      "wednesday", "thursday", "friday",  "saturday", "sunday",   "other",    "single",
-      "few",      "couple"};
+      "day",       "morning",  "night",  "week",   "weekend", "month",   "year",      "evening",
+      "afternoon", "time",     "summer", "winter", "monday",  "tuesday", "wednesday", "thursday",
+      "friday",    "saturday", "sunday", "other",  "single",  "few",     "couple"};
   unsigned bits = 0;
   for (size_t k = from; k < to && k < size(); ++k) {
     std::string_view w = Tok(k).lower;
@@ -948,15 +1339,15 @@ bool EnglishReader::Emit(const Subject& subject, std::string_view predicate, std
   while (begin < size() && Tok(begin).time && end == std::string_view::npos) ++begin;
   size_t e = end == std::string_view::npos ? CutValue(begin) : std::min(end, size());
   if (e <= begin) return false;
-  static const WordSet kBadStarts = {"and", "or",   "but",  "so",   "has",   "have",  "had",
-                                     "is",  "was",  "are",  "were", "been",  "be",    "will",
-                                     "would", "can", "could", "should", "do", "does", "did",
-                                     "'s",  "than", "of",   "because", "if",  "then",  "gonna"};
+  static const WordSet kBadStarts = {"and",   "or",   "but",   "so",      "has",  "have", "had",
+                                     "is",    "was",  "are",   "were",    "been", "be",   "will",
+                                     "would", "can",  "could", "should",  "do",   "does", "did",
+                                     "'s",    "than", "of",    "because", "if",   "then", "gonna"};
   size_t b = begin;
   if (strip_article && e - b > 1 && In(kArticles, Tok(b).lower)) ++b;
   e = TrimDangling(b, e);
-  static const WordSet kBadVerbValueStarts = {"and", "or", "but", "so", "than", "of", "because",
-                                              "if", "'s"};
+  static const WordSet kBadVerbValueStarts = {"and", "or",      "but", "so", "than",
+                                              "of",  "because", "if",  "'s"};
   if (In(strip_article ? kBadStarts : kBadVerbValueStarts, Tok(b).lower)) return false;
   bool all_empty = true;
   for (size_t k = b; k < e; ++k) {
@@ -974,14 +1365,14 @@ bool EnglishReader::Emit(const Subject& subject, std::string_view predicate, std
   claim.value = value;
   size_t clause_end = std::max(e, ClauseEnd(begin));
   claim.qualifiers = qualifiers | subject.qualifiers | ClauseQualifiers(clause_begin, clause_end);
-  static const WordSet kHabitualPredicates = {"habit", "went_to", "attended", "joined", "did",
-                                              "doing", "uses",   "plans_to"};
+  static const WordSet kHabitualPredicates = {"habit", "went_to", "attended", "joined",
+                                              "did",   "doing",   "uses",     "plans_to"};
   if (!In(kHabitualPredicates, predicate) && !(qualifiers & kBitHabitual)) {
     claim.qualifiers &= ~kBitHabitual;
   }
   claim.clause = {Tok(clause_begin).span.begin, Tok(clause_end - 1).span.end};
-  claim.confidence = confidence - ((subject.qualifiers & kBitReported) ? 0.1 : 0.0) -
-                     (subject.weak ? 0.05 : 0.0);
+  claim.confidence =
+      confidence - ((subject.qualifiers & kBitReported) ? 0.1 : 0.0) - (subject.weak ? 0.05 : 0.0);
   out_->push_back(std::move(claim));
   if (consumed != nullptr) *consumed = std::max(*consumed, e);
   return true;
@@ -1000,9 +1391,9 @@ void EnglishReader::EmitRelation(Span relation_word, Span name, size_t clause_be
 // Skips discourse words, interjections, addressed names and time expressions at a clause start:
 // "Yeah, honestly, last week I ...", "Hey Nate, I ...", "I think that we ...".
 size_t EnglishReader::SkipLeaders(size_t i, bool* hypothetical) const {
-  static const WordSet kSubordinators = {"when",  "while", "after",   "before",   "since",
-                                         "until", "once",  "as",      "whenever", "though",
-                                         "although", "because", "cause", "'cause", "cuz"};
+  static const WordSet kSubordinators = {"when",     "while",   "after", "before",   "since",
+                                         "until",    "once",    "as",    "whenever", "though",
+                                         "although", "because", "cause", "'cause",   "cuz"};
   *hypothetical = false;
   subordinate_ = false;
   size_t k = i;
@@ -1102,10 +1493,10 @@ size_t EnglishReader::SkipLeaders(size_t i, bool* hypothetical) const {
 
 // Speaker subjects and the auxiliary their contraction carries.
 const WordMap& SpeakerSubjects() {
-  static const WordMap kMap = {{"i", ""},       {"we", ""},     {"i'm", "be"},  {"im", "be"},
-                               {"we're", "be"}, {"i've", "have"}, {"ive", "have"},
-                               {"we've", "have"}, {"i'd", "d"}, {"we'd", "d"},  {"i'll", "will"},
-                               {"we'll", "will"}};
+  static const WordMap kMap = {{"i", ""},       {"we", ""},        {"i'm", "be"},
+                               {"im", "be"},    {"we're", "be"},   {"i've", "have"},
+                               {"ive", "have"}, {"we've", "have"}, {"i'd", "d"},
+                               {"we'd", "d"},   {"i'll", "will"},  {"we'll", "will"}};
   return kMap;
 }
 
@@ -1133,13 +1524,13 @@ bool HasHyphenOrDigit(std::string_view word) {
 
 SubjectResult EnglishReader::ReadSubject(size_t i, Subject* subject, Aux* aux, size_t* verb) {
   static const WordSet kBlocked = {
-      "he",     "she",    "they",    "it",      "you",    "this",    "that",    "there",
-      "these",  "those",  "he's",    "she's",   "they're", "it's",   "you're",  "that's",
-      "there's", "here",  "everyone", "everybody", "nobody", "someone", "people", "u",
-      "ya",     "y'all",  "you've",  "you'll",  "you'd",  "they've", "they'll", "it'll",
-      "what",   "who",    "which",   "your",    "his",    "her",     "their",   "its",
-      "one",    "nothing", "everything", "something", "anyone", "anything", "both", "all",
-      "he'd",   "she'd",  "they'd",  "it'd",    "let's",  "lets",    "here's",  "what's"};
+      "he",      "she",     "they",       "it",        "you",     "this",     "that",    "there",
+      "these",   "those",   "he's",       "she's",     "they're", "it's",     "you're",  "that's",
+      "there's", "here",    "everyone",   "everybody", "nobody",  "someone",  "people",  "u",
+      "ya",      "y'all",   "you've",     "you'll",    "you'd",   "they've",  "they'll", "it'll",
+      "what",    "who",     "which",      "your",      "his",     "her",      "their",   "its",
+      "one",     "nothing", "everything", "something", "anyone",  "anything", "both",    "all",
+      "he'd",    "she'd",   "they'd",     "it'd",      "let's",   "lets",     "here's",  "what's"};
   const Token& t = Tok(i);
   *subject = Subject{};
   if (!t.word) return SubjectResult::kNone;
@@ -1200,9 +1591,9 @@ SubjectResult EnglishReader::ReadSubject(size_t i, Subject* subject, Aux* aux, s
     subject->third = true;
     subject->relation = relation;
     std::string_view rel = Tok(j).lower;
-    subject->plural = name.empty() && (rel.back() == 's' || rel == "children" || rel == "family" ||
-                                       rel == "fam" || rel == "team" || rel == "band" ||
-                                       rel == "grandchildren");
+    subject->plural =
+        name.empty() && (rel.back() == 's' || rel == "children" || rel == "family" ||
+                         rel == "fam" || rel == "team" || rel == "band" || rel == "grandchildren");
     if (!name.empty()) {
       EmitRelation(relation, name, i);
       subject->kind = SubjectKind::kNamed;
@@ -1214,14 +1605,15 @@ SubjectResult EnglishReader::ReadSubject(size_t i, Subject* subject, Aux* aux, s
     *verb = after;
     return SubjectResult::kFound;
   }
-  bool verb_like = i <= first_word_ && (FormOf(i, false) == Form::kPast ||
-                                        FormOf(i, false) == Form::kIng);
-  bool contraction = w.size() > 3 && (w.substr(w.size() - 3) == "n't" || w.substr(w.size() - 3) == "'ll" ||
-                                      w.substr(w.size() - 3) == "'ve" || w.substr(w.size() - 3) == "'re");
-  static const WordSet kAuxWords = {"can", "could", "would", "should", "will", "must", "might",
-                                    "may", "cannot", "cant", "dont", "didnt", "wont", "gonna",
-                                    "wanna", "gotta", "do", "does", "did", "is", "are", "was",
-                                    "were", "have", "has", "had", "been", "be", "not", "never"};
+  bool verb_like =
+      i <= first_word_ && (FormOf(i, false) == Form::kPast || FormOf(i, false) == Form::kIng);
+  bool contraction =
+      w.size() > 3 && (w.substr(w.size() - 3) == "n't" || w.substr(w.size() - 3) == "'ll" ||
+                       w.substr(w.size() - 3) == "'ve" || w.substr(w.size() - 3) == "'re");
+  static const WordSet kAuxWords = {
+      "can",  "could", "would", "should", "will",  "must",  "might", "may",  "cannot", "cant",
+      "dont", "didnt", "wont",  "gonna",  "wanna", "gotta", "do",    "does", "did",    "is",
+      "are",  "was",   "were",  "have",   "has",   "had",   "been",  "be",   "not",    "never"};
   if (t.name_like && !verb_like && !contraction && !In(kAuxWords, w) && !In(Adverbs(), w) &&
       !In(Leaders(), w)) {
     size_t j = i + 1;
@@ -1238,11 +1630,11 @@ SubjectResult EnglishReader::ReadSubject(size_t i, Subject* subject, Aux* aux, s
 }
 
 bool EnglishReader::IsBaseVerbAt(size_t i) const {
-  static const WordSet kNotVerbs = {
-      "the",  "a",     "an",    "my",   "our",  "your", "his",   "her",  "their", "this",
-      "that", "these", "those", "some", "it",   "him",  "them",  "me",   "us",    "you",
-      "one",  "two",   "three", "new",  "bed",  "work", "school", "church", "town", "class",
-      "sleep"};
+  static const WordSet kNotVerbs = {"the",  "a",     "an",   "my",   "our",   "your",   "his",
+                                    "her",  "their", "this", "that", "these", "those",  "some",
+                                    "it",   "him",   "them", "me",   "us",    "you",    "one",
+                                    "two",  "three", "new",  "bed",  "work",  "school", "church",
+                                    "town", "class", "sleep"};
   const Token& t = Tok(i);
   if (!t.word || t.time || t.name_like || In(kNotVerbs, t.lower)) return false;
   return FormOf(i, false) == Form::kBase;
@@ -1250,11 +1642,11 @@ bool EnglishReader::IsBaseVerbAt(size_t i) const {
 
 bool EnglishReader::GerundSubject(size_t v) const {
   static const WordSet kVerbs = {
-      "is",    "was",    "are",    "were",     "must",   "can",     "could",   "would",
-      "will",  "should", "might",  "makes",    "made",   "helps",   "helped",  "means",
-      "meant", "feels",  "seems",  "gives",    "gave",   "keeps",   "kept",    "has",
-      "does",  "brings", "brought", "takes",   "took",   "reminds", "reminded", "sounds",
-      "looks", "isn't",  "wasn't", "'s",       "becomes", "became", "allows",  "lets"};
+      "is",    "was",    "are",     "were",  "must",    "can",     "could",    "would",
+      "will",  "should", "might",   "makes", "made",    "helps",   "helped",   "means",
+      "meant", "feels",  "seems",   "gives", "gave",    "keeps",   "kept",     "has",
+      "does",  "brings", "brought", "takes", "took",    "reminds", "reminded", "sounds",
+      "looks", "isn't",  "wasn't",  "'s",    "becomes", "became",  "allows",   "lets"};
   std::string_view w = Tok(v).lower;
   if (w == "being" || w == "having" || w == "seeing" || w == "knowing" || w == "hearing") {
     return true;
@@ -1267,18 +1659,18 @@ bool EnglishReader::GerundSubject(size_t v) const {
 
 size_t EnglishReader::ReadAux(size_t i, Aux* aux) const {
   static const WordSet kBe = {"am", "is", "are", "was", "were", "be", "'m", "'re", "being"};
-  static const WordSet kModal = {"can",   "could", "would", "should", "might",
-                                 "may",   "must",  "gotta", "ought"};
+  static const WordSet kModal = {"can", "could", "would", "should", "might",
+                                 "may", "must",  "gotta", "ought"};
   static const WordMap kNegAux = {
-      {"don't", "do"},      {"dont", "do"},      {"doesn't", "do"},      {"doesnt", "do"},
-      {"didn't", "did"},    {"didnt", "did"},    {"can't", "modal"},     {"cant", "modal"},
+      {"don't", "do"},      {"dont", "do"},        {"doesn't", "do"},     {"doesnt", "do"},
+      {"didn't", "did"},    {"didnt", "did"},      {"can't", "modal"},    {"cant", "modal"},
       {"cannot", "modal"},  {"couldn't", "modal"}, {"wouldn't", "modal"}, {"shouldn't", "modal"},
-      {"won't", "will"},    {"wont", "will"},    {"isn't", "be"},        {"aren't", "be"},
-      {"wasn't", "bepast"}, {"weren't", "bepast"}, {"ain't", "be"},      {"haven't", "have"},
-      {"hasn't", "have"},   {"hadn't", "hadpast"}, {"havent", "have"},   {"mustn't", "modal"}};
+      {"won't", "will"},    {"wont", "will"},      {"isn't", "be"},       {"aren't", "be"},
+      {"wasn't", "bepast"}, {"weren't", "bepast"}, {"ain't", "be"},       {"haven't", "have"},
+      {"hasn't", "have"},   {"hadn't", "hadpast"}, {"havent", "have"},    {"mustn't", "modal"}};
   auto skip_adverbs = [&](size_t k) {
-    while (k < size() && (In(Adverbs(), Tok(k).lower) || Tok(k).lower == "not" ||
-                          Tok(k).lower == "never")) {
+    while (k < size() &&
+           (In(Adverbs(), Tok(k).lower) || Tok(k).lower == "not" || Tok(k).lower == "never")) {
       ++k;
     }
     return k;
@@ -1311,9 +1703,9 @@ size_t EnglishReader::ReadAux(size_t i, Aux* aux) const {
     if (w == "have" || w == "has" || w == "had" || w == "'ve") {
       size_t n2 = skip_adverbs(k + 1);
       const Token& after = Tok(n2);
-      bool participle = after.word && (after.lower == "been" || after.lower == "got" ||
-                                       after.lower == "gotten" ||
-                                       (FormOf(n2, false) == Form::kPast && !after.name_like));
+      bool participle =
+          after.word && (after.lower == "been" || after.lower == "got" || after.lower == "gotten" ||
+                         (FormOf(n2, false) == Form::kPast && !after.name_like));
       if (!participle) break;
       aux->have = true;
       if (w == "had") aux->past = true;
@@ -1323,10 +1715,10 @@ size_t EnglishReader::ReadAux(size_t i, Aux* aux) const {
     if (w == "do" || w == "does" || w == "did") {
       size_t n2 = skip_adverbs(k + 1);
       const Token& after = Tok(n2);
-      bool support = after.word && (n2 > k + 1 || (VerbLemma(after.lower) == after.lower &&
-                                                   FormOf(n2, false) == Form::kBase &&
-                                                   IsBaseVerbAt(n2) &&
-                                                   !In(EmptyValues(), after.lower)));
+      bool support = after.word &&
+                     (n2 > k + 1 ||
+                      (VerbLemma(after.lower) == after.lower && FormOf(n2, false) == Form::kBase &&
+                       IsBaseVerbAt(n2) && !In(EmptyValues(), after.lower)));
       if (!support) break;
       aux->do_support = true;
       if (w == "did") aux->past = true;
@@ -1376,9 +1768,9 @@ size_t EnglishReader::ReadAux(size_t i, Aux* aux) const {
       ++k;
       continue;
     }
-    static const WordSet kVerbsInLy = {"fly",  "reply", "apply", "rely",  "supply", "multiply",
-                                       "bully", "rally", "tally", "ally", "comply", "imply",
-                                       "belly", "jelly"};
+    static const WordSet kVerbsInLy = {"fly",      "reply", "apply", "rely",  "supply",
+                                       "multiply", "bully", "rally", "tally", "ally",
+                                       "comply",   "imply", "belly", "jelly"};
     bool ly_adverb = w.size() > 4 && w.substr(w.size() - 2) == "ly" && !In(kVerbsInLy, w);
     if (In(Adverbs(), w) || ly_adverb) {
       if ((w == "kind" || w == "sort") && next != "of") break;
@@ -1432,8 +1824,8 @@ bool EnglishReader::ReadMyNounIs(size_t i, size_t* consumed) {
     return EmitWithin(speaker, "name", b, e, 0, 0.9, consumed);
   }
   // "my goal is to …", "my dream is to …" — a plan.
-  static const WordSet kAims = {"aim", "goal", "dream", "plan", "hope", "wish", "mission",
-                                "intention", "resolution", "ambition", "next"};
+  static const WordSet kAims = {"aim",     "goal",      "dream",      "plan",     "hope", "wish",
+                                "mission", "intention", "resolution", "ambition", "next"};
   if (In(kAims, noun) && copula_at(k + 1) && Tok(k + 2).lower == "to") {
     return Emit(speaker, "plans_to", "", k + 3, kBitPlanned, 0.65, false, clause_begin_, consumed);
   }
@@ -1475,15 +1867,16 @@ bool EnglishReader::ReadMyNounIs(size_t i, size_t* consumed) {
 // has always been a favorite of mine": likes (or favorite, when the kind is named: "… is my
 // favorite color").
 void EnglishReader::ReadFavoriteTails() {
-  static const WordSet kNouns = {"favorite", "favourite", "fave", "fav", "faves", "favorites",
-                                 "favourites", "hobby", "hobbies", "passion", "passions", "jam",
-                                 "go-to"};
+  static const WordSet kNouns = {"favorite",  "favourite",  "fave",  "fav",     "faves",
+                                 "favorites", "favourites", "hobby", "hobbies", "passion",
+                                 "passions",  "jam",        "go-to"};
   static const WordSet kKinds = {"favorite", "favourite", "fave", "fav"};
-  static const WordSet kModifiers = {"main", "all-time", "biggest", "absolute", "new", "top",
-                                     "big", "current", "true", "favorite", "greatest", "personal"};
+  static const WordSet kModifiers = {"main", "all-time", "biggest",  "absolute",
+                                     "new",  "top",      "big",      "current",
+                                     "true", "favorite", "greatest", "personal"};
   static const WordSet kCopulas = {"is", "are", "was", "were", "been"};
-  static const WordSet kNotSlots = {"of", "too", "and", "ever", "thing", "one", "by", "for",
-                                    "to", "in", "right", "now", "lately", "so", "as", "but"};
+  static const WordSet kNotSlots = {"of", "too", "and",   "ever", "thing",  "one", "by", "for",
+                                    "to", "in",  "right", "now",  "lately", "so",  "as", "but"};
   Subject speaker;
   for (size_t f = 2; f < size(); ++f) {
     if (!In(kNouns, Tok(f).lower)) continue;
@@ -1549,8 +1942,7 @@ void EnglishReader::ReadFavoriteTails() {
   }
 }
 
-bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing,
-                               size_t* consumed) {
+bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing, size_t* consumed) {
   bool hypothetical = false;
   size_t k = SkipLeaders(start, &hypothetical);
   if (hypothetical) {
@@ -1587,9 +1979,9 @@ bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing,
   }
   // Reported speech: "my friend said (that) he moved to Paris", "Mei told me she's vegan".
   if (subject.kind != SubjectKind::kSpeaker && !subjectless) {
-    static const WordSet kSay = {"said",   "says",      "told",     "tells",  "mentioned",
-                                 "mentions", "texted",  "wrote",    "explained", "shared",
-                                 "thinks", "announced", "admitted", "claims", "claimed"};
+    static const WordSet kSay = {"said",     "says",      "told",     "tells",     "mentioned",
+                                 "mentions", "texted",    "wrote",    "explained", "shared",
+                                 "thinks",   "announced", "admitted", "claims",    "claimed"};
     size_t s = v;
     while (In(Adverbs(), Tok(s).lower)) ++s;
     if (In(kSay, Tok(s).lower)) {
@@ -1637,25 +2029,25 @@ bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing,
 void EnglishReader::Run() {
   static const WordSet kContinuations = {"and", "then", "but", "plus", "&"};
   static const WordSet kOpeners = {
-      "and",   "but",      "then",    "plus",    "because", "cause",    "'cause",  "while",
-      "although", "though", "when",   "since",   "after",   "before",   "until",   "once",
-      "as",    "whereas",  "or",      "that",    "if",      "unless",   "whenever", "cuz",
-      "yesterday", "today", "last",   "recently", "lately", "now"};
+      "and",       "but",     "then", "plus",     "because", "cause",  "'cause",   "while",
+      "although",  "though",  "when", "since",    "after",   "before", "until",    "once",
+      "as",        "whereas", "or",   "that",     "if",      "unless", "whenever", "cuz",
+      "yesterday", "today",   "last", "recently", "lately",  "now"};
   // Words after which "I" / "my" open a clause; after a noun they are a relative clause ("the
   // help I got", "the camera I had") and are not read.
   static const WordSet kBeforeSubject = {
-      "think", "guess", "know",   "hope",   "feel",    "believe", "mean",   "said",   "told",
-      "thought", "realized", "bet", "sure", "glad",    "happy",   "proud",  "excited",
-      "remember", "forgot", "noticed", "heard", "that", "so",     "figured", "swear", "promise",
-      "realize", "knew",
-      "grateful", "thankful", "lucky", "hoping", "say",  "tell",  "honestly", "thanks", "but",
-      "you",   "ya",    "him",    "her",    "them",    "us",      "me",      "why"};
+      "think",   "guess",    "know",     "hope",    "feel",     "believe",  "mean",  "said",
+      "told",    "thought",  "realized", "bet",     "sure",     "glad",     "happy", "proud",
+      "excited", "remember", "forgot",   "noticed", "heard",    "that",     "so",    "figured",
+      "swear",   "promise",  "realize",  "knew",    "grateful", "thankful", "lucky", "hoping",
+      "say",     "tell",     "honestly", "thanks",  "but",      "you",      "ya",    "him",
+      "her",     "them",     "us",       "me",      "why"};
   // Introductory phrases after which "I" opens the main clause even without a comma: "after
   // finishing my screenplay I got …", "last Friday at dance class I …".
-  static const WordSet kIntroducers = {"after", "before", "when",  "since", "during", "while",
-                                       "once",  "as",     "if",    "because", "until", "on",
-                                       "in",    "at",     "by",    "from",  "with",   "without",
-                                       "for",   "like",   "despite", "whenever", "following"};
+  static const WordSet kIntroducers = {
+      "after", "before",  "when",  "since", "during",  "while",    "once",     "as",
+      "if",    "because", "until", "on",    "in",      "at",       "by",       "from",
+      "with",  "without", "for",   "like",  "despite", "whenever", "following"};
   bool hypothetical = false;
   first_word_ = SkipLeaders(0, &hypothetical);
   ReadFavoriteTails();
@@ -1666,8 +2058,7 @@ void EnglishReader::Run() {
     const Token& t = Tok(i);
     bool after_boundary = i == 0 || IsBoundaryPunct(i - 1);
     bool continuation = after_boundary || In(kContinuations, t.lower);
-    bool subject_word = SpeakerSubjects().count(t.lower) > 0 || t.lower == "my" ||
-                        t.lower == "our";
+    bool subject_word = SpeakerSubjects().count(t.lower) > 0 || t.lower == "my" || t.lower == "our";
     const Token& prev = Tok(i - 1);
     bool subject_start = subject_word && i > 0 &&
                          (prev.time || In(kOpeners, prev.lower) || In(Leaders(), prev.lower) ||
@@ -1720,16 +2111,16 @@ bool IsDigits(std::string_view w) {
 
 // "I'm from X", "I'm a nurse", "I'm vegetarian", "I'm into X", "I was born in X", "I'm 30".
 bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, size_t* consumed) {
-  static const WordSet kIntensifiers = {"so",     "very",    "really", "super",   "pretty",
-                                        "quite",  "now",     "happily", "recently", "newly",
-                                        "also",   "still",   "originally", "definitely",
-                                        "totally", "such",   "officially", "finally", "just",
-                                        "real",   "kinda",   "kind",   "crazy",   "of",
-                                        "always", "all",     "even",   "actually", "honestly"};
-  static const WordSet kFanAdjectives = {"big",  "huge", "massive", "great", "total",
+  static const WordSet kIntensifiers = {
+      "so",         "very",       "really",   "super",    "pretty",     "quite",
+      "now",        "happily",    "recently", "newly",    "also",       "still",
+      "originally", "definitely", "totally",  "such",     "officially", "finally",
+      "just",       "real",       "kinda",    "kind",     "crazy",      "of",
+      "always",     "all",        "even",     "actually", "honestly"};
+  static const WordSet kFanAdjectives = {"big",      "huge", "massive",  "great",    "total",
                                          "die-hard", "true", "longtime", "lifelong", "avid"};
-  static const WordSet kJobPreps = {"at", "for", "in", "with", "from", "who", "and", "that",
-                                    "working", "based", "of"};
+  static const WordSet kJobPreps = {"at",  "for",  "in",      "with",  "from", "who",
+                                    "and", "that", "working", "based", "of"};
   unsigned q = AuxQualifiers(aux);
   bool speaker = subject.kind == SubjectKind::kSpeaker;
   size_t k = v;
@@ -1737,10 +2128,11 @@ bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, siz
   std::string_view w = Tok(k).lower;
   std::string_view next = Tok(k + 1).lower;
   if (!Tok(k).word) return false;
-  if (w == "from") return Emit(subject, "hometown", "", k + 1, q, 0.85, true, clause_begin_, consumed);
+  if (w == "from")
+    return Emit(subject, "hometown", "", k + 1, q, 0.85, true, clause_begin_, consumed);
   if (w == "into") return Emit(subject, "likes", "", k + 1, q, 0.8, true, clause_begin_, consumed);
-  if ((w == "passionate" || w == "obsessed" || w == "crazy" || w == "addicted" ||
-       w == "hooked" || w == "keen") &&
+  if ((w == "passionate" || w == "obsessed" || w == "crazy" || w == "addicted" || w == "hooked" ||
+       w == "keen") &&
       (next == "about" || next == "with" || next == "on")) {
     return Emit(subject, "likes", "", k + 2, q, 0.8, true, clause_begin_, consumed);
   }
@@ -1793,10 +2185,10 @@ bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, siz
     return true;
   }
   // "I'm off to go swimming", "I'm stoked to start this new chapter".
-  static const WordSet kEagerTo = {"off",    "excited", "stoked",  "thrilled", "eager",
-                                   "ready",  "keen",    "pumped",  "psyched",  "planning",
-                                   "hoping", "about",   "determined", "looking", "dying",
-                                   "itching", "set",    "aiming",  "trying",   "going"};
+  static const WordSet kEagerTo = {"off",     "excited", "stoked",     "thrilled", "eager",
+                                   "ready",   "keen",    "pumped",     "psyched",  "planning",
+                                   "hoping",  "about",   "determined", "looking",  "dying",
+                                   "itching", "set",     "aiming",     "trying",   "going"};
   if (In(kEagerTo, w) && next == "to" && IsBaseVerbAt(k + 2) && Tok(k + 2).lower != "be") {
     return Emit(subject, "plans_to", "", k + 2, q | kBitPlanned, 0.6, false, clause_begin_,
                 consumed);
@@ -1822,8 +2214,8 @@ bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, siz
     if (head_end == k + 1) return false;
     std::string_view head = Tok(head_end - 1).lower;
     bool job = In(JobNouns(), head) ||
-               (head.size() > 5 && (head.substr(head.size() - 3) == "ist" ||
-                                    head.substr(head.size() - 3) == "ian") &&
+               (head.size() > 5 &&
+                (head.substr(head.size() - 3) == "ist" || head.substr(head.size() - 3) == "ian") &&
                 head != "christian" && head != "vegetarian");
     if (!job) return false;
     unsigned past = aux.past ? kBitPast : 0;
@@ -1831,8 +2223,8 @@ bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, siz
     std::string_view prep = Tok(head_end).lower;
     if (prep == "at" || prep == "for" || (prep == "in" && Tok(head_end + 1).name_like)) {
       std::string_view predicate = head == "student" ? "school" : "employer";
-      any |= Emit(subject, predicate, "", head_end + 1, q | past, 0.8, true, clause_begin_,
-                  consumed);
+      any |=
+          Emit(subject, predicate, "", head_end + 1, q | past, 0.8, true, clause_begin_, consumed);
     }
     return any;
   }
@@ -1849,16 +2241,18 @@ bool EnglishReader::Copula(size_t v, const Subject& subject, const Aux& aux, siz
 // Objects of "have" that are experiences, not possessions ("a great time", "no idea").
 bool NotAPossession(std::string_view head) {
   static const WordSet kHeads = {
-      "time",   "idea",    "question", "questions", "feeling", "chance",  "look",   "problem",
-      "problems", "blast", "day",      "night",     "week",    "weekend", "moment", "fun",
-      "experience", "conversation", "chat", "talk", "lunch",   "dinner",  "breakfast", "meal",
-      "party",  "break",   "clue",     "plans",     "plan",    "trouble", "difficulty", "crush",
-      "cold",   "headache", "fever",   "class",     "classes", "work",    "school", "meeting",
-      "interview", "dream", "dreams",  "faith",     "doubts",  "lot",     "lots",   "bit",
-      "way",    "reason",  "reasons",  "thoughts",  "opinion", "effect",  "impact", "job",
-      "blast",  "goal",    "goals",    "passion",   "love",    "interest", "respect", "hope",
-      "patience", "energy", "issues",  "issue",     "ideas",   "something", "anything", "nothing",
-      "it",     "them",    "one",      "ones",      "been",    "to",      "got",    "had"};
+      "time",     "idea",      "question",   "questions",    "feeling", "chance",    "look",
+      "problem",  "problems",  "blast",      "day",          "night",   "week",      "weekend",
+      "moment",   "fun",       "experience", "conversation", "chat",    "talk",      "lunch",
+      "dinner",   "breakfast", "meal",       "party",        "break",   "clue",      "plans",
+      "plan",     "trouble",   "difficulty", "crush",        "cold",    "headache",  "fever",
+      "class",    "classes",   "work",       "school",       "meeting", "interview", "dream",
+      "dreams",   "faith",     "doubts",     "lot",          "lots",    "bit",       "way",
+      "reason",   "reasons",   "thoughts",   "opinion",      "effect",  "impact",    "job",
+      "blast",    "goal",      "goals",      "passion",      "love",    "interest",  "respect",
+      "hope",     "patience",  "energy",     "issues",       "issue",   "ideas",     "something",
+      "anything", "nothing",   "it",         "them",         "one",     "ones",      "been",
+      "to",       "got",       "had"};
   return In(kHeads, head);
 }
 
@@ -1873,8 +2267,8 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
   bool speaker = subject.kind == SubjectKind::kSpeaker;
   auto emit = [&](std::string_view predicate, size_t begin, unsigned quals, double confidence,
                   bool strip = true, std::string slot = "") {
-    return Emit(subject, predicate, std::move(slot), begin, quals, confidence, strip,
-                clause_begin_, consumed);
+    return Emit(subject, predicate, std::move(slot), begin, quals, confidence, strip, clause_begin_,
+                consumed);
   };
 
   // Modal verbs: wishes and plans only.
@@ -1918,10 +2312,11 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
   std::string lemma = form == Form::kThird ? ThirdPersonLemma(w) : VerbLemma(w);
 
   // ---- Plans ----
-  static const WordSet kPlanVerbs = {"plan",  "hope",    "intend", "aim",    "want",
+  static const WordSet kPlanVerbs = {"plan",   "hope",    "intend", "aim",    "want",
                                      "decide", "prepare", "expect", "aspire", "wish"};
   if (In(kPlanVerbs, lemma) && next == "to") {
-    unsigned past = (done && (lemma == "want" || lemma == "hope" || lemma == "wish")) ? kBitPast : 0;
+    unsigned past =
+        (done && (lemma == "want" || lemma == "hope" || lemma == "wish")) ? kBitPast : 0;
     return emit("plans_to", v + 2, q | kBitPlanned | past, lemma == "plan" ? 0.75 : 0.65, false);
   }
   if (lemma == "plan" && (next == "on" || next == "for")) {
@@ -2042,10 +2437,9 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
       return EmitWithin(subject, "status", v + 1, v + 2, q, 0.85, consumed);
     }
     if (next == "to" && IsBaseVerbAt(v + 2)) return emit("did", v + 2, q, 0.6, false);
-    static const WordSet kDeterminers = {"a",     "an",   "my",  "our",   "new",    "some",
-                                         "two",   "three", "this", "these", "myself", "ourselves",
-                                         "another", "the",   "lots",  "tons",   "plenty",
-                                         "loads"};
+    static const WordSet kDeterminers = {"a",       "an",    "my",   "our",   "new",    "some",
+                                         "two",     "three", "this", "these", "myself", "ourselves",
+                                         "another", "the",   "lots", "tons",  "plenty", "loads"};
     if (In(kDeterminers, next)) {
       size_t b = (next == "myself" || next == "ourselves") ? v + 2 : v + 1;
       size_t e = CutValue(b);
@@ -2155,19 +2549,20 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
 
   // ---- Anything else the speaker did, does, is doing or will do ----
   if (subject.weak) return false;
-  static const WordSet kNotProgressive = {"feel", "think", "hope",  "wonder", "mean", "wish",
-                                          "guess", "kid",  "joke",  "say",    "tell", "ask",
-                                          "look", "talk",  "chat",  "sound",  "seem", "be",
-                                          "try",  "reach", "reply", "respond", "text", "message"};
-  static const WordSet kDoingWell = {"great", "well", "good", "ok", "okay", "fine", "better",
-                                     "alright", "awesome", "amazing", "fantastic", "pretty"};
+  static const WordSet kNotProgressive = {"feel",  "think", "hope",  "wonder",  "mean", "wish",
+                                          "guess", "kid",   "joke",  "say",     "tell", "ask",
+                                          "look",  "talk",  "chat",  "sound",   "seem", "be",
+                                          "try",   "reach", "reply", "respond", "text", "message"};
+  static const WordSet kDoingWell = {"great",   "well",    "good",      "ok",
+                                     "okay",    "fine",    "better",    "alright",
+                                     "awesome", "amazing", "fantastic", "pretty"};
   size_t e = TrimDangling(v, CutValue(v));
   bool verb_only = e <= v + 1;
   // "made it", "check it out": the object is only a pronoun.
   static const WordSet kPronounObjects = {
-      "it",  "them", "this", "that", "these", "those", "him", "her", "me",    "us",   "you",
-      "one", "out",  "up",   "in",   "on",    "into",  "about", "with", "to", "so",   "there",
-      "here", "too", "again", "back", "over", "off",   "around", "all", "ya", "down", "through"};
+      "it",   "them", "this",  "that", "these", "those", "him",    "her",  "me", "us",   "you",
+      "one",  "out",  "up",    "in",   "on",    "into",  "about",  "with", "to", "so",   "there",
+      "here", "too",  "again", "back", "over",  "off",   "around", "all",  "ya", "down", "through"};
   bool pronoun_object = !verb_only;
   for (size_t k = v + 1; k < e; ++k) {
     if (Tok(k).word && !In(kPronounObjects, Tok(k).lower)) pronoun_object = false;

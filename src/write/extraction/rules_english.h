@@ -2,10 +2,10 @@
 //
 // A shallow clause reader rather than a list of regular expressions: each sentence is cut into word
 // tokens; at every clause start it skips discourse words ("Yeah,", "Thanks!", "I think"), finds the
-// subject ("I", "we", "my wife and I", "my sister Mei", "Person-P", a subject-less "Joined a club"),
-// reads the auxiliary chain (negation, will / going to, used to, have been, modal), and maps the main
-// verb to a predicate; the value runs to the clause boundary. Lexicons are immutable statics built
-// once.
+// subject ("I", "we", "my wife and I", "my sister Mei", "Person-P", a subject-less "Joined a
+// club"), reads the auxiliary chain (negation, will / going to, used to, have been, modal), and
+// maps the main verb to a predicate; the value runs to the clause boundary. Lexicons are immutable
+// statics built once.
 //
 // Thread safety: pure functions; safe from any thread.
 #ifndef ENGRAM_WRITE_EXTRACTION_RULES_ENGLISH_H_
