@@ -39,7 +39,8 @@ Result<int64_t> RequireNamespace(RecallContext& ctx, std::string_view name) {
 
 }  // namespace
 
-Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query) {
+Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
+                                  const EventHitFilter* hit_filter) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(CheckQueryText(query.text));
   if (query.limit < 1 || query.limit > kMaxRecallLimit) {
@@ -70,9 +71,19 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query) 
     MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
     result.terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
-    auto hits = ctx.store.Search(match.fts5, filter, query.limit, ctx.options.bm25_k1,
-                                 ctx.options.bm25_b);
+    const int search_limit = hit_filter != nullptr ? std::max(query.limit, hit_filter->search_limit) : query.limit;
+    auto hits = ctx.store.Search(match.fts5, filter, search_limit, ctx.options.bm25_k1, ctx.options.bm25_b);
     if (!hits) return hits.error();
+    if (hit_filter != nullptr) {
+      std::vector<sqlite::SearchHit> kept;
+      for (const sqlite::SearchHit& hit : *hits) {
+        if (kept.size() >= static_cast<size_t>(query.limit)) break;
+        auto keep = hit_filter->keep(hit.seq);
+        if (!keep) return keep.error();
+        if (*keep) kept.push_back(hit);
+      }
+      *hits = std::move(kept);
+    }
     std::vector<int64_t> seqs;
     seqs.reserve(hits->size());
     for (const sqlite::SearchHit& hit : *hits) seqs.push_back(hit.seq);

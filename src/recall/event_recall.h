@@ -2,6 +2,8 @@
 #ifndef ENGRAM_RECALL_EVENT_RECALL_H_
 #define ENGRAM_RECALL_EVENT_RECALL_H_
 
+#include <functional>
+
 #include "engram/options.h"
 #include "engram/status.h"
 #include "engram/types.h"
@@ -20,8 +22,16 @@ struct RecallContext {
   const Options& options;
 };
 
+// Drops hits before their events are read: the search takes `search_limit` hits, and `keep` (run
+// inside the same read transaction) decides for each, best first, until query.limit are kept.
+struct EventHitFilter {
+  int search_limit = 0;
+  std::function<Result<bool>(int64_t event_seq)> keep;
+};
+
 // The events channel of recall: BM25 over events (see Engine::Recall). Claims are ignored here.
-Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query);
+Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
+                                  const EventHitFilter* filter = nullptr);
 
 // See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,
 // when that finds nothing, any term ranked by BM25. Sessions of kind "subagent" are never searched

@@ -56,10 +56,17 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
       if (!events_query.until || *events_query.until > horizon + 1) events_query.until = horizon + 1;
       if (events_query.since && *events_query.since >= *events_query.until) events_query.since.reset();
     }
-    // Over-fetch so that hiding stale (or, for known_as_of, not yet recorded) events still fills
-    // the limit.
-    if (hide_stale || query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
-    auto r = RecallEvents(ctx, events_query);
+    // Hits are filtered before their events are read: stale evidence is skipped, and for
+    // known_as_of the search over-fetches so that events recorded later can be dropped.
+    EventHitFilter stale_filter;
+    stale_filter.search_limit = std::min(1000, query.limit * 2 + 10);
+    stale_filter.keep = [&](int64_t seq) -> Result<bool> {
+      auto stale = ctx.claims.IsStaleEvidence(seq);
+      if (!stale) return Error(stale.error());
+      return !*stale;
+    };
+    if (query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
+    auto r = RecallEvents(ctx, events_query, hide_stale ? &stale_filter : nullptr);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   } else {
@@ -80,18 +87,6 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   }
   std::vector<RecallItem> claims;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
-    if (hide_stale && !events.empty()) {
-      std::vector<std::string> ids;
-      for (const auto& e : events) ids.push_back(e.id);
-      auto currency = ctx.claims.EvidenceCurrency(ids);
-      if (!currency) return currency.error();
-      events.erase(std::remove_if(events.begin(), events.end(),
-                                  [&](const RecallItem& e) {
-                                    auto it = currency->find(e.id);
-                                    return it != currency->end() && !it->second;
-                                  }),
-                   events.end());
-    }
     if (events.size() > static_cast<size_t>(query.limit)) events.resize(query.limit);
     if (!query.include_claims) return Status::Ok();
     auto ns = ctx.store.FindNamespace(query.namespace_name);

@@ -2,7 +2,9 @@
 
 #include <unicode/regex.h>
 
+#include <cctype>
 #include <memory>
+#include <string>
 
 #include "util/normalize.h"
 
@@ -23,6 +25,14 @@ bool LooksLikeInstruction(std::string_view raw) {
   }();
   if (pattern == nullptr) return false;
   std::string text = StripZeroWidth(raw);
+  // Cheap prefilter: the regex needs one of these words; most stored text has none of them.
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char* const kTriggers[] = {"ignore", "disregard", "forget", "override", "you are now",
+                                          "system prompt", "忽略", "无视", "忘记", "不要理会"};
+  bool triggered = false;
+  for (const char* t : kTriggers) triggered |= lower.find(t) != std::string::npos;
+  if (!triggered) return false;
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString input = icu::UnicodeString::fromUTF8(icu::StringPiece(text));
   std::unique_ptr<icu::RegexMatcher> matcher(pattern->matcher(input, status));

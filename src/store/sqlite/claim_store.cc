@@ -391,22 +391,17 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   return hits;
 }
 
-Result<std::map<std::string, bool>> ClaimStore::EvidenceCurrency(const std::vector<std::string>& event_ids) {
-  std::map<std::string, bool> out;
-  if (event_ids.empty()) return out;
+Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {
   auto st = db_.Cached(
-      "SELECT e.id, max(c.status IN ('active','disputed')) FROM events e "
-      "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
-      "JOIN claims c ON c.seq = ce.claim_seq WHERE e.id IN (SELECT value FROM json_each(?)) GROUP BY e.id");
+      "SELECT count(*), coalesce(max(c.status IN ('active','disputed')), 0) FROM claim_evidence ce "
+      "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ? AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, nlohmann::json(event_ids).dump());
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    out[(*st)->Text(0)] = (*st)->Int(1) != 0;
-  }
-  return out;
+  (*st)->Bind(1, event_seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  bool stale = *row && (*st)->Int(0) > 0 && (*st)->Int(1) == 0;
+  (*st)->Reset();
+  return stale;
 }
 
 }  // namespace engram::sqlite

@@ -76,9 +76,9 @@ class ClaimStore {
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
 
-  // For each given event id that supports at least one claim: whether any of those claims is
-  // current (active or disputed). Ids that support no claim are absent from the map.
-  Result<std::map<std::string, bool>> EvidenceCurrency(const std::vector<std::string>& event_ids);
+  // True when the event supports at least one claim and none of them is current (active or
+  // disputed): what it said is no longer true.
+  Result<bool> IsStaleEvidence(int64_t event_seq);
 
  private:
   Result<std::vector<EvidenceRef>> Evidence(int64_t claim_seq);

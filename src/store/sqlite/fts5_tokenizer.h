@@ -11,8 +11,11 @@
 //    ("word*") is analysed like any query term, so its last word is stemmed before the prefix match
 //    ("running*" → "run*").
 //
-//  * the auxiliary function `engram_bm25(fts_table [, k1 [, b]])`, e.g.
+//  * the auxiliary function `engram_bm25(fts_table [, k1 [, b [, docsize]]])`, e.g.
 //      SELECT rowid, engram_bm25(t, 0.9, 0.4) AS score FROM t WHERE t MATCH ? ORDER BY score DESC;
+//    `docsize` (optional) is the row's `<table>_docsize.sz` blob, joined by the caller: with it the
+//    row length is read from that blob (FTS5's documented shadow-table format: one varint per
+//    column) instead of through xColumnSize, which runs a nested query per matched row.
 //    It returns the Okapi BM25 score of the current row as a POSITIVE double (higher = better;
 //    FTS5's built-in bm25() is negative, lower = better), summed over the query's phrases:
 //      score = Σ_phrase idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))
