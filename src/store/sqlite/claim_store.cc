@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace engram::sqlite {
@@ -373,9 +375,12 @@ Result<std::vector<ClaimChange>> ClaimStore::History(int64_t claim_seq) {
 Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_t ns,
                                                   const ClaimVisibility& v, TimestampMs now, int limit,
                                                   double k1, double b) {
+  // As in EventStore::Search: the row length comes from the docsize join, and the top `limit` is
+  // picked in C++ rather than by SQLite's sorter.
   std::string sql =
-      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2) AS score "
+      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz) AS score "
       "FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
+      "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
       "WHERE claim_fts MATCH ?3 AND c.namespace_id = ?4 ";
   if (v.known_as_of) {
     // What engram believed at K: recorded by then and not yet closed; its validity as known then.
@@ -390,7 +395,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   } else {
     sql += "AND c.status IN ('active','disputed') AND (c.valid_to IS NULL OR c.valid_to > ?7) ";
   }
-  sql += "ORDER BY score DESC, claim_fts.rowid LIMIT ?8";
+
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& q = **st;
@@ -402,7 +407,6 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   } else if (!v.include_history) {
     q.Bind(7, now);
   }
-  q.Bind(8, static_cast<int64_t>(limit));
   std::vector<SearchHit> hits;
   while (true) {
     auto row = q.Step();
@@ -410,6 +414,12 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
     if (!*row) break;
     hits.push_back({q.Int(0), q.Double(1)});
   }
+  auto better = [](const SearchHit& x, const SearchHit& y) {
+    return x.score != y.score ? x.score > y.score : x.seq < y.seq;
+  };
+  const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
+  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
+  hits.resize(keep);
   return hits;
 }
 
