@@ -66,7 +66,13 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
       return !*stale;
     };
     if (query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
-    auto r = RecallEvents(ctx, events_query, hide_stale ? &stale_filter : nullptr);
+    bool check_stale = false;
+    if (hide_stale) {
+      auto any = ctx.claims.HasNonCurrentClaims(query.namespace_name);
+      if (!any) return Error(any.error());
+      check_stale = *any;
+    }
+    auto r = RecallEvents(ctx, events_query, check_stale ? &stale_filter : nullptr);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   } else {

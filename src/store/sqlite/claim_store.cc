@@ -423,6 +423,19 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   return hits;
 }
 
+Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
+  auto st = db_.Cached(
+      "SELECT EXISTS (SELECT 1 FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
+      "WHERE n.name = ? AND c.status NOT IN ('active','disputed'))");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_name);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  bool any = *row && (*st)->Int(0) != 0;
+  (*st)->Reset();
+  return any;
+}
+
 Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {
   auto st = db_.Cached(
       "SELECT count(*), coalesce(max(c.status IN ('active','disputed')), 0) FROM claim_evidence ce "

@@ -79,6 +79,9 @@ class ClaimStore {
   // True when the event supports at least one claim and none of them is current (active or
   // disputed): what it said is no longer true.
   Result<bool> IsStaleEvidence(int64_t event_seq);
+  // True when the namespace holds a claim that is no longer current (superseded, expired, ...):
+  // only then can an event be stale evidence.
+  Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
 
  private:
   Result<std::vector<EvidenceRef>> Evidence(int64_t claim_seq);
