@@ -181,8 +181,12 @@ class EngineImpl final : public Engine {
       const int64_t event_seq = *seq;
       result.event = e;
       std::vector<Event> batch{result.event};
+      // Admission follows the session's own kind (a heartbeat session makes no claims, a cron
+      // session only low-authority observations), whatever entry point wrote into it.
+      auto session_info = store_.GetSession(*session);
+      if (!session_info) return session_info.error();
       for (const extraction::CandidateClaim& c : candidates) {
-        AdmissionDecision admission = Admit(c, batch, "interactive");
+        AdmissionDecision admission = Admit(c, batch, session_info->kind);
         if (!admission.admitted) {
           ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(*ns, event_seq, std::nullopt, now, "rejected", admission.reason,
                                                      admission.detail, CandidateJson(c)));

@@ -185,7 +185,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateR
   ENGRAM_RETURN_IF_ERROR(store.AddHistory(*seq, in.now, in.actor, "created", reason, "{}",
                                           sqlite::ClaimSnapshotJson(claim)));
   ENGRAM_RETURN_IF_ERROR(Record(store, in, *seq, decision, reason, in.admission.detail));
-  return ClaimWriteOutcome{decision, claim, static_cast<int>(to_close.size())};
+  return ClaimWriteOutcome{decision, claim, claim.status == "active" ? static_cast<int>(to_close.size()) : 0};
 }
 
 }  // namespace engram

@@ -123,10 +123,17 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
     return Status::Ok();
   });
   if (!st.ok()) {
-    // A store error: nothing of these windows was written; the leases expire and the jobs are
-    // taken again later. Report it, never a false success.
+    // A store error: nothing of these windows was written. Report it, never a false success, and
+    // record it on the jobs (backoff, then `failed` after max_attempts) so that one bad window
+    // cannot keep the queue leased and retried forever. If even that fails, the leases expire.
     report->errors.push_back(st.ToString());
     for (const Window& w : windows) report->jobs_failed += static_cast<int64_t>(w.jobs.size());
+    db_.WriteTransaction([&]() -> Status {
+      for (const Window& w : windows) {
+        ENGRAM_RETURN_IF_ERROR(jobs_.Fail(w.jobs, token, now, st.ToString(), options_.max_attempts, options_.backoff_ms));
+      }
+      return Status::Ok();
+    });
     if (st.code() == StatusCode::kBusy) return Status::Ok();
     return st;
   }

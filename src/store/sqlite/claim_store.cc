@@ -141,7 +141,6 @@ Result<std::optional<StoredClaim>> ClaimStore::NextInValidTime(int64_t ns, std::
   auto st = db_.Cached(std::string(kClaimColumns) +
                        "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.valid_from > ? "
                        "AND c.status IN ('active','superseded','disputed','expired') "
-                       "AND (c.recorded_to IS NULL OR c.recorded_to > c.recorded_from) "
                        "ORDER BY c.valid_from, c.seq LIMIT 1");
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, key).Bind(3, after);
@@ -384,8 +383,10 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
       "WHERE claim_fts MATCH ?3 AND c.namespace_id = ?4 ";
   if (v.known_as_of) {
     // What engram believed at K: recorded by then and not yet closed; its validity as known then.
+    // A valid_to written by a later supersede (recorded after K) was not known at K.
     sql += "AND c.recorded_from <= ?5 AND (c.recorded_to IS NULL OR ?5 < c.recorded_to) "
-           "AND c.valid_from <= ?6 AND c.status NOT IN ('retracted') ";
+           "AND c.valid_from <= ?6 AND (c.valid_to IS NULL OR ?6 < c.valid_to OR "
+           "(c.recorded_to IS NOT NULL AND c.recorded_to > ?5)) AND c.status NOT IN ('retracted') ";
   } else if (v.as_of) {
     // What was true at T, as known now.
     sql += "AND c.valid_from <= ?6 AND (c.valid_to IS NULL OR ?6 < c.valid_to) "
