@@ -223,7 +223,17 @@ class EngineImpl final : public Engine {
     options.batch_wait_ms = options_.extraction_batch_wait_ms;
     options.max_attempts = options_.extraction_max_attempts;
     ExtractionWorker worker(*db_, mu_, *extractor_, registry_, options);
-    return worker.Run(drain, 0);
+    auto report = worker.Run(drain, 0);
+    if (report && drain && report->batches > 0) {
+      // A drain writes claims in many small commits; each leaves a full-text segment that every
+      // later query must visit. Merging them once here keeps recall fast (best effort).
+      std::lock_guard<std::mutex> lock(mu_);
+      db_->WriteTransaction([&] {
+        return db_->Exec("INSERT INTO claim_fts(claim_fts) VALUES ('optimize');"
+                         "INSERT INTO event_fts(event_fts) VALUES ('optimize');");
+      });
+    }
+    return report;
   }
 
   Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) override {
