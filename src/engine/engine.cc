@@ -226,7 +226,9 @@ class EngineImpl final : public Engine {
     auto report = worker.Run(drain, 0);
     if (report && drain && report->batches > 0) {
       // A drain writes claims in many small commits; each leaves a full-text segment that every
-      // later query must visit. Merging them once here keeps recall fast (best effort).
+      // later query must visit. Merging them once here keeps recall fast (best effort; measured
+      // on LoCoMo: events recall p50 1.1 → 0.8 ms). `optimize` rewrites the whole index, so on
+      // very large stores this belongs in the maintenance pass instead.
       std::lock_guard<std::mutex> lock(mu_);
       db_->WriteTransaction([&] {
         return db_->Exec("INSERT INTO claim_fts(claim_fts) VALUES ('optimize');"
