@@ -22,7 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxBackoffMs = 30000;
 
 std::string Dump(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -111,84 +110,16 @@ Result<ChatResponse> ChatClient::Complete(const std::vector<ChatMessage>& messag
     return Error(Status::Internal(std::string("chat client: cannot encode request: ") + e.what()));
   }
 
-  const int timeout_ms = std::max(1, options_.timeout_ms);
-  const auto timeout = std::chrono::milliseconds(timeout_ms);
-  const int max_attempts = 1 + std::max(0, options_.max_retries);
-  auto sleep = [this](int ms) {
-    if (ms <= 0) return;
-    if (options_.sleep_for_ms) {
-      options_.sleep_for_ms(ms);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    }
-  };
-
-  Status last;
-  for (int attempt = 1; attempt <= max_attempts; ++attempt) {
-    std::optional<int> retry_after_ms;
-    try {
-      httplib::Client client(endpoint->scheme_host_port);
-      client.set_connection_timeout(timeout);
-      client.set_read_timeout(timeout);
-      client.set_write_timeout(timeout);
-      client.set_keep_alive(false);
-      client.set_follow_location(true);
-      httplib::Headers headers = {{"Accept", "application/json"}};
-      if (!options_.api_key.empty()) {
-        headers.emplace("Authorization", "Bearer " + options_.api_key);
-      }
-      auto start = std::chrono::steady_clock::now();
-      httplib::Result res = client.Post(endpoint->path, headers, body, "application/json");
-      double latency_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-      if (!res) {
-        last = Status::IOError("chat client: " + endpoint->scheme_host_port + endpoint->path +
-                               ": " + httplib::to_string(res.error()) + " (timeout " +
-                               std::to_string(timeout_ms) + " ms)");
-      } else if (res->status >= 200 && res->status < 300) {
-        auto parsed = ParseCompletion(res->body);
-        if (!parsed) return parsed;
-        parsed->latency_ms = latency_ms;
-        parsed->attempts = attempt;
-        return parsed;
-      } else if (res->status == 429) {
-        last =
-            Status::Busy("chat client: rate limited (HTTP 429): " + ProviderErrorText(res->body));
-        retry_after_ms = RetryAfterMs(*res);
-      } else if (res->status >= 500) {
-        last = Status::IOError("chat client: HTTP " + std::to_string(res->status) + ": " +
-                               ProviderErrorText(res->body));
-        retry_after_ms = RetryAfterMs(*res);
-      } else if (res->status >= 400) {
-        return Error(Status::InvalidArgument("chat client: HTTP " + std::to_string(res->status) +
-                                             ": " + ProviderErrorText(res->body)));
-      } else {
-        return Error(Status::IOError("chat client: unexpected HTTP " + std::to_string(res->status) +
-                                     ": " + ProviderErrorText(res->body)));
-      }
-    } catch (const std::exception& e) {
-      last = Status::IOError(std::string("chat client: ") + e.what());
-    }
-
-    if (attempt == max_attempts) break;
-    int wait_ms = 0;
-    if (retry_after_ms) {
-      if (*retry_after_ms > options_.max_retry_after_ms) {
-        return Error(last.WithContext("Retry-After " + std::to_string(*retry_after_ms) +
-                                      " ms exceeds the limit; not retrying"));
-      }
-      wait_ms = *retry_after_ms;
-    } else {
-      double backoff =
-          static_cast<double>(std::max(0, options_.retry_backoff_ms)) * std::pow(2.0, attempt - 1);
-      wait_ms = static_cast<int>(std::min<double>(backoff, kMaxBackoffMs));
-    }
-    spdlog::debug("chat client: attempt {}/{} failed ({}); retrying in {} ms", attempt,
-                  max_attempts, last.ToString(), wait_ms);
-    sleep(wait_ms);
-  }
-  return Error(last.WithContext("after " + std::to_string(max_attempts) + " attempt(s)"));
+  HttpRetryOptions retry{options_.api_key,        options_.timeout_ms,         options_.max_retries,
+                         options_.retry_backoff_ms, options_.max_retry_after_ms, options_.sleep_for_ms};
+  int attempts = 0;
+  auto posted = PostJsonWithRetries(retry, *endpoint, body, "chat client", &attempts);
+  if (!posted) return Error(posted.error());
+  auto parsed = ParseCompletion(posted->body);
+  if (!parsed) return parsed;
+  parsed->latency_ms = posted->latency_ms;
+  parsed->attempts = posted->attempts;
+  return parsed;
 }
 
 }  // namespace engram::providers

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <thread>
 
 #include "util/utf8.h"
 
@@ -14,6 +18,7 @@ namespace {
 using nlohmann::json;
 
 constexpr size_t kMaxErrorTextChars = 500;
+constexpr int kMaxBackoffMs = 30000;
 
 }  // namespace
 
@@ -87,5 +92,87 @@ std::optional<int> RetryAfterMs(const httplib::Response& res) {
   if (seconds > 86400) return 86400 * 1000;
   return static_cast<int>(std::lround(seconds * 1000));
 }
+
+Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const Endpoint& endpoint,
+                                       const std::string& body, std::string_view client_name,
+                                       int* attempts_made) {
+  const std::string client_prefix = std::string(client_name) + ": ";
+  const int timeout_ms = std::max(1, options.timeout_ms);
+  const auto timeout = std::chrono::milliseconds(timeout_ms);
+  const int max_attempts = 1 + std::max(0, options.max_retries);
+  auto sleep = [&options](int ms) {
+    if (ms <= 0) return;
+    if (options.sleep_for_ms) {
+      options.sleep_for_ms(ms);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    }
+  };
+
+  Status last;
+  for (int attempt = 1; attempt <= max_attempts; ++attempt) {
+    *attempts_made = attempt;
+    std::optional<int> retry_after_ms;
+    try {
+      httplib::Client http(endpoint.scheme_host_port);
+      http.set_connection_timeout(timeout);
+      http.set_read_timeout(timeout);
+      http.set_write_timeout(timeout);
+      http.set_keep_alive(false);
+      http.set_follow_location(true);
+      httplib::Headers headers = {{"Accept", "application/json"}};
+      if (!options.api_key.empty()) headers.emplace("Authorization", "Bearer " + options.api_key);
+      auto start = std::chrono::steady_clock::now();
+      httplib::Result res = http.Post(endpoint.path, headers, body, "application/json");
+      double latency_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      if (!res) {
+        last = Status::IOError(client_prefix + endpoint.scheme_host_port + endpoint.path +
+                               ": " + httplib::to_string(res.error()) + " (timeout " +
+                               std::to_string(timeout_ms) + " ms)");
+      } else if (res->status >= 200 && res->status < 300) {
+        return PostResult{std::move(res->body), attempt, latency_ms};
+      } else if (res->status == 429) {
+        last = Status::Busy(client_prefix + "rate limited (HTTP 429): " +
+                            ProviderErrorText(res->body));
+        retry_after_ms = RetryAfterMs(*res);
+      } else if (res->status >= 500) {
+        last = Status::IOError(client_prefix + "HTTP " + std::to_string(res->status) + ": " +
+                               ProviderErrorText(res->body));
+        retry_after_ms = RetryAfterMs(*res);
+      } else if (res->status >= 400) {
+        return Error(Status::InvalidArgument(client_prefix + "HTTP " +
+                                             std::to_string(res->status) + ": " +
+                                             ProviderErrorText(res->body)));
+      } else {
+        return Error(Status::IOError(client_prefix + "unexpected HTTP " +
+                                     std::to_string(res->status) + ": " +
+                                     ProviderErrorText(res->body)));
+      }
+    } catch (const std::exception& e) {
+      last = Status::IOError(client_prefix + e.what());
+    }
+
+    if (attempt == max_attempts) break;
+    int wait_ms = 0;
+    if (retry_after_ms) {
+      if (*retry_after_ms > options.max_retry_after_ms) {
+        return Error(last.WithContext("Retry-After " + std::to_string(*retry_after_ms) +
+                                      " ms exceeds the limit; not retrying"));
+      }
+      wait_ms = *retry_after_ms;
+    } else {
+      double backoff =
+          static_cast<double>(std::max(0, options.retry_backoff_ms)) * std::pow(2.0, attempt - 1);
+      wait_ms = static_cast<int>(std::min<double>(backoff, kMaxBackoffMs));
+    }
+    spdlog::debug("{}attempt {}/{} failed ({}); retrying in {} ms", client_prefix, attempt,
+                  max_attempts, last.ToString(), wait_ms);
+    sleep(wait_ms);
+  }
+  return Error(last.WithContext("after " + std::to_string(max_attempts) + " attempt(s)"));
+}
+
 
 }  // namespace engram::providers

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,29 @@ std::string Shorten(std::string_view text);
 // The provider's own error text: {"error":{"message":...}}, {"error":"..."}, {"message":...}, or
 // the raw body (shortened).
 std::string ProviderErrorText(const std::string& body);
+
+// How PostJsonWithRetries retries (the fields every client's options share).
+struct HttpRetryOptions {
+  std::string api_key;         // "Authorization: Bearer <api_key>" when not empty
+  int timeout_ms = 30000;      // connect, send and read, each, per attempt
+  int max_retries = 2;         // extra attempts for connection errors, timeouts, 429 and 5xx
+  int retry_backoff_ms = 500;  // wait before retry n is retry_backoff_ms × 2^(n-1), capped at 30 s
+  int max_retry_after_ms = 10000;  // a longer Retry-After stops retrying at once
+  std::function<void(int ms)> sleep_for_ms;  // test hook; null = real sleep
+};
+
+struct PostResult {
+  std::string body;  // of the 2xx reply
+  int attempts = 0;
+  double latency_ms = 0;  // of the successful attempt
+};
+
+// POSTs `body` as JSON to `endpoint`, retrying as `options` says. Errors (prefixed with
+// `client_name`): kIOError (unreachable, timeout, 5xx after retries), kBusy (429 after retries),
+// kInvalidArgument (other 4xx, with the provider's error text). *attempts_made = attempts used.
+Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const Endpoint& endpoint,
+                                       const std::string& body, std::string_view client_name,
+                                       int* attempts_made);
 
 // Retry-After in ms when it is a number of seconds (capped at a day); nullopt for HTTP dates or
 // garbage.

@@ -21,98 +21,13 @@
 namespace engram::providers {
 namespace {
 
-// The transport below mirrors providers/chat_client.cc (same retry rules and error mapping).
-
 using nlohmann::json;
 
-constexpr int kMaxBackoffMs = 30000;
-constexpr const char* kProbeText = "dimension probe";
-
-struct PostResult {
-  std::string body;
-  int attempts = 0;
-  double latency_ms = 0;
-};
-
-// POSTs `body` as JSON with the retry rules of OpenAiEmbedderOptions; the body of a 2xx reply.
-Result<PostResult> PostWithRetries(const OpenAiEmbedderOptions& options, const Endpoint& endpoint,
-                                   const std::string& body, int* attempts_made) {
-  const int timeout_ms = std::max(1, options.timeout_ms);
-  const auto timeout = std::chrono::milliseconds(timeout_ms);
-  const int max_attempts = 1 + std::max(0, options.max_retries);
-  auto sleep = [&options](int ms) {
-    if (ms <= 0) return;
-    if (options.sleep_for_ms) {
-      options.sleep_for_ms(ms);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    }
-  };
-
-  Status last;
-  for (int attempt = 1; attempt <= max_attempts; ++attempt) {
-    *attempts_made = attempt;
-    std::optional<int> retry_after_ms;
-    try {
-      httplib::Client client(endpoint.scheme_host_port);
-      client.set_connection_timeout(timeout);
-      client.set_read_timeout(timeout);
-      client.set_write_timeout(timeout);
-      client.set_keep_alive(false);
-      client.set_follow_location(true);
-      httplib::Headers headers = {{"Accept", "application/json"}};
-      if (!options.api_key.empty()) headers.emplace("Authorization", "Bearer " + options.api_key);
-      auto start = std::chrono::steady_clock::now();
-      httplib::Result res = client.Post(endpoint.path, headers, body, "application/json");
-      double latency_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-      if (!res) {
-        last = Status::IOError("embeddings client: " + endpoint.scheme_host_port + endpoint.path +
-                               ": " + httplib::to_string(res.error()) + " (timeout " +
-                               std::to_string(timeout_ms) + " ms)");
-      } else if (res->status >= 200 && res->status < 300) {
-        return PostResult{std::move(res->body), attempt, latency_ms};
-      } else if (res->status == 429) {
-        last = Status::Busy("embeddings client: rate limited (HTTP 429): " +
-                            ProviderErrorText(res->body));
-        retry_after_ms = RetryAfterMs(*res);
-      } else if (res->status >= 500) {
-        last = Status::IOError("embeddings client: HTTP " + std::to_string(res->status) + ": " +
-                               ProviderErrorText(res->body));
-        retry_after_ms = RetryAfterMs(*res);
-      } else if (res->status >= 400) {
-        return Error(Status::InvalidArgument("embeddings client: HTTP " +
-                                             std::to_string(res->status) + ": " +
-                                             ProviderErrorText(res->body)));
-      } else {
-        return Error(Status::IOError("embeddings client: unexpected HTTP " +
-                                     std::to_string(res->status) + ": " +
-                                     ProviderErrorText(res->body)));
-      }
-    } catch (const std::exception& e) {
-      last = Status::IOError(std::string("embeddings client: ") + e.what());
-    }
-
-    if (attempt == max_attempts) break;
-    int wait_ms = 0;
-    if (retry_after_ms) {
-      if (*retry_after_ms > options.max_retry_after_ms) {
-        return Error(last.WithContext("Retry-After " + std::to_string(*retry_after_ms) +
-                                      " ms exceeds the limit; not retrying"));
-      }
-      wait_ms = *retry_after_ms;
-    } else {
-      double backoff =
-          static_cast<double>(std::max(0, options.retry_backoff_ms)) * std::pow(2.0, attempt - 1);
-      wait_ms = static_cast<int>(std::min<double>(backoff, kMaxBackoffMs));
-    }
-    spdlog::debug("embeddings client: attempt {}/{} failed ({}); retrying in {} ms", attempt,
-                  max_attempts, last.ToString(), wait_ms);
-    sleep(wait_ms);
-  }
-  return Error(last.WithContext("after " + std::to_string(max_attempts) + " attempt(s)"));
+HttpRetryOptions RetryOptionsOf(const OpenAiEmbedderOptions& o) {
+  return {o.api_key, o.timeout_ms, o.max_retries, o.retry_backoff_ms, o.max_retry_after_ms, o.sleep_for_ms};
 }
+
+constexpr const char* kProbeText = "dimension probe";
 
 struct ParsedEmbeddings {
   std::vector<std::vector<float>> vectors;  // in input order
@@ -240,7 +155,7 @@ Result<std::vector<std::vector<float>>> OpenAiEmbedder::EmbedBatch(
         Status::Internal(std::string("embeddings client: cannot encode request: ") + e.what()));
   }
   int attempts = 0;
-  auto posted = PostWithRetries(options_, *endpoint, body, &attempts);
+  auto posted = PostJsonWithRetries(RetryOptionsOf(options_), *endpoint, body, "embeddings client", &attempts);
   {
     std::lock_guard<std::mutex> lock(mu_);
     usage_.attempts += attempts;
