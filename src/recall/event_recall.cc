@@ -39,17 +39,23 @@ Result<int64_t> RequireNamespace(RecallContext& ctx, std::string_view name) {
 
 }  // namespace
 
+Status ValidateRecallQuery(const RecallQuery& query) {
+  if (query.namespace_name.empty()) return Status::InvalidArgument("field \"namespace\": is required");
+  ENGRAM_RETURN_IF_ERROR(CheckQueryText(query.text));
+  if (query.limit < 1 || query.limit > kMaxRecallLimit) {
+    return Status::InvalidArgument(
+        fmt::format("field \"limit\": {} is outside 1–{}", query.limit, kMaxRecallLimit));
+  }
+  if (query.since && query.until && *query.since >= *query.until) {
+    return Status::InvalidArgument("field \"since\": must be earlier than \"until\"");
+  }
+  return Status::Ok();
+}
+
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter) {
   auto started = std::chrono::steady_clock::now();
-  ENGRAM_RETURN_IF_ERROR(CheckQueryText(query.text));
-  if (query.limit < 1 || query.limit > kMaxRecallLimit) {
-    return Error(Status::InvalidArgument(
-        fmt::format("field \"limit\": {} is outside 1–{}", query.limit, kMaxRecallLimit)));
-  }
-  if (query.since && query.until && *query.since >= *query.until) {
-    return Error(Status::InvalidArgument("field \"since\": must be earlier than \"until\""));
-  }
+  ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   RecallResult result;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     auto ns = RequireNamespace(ctx, query.namespace_name);

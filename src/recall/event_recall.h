@@ -29,6 +29,9 @@ struct EventHitFilter {
   std::function<Result<bool>(int64_t event_seq)> keep;
 };
 
+// The checks every recall runs first (namespace given, query text, limit, since/until); errors name the field.
+Status ValidateRecallQuery(const RecallQuery& query);
+
 // The events channel of recall: BM25 over events (see Engine::Recall). Claims are ignored here.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr);

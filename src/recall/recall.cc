@@ -1,5 +1,7 @@
 #include "recall/recall.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -76,12 +78,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   } else {
-    // Validate the same way without searching events.
-    RecallQuery probe = query;
-    probe.limit = std::max(1, std::min(query.limit, 1000));
-    probe.text.clear();
-    auto r = RecallEvents(ctx, probe);
-    if (!r) return Error(r.error());
+    ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   }
 
   std::vector<RecallItem> events = std::move(events_result.items);
@@ -97,7 +94,9 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     if (!query.include_claims) return Status::Ok();
     auto ns = ctx.store.FindNamespace(query.namespace_name);
     if (!ns) return ns.error();
-    if (!ns->has_value()) return Status::Ok();
+    if (!ns->has_value()) {
+      return Status::NotFound(fmt::format("namespace \"{}\" does not exist", query.namespace_name));
+    }
     MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
     if (events_result.terms.empty()) events_result.terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
