@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "store/sqlite/vector_store.h"
+
 namespace engram::sqlite {
 namespace {
 
@@ -167,6 +169,22 @@ CREATE INDEX jobs_ready ON jobs(status, available_at);
 CREATE INDEX jobs_session ON jobs(session_id, status);
 )sql";
 
+// Migration 3: recall feedback (the utility prior; `engram feedback`). The vectors table comes
+// from VectorStore::kVectorSchemaSql in the same migration.
+constexpr const char* kMigration3 = R"sql(
+CREATE TABLE feedback (
+  id           INTEGER PRIMARY KEY,
+  namespace_id INTEGER NOT NULL REFERENCES namespaces(id),
+  owner_type   TEXT NOT NULL CHECK (owner_type IN ('event','claim')),
+  owner_seq    INTEGER NOT NULL,
+  query_hash   TEXT NOT NULL,
+  helpful      INTEGER NOT NULL CHECK (helpful IN (0, 1)),
+  created_at   INTEGER NOT NULL,
+  UNIQUE (owner_type, owner_seq, query_hash)
+) STRICT;
+CREATE INDEX feedback_owner ON feedback(owner_type, owner_seq);
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -226,7 +244,12 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(FtsDdl("claim_fts", *stored)));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 2"));
     }
-    // Later migrations go here: `if (*version < 3) { ... PRAGMA user_version = 3; }`.
+    if (*version < 3) {
+      ENGRAM_RETURN_IF_ERROR(db.Exec(VectorStore::kVectorSchemaSql));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration3));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 3"));
+    }
+    // Later migrations go here: `if (*version < 4) { ... PRAGMA user_version = 4; }`.
     return Status::Ok();
   });
 }
