@@ -74,7 +74,15 @@ struct Configuration {
   double bm25_b;
   std::string extractor;  // Options::extractor
   bool include_claims;    // RecallQuery::include_claims (the events channel is always on)
+  RecallWeights weights = {};  // Options::recall
 };
+
+// Every event channel but the plain BM25 of each event turned off.
+RecallWeights TurnOnly() {
+  RecallWeights w;
+  w.window = w.dense = w.date = w.speaker = 0;
+  return w;
+}
 
 std::vector<Configuration> Configurations() {
   Options defaults;
@@ -86,7 +94,7 @@ std::vector<Configuration> Configurations() {
        false},
       // The baseline of benchmarks.md §5.3 / retrieval_findings.md: classic BM25Okapi parameters
       // over lowercase alphanumeric words, no extraction, events only.
-      {"plain_bm25", TextAnalysis::kPlain, 1.5, 0.75, "none", false},
+      {"plain_bm25", TextAnalysis::kPlain, 1.5, 0.75, "none", false, TurnOnly()},
   };
 }
 
@@ -329,6 +337,7 @@ Options EngineOptions(const Configuration& config, const std::string& db_path) {
   options.bm25_k1 = config.bm25_k1;
   options.bm25_b = config.bm25_b;
   options.extractor = config.extractor;
+  options.recall = config.weights;
   return options;
 }
 

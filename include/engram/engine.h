@@ -56,10 +56,14 @@ class Engine {
   // Returns the event with this id. Errors: kNotFound.
   virtual Result<Event> GetEvent(std::string_view id) = 0;
 
-  // Full-text recall over events: BM25 over the text analysis of Options::analysis. The query is
-  // literal: quotes, operators (AND, OR, NOT, NEAR), '*', ':' and parentheses are plain characters.
-  // A query with no searchable term returns no items (not an error). Errors: kInvalidArgument (empty
-  // namespace, limit outside 1–1000, since >= until), kNotFound (unknown namespace).
+  // Recall: events ranked by the weighted fusion of their channels (Options::recall — BM25 of the
+  // event, BM25 of its session neighbourhood, dates and speakers the question names, the claims
+  // read from it), with a matching claim standing in for the event it was read from (the claim
+  // carries the event as evidence). See docs/retrieval.md. The query is literal: quotes,
+  // operators (AND, OR, NOT, NEAR), '*', ':' and parentheses are plain characters. A query with no
+  // searchable term returns no items (not an error). Errors: kInvalidArgument (empty namespace,
+  // limit outside 1–1000, since >= until, query not UTF-8 or over 64 KiB), kNotFound (unknown
+  // namespace or session).
   virtual Result<RecallResult> Recall(const RecallQuery& query) = 0;
 
   // Recently active sessions, newest first, metadata only. Errors: kInvalidArgument (limit).

@@ -17,6 +17,26 @@ enum class TextAnalysis {
   kPlain,
 };
 
+// How recall weighs its event channels. Each channel's scores are min-max normalised over the
+// candidates of one query, then summed with these weights (weighted score fusion beat reciprocal
+// rank fusion on the LoCoMo dev split: 0.671 vs 0.648 recall@10). A weight of 0 turns the channel
+// off. The values are the round values fixed in advance by the study in
+// ../shared/reference/retrieval_findings.md (not tuned to the benchmark); docs/retrieval.md has
+// the ablation.
+struct RecallWeights {
+  double turn = 1.0;     // BM25 of the event's own text
+  double window = 0.5;   // BM25 of the events i−r..i+r of its session taken as one text
+  double dense = 0.5;    // cosine similarity of the embeddings (when a vector model is set up)
+  double date = 0.5;     // the event falls in a date the question names ("in May 2023")
+  double speaker = 0.1;  // the event's speaker is named in the question
+  // BM25 of the best claim read from the event that matches the question (claims as extra keys
+  // of their evidence). Not in the study; 0.5 like the other secondary channels, fixed before
+  // measuring.
+  double claims = 0.5;
+  int window_radius = 2;   // r: events either side of the scored one in the window channel
+  int window_pool = 100;   // best single-event matches whose neighbourhoods are read
+};
+
 struct Options {
   // Path of the SQLite database file. Created (with its folder) when missing.
   std::string db_path;
@@ -38,6 +58,8 @@ struct Options {
   // docs/retrieval.md and ../shared/reference/retrieval_findings.md. Classic defaults: 1.2 / 0.75.
   double bm25_k1 = 0.9;
   double bm25_b = 0.4;
+
+  RecallWeights recall;
 
   // Claim extraction: "rules" (offline, default), "llm" (OpenAI-compatible chat API from
   // ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL / ENGRAM_LLM_API_KEY) or "none". $ENGRAM_EXTRACTOR

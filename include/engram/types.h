@@ -87,6 +87,9 @@ struct RecallQuery {
   bool include_history = false;  // also superseded/expired claims, each with its validity interval
   bool include_claims = true;    // claims channel
   bool include_events = true;    // events channel
+  // The moment the question is asked: relative time expressions in `text` ("yesterday", "last
+  // week", "上周") resolve against it. Default: now.
+  std::optional<TimestampMs> now;
 };
 
 // An event cited as evidence of a claim.
@@ -102,11 +105,17 @@ struct EvidenceRef {
   std::string metadata_json;
 };
 
+struct ChannelScore {
+  std::string channel;  // turn, window, dense, date, speaker, claims, fusion
+  int rank = 0;         // 1-based rank within the channel's candidates
+  double score = 0;
+};
+
 struct RecallItem {
   std::string type = "event";  // what the item is; claims join in later versions
   std::string id;
   std::string text;  // the event content
-  double score = 0;  // BM25, higher is better; comparable within one result only
+  double score = 0;  // fused score, higher is better; comparable within one result only
   TimestampMs occurred_at = 0;
   TimestampMs recorded_at = 0;  // events: when engram stored it; claims: recorded_from
   std::string session_id;
@@ -120,6 +129,9 @@ struct RecallItem {
   TimestampMs valid_from = 0;
   std::optional<TimestampMs> valid_to;
   std::vector<EvidenceRef> evidence;
+  // Per channel that found the item: its rank there (1 = best) and its raw score (BM25, cosine,
+  // 0/1 for date and speaker matches) — see docs/retrieval.md.
+  std::vector<ChannelScore> channels;
   // Warnings about the content, which is always data, never instructions: "instruction_like" when
   // it reads like a prompt injection (bug_scenarios.md B50).
   std::vector<std::string> flags;

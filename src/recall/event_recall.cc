@@ -1,10 +1,17 @@
 #include "recall/event_recall.h"
 
-#include <chrono>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
 #include <set>
 
 #include "recall/match_expression.h"
+#include "recall/score_fusion.h"
+#include "recall/turn_scorer.h"
+#include "text/time_expression.h"
+#include "util/time.h"
 #include "util/utf8.h"
 
 namespace engram {
@@ -52,10 +59,32 @@ Status ValidateRecallQuery(const RecallQuery& query) {
   return Status::Ok();
 }
 
+namespace {
+
+// At most this many matching rows are scored per query (a bound on the cost of very common terms
+// in huge namespaces; rows beyond it are not read).
+constexpr size_t kMaxMatchedRows = 200000;
+
+// True when every unit of `name` (as the analyzer normalises a query) is among the query's terms:
+// "Caroline" is named by "What did Caroline say?", "Mary Ann" needs both words.
+bool NamedInQuery(text::Analyzer& analyzer, const std::string& name,
+                  const std::set<std::string>& query_terms) {
+  if (name.empty()) return false;
+  std::vector<text::QueryTerm> units = analyzer.QueryTerms(name);
+  if (units.empty()) return false;
+  for (const text::QueryTerm& u : units) {
+    if (query_terms.count(u.normalized) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
-                                  const EventHitFilter* hit_filter) {
+                                  const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
+  const RecallWeights& weights = ctx.options.recall;
   RecallResult result;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     auto ns = RequireNamespace(ctx, query.namespace_name);
@@ -77,36 +106,114 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
     result.terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
-    const int search_limit = hit_filter != nullptr ? std::max(query.limit, hit_filter->search_limit) : query.limit;
-    auto hits = ctx.store.Search(match.fts5, filter, search_limit, ctx.options.bm25_k1, ctx.options.bm25_b);
-    if (!hits) return hits.error();
-    if (hit_filter != nullptr) {
-      std::vector<sqlite::SearchHit> kept;
-      for (const sqlite::SearchHit& hit : *hits) {
-        if (kept.size() >= static_cast<size_t>(query.limit)) break;
-        auto keep = hit_filter->keep(hit.seq);
-        if (!keep) return keep.error();
-        if (*keep) kept.push_back(hit);
+    auto matches = ctx.store.MatchTermCounts(match.fts5, filter, kMaxMatchedRows);
+    if (!matches) return matches.error();
+    TurnScoring scoring;
+    scoring.k1 = ctx.options.bm25_k1;
+    scoring.b = ctx.options.bm25_b;
+    scoring.window_radius = weights.window > 0 ? weights.window_radius : 0;
+    scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
+    auto turns = ScoreTurns(ctx.store, *matches, scoring);
+    if (!turns) return turns.error();
+    if (claim_keys != nullptr && weights.claims > 0) {
+      // Events found only through their claims join the candidates.
+      std::set<int64_t> have;
+      for (const ScoredTurn& t : *turns) have.insert(t.seq);
+      std::vector<int64_t> missing;
+      for (const auto& [seq, score] : *claim_keys) {
+        if (have.count(seq) == 0) missing.push_back(seq);
       }
-      *hits = std::move(kept);
+      std::sort(missing.begin(), missing.end());
+      auto located = ctx.store.Locate(missing);
+      if (!located) return located.error();
+      for (const sqlite::NeighbourRow& row : *located) {
+        ScoredTurn t;
+        t.seq = row.seq;
+        t.session_rowid = row.session_rowid;
+        t.occurred_at = row.occurred_at;
+        t.speaker = row.speaker;
+        turns->push_back(std::move(t));
+      }
+    }
+    // The window channel reaches events outside since/until and the session filter: drop them.
+    turns->erase(std::remove_if(turns->begin(), turns->end(),
+                                [&](const ScoredTurn& t) {
+                                  return (filter.session_rowid && t.session_rowid != *filter.session_rowid) ||
+                                         (filter.since && t.occurred_at < *filter.since) ||
+                                         (filter.until && t.occurred_at >= *filter.until);
+                                }),
+                 turns->end());
+    const size_t n = turns->size();
+
+    std::vector<ChannelScores> channels(5);
+    channels[0] = {"turn", weights.turn, std::vector<double>(n)};
+    channels[1] = {"window", weights.window, std::vector<double>(n)};
+    channels[2] = {"date", weights.date, std::vector<double>(n)};
+    channels[3] = {"speaker", weights.speaker, std::vector<double>(n)};
+    channels[4] = {"claims", claim_keys != nullptr ? weights.claims : 0.0, std::vector<double>(n)};
+    std::vector<text::TimeMention> times;
+    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
+    std::set<std::string> query_terms;
+    for (const text::QueryTerm& u : ctx.analyzer.QueryTerms(query.text)) query_terms.insert(u.normalized);
+    std::map<std::string, bool> speaker_named;
+    for (size_t i = 0; i < n; ++i) {
+      const ScoredTurn& t = (*turns)[i];
+      channels[0].scores[i] = t.turn;
+      if (claim_keys != nullptr) {
+        auto key = claim_keys->find(t.seq);
+        if (key != claim_keys->end()) channels[4].scores[i] = key->second;
+      }
+      channels[1].scores[i] = t.window;
+      for (const text::TimeMention& m : times) {
+        if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;
+      }
+      if (weights.speaker > 0) {
+        auto it = speaker_named.find(t.speaker);
+        if (it == speaker_named.end()) {
+          it = speaker_named.emplace(t.speaker, NamedInQuery(ctx.analyzer, t.speaker, query_terms)).first;
+        }
+        channels[3].scores[i] = it->second ? 1.0 : 0.0;
+      }
+    }
+    std::vector<double> fused = FuseNormalisedScores(channels);
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return fused[a] != fused[b] ? fused[a] > fused[b] : (*turns)[a].seq < (*turns)[b].seq;
+    });
+    std::vector<size_t> kept;
+    for (size_t i : order) {
+      if (kept.size() >= static_cast<size_t>(query.limit)) break;
+      if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
+      if (hit_filter != nullptr) {
+        auto keep = hit_filter->keep((*turns)[i].seq);
+        if (!keep) return keep.error();
+        if (!*keep) continue;
+      }
+      kept.push_back(i);
     }
     std::vector<int64_t> seqs;
-    seqs.reserve(hits->size());
-    for (const sqlite::SearchHit& hit : *hits) seqs.push_back(hit.seq);
+    seqs.reserve(kept.size());
+    for (size_t i : kept) seqs.push_back((*turns)[i].seq);
     auto events = ctx.store.GetBySeqs(seqs);
     if (!events) return events.error();
-    for (size_t i = 0; i < hits->size(); ++i) {
-      Event& event = (*events)[i];
+    for (size_t k = 0; k < kept.size(); ++k) {
+      Event& event = (*events)[k];
       RecallItem item;
       item.id = std::move(event.id);
       item.text = std::move(event.content);
-      item.score = (*hits)[i].score;
+      item.score = fused[kept[k]];
       item.occurred_at = event.occurred_at;
       item.recorded_at = event.recorded_at;
       item.session_id = std::move(event.session_id);
       item.speaker = std::move(event.speaker);
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
+      for (const ChannelScores& c : channels) {
+        if (c.weight == 0) continue;
+        int rank = RankInChannel(c, kept[k]);
+        if (rank > 0) item.channels.push_back({c.name, rank, c.scores[kept[k]]});
+      }
       result.items.push_back(std::move(item));
     }
     return Status::Ok();

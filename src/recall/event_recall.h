@@ -3,6 +3,7 @@
 #define ENGRAM_RECALL_EVENT_RECALL_H_
 
 #include <functional>
+#include <unordered_map>
 
 #include "engram/options.h"
 #include "engram/status.h"
@@ -22,19 +23,26 @@ struct RecallContext {
   const Options& options;
 };
 
-// Drops hits before their events are read: the search takes `search_limit` hits, and `keep` (run
-// inside the same read transaction) decides for each, best first, until query.limit are kept.
+// Drops candidates before their events are read: `keep` (run inside the same read transaction)
+// decides for each, best first, until query.limit are kept.
 struct EventHitFilter {
-  int search_limit = 0;
   std::function<Result<bool>(int64_t event_seq)> keep;
 };
+
+// The claims channel as keys of events: for each event, the best BM25 of the claims matching the
+// query that were read from it (claims are short, normalised statements, so they match questions
+// that the event's own words miss).
+using ClaimKeysOfEvents = std::unordered_map<int64_t, double>;
 
 // The checks every recall runs first (namespace given, query text, limit, since/until); errors name the field.
 Status ValidateRecallQuery(const RecallQuery& query);
 
-// The events channel of recall: BM25 over events (see Engine::Recall). Claims are ignored here.
+// The event channels of recall, fused (see Engine::Recall and docs/retrieval.md): BM25 of each
+// event (turn), of its session neighbourhood (window), the dates and speakers the question
+// names, and `claim_keys` when given. Returns events only, best first, each with its channels.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
-                                  const EventHitFilter* filter = nullptr);
+                                  const EventHitFilter* filter = nullptr,
+                                  const ClaimKeysOfEvents* claim_keys = nullptr);
 
 // See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,
 // when that finds nothing, any term ranked by BM25. Sessions of kind "subagent" are never searched

@@ -104,6 +104,11 @@ std::string Statement::Text(int column) const {
   if (p == nullptr) return {};
   return std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
 }
+std::string_view Statement::Blob(int column) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, column));
+  if (p == nullptr) return {};
+  return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+}
 bool Statement::IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 // ---- Database --------------------------------------------------------------------------------

@@ -51,6 +51,8 @@ class Statement {
   int64_t Int(int column) const;
   double Double(int column) const;
   std::string Text(int column) const;  // "" for NULL
+  // The column's bytes, valid until the next Step or Reset ({} for NULL).
+  std::string_view Blob(int column) const;
   bool IsNull(int column) const;
 
  private:

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "store/sqlite/fts5_tokenizer.h"
 #include "util/utf8.h"
 
 namespace engram::sqlite {
@@ -313,6 +314,126 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
                     better);
   hits.resize(keep);
   return hits;
+}
+
+Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const SearchFilter& filter,
+                                                 size_t max_rows) {
+  std::string sql =
+      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz), e.session_id, e.occurred_at, "
+      "e.speaker FROM event_fts CROSS JOIN events e ON e.seq = event_fts.rowid "
+      "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
+      "WHERE event_fts MATCH ?1 AND e.namespace_id = ?2";
+  if (filter.session_rowid) sql += " AND e.session_id = ?3";
+  if (filter.since) sql += " AND e.occurred_at >= ?4";
+  if (filter.until) sql += " AND e.occurred_at < ?5";
+  auto st = db_.Cached(sql);
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, match).Bind(2, filter.namespace_id);
+  if (filter.session_rowid) s.Bind(3, *filter.session_rowid);
+  if (filter.since) s.Bind(4, *filter.since);
+  if (filter.until) s.Bind(5, *filter.until);
+  TermMatchSet out;
+  while (out.rows.size() < max_rows) {
+    auto row = s.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    std::string_view blob = s.Blob(1);
+    TermCountsView counts;
+    if (!counts.Parse(blob.data(), blob.size())) {
+      s.Reset();
+      return Error(Status::Internal("engram_term_counts returned a malformed blob"));
+    }
+    const uint32_t n = counts.header().phrases;
+    if (out.idf.empty() && n > 0) {
+      out.idf.resize(n);
+      for (uint32_t i = 0; i < n; ++i) out.idf[i] = counts.Idf(i);
+      out.avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
+    }
+    TermMatchRow r;
+    r.seq = s.Int(0);
+    r.doc_length = static_cast<int32_t>(counts.header().doc_length);
+    r.tf.resize(n);
+    for (uint32_t i = 0; i < n; ++i) r.tf[i] = counts.Tf(i);
+    r.session_rowid = s.Int(2);
+    r.occurred_at = s.Int(3);
+    r.speaker = s.Text(4);
+    out.rows.push_back(std::move(r));
+  }
+  s.Reset();
+  return out;
+}
+
+Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> EventStore::SessionNeighbours(
+    int64_t session_rowid, TimestampMs occurred_at, int64_t seq, int before, int after) {
+  std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>> out;
+  // Both walk the events_session_time index from the event outwards.
+  static constexpr const char* kSql[2] = {
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e "
+      "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
+      "(e.occurred_at, e.seq) < (?2, ?3) ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ?4",
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e "
+      "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
+      "(e.occurred_at, e.seq) > (?2, ?3) ORDER BY e.occurred_at, e.seq LIMIT ?4"};
+  for (int side = 0; side < 2; ++side) {
+    const int count = side == 0 ? before : after;
+    if (count <= 0) continue;
+    auto st = db_.Cached(kSql[side]);
+    if (!st) return Error(st.error());
+    Statement& s = **st;
+    s.Bind(1, session_rowid).Bind(2, occurred_at).Bind(3, seq).Bind(4, static_cast<int64_t>(count));
+    std::vector<NeighbourRow>& rows = side == 0 ? out.first : out.second;
+    while (true) {
+      auto row = s.Step();
+      if (!row) return Error(row.error());
+      if (!*row) break;
+      NeighbourRow n;
+      n.seq = s.Int(0);
+      n.session_rowid = session_rowid;
+      n.occurred_at = s.Int(1);
+      n.speaker = s.Text(2);
+      int doc_length = 0;
+      if (!ParseDocSizeColumn0(s.Blob(3), &doc_length)) {
+        s.Reset();
+        return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
+      }
+      n.doc_length = doc_length;
+      rows.push_back(std::move(n));
+    }
+  }
+  return out;
+}
+
+Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>& seqs) {
+  std::vector<NeighbourRow> out;
+  if (seqs.empty()) return out;
+  std::string list = "[";
+  for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
+  list += "]";
+  auto st = db_.Cached(
+      "SELECT e.seq, e.session_id, e.occurred_at, e.speaker, d.sz FROM json_each(?) j "
+      "JOIN events e ON e.seq = j.value JOIN event_fts_docsize d ON d.id = e.seq");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, list);
+  while (true) {
+    auto row = s.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    NeighbourRow n;
+    n.seq = s.Int(0);
+    n.session_rowid = s.Int(1);
+    n.occurred_at = s.Int(2);
+    n.speaker = s.Text(3);
+    int doc_length = 0;
+    if (!ParseDocSizeColumn0(s.Blob(4), &doc_length)) {
+      s.Reset();
+      return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
+    }
+    n.doc_length = doc_length;
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 Result<std::vector<Event>> EventStore::SessionEvents(int64_t session_rowid, int64_t offset,

@@ -39,6 +39,32 @@ struct SearchFilter {
   std::optional<TimestampMs> until;
 };
 
+// One event that matched a full-text query, with what recall's own scorers need.
+struct TermMatchRow {
+  int64_t seq = 0;
+  int64_t session_rowid = 0;
+  TimestampMs occurred_at = 0;
+  std::string speaker;
+  int32_t doc_length = 0;    // tokens in the indexed text
+  std::vector<uint16_t> tf;  // hits of each query phrase, in MatchTermCounts' phrase order
+};
+
+// The rows of one MatchTermCounts query.
+struct TermMatchSet {
+  std::vector<double> idf;  // per query phrase (engram_bm25's idf, over the whole table)
+  double avg_length = 1.0;  // average tokens per indexed event (the whole table)
+  std::vector<TermMatchRow> rows;  // in no particular order
+};
+
+// An event next to another in its session's order (occurred_at, seq).
+struct NeighbourRow {
+  int64_t seq = 0;
+  int64_t session_rowid = 0;
+  TimestampMs occurred_at = 0;
+  std::string speaker;
+  int32_t doc_length = 0;  // tokens in the indexed text
+};
+
 class EventStore {
  public:
   explicit EventStore(Database& db) : db_(db) {}
@@ -70,6 +96,19 @@ class EventStore {
   // Hits restricted by `filter`, best `limit` by BM25(k1, b).
   Result<std::vector<SearchHit>> Search(std::string_view match, const SearchFilter& filter,
                                         int limit, double k1, double b);
+  // Every event matching `match` under `filter`, with its per-phrase hit counts (the phrases of
+  // `match` in order of appearance), session, time, speaker and length — for scorers that combine
+  // rows (recall's window channel). Stops after `max_rows` rows (callers bound the cost; rows come
+  // in FTS5's order, not by score).
+  Result<TermMatchSet> MatchTermCounts(std::string_view match, const SearchFilter& filter,
+                                       size_t max_rows);
+  // Up to `before` events preceding and `after` events following the event (seq, occurred_at) in
+  // its session's order (occurred_at, seq), nearest first on each side: {before, after}.
+  Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> SessionNeighbours(
+      int64_t session_rowid, TimestampMs occurred_at, int64_t seq, int before, int after);
+  // Session, time, speaker and length of the events at these seqs (missing seqs are skipped), in
+  // no particular order. One query.
+  Result<std::vector<NeighbourRow>> Locate(const std::vector<int64_t>& seqs);
   // True when every stored event (or none) belongs to the namespace.
   Result<bool> NamespaceHoldsAllEvents(int64_t namespace_id);
 

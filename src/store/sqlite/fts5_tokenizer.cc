@@ -122,22 +122,12 @@ Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
   return *rc == SQLITE_OK ? stats : nullptr;
 }
 
-// Column 0's token count from a %_docsize.sz blob (one SQLite varint per column, as FTS5 writes
-// it). False when the blob is not one.
+// Column 0's token count from a %_docsize.sz value. False when it is not such a blob.
 bool DocSizeOfColumn0(sqlite3_value* sz, int* doc_len) {
   if (sqlite3_value_type(sz) != SQLITE_BLOB) return false;
-  const auto* p = static_cast<const unsigned char*>(sqlite3_value_blob(sz));
-  const int n = sqlite3_value_bytes(sz);
-  uint64_t v = 0;
-  for (int i = 0; i < n && i < 5; ++i) {
-    v = (v << 7) | (p[i] & 0x7f);
-    if ((p[i] & 0x80) == 0) {
-      if (v > INT32_MAX) return false;
-      *doc_len = static_cast<int>(v);
-      return true;
-    }
-  }
-  return false;
+  const auto* p = static_cast<const char*>(sqlite3_value_blob(sz));
+  return ParseDocSizeColumn0(std::string_view(p, static_cast<size_t>(sqlite3_value_bytes(sz))),
+                             doc_len);
 }
 
 void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
@@ -206,6 +196,63 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
   }
 }
 
+// engram_term_counts(tbl, docsize): what the engine's own scorers need of a matching row, as a
+// blob (layout in fts5_tokenizer.h, kTermCountsHeader…): the phrase count n, the row's length, the
+// table's average length, each phrase's idf (the same as engram_bm25's) and each phrase's count
+// in the row.
+void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
+                        int num_args, sqlite3_value** args) {
+  try {
+    if (num_args != 1) {
+      sqlite3_result_error(result, "engram_term_counts: expected 1 argument (docsize)", -1);
+      return;
+    }
+    int doc_len = 0;
+    if (!DocSizeOfColumn0(args[0], &doc_len)) {
+      sqlite3_result_error(result, "engram_term_counts: docsize must be the row's %_docsize.sz",
+                           -1);
+      return;
+    }
+    int rc = SQLITE_OK;
+    Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error_code(result, rc);
+      return;
+    }
+    const uint32_t n = static_cast<uint32_t>(stats->idf.size());
+    std::vector<unsigned char> blob(TermCountsBlobSize(n));
+    TermCountsHeader header{n, static_cast<uint32_t>(doc_len), static_cast<float>(stats->avgdl)};
+    std::memcpy(blob.data(), &header, sizeof header);
+    unsigned char* p = blob.data() + sizeof header;
+    for (uint32_t i = 0; i < n; ++i) {
+      const float idf = static_cast<float>(stats->idf[i]);
+      std::memcpy(p + 4 * i, &idf, 4);
+    }
+    p += 4 * n;
+    for (uint32_t i = 0; i < n; ++i) {
+      Fts5PhraseIter iter;
+      int column = 0;
+      int offset = 0;
+      rc = api->xPhraseFirst(fts, static_cast<int>(i), &iter, &column, &offset);
+      if (rc != SQLITE_OK) {
+        sqlite3_result_error_code(result, rc);
+        return;
+      }
+      uint32_t tf = 0;
+      for (; column >= 0; api->xPhraseNext(fts, &iter, &column, &offset)) {
+        if (column == 0) ++tf;
+      }
+      const uint16_t clamped = static_cast<uint16_t>(std::min<uint32_t>(tf, 65535));
+      std::memcpy(p + 2 * i, &clamped, 2);
+    }
+    sqlite3_result_blob(result, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(result);
+  } catch (...) {
+    sqlite3_result_error(result, "engram_term_counts: internal error", -1);
+  }
+}
+
 // The fts5_api of `db`, or null when FTS5 is missing.
 fts5_api* GetFts5Api(sqlite3* db) {
   fts5_api* api = nullptr;
@@ -220,6 +267,20 @@ fts5_api* GetFts5Api(sqlite3* db) {
 }
 
 }  // namespace
+
+bool ParseDocSizeColumn0(std::string_view blob, int* doc_len) {
+  const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+  uint64_t v = 0;
+  for (size_t i = 0; i < blob.size() && i < 5; ++i) {
+    v = (v << 7) | (p[i] & 0x7f);
+    if ((p[i] & 0x80) == 0) {
+      if (v > INT32_MAX) return false;
+      *doc_len = static_cast<int>(v);
+      return true;
+    }
+  }
+  return false;
+}
 
 Status RegisterFts5Extensions(sqlite3* db) {
   if (db == nullptr) return Status::InvalidArgument("RegisterFts5Extensions: null connection");
@@ -236,6 +297,11 @@ Status RegisterFts5Extensions(sqlite3* db) {
   rc = api->xCreateFunction(api, "engram_bm25", nullptr, Bm25Function, nullptr);
   if (rc != SQLITE_OK) {
     return Status::Internal(std::string("registering FTS5 function engram_bm25: ") +
+                            sqlite3_errstr(rc));
+  }
+  rc = api->xCreateFunction(api, "engram_term_counts", nullptr, TermCountsFunction, nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::Internal(std::string("registering FTS5 function engram_term_counts: ") +
                             sqlite3_errstr(rc));
   }
   return Status::Ok();

@@ -1,4 +1,4 @@
-// store/sqlite/fts5_tokenizer.h — engram's FTS5 tokenizer and BM25 ranking function.
+// store/sqlite/fts5_tokenizer.h — engram's FTS5 tokenizer, BM25 ranking function and term counts.
 //
 // RegisterFts5Extensions(db) adds to one connection:
 //
@@ -25,7 +25,14 @@
 //    row, avgdl = total tokens of column 0 / N. Only column 0 is scored. k1 defaults to 1.2, b to
 //    0.75 (NULL also means default); k1 < 0 or b outside [0, 1] is an SQL error.
 //
-// Both must be registered on every connection before an `engram` FTS table is read or written.
+//  * the auxiliary function `engram_term_counts(fts_table, docsize)`: the per-phrase counts of the
+//    current row for scorers that combine rows (recall's window channel), as a BLOB laid out as
+//      TermCountsHeader {n, dl, avgdl}        12 bytes, native byte order
+//      float idf[n]                           the same idf as engram_bm25 (per query phrase)
+//      uint16 tf[n]                           hits of phrase i in column 0 (clamped to 65535)
+//    Parse it with ParseTermCounts. `docsize` is required (as for engram_bm25).
+//
+// All must be registered on every connection before an `engram` FTS table is read or written.
 // Each FTS table opened by a connection gets its own Analyzer, so the SQLite rule "one connection,
 // one thread at a time" is all the thread safety needed.
 #ifndef ENGRAM_STORE_SQLITE_FTS5_TOKENIZER_H_
@@ -33,11 +40,60 @@
 
 #include <sqlite3.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
 #include "engram/status.h"
 
 namespace engram::sqlite {
 
-// Registers the `engram` tokenizer and the `engram_bm25` function on `db` (see above). Calling it
+// Column 0's token count from a `<table>_docsize.sz` blob (one SQLite varint per column, as FTS5
+// writes it). False when the bytes are not one.
+bool ParseDocSizeColumn0(std::string_view blob, int* doc_len);
+
+// The fixed part of an engram_term_counts blob.
+struct TermCountsHeader {
+  uint32_t phrases = 0;     // n
+  uint32_t doc_length = 0;  // dl: tokens in column 0 of the row
+  float avg_length = 0;     // avgdl of the table
+};
+static_assert(sizeof(TermCountsHeader) == 12);
+
+constexpr size_t TermCountsBlobSize(uint32_t phrases) {
+  return sizeof(TermCountsHeader) + 4 * static_cast<size_t>(phrases) + 2 * static_cast<size_t>(phrases);
+}
+
+// Reads an engram_term_counts blob of `size` bytes: the header, then idf(i) and tf(i) for
+// i < header.phrases. False when the size does not match the header.
+class TermCountsView {
+ public:
+  bool Parse(const void* blob, size_t size) {
+    if (blob == nullptr || size < sizeof(TermCountsHeader)) return false;
+    std::memcpy(&header_, blob, sizeof header_);
+    if (size != TermCountsBlobSize(header_.phrases)) return false;
+    base_ = static_cast<const unsigned char*>(blob);
+    return true;
+  }
+  const TermCountsHeader& header() const { return header_; }
+  float Idf(uint32_t i) const {
+    float v;
+    std::memcpy(&v, base_ + sizeof(TermCountsHeader) + 4 * i, 4);
+    return v;
+  }
+  uint16_t Tf(uint32_t i) const {
+    uint16_t v;
+    std::memcpy(&v, base_ + sizeof(TermCountsHeader) + 4 * header_.phrases + 2 * i, 2);
+    return v;
+  }
+
+ private:
+  TermCountsHeader header_;
+  const unsigned char* base_ = nullptr;
+};
+
+// Registers the `engram` tokenizer and the `engram_bm25` and `engram_term_counts` functions on `db` (see above). Calling it
 // again on the same connection replaces both. Errors: kInvalidArgument when db is null; kInternal
 // when this SQLite has no FTS5 (or an fts5_api older than version 2) or registration fails.
 Status RegisterFts5Extensions(sqlite3* db);

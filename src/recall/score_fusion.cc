@@ -1,0 +1,31 @@
+#include "recall/score_fusion.h"
+
+#include <algorithm>
+
+namespace engram {
+
+std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& channels) {
+  const size_t n = channels.empty() ? 0 : channels.front().scores.size();
+  std::vector<double> fused(n, 0.0);
+  for (const ChannelScores& c : channels) {
+    if (c.weight == 0 || c.scores.empty()) continue;
+    const auto [min_it, max_it] = std::minmax_element(c.scores.begin(), c.scores.end());
+    const double lo = std::min(0.0, *min_it);
+    const double range = *max_it - lo;
+    if (!(range > 0)) continue;
+    for (size_t i = 0; i < n && i < c.scores.size(); ++i) {
+      fused[i] += c.weight * (c.scores[i] - lo) / range;
+    }
+  }
+  return fused;
+}
+
+int RankInChannel(const ChannelScores& channel, size_t i) {
+  if (i >= channel.scores.size() || channel.scores[i] == 0) return 0;
+  const double s = channel.scores[i];
+  int higher = 0;
+  for (double x : channel.scores) higher += x > s ? 1 : 0;
+  return higher + 1;
+}
+
+}  // namespace engram

@@ -1,0 +1,34 @@
+// recall/score_fusion.h — weighted fusion of min-max-normalised channel scores.
+//
+// fused(i) = Σ_c weight_c · (s_c(i) − lo_c) / (max_c − lo_c) over the candidates of one query,
+// lo_c = min(0, min_c): a score of 0 means "not found by this channel", so the scale starts there
+// even when every candidate was found (as it does over a whole conversation, where most events
+// score 0). A channel whose scores are all 0 adds nothing. On the LoCoMo dev split this beat reciprocal
+// rank fusion (0.671 vs 0.648 recall@10, ../shared/reference/retrieval_findings.md), because it
+// keeps how far ahead a candidate is in a channel, which ranks throw away.
+#ifndef ENGRAM_RECALL_SCORE_FUSION_H_
+#define ENGRAM_RECALL_SCORE_FUSION_H_
+
+#include <string>
+#include <vector>
+
+namespace engram {
+
+// One channel's raw scores, one per candidate (same order in every channel; 0 = not found there).
+struct ChannelScores {
+  std::string name;
+  double weight = 0;
+  std::vector<double> scores;
+};
+
+// The fused score of every candidate. Channels of weight 0 are skipped. Every channel must have
+// as many scores as the first.
+std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& channels);
+
+// 1-based rank of candidate i in the channel (1 + candidates scoring strictly higher), 0 when its
+// score is 0 (the channel did not find it). O(candidates).
+int RankInChannel(const ChannelScores& channel, size_t i);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_SCORE_FUSION_H_

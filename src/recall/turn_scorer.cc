@@ -1,0 +1,147 @@
+#include "recall/turn_scorer.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace engram {
+namespace {
+
+double Bm25(const std::vector<double>& idf, const std::vector<uint32_t>& tf, double length,
+            double avg_length, double k1, double b) {
+  const double norm = k1 * (1.0 - b + b * length / avg_length);
+  double score = 0.0;
+  for (size_t i = 0; i < idf.size(); ++i) {
+    if (tf[i] > 0) score += idf[i] * tf[i] * (k1 + 1.0) / (tf[i] + norm);
+  }
+  return score;
+}
+
+// One event of a session as the window channel sees it.
+struct SessionSlot {
+  int64_t seq = 0;
+  std::string speaker;
+  int32_t doc_length = 0;
+  const sqlite::TermMatchRow* match = nullptr;  // null: no query term
+};
+
+}  // namespace
+
+Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
+                                           const sqlite::TermMatchSet& matches,
+                                           const TurnScoring& scoring) {
+  const size_t phrases = matches.idf.size();
+  std::vector<uint32_t> tf(phrases);
+  std::vector<ScoredTurn> out;
+  out.reserve(matches.rows.size());
+  std::unordered_map<int64_t, size_t> index_of;  // seq → index in out
+  for (const sqlite::TermMatchRow& row : matches.rows) {
+    for (size_t i = 0; i < phrases; ++i) tf[i] = row.tf[i];
+    ScoredTurn t;
+    t.seq = row.seq;
+    t.session_rowid = row.session_rowid;
+    t.occurred_at = row.occurred_at;
+    t.speaker = row.speaker;
+    t.turn = Bm25(matches.idf, tf, row.doc_length, matches.avg_length, scoring.k1, scoring.b);
+    index_of.emplace(row.seq, out.size());
+    out.push_back(std::move(t));
+  }
+  const int r = scoring.window_radius;
+  if (r <= 0 || out.empty()) return out;
+
+  std::unordered_map<int64_t, const sqlite::TermMatchRow*> match_of;
+  match_of.reserve(matches.rows.size());
+  for (const sqlite::TermMatchRow& row : matches.rows) match_of.emplace(row.seq, &row);
+
+  // The pool: the best single-turn matches.
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const size_t pool = std::min(scoring.pool, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(),
+                    [&](size_t a, size_t b) {
+                      return out[a].turn != out[b].turn ? out[a].turn > out[b].turn
+                                                        : out[a].seq < out[b].seq;
+                    });
+  order.resize(pool);
+
+  // Each pool turn's 2r neighbours either side: every candidate (within r of a pool turn) then
+  // has its own r neighbours on the contiguous stretch read around that pool turn.
+  using Key = std::tuple<int64_t, TimestampMs, int64_t>;  // session, occurred_at, seq
+  std::map<Key, SessionSlot> slots;
+  std::vector<Key> candidates;
+  for (size_t idx : order) {
+    const ScoredTurn& center = out[idx];
+    auto around =
+        store.SessionNeighbours(center.session_rowid, center.occurred_at, center.seq, 2 * r, 2 * r);
+    if (!around) return Error(around.error());
+    auto add = [&](const sqlite::NeighbourRow& n, int distance) {
+      Key key{center.session_rowid, n.occurred_at, n.seq};
+      auto m = match_of.find(n.seq);
+      slots.emplace(key, SessionSlot{n.seq, n.speaker, n.doc_length,
+                                     m == match_of.end() ? nullptr : m->second});
+      if (distance <= r) candidates.push_back(key);
+    };
+    for (size_t i = 0; i < around->first.size(); ++i) add(around->first[i], static_cast<int>(i) + 1);
+    for (size_t i = 0; i < around->second.size(); ++i) add(around->second[i], static_cast<int>(i) + 1);
+    Key self{center.session_rowid, center.occurred_at, center.seq};
+    slots.emplace(self, SessionSlot{center.seq, center.speaker, match_of[center.seq]->doc_length,
+                                    match_of[center.seq]});
+    candidates.push_back(self);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+
+  const double window_avg = matches.avg_length * (2 * r + 1);
+  for (const Key& key : candidates) {
+    auto it = slots.find(key);
+    std::fill(tf.begin(), tf.end(), 0);
+    double length = 0;
+    size_t best_single = 0;  // most distinct terms in one event of the window
+    auto take = [&](const SessionSlot& s) {
+      length += s.doc_length;
+      if (s.match == nullptr) return;
+      size_t distinct = 0;
+      for (size_t i = 0; i < phrases; ++i) {
+        tf[i] += s.match->tf[i];
+        distinct += s.match->tf[i] > 0 ? 1 : 0;
+      }
+      best_single = std::max(best_single, distinct);
+    };
+    take(it->second);
+    auto lo = it;
+    for (int i = 0; i < r && lo != slots.begin(); ++i) {
+      --lo;
+      if (std::get<0>(lo->first) != std::get<0>(key)) break;
+      take(lo->second);
+    }
+    auto hi = it;
+    for (int i = 0; i < r; ++i) {
+      ++hi;
+      if (hi == slots.end() || std::get<0>(hi->first) != std::get<0>(key)) break;
+      take(hi->second);
+    }
+    const double window = Bm25(matches.idf, tf, length, window_avg, scoring.k1, scoring.b);
+    size_t window_distinct = 0;
+    for (size_t i = 0; i < phrases; ++i) window_distinct += tf[i] > 0 ? 1 : 0;
+    auto found = index_of.find(it->second.seq);
+    if (found == index_of.end()) {
+      // An event without a query term of its own joins only when its window holds more distinct
+      // query terms than any one event in it (the terms are split across turns, as a question
+      // and its answer are); otherwise it would only borrow a neighbour's match.
+      if (window_distinct <= best_single) continue;
+      ScoredTurn t;
+      t.seq = it->second.seq;
+      t.session_rowid = std::get<0>(key);
+      t.occurred_at = std::get<1>(key);
+      t.speaker = it->second.speaker;
+      index_of.emplace(t.seq, out.size());
+      out.push_back(std::move(t));
+      found = index_of.find(it->second.seq);
+    }
+    out[found->second].window = window;
+  }
+  return out;
+}
+
+}  // namespace engram
