@@ -33,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -260,10 +261,23 @@ struct Bucket {
   }
 };
 
+// True when the question names a calendar date ("5月4日", "5月3号", "May 4th", "April 27"): the
+// answer then lies in that day's session, which lexical matching alone cannot see.
+bool NamesADate(const std::string& question) {
+  static const std::regex kChinese("[0-9]+\\s*月\\s*[0-9]+\\s*(日|号)");
+  static const std::regex kEnglish(
+      "\\b(january|february|march|april|may|june|july|august|september|october|november|"
+      "december)\\s+[0-9]{1,2}(st|nd|rd|th)?\\b",
+      std::regex::ECMAScript | std::regex::icase);
+  return std::regex_search(question, kChinese) || std::regex_search(question, kEnglish);
+}
+
 struct ConfigReport {
   std::string name;
   std::string what;
   Bucket all;
+  Bucket dated;    // questions that name a date (NamesADate)
+  Bucket undated;  // the others
   std::map<std::string, Bucket> per_user;
   std::vector<double> latencies_ms;
   eval::MeanAccumulator items_returned;
@@ -313,10 +327,11 @@ std::vector<ConfigReport> MakeReports() {
   return reports;
 }
 
-void Record(ConfigReport& report, const std::string& user, const std::vector<std::string>& ranked,
-            const std::vector<std::string>& gold) {
+void Record(ConfigReport& report, const std::string& user, const std::string& question,
+            const std::vector<std::string>& ranked, const std::vector<std::string>& gold) {
   std::vector<double> values = ScoreQuestion(ranked, gold);
   report.all.Add(values);
+  (NamesADate(question) ? report.dated : report.undated).Add(values);
   report.per_user[user].Add(values);
   report.exchanges_returned.Add(static_cast<double>(ranked.size()));
 }
@@ -442,7 +457,7 @@ Status RunUser(const import::MemoryBankUser& user,
         item_exchanges.push_back(std::move(ids));
       }
       a.ranked[c] = RankExchanges(item_exchanges);
-      Record(report, user.name, a.ranked[c], a.gold);
+      Record(report, user.name, q->question, a.ranked[c], a.gold);
     }
 
     // Baselines: the whole ranking (tokenise the question, score every document), timed.
@@ -455,7 +470,7 @@ Status RunUser(const import::MemoryBankUser& user,
       a.ranked[kPlainBm25] = RankExchanges(items);
       reports[kPlainBm25].latencies_ms.push_back(MsSince(start));
       reports[kPlainBm25].items_returned.Add(static_cast<double>(hits.size()));
-      Record(reports[kPlainBm25], user.name, a.ranked[kPlainBm25], a.gold);
+      Record(reports[kPlainBm25], user.name, q->question, a.ranked[kPlainBm25], a.gold);
     }
     {
       start = Clock::now();
@@ -465,7 +480,8 @@ Status RunUser(const import::MemoryBankUser& user,
       a.ranked[kPlainBm25Turns] = RankExchanges(items);
       reports[kPlainBm25Turns].latencies_ms.push_back(MsSince(start));
       reports[kPlainBm25Turns].items_returned.Add(static_cast<double>(hits.size()));
-      Record(reports[kPlainBm25Turns], user.name, a.ranked[kPlainBm25Turns], a.gold);
+      Record(reports[kPlainBm25Turns], user.name, q->question, a.ranked[kPlainBm25Turns],
+             a.gold);
     }
     asked.push_back(std::move(a));
   }
@@ -564,6 +580,8 @@ json ReportJson(const MemoryBankBenchOptions& options, const std::string& data_p
     c["what"] = r.what;
     c["n"] = r.all.n();
     c["metrics"] = MetricsJson(r.all);
+    c["questions_naming_a_date"] = {{"n", r.dated.n()}, {"metrics", MetricsJson(r.dated)}};
+    c["other_questions"] = {{"n", r.undated.n()}, {"metrics", MetricsJson(r.undated)}};
     c["latency_ms"] = {{"n", r.latencies_ms.size()},
                        {"p50", eval::PercentileNearestRank(r.latencies_ms, 50)},
                        {"p95", eval::PercentileNearestRank(r.latencies_ms, 95)}};
@@ -675,6 +693,19 @@ void PrintTables(const MemoryBankBenchOptions& options, const std::vector<std::s
   }
 
   const size_t r5 = 2;  // index of recall@5 in MetricNames()
+  const size_t h5 = 6;  // index of hit@5
+  fmt::print("\nrecall@5 / hit@5 by question kind:\n{:<26}", "kind (n)");
+  for (const ConfigReport& r : reports) fmt::print("{:>18}", r.name);
+  fmt::print("\n");
+  for (auto [label, bucket] : {std::pair<const char*, Bucket ConfigReport::*>{"names a date", &ConfigReport::dated},
+                               {"other", &ConfigReport::undated}}) {
+    fmt::print("{:<26}", fmt::format("{} ({})", label, (reports[0].*bucket).n()));
+    for (const ConfigReport& r : reports) {
+      fmt::print("{:>18}", fmt::format("{:.3f} / {:.3f}", (r.*bucket).metrics[r5].Mean(),
+                                       (r.*bucket).metrics[h5].Mean()));
+    }
+    fmt::print("\n");
+  }
   fmt::print("\nrecall@5 per user (n):\n{:<14}", "user");
   for (const ConfigReport& r : reports) fmt::print("{:>18}", r.name);
   fmt::print("\n");
