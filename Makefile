@@ -17,8 +17,18 @@ demo: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
+MEMORYBANK_DATA ?= ../shared/data/memorybank
+
 bench: build
 	$(BUILD_DIR)/engram-bench locomo --data ../shared/data/locomo/locomo_dev.json
+	@if [ -d $(MEMORYBANK_DATA) ]; then \
+	  for lang in cn en; do \
+	    $(BUILD_DIR)/engram-bench memorybank --data $(MEMORYBANK_DATA) --lang $$lang \
+	      --gold $(MEMORYBANK_DATA)/gold_$${lang}_dev.jsonl || exit $$?; \
+	  done; \
+	else \
+	  echo "make bench: $(MEMORYBANK_DATA) not found, skipping the MemoryBank bench"; \
+	fi
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')
