@@ -66,7 +66,7 @@ Counts Measure(const std::string& path) {
   const std::string keep = "(SELECT id FROM namespaces WHERE name = 'keep')";
   return {QueryInt(path, "SELECT count(*) FROM events WHERE namespace_id = " + big),
           QueryInt(path, "SELECT count(*) FROM claims WHERE namespace_id = " + big),
-          QueryInt(path, "SELECT count(*) FROM event_fts WHERE rowid IN (SELECT seq FROM events WHERE namespace_id = " +
+          QueryInt(path, "SELECT count(*) FROM event_fts_docsize WHERE id IN (SELECT seq FROM events WHERE namespace_id = " +
                              big + ")"),
           QueryInt(path, "SELECT count(*) FROM sessions WHERE namespace_id = " + big),
           QueryInt(path, "SELECT count(*) FROM tombstones"),
@@ -132,6 +132,7 @@ TEST(ForgetCrashTest, KillNineDuringForgetAppliesAllOrNothing) {
   const Counts before = Measure(base);
   ASSERT_EQ(before.big_events, kEvents + 20) << Describe(before);
   ASSERT_EQ(before.big_claims, 20);
+  ASSERT_EQ(before.big_fts, before.big_events);
   ASSERT_EQ(before.tombstones, 0);
 
   // One run to the end: what "all applied" looks like, and how long it takes.
