@@ -46,6 +46,8 @@ class Engine {
   // A session is created on first use; later events never change its kind, source or title.
   // Idempotency: the key (given, or derived from session, role, speaker, time and content) is unique
   // per namespace; a replay stores nothing and returns the original with duplicate = true.
+  // Forgotten content (a tombstone of the namespace with the same content hash or idempotency key;
+  // see Forget) stores nothing and returns forgotten = true with the tombstone id.
   // Errors: kInvalidArgument, kBusy, kIOError.
   virtual Result<IngestResult> Ingest(const EventInput& input) = 0;
 
@@ -76,7 +78,8 @@ class Engine {
   // Writes an explicit memory now, without the queue: an event (the evidence, session "explicit"
   // unless given) and the claims read from it by the rule extractor — or, when it finds none, one
   // `explicit_memory` claim holding the whole text; or exactly subject/predicate/value when given.
-  // Claims go through admission, dedup and conflict resolution like extracted ones.
+  // Claims go through admission, dedup and conflict resolution like extracted ones. Forgotten
+  // content stores nothing (forgotten = true); a forgotten fact is "rejected:forgotten".
   // Errors: kInvalidArgument (no namespace; neither text nor subject+predicate+value; bad `at`),
   // kBusy, kIOError.
   virtual Result<RememberResult> Remember(const RememberInput& input) = 0;
