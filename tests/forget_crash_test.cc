@@ -159,11 +159,17 @@ TEST(ForgetCrashTest, KillNineDuringForgetAppliesAllOrNothing) {
   // Kills spread over the run (and a little past the start of it), with random jitter.
   std::mt19937 rng(std::random_device{}());
   int killed = 0, none = 0, all = 0;
+  // Two fixed early delays land inside the transaction even when the measured run was slow (a
+  // loaded machine); the fractions spread the rest over the run, up to and past the commit.
+  std::vector<int64_t> delays_us = {60000, 150000};
+  std::uniform_real_distribution<double> jitter(0.9, 1.1);
   for (double fraction : {0.15, 0.35, 0.55, 0.7, 0.8, 0.9, 0.97}) {
+    delays_us.push_back(static_cast<int64_t>(static_cast<double>(took_us) * fraction * jitter(rng)));
+  }
+  for (int64_t delay_us : delays_us) {
     const std::string trial = dir.File("trial.db");
     CopyDatabase(base, trial);
-    std::uniform_real_distribution<double> jitter(0.9, 1.1);
-    const auto delay = std::chrono::microseconds(static_cast<int64_t>(took_us * fraction * jitter(rng)));
+    const auto delay = std::chrono::microseconds(delay_us);
     pid_t child = StartForget(trial);
     ASSERT_GT(child, 0);
     std::this_thread::sleep_for(delay);

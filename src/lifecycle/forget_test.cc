@@ -615,5 +615,60 @@ TEST_F(ForgetTest, TombstonesAndAuditHoldNoContent) {
   EXPECT_EQ(raw.Int("SELECT count(*) FROM audit_log WHERE action = 'forget'"), 3) << "operation, event, claim";
 }
 
+TEST_F(ForgetTest, ExtractionWorkerDoesNotRederiveAForgottenFact) {
+  Ingest("u1", "s1", "I live in Lisbon.", "2024-05-01T10:00:00Z");
+  ASSERT_OK_AND_ASSIGN(ProcessReport first, engine_->Process(true));
+  ASSERT_EQ(first.claims_created, 1);
+  ForgetReport report = Forget({.namespace_name = "u1", .subject = "user"});
+  ASSERT_EQ(report.claims, 1);
+  // New words, same fact, through the queue.
+  Ingest("u1", "s2", "I live in Lisbon!", "2024-06-01T10:00:00Z");
+  ASSERT_OK_AND_ASSIGN(ProcessReport second, engine_->Process(true));
+  EXPECT_EQ(second.claims_created, 0);
+  EXPECT_GE(second.candidates_rejected, 1);
+  EXPECT_EQ(second.jobs_failed, 0);
+  ListClaimsQuery q;
+  q.namespace_name = "u1";
+  q.include_history = true;
+  ASSERT_OK_AND_ASSIGN(auto claims, engine_->ListClaims(q));
+  EXPECT_TRUE(claims.empty());
+  RawDb raw(db_path_);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM claim_decisions WHERE reason = 'forgotten' AND candidate = '{}'"), 1)
+      << "the refusal is recorded without the candidate's text";
+  ExpectDoctorOk();
+}
+
+TEST_F(ForgetTest, CliValidatesLikeTheLibraryAndUsesTheExitCodes) {
+  RememberResult r = Remember("u1", "I like green tea.");
+  engine_.reset();
+  auto engram = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db_path_});
+    return test::RunCli(args);
+  };
+  EXPECT_EQ(engram({"forget"}).exit_code, 2);
+  EXPECT_EQ(engram({"forget", "--namespace", "u1", "--all", r.event.id}).exit_code, 2);
+  EXPECT_EQ(engram({"forget", "--all"}).exit_code, 2);
+  EXPECT_EQ(engram({"forget", "--namespace", "u1", "--before", "not a date"}).exit_code, 2);
+  EXPECT_EQ(engram({"forget", "--query", "tea"}).exit_code, 2);
+  EXPECT_EQ(engram({"forget", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}).exit_code, 3);
+  EXPECT_EQ(engram({"forget", "--namespace", "nope", "--all"}).exit_code, 3);
+  EXPECT_EQ(engram({"unforget", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}).exit_code, 3);
+  EXPECT_EQ(engram({"tombstones", "--namespace", "nope"}).exit_code, 3);
+  test::CliResult preview = engram({"forget", "--namespace", "u1", "--query", "green tea"});
+  EXPECT_EQ(preview.exit_code, 0) << preview.Describe();
+  EXPECT_THAT(preview.out, HasSubstr("--yes"));
+  EXPECT_THAT(preview.out, HasSubstr("green tea"));
+  test::CliResult done = engram({"forget", "--namespace", "u1", "--query", "green tea", "--yes"});
+  EXPECT_EQ(done.exit_code, 0) << done.Describe();
+  EXPECT_THAT(done.out, HasSubstr("forgot 1 event(s) and 1 claim(s)"));
+  test::CliResult again = engram({"forget", r.event.id});
+  EXPECT_EQ(again.exit_code, 0) << again.Describe();
+  EXPECT_THAT(again.out, HasSubstr("already forgotten: " + r.event.id));
+  test::CliResult list = engram({"--json", "tombstones", "--namespace", "u1"});
+  EXPECT_EQ(list.exit_code, 0) << list.Describe();
+  EXPECT_THAT(list.out, HasSubstr(r.event.id));
+  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("green")));
+}
+
 }  // namespace
 }  // namespace engram
