@@ -615,6 +615,20 @@ TEST_F(ForgetTest, TombstonesAndAuditHoldNoContent) {
   EXPECT_EQ(raw.Int("SELECT count(*) FROM audit_log WHERE action = 'forget'"), 3) << "operation, event, claim";
 }
 
+TEST_F(ForgetTest, SchemaThreeDatabaseIsMigratedToFourWithTheLedger) {
+  RememberResult r = Remember("u1", "I like green tea.");
+  engine_.reset();
+  {
+    RawDb raw(db_path_);
+    raw.Exec("DROP TABLE tombstones; DROP TABLE audit_log; PRAGMA user_version = 3;");
+  }
+  ASSERT_OK_AND_ASSIGN(engine_, test::OpenTestEngine(db_path_));
+  ASSERT_OK_AND_ASSIGN(DoctorReport doctor, engine_->Doctor());
+  EXPECT_EQ(doctor.schema_version, 4);
+  EXPECT_TRUE(doctor.ok) << ::testing::PrintToString(doctor.problems);
+  EXPECT_EQ(ForgetIds({r.event.id}).tombstone_ids.size(), 2u);
+}
+
 TEST_F(ForgetTest, ExtractionWorkerDoesNotRederiveAForgottenFact) {
   Ingest("u1", "s1", "I live in Lisbon.", "2024-05-01T10:00:00Z");
   ASSERT_OK_AND_ASSIGN(ProcessReport first, engine_->Process(true));
