@@ -14,6 +14,8 @@
 // errors, so a typo cannot silently disable a check. Steps:
 //   ingest, ingest_error, recall                       events and full-text recall
 //   remember, process, claims, explain, jobs           claims
+//   forget, unforget, get, history, sessions_search,   forgetting (docs/forget.md); remember's
+//   stats, compact                                     save_event/save_claims name ids for "$name"
 //   mark_time                                          captures the wall clock into a variable
 //                                                      ("$T", "$T+1h", "$T-30d") usable in every
 //                                                      time field (at, as_of, known_as_of, and
@@ -366,6 +368,17 @@ struct Step {
   // jobs
   std::string job_status;
 
+  // forget and friends (tests/scenarios/README.md "Forget steps")
+  std::optional<bool> expect_forgotten;   // ingest, remember (default false), get (required)
+  std::string save_event, save_claims;    // remember: ids saved under a name ("$name")
+  std::vector<std::string> ids;           // forget: literal ids or "$name"
+  std::string id;                         // get, unforget, history: an id or "$name"
+  bool all = false, yes = false, dry_run = false;
+  std::string before;
+  std::optional<int> expect_claims, expect_active_claims, expect_sessions, expect_already_forgotten;
+  std::optional<bool> expect_preview;
+  std::string save_stats, expect_same_as;
+
   // mark_time
   std::string name;
 
@@ -381,7 +394,7 @@ struct Step {
 
 const std::map<std::string, std::set<std::string>>& StepKeys() {
   static const std::map<std::string, std::set<std::string>> kKeys = {
-      {"ingest", {"step", "note", "event", "expect_duplicate"}},
+      {"ingest", {"step", "note", "event", "expect_duplicate", "expect_forgotten"}},
       {"ingest_error", {"step", "note", "event", "expect_error"}},
       {"recall",
        {"step", "note", "query", "namespace", "session", "limit", "match", "as_of", "known_as_of", "since", "until",
@@ -390,7 +403,7 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
         "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error"}},
       {"remember",
        {"step", "note", "namespace", "text", "subject", "predicate", "value", "at", "speaker", "session",
-        "idempotency_key", "expect_duplicate", "expect_decisions", "expect_decisions_include",
+        "idempotency_key", "expect_duplicate", "expect_forgotten", "save_event", "save_claims", "expect_decisions", "expect_decisions_include",
         "expect_decisions_only", "expect_claim", "expect_no_claim", "expect_error"}},
       {"process",
        {"step", "note", "expect_events", "expect_claims_created", "expect_claims_superseded",
@@ -404,6 +417,18 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
         "expect_chain_values", "expect_decisions", "expect_decisions_include", "expect_history_actions",
         "expect_no_history_action", "expect_why_contains"}},
       {"jobs", {"step", "note", "status", "expect_count"}},
+      {"forget",
+       {"step", "note", "namespace", "ids", "claim", "all", "session", "subject", "before", "query", "limit", "yes",
+        "dry_run", "expect_events", "expect_claims", "expect_sessions", "expect_preview", "expect_already_forgotten",
+        "expect_error"}},
+      {"unforget", {"step", "note", "id", "expect_error"}},
+      {"get", {"step", "note", "id", "expect_forgotten"}},
+      {"history", {"step", "note", "id", "expect_actions"}},
+      {"sessions_search", {"step", "note", "namespace", "query", "expect_empty", "expect_absent"}},
+      {"stats",
+       {"step", "note", "namespace", "expect_events", "expect_claims", "expect_active_claims", "save",
+        "expect_same_as"}},
+      {"compact", {"step", "note"}},
       {"mark_time", {"step", "note", "name"}},
   };
   return kKeys;
@@ -527,6 +552,54 @@ std::string ParseStep(const json& j, Step* step) {
       step->expect_error = e;
     } else {
       ENGRAM_STEP_TRY(bool_field("expect_duplicate", &step->expect_duplicate));
+      ENGRAM_STEP_TRY(optional_bool("expect_forgotten", &step->expect_forgotten));
+    }
+    return "";
+  }
+
+  if (step->kind == "compact") return "";
+  if (step->kind == "get" || step->kind == "unforget" || step->kind == "history") {
+    ENGRAM_STEP_TRY(string_field("id", &step->id, true));
+    if (step->kind == "get") {
+      ENGRAM_STEP_TRY(optional_bool("expect_forgotten", &step->expect_forgotten));
+      if (!step->expect_forgotten) return "get needs \"expect_forgotten\"";
+    }
+    if (step->kind == "unforget") ENGRAM_STEP_TRY(optional_string("expect_error", &step->expect_error));
+    if (step->kind == "history") {
+      ENGRAM_STEP_TRY(optional_list("expect_actions", &step->expect_history_actions));
+      if (!step->expect_history_actions) return "history needs \"expect_actions\"";
+    }
+    return "";
+  }
+  if (step->kind == "forget") {
+    ENGRAM_STEP_TRY(string_field("namespace", &step->namespace_name, false));
+    ENGRAM_STEP_TRY(list_field("ids", &step->ids));
+    ENGRAM_STEP_TRY(matcher_field("claim", &step->claim_filter));
+    if (step->claim_filter && step->namespace_name.empty()) return "\"claim\" needs \"namespace\"";
+    ENGRAM_STEP_TRY(bool_field("all", &step->all));
+    ENGRAM_STEP_TRY(string_field("session", &step->session, false));
+    ENGRAM_STEP_TRY(string_field("subject", &step->subject, false));
+    ENGRAM_STEP_TRY(string_field("before", &step->before, false));
+    ENGRAM_STEP_TRY(CheckTimeSyntax("before", step->before));
+    ENGRAM_STEP_TRY(string_field("query", &step->query, false));
+    if (j.contains("limit")) {
+      if (!j["limit"].is_number_integer()) return "\"limit\" must be an integer";
+      step->limit = j["limit"].get<int>();
+    }
+    ENGRAM_STEP_TRY(bool_field("yes", &step->yes));
+    ENGRAM_STEP_TRY(bool_field("dry_run", &step->dry_run));
+    ENGRAM_STEP_TRY(int_field("expect_events", &step->expect_events));
+    ENGRAM_STEP_TRY(int_field("expect_claims", &step->expect_claims));
+    ENGRAM_STEP_TRY(int_field("expect_sessions", &step->expect_sessions));
+    ENGRAM_STEP_TRY(int_field("expect_already_forgotten", &step->expect_already_forgotten));
+    ENGRAM_STEP_TRY(optional_bool("expect_preview", &step->expect_preview));
+    ENGRAM_STEP_TRY(optional_string("expect_error", &step->expect_error));
+    if (step->expect_error) {
+      for (const auto& [key, value] : j.items()) {
+        if (key.rfind("expect_", 0) == 0 && key != "expect_error") {
+          return "\"expect_error\" cannot be combined with other expectations";
+        }
+      }
     }
     return "";
   }
@@ -560,7 +633,25 @@ std::string ParseStep(const json& j, Step* step) {
   ENGRAM_STEP_TRY(check_matcher_times(step->expect_claim));
   ENGRAM_STEP_TRY(check_matcher_times(step->expect_no_claim));
 
+  if (step->kind == "sessions_search") {
+    ENGRAM_STEP_TRY(string_field("query", &step->query, true));
+    ENGRAM_STEP_TRY(optional_bool("expect_empty", &step->expect_empty));
+    ENGRAM_STEP_TRY(list_field("expect_absent", &step->expect_absent));
+    return "";
+  }
+  if (step->kind == "stats") {
+    ENGRAM_STEP_TRY(int_field("expect_events", &step->expect_events));
+    ENGRAM_STEP_TRY(int_field("expect_claims", &step->expect_claims));
+    ENGRAM_STEP_TRY(int_field("expect_active_claims", &step->expect_active_claims));
+    ENGRAM_STEP_TRY(string_field("save", &step->save_stats, false));
+    ENGRAM_STEP_TRY(string_field("expect_same_as", &step->expect_same_as, false));
+    return "";
+  }
+
   if (step->kind == "remember") {
+    ENGRAM_STEP_TRY(optional_bool("expect_forgotten", &step->expect_forgotten));
+    ENGRAM_STEP_TRY(string_field("save_event", &step->save_event, false));
+    ENGRAM_STEP_TRY(string_field("save_claims", &step->save_claims, false));
     for (auto [key, out] : {std::pair{"text", &step->text}, std::pair{"subject", &step->subject},
                             std::pair{"predicate", &step->predicate}, std::pair{"value", &step->value},
                             std::pair{"at", &step->at}, std::pair{"speaker", &step->speaker},
@@ -749,6 +840,7 @@ Step ResolveStep(const Step& step, const TimeVars& vars, std::string* error) {
   out.known_as_of = ResolveTime(step.known_as_of, vars, error);
   out.since = ResolveTime(step.since, vars, error);
   out.until = ResolveTime(step.until, vars, error);
+  out.before = ResolveTime(step.before, vars, error);
   auto fix = [&](ClaimMatcher& m) {
     auto it = m.text_fields.find("valid_from");
     if (it != m.text_fields.end()) it->second = ResolveTime(it->second, vars, error);
@@ -778,6 +870,8 @@ struct RememberOutcome {
   bool ok = false;
   std::string error;
   bool duplicate = false;
+  bool forgotten = false;
+  std::string event_id;
   std::vector<std::string> decisions;
   std::vector<ClaimView> claims;
 };
@@ -804,6 +898,26 @@ struct ExplainOutcome {
   std::vector<std::string> chain_values;
   std::vector<std::string> decisions;
   std::vector<std::string> history_actions;
+};
+
+struct ForgetOutcome {
+  bool ok = false;
+  std::string error;
+  int64_t events = 0, claims = 0, sessions = 0, already = 0;
+  bool preview = false;
+};
+
+struct GetOutcome {
+  bool ok = false;  // found, or forgotten
+  std::string error;
+  bool forgotten = false;
+};
+
+struct CountsOutcome {
+  bool ok = false;
+  std::string error;
+  int64_t events = 0, claims = 0, active_claims = 0;
+  bool operator==(const CountsOutcome&) const = default;
 };
 
 struct JobsOutcome {
@@ -883,6 +997,7 @@ void CheckRemember(const Step& step, const RememberOutcome& got) {
     return;
   }
   ASSERT_TRUE(got.ok) << "remember failed: " << got.error;
+  EXPECT_EQ(got.forgotten, step.expect_forgotten.value_or(false)) << "decisions " << Joined(got.decisions);
   EXPECT_EQ(got.duplicate, step.expect_duplicate)
       << "decisions " << Joined(got.decisions) << "; " << ClaimListing(got.claims);
   CheckDecisionLists(step.expect_decisions, step.expect_decisions_include, step.expect_decisions_only,
@@ -990,6 +1105,13 @@ class Backend {
   virtual ClaimsOutcome ListClaims(const std::string& ns, const std::string& subject, bool include_history) = 0;
   virtual ExplainOutcome Explain(const std::string& id) = 0;
   virtual JobsOutcome Jobs(const std::string& status) = 0;
+  virtual ForgetOutcome Forget(const Step& step, const std::vector<std::string>& ids) = 0;
+  virtual std::string Unforget(const std::string& id) = 0;  // "" or the error
+  virtual GetOutcome Get(const std::string& id) = 0;
+  virtual std::vector<std::string> HistoryActions(const std::string& id, std::string* error) = 0;
+  virtual RecallOutcome SessionsSearch(const std::string& ns, const std::string& query) = 0;
+  virtual CountsOutcome Counts(const std::string& ns) = 0;
+  virtual std::string Compact() = 0;  // "" or the error
   // Called before every step that is not an ingest, and at the end.
   virtual void Flush() {}
   virtual void CheckDoctor() = 0;
@@ -1046,6 +1168,7 @@ class LibraryBackend : public Backend {
     auto result = engine_->Ingest(*input);
     ASSERT_OK(result);
     EXPECT_EQ(result->duplicate, step.expect_duplicate);
+    EXPECT_EQ(result->forgotten, step.expect_forgotten.value_or(false));
     EXPECT_EQ(result->event.content, input->content);
   }
 
@@ -1139,6 +1262,8 @@ class LibraryBackend : public Backend {
     }
     out.ok = true;
     out.duplicate = r->duplicate;
+    out.forgotten = r->forgotten;
+    out.event_id = r->event.id;
     out.decisions = r->decisions;
     for (const Claim& c : r->claims) out.claims.push_back(ViewOf(c));
     return out;
@@ -1206,6 +1331,126 @@ class LibraryBackend : public Backend {
     return out;
   }
 
+  ForgetOutcome Forget(const Step& step, const std::vector<std::string>& ids) override {
+    ForgetOutcome out;
+    ForgetRequest r;
+    r.ids = ids;
+    r.namespace_name = step.namespace_name;
+    r.all = step.all;
+    r.session_id = step.session;
+    r.subject = step.subject;
+    if (!step.before.empty()) {
+      auto t = ParseTimestamp(step.before);
+      if (!t) {
+        out.error = t.error().ToString();
+        return out;
+      }
+      r.before = *t;
+    }
+    r.query = step.query;
+    r.query_limit = step.limit;
+    r.confirm = step.yes;
+    r.preview = step.dry_run;
+    r.actor = "scenario";
+    auto report = engine_->Forget(r);
+    if (!report) {
+      out.error = report.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    out.events = report->events;
+    out.claims = report->claims;
+    out.sessions = report->sessions;
+    out.already = static_cast<int64_t>(report->already_forgotten.size());
+    out.preview = report->preview;
+    return out;
+  }
+
+  std::string Unforget(const std::string& id) override {
+    auto r = engine_->Unforget(id, "scenario");
+    return r ? "" : r.error().ToString();
+  }
+
+  GetOutcome Get(const std::string& id) override {
+    GetOutcome out;
+    auto e = engine_->GetEvent(id);
+    auto c = engine_->GetClaim(id);
+    if (e || c) {
+      out.ok = true;
+      return out;
+    }
+    ListTombstonesQuery q;
+    q.object_id = id;
+    auto t = engine_->ListTombstones(q);
+    if (t && !t->empty()) {
+      out.ok = true;
+      out.forgotten = true;
+      // The event/claim errors must say so too, without content.
+      EXPECT_THAT(e.error().message(), ::testing::HasSubstr("forgotten"));
+      return out;
+    }
+    out.error = e.error().ToString();
+    return out;
+  }
+
+  std::vector<std::string> HistoryActions(const std::string& id, std::string* error) override {
+    std::vector<std::string> actions;
+    auto x = engine_->ExplainClaim(id);
+    if (x) {
+      for (const ClaimChange& h : x->history) actions.push_back(h.action);
+      return actions;
+    }
+    auto trail = engine_->AuditTrail(id);
+    if (!trail) {
+      *error = trail.error().ToString();
+      return actions;
+    }
+    for (const AuditEntry& a : *trail) actions.push_back(a.action);
+    return actions;
+  }
+
+  RecallOutcome SessionsSearch(const std::string& ns, const std::string& query) override {
+    RecallOutcome out;
+    SessionSearchQuery q;
+    q.namespace_name = ns;
+    q.text = query;
+    auto r = engine_->SearchSessions(q);
+    if (!r) {
+      out.error = r.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    for (const auto& h : r->hits) {
+      for (const Event& e : h.window) out.texts.push_back(e.content);
+    }
+    out.memories = out.texts;
+    return out;
+  }
+
+  CountsOutcome Counts(const std::string& ns) override {
+    CountsOutcome out;
+    auto s = engine_->Stats();
+    if (!s) {
+      out.error = s.error().ToString();
+      return out;
+    }
+    out.ok = true;
+    for (const NamespaceStats& n : s->per_namespace) {
+      if (n.name != ns) continue;
+      out.events = n.events;
+      out.claims = n.claims;
+      out.active_claims = n.active_claims;
+    }
+    return out;
+  }
+
+  std::string Compact() override {
+    auto r = engine_->Compact();
+    if (!r) return r.error().ToString();
+    EXPECT_TRUE(r->wal_truncated);
+    return "";
+  }
+
   void CheckDoctor() override {
     auto report = engine_->Doctor();
     ASSERT_OK(report);
@@ -1261,10 +1506,11 @@ class CliBackend : public Backend {
   void Flush() override {
     if (pending_.empty()) return;
     std::string lines;
-    int64_t duplicates = 0;
+    int64_t duplicates = 0, forgotten = 0;
     for (const Step* s : pending_) {
       lines += s->event.dump() + "\n";
       if (s->expect_duplicate) ++duplicates;
+      if (s->expect_forgotten.value_or(false)) ++forgotten;
     }
     const int64_t count = static_cast<int64_t>(pending_.size());
     pending_.clear();
@@ -1275,7 +1521,8 @@ class CliBackend : public Backend {
     json summary = json::parse(r.out, nullptr, false);
     ASSERT_FALSE(summary.is_discarded()) << "stdout is not JSON: " << r.out;
     EXPECT_EQ(summary.value("lines", -1), count) << r.out;
-    EXPECT_EQ(summary.value("stored", -1), count - duplicates) << r.out;
+    EXPECT_EQ(summary.value("stored", -1), count - duplicates - forgotten) << r.out;
+    EXPECT_EQ(summary.value("forgotten", -1), forgotten) << r.out;
     EXPECT_EQ(summary.value("duplicates", -1), duplicates) << r.out;
     EXPECT_EQ(summary["errors"], json::array()) << r.out;
   }
@@ -1350,6 +1597,8 @@ class CliBackend : public Backend {
     if (!Run(args, &j, &out.error)) return out;
     out.ok = true;
     out.duplicate = j.value("duplicate", false);
+    out.forgotten = j.value("forgotten", false);
+    out.event_id = j["event"].value("id", "");
     for (const json& d : j["decisions"]) out.decisions.push_back(d.get<std::string>());
     for (const json& c : j["claims"]) out.claims.push_back(ClaimFromJson(c));
     return out;
@@ -1403,6 +1652,87 @@ class CliBackend : public Backend {
     out.ok = true;
     for (const json& job : j["jobs"]) out.statuses.push_back(job.value("status", ""));
     return out;
+  }
+
+  ForgetOutcome Forget(const Step& step, const std::vector<std::string>& ids) override {
+    std::vector<std::string> args = {"forget"};
+    if (!step.namespace_name.empty()) args.insert(args.end(), {"--namespace", step.namespace_name});
+    if (step.all) args.push_back("--all");
+    if (!step.session.empty()) args.insert(args.end(), {"--session", step.session});
+    if (!step.subject.empty()) args.insert(args.end(), {"--subject", step.subject});
+    if (!step.before.empty()) args.insert(args.end(), {"--before", step.before});
+    if (!step.query.empty()) args.insert(args.end(), {"--query", step.query, "--limit", std::to_string(step.limit)});
+    if (step.yes) args.push_back("--yes");
+    if (step.dry_run) args.push_back("--dry-run");
+    args.push_back("--");
+    args.insert(args.end(), ids.begin(), ids.end());
+    ForgetOutcome out;
+    json j;
+    if (!Run(args, &j, &out.error)) return out;
+    out.ok = true;
+    out.events = j.value("events", int64_t{-1});
+    out.claims = j.value("claims", int64_t{-1});
+    out.sessions = j.value("sessions", int64_t{-1});
+    out.already = static_cast<int64_t>(j["already_forgotten"].size());
+    out.preview = j.value("preview", false);
+    return out;
+  }
+
+  std::string Unforget(const std::string& id) override {
+    json j;
+    std::string error;
+    return Run({"unforget", "--", id}, &j, &error) ? "" : error;
+  }
+
+  GetOutcome Get(const std::string& id) override {
+    GetOutcome out;
+    json j;
+    if (!Run({"get", "--", id}, &j, &out.error)) return out;
+    out.ok = true;
+    out.forgotten = j.value("forgotten", false);
+    return out;
+  }
+
+  std::vector<std::string> HistoryActions(const std::string& id, std::string* error) override {
+    std::vector<std::string> actions;
+    json j;
+    if (!Run({"history", "--", id}, &j, error)) return actions;
+    for (const json& h : j.contains("history") ? j["history"] : j["audit"]) actions.push_back(h.value("action", ""));
+    return actions;
+  }
+
+  RecallOutcome SessionsSearch(const std::string& ns, const std::string& query) override {
+    RecallOutcome out;
+    json j;
+    if (!Run({"sessions", "search", "--namespace", ns, "--", query}, &j, &out.error)) return out;
+    out.ok = true;
+    for (const json& h : j["hits"]) {
+      for (const json& e : h["window"]) out.texts.push_back(e.value("content", ""));
+    }
+    out.memories = out.texts;
+    return out;
+  }
+
+  CountsOutcome Counts(const std::string& ns) override {
+    CountsOutcome out;
+    json j;
+    if (!Run({"stats"}, &j, &out.error)) return out;
+    out.ok = true;
+    for (const json& n : j["per_namespace"]) {
+      if (n.value("namespace", "") != ns) continue;
+      out.events = n.value("events", int64_t{-1});
+      out.claims = n.value("claims", int64_t{-1});
+      out.active_claims = n.value("active_claims", int64_t{-1});
+    }
+    return out;
+  }
+
+  std::string Compact() override {
+    json j;
+    std::string error;
+    if (!Run({"compact"}, &j, &error)) return error;
+    EXPECT_EQ(j.value("wal_truncated", false), true) << j.dump();
+    return "";
   }
 
   void CheckDoctor() override {
@@ -1470,7 +1800,65 @@ class Runner {
     } else if (step.kind == "recall") {
       CheckRecall(step, backend_.Recall(step));
     } else if (step.kind == "remember") {
-      CheckRemember(step, backend_.Remember(step));
+      RememberOutcome got = backend_.Remember(step);
+      CheckRemember(step, got);
+      if (!step.save_event.empty()) ids_[step.save_event] = {got.event_id};
+      if (!step.save_claims.empty()) {
+        std::vector<std::string>& saved = ids_[step.save_claims];
+        saved.clear();
+        for (const ClaimView& c : got.claims) saved.push_back(c.id);
+      }
+    } else if (step.kind == "forget") {
+      Forget(step);
+    } else if (step.kind == "get") {
+      const std::string id = OneId(step.id);
+      GetOutcome got = backend_.Get(id);
+      ASSERT_TRUE(got.ok) << "get " << id << ": " << got.error;
+      EXPECT_EQ(got.forgotten, *step.expect_forgotten) << id;
+    } else if (step.kind == "unforget") {
+      const std::string error = backend_.Unforget(OneId(step.id));
+      if (step.expect_error) {
+        EXPECT_THAT(error, ::testing::HasSubstr(*step.expect_error));
+      } else {
+        EXPECT_EQ(error, "");
+      }
+    } else if (step.kind == "history") {
+      std::string error;
+      std::vector<std::string> actions = backend_.HistoryActions(OneId(step.id), &error);
+      EXPECT_EQ(error, "");
+      EXPECT_EQ(actions, *step.expect_history_actions);
+    } else if (step.kind == "sessions_search") {
+      RecallOutcome got = backend_.SessionsSearch(step.namespace_name, step.query);
+      ASSERT_TRUE(got.ok) << got.error;
+      if (step.expect_empty) {
+        EXPECT_EQ(got.texts.empty(), *step.expect_empty) << Listing(got.texts);
+      }
+      for (const std::string& s : step.expect_absent) {
+        EXPECT_FALSE(std::any_of(got.texts.begin(), got.texts.end(), [&](auto& t) { return Contains(t, s); }))
+            << "a session window contains \"" << s << "\"; " << Listing(got.texts);
+      }
+    } else if (step.kind == "stats") {
+      CountsOutcome got = backend_.Counts(step.namespace_name);
+      ASSERT_TRUE(got.ok) << got.error;
+      if (step.expect_events) {
+        EXPECT_EQ(got.events, *step.expect_events);
+      }
+      if (step.expect_claims) {
+        EXPECT_EQ(got.claims, *step.expect_claims);
+      }
+      if (step.expect_active_claims) {
+        EXPECT_EQ(got.active_claims, *step.expect_active_claims);
+      }
+      if (!step.save_stats.empty()) stats_[step.save_stats] = got;
+      if (!step.expect_same_as.empty()) {
+        auto it = stats_.find(step.expect_same_as);
+        ASSERT_NE(it, stats_.end()) << "stats \"" << step.expect_same_as << "\" were never saved";
+        EXPECT_EQ(got.events, it->second.events);
+        EXPECT_EQ(got.claims, it->second.claims);
+        EXPECT_EQ(got.active_claims, it->second.active_claims);
+      }
+    } else if (step.kind == "compact") {
+      EXPECT_EQ(backend_.Compact(), "");
     } else if (step.kind == "process") {
       CheckProcess(step, backend_.Process());
     } else if (step.kind == "claims") {
@@ -1494,6 +1882,56 @@ class Runner {
   }
 
  private:
+  // "$name": the first id saved under it; anything else: itself.
+  std::string OneId(const std::string& text) {
+    if (text.empty() || text[0] != '$') return text;
+    auto it = ids_.find(text.substr(1));
+    EXPECT_TRUE(it != ids_.end() && !it->second.empty()) << "no id saved as " << text;
+    return it != ids_.end() && !it->second.empty() ? it->second.front() : text;
+  }
+
+  void Forget(const Step& step) {
+    std::vector<std::string> ids;
+    for (const std::string& text : step.ids) {
+      if (!text.empty() && text[0] == '$') {
+        auto it = ids_.find(text.substr(1));
+        ASSERT_TRUE(it != ids_.end()) << "no ids saved as " << text;
+        ids.insert(ids.end(), it->second.begin(), it->second.end());
+      } else {
+        ids.push_back(text);
+      }
+    }
+    if (step.claim_filter) {
+      ClaimsOutcome all = backend_.ListClaims(step.namespace_name, "", /*include_history=*/true);
+      ASSERT_TRUE(all.ok) << all.error;
+      std::vector<ClaimView> found = Filter(all.claims, *step.claim_filter);
+      ASSERT_EQ(found.size(), 1u) << "\"claim\" must select exactly one claim; " << ClaimListing(all.claims);
+      ids.push_back(found.front().id);
+    }
+    ForgetOutcome got = backend_.Forget(step, ids);
+    if (step.expect_error) {
+      EXPECT_FALSE(got.ok) << "expected an error containing \"" << *step.expect_error << "\"";
+      EXPECT_THAT(got.error, ::testing::HasSubstr(*step.expect_error));
+      return;
+    }
+    ASSERT_TRUE(got.ok) << "forget failed: " << got.error;
+    if (step.expect_events) {
+      EXPECT_EQ(got.events, *step.expect_events);
+    }
+    if (step.expect_claims) {
+      EXPECT_EQ(got.claims, *step.expect_claims);
+    }
+    if (step.expect_sessions) {
+      EXPECT_EQ(got.sessions, *step.expect_sessions);
+    }
+    if (step.expect_already_forgotten) {
+      EXPECT_EQ(got.already, *step.expect_already_forgotten);
+    }
+    if (step.expect_preview) {
+      EXPECT_EQ(got.preview, *step.expect_preview);
+    }
+  }
+
   void Explain(const Step& step) {
     ClaimsOutcome all = backend_.ListClaims(step.namespace_name, "", /*include_history=*/true);
     ASSERT_TRUE(all.ok) << all.error;
@@ -1511,6 +1949,8 @@ class Runner {
   Backend& backend_;
   TimeVars vars_;
   std::map<std::string, int64_t> counts_;
+  std::map<std::string, std::vector<std::string>> ids_;
+  std::map<std::string, CountsOutcome> stats_;
 };
 
 // ---- the parameterised test --------------------------------------------------------------------
@@ -1593,7 +2033,8 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
   std::vector<std::string> files = ScenarioFiles();
   for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
-                           "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl"}) {
+                           "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
+                           "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }
@@ -1605,7 +2046,7 @@ TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
                     &steps),
       ::testing::HasSubstr("unknown key \"expect_contain\""));
   steps.clear();
-  EXPECT_THAT(ParseScenario(R"({"step":"forget","event":{}})", &steps),
+  EXPECT_THAT(ParseScenario(R"({"step":"frobnicate","event":{}})", &steps),
               ::testing::HasSubstr("unknown step"));
   steps.clear();
   EXPECT_THAT(ParseScenario(R"({"step":"remember","namespace":"n","event":{}})", &steps),
@@ -1700,6 +2141,36 @@ TEST(ScenarioFormatTest, ClaimStepsAndMatchers) {
   EXPECT_EQ(error, "");
   ResolveTime("$U", vars, &error);
   EXPECT_THAT(error, ::testing::HasSubstr("$U"));
+}
+
+TEST(ScenarioFormatTest, ForgetSteps) {
+  std::vector<Step> steps;
+  EXPECT_THAT(ParseScenario(R"({"step":"forget","namespace":"n","all":true,"expect_event":1})", &steps),
+              ::testing::HasSubstr("unknown key \"expect_event\""));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"get","id":"$e"})", &steps), ::testing::HasSubstr("expect_forgotten"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"history","id":"$e"})", &steps), ::testing::HasSubstr("expect_actions"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"forget","claim":{"value":"x"}})", &steps), ::testing::HasSubstr("namespace"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"forget","namespace":"n","all":true,"expect_error":"e","expect_events":0})",
+                            &steps),
+              ::testing::HasSubstr("cannot be combined"));
+  steps.clear();
+  EXPECT_EQ(ParseScenario(R"({"step":"remember","namespace":"n","text":"t","save_event":"e","save_claims":"c","expect_forgotten":false}
+{"step":"forget","ids":["$c"],"expect_events":1,"expect_claims":1,"expect_already_forgotten":0}
+{"step":"forget","namespace":"n","query":"t","yes":true,"limit":5,"expect_preview":false}
+{"step":"forget","namespace":"n","before":"2024-01-01","dry_run":true,"expect_sessions":0}
+{"step":"get","id":"$e","expect_forgotten":true}
+{"step":"history","id":"$c","expect_actions":["created","forget"]}
+{"step":"unforget","id":"$e"}
+{"step":"sessions_search","namespace":"n","query":"t","expect_empty":true,"expect_absent":["t"]}
+{"step":"stats","namespace":"n","expect_events":0,"expect_claims":0,"expect_active_claims":0,"save":"s","expect_same_as":"s"}
+{"step":"compact"})",
+                          &steps),
+            "");
+  EXPECT_EQ(steps.size(), 10u);
 }
 
 // ---- B32: a 10 kB query, through both interfaces -----------------------------------------------

@@ -46,6 +46,8 @@ class Engine {
   // A session is created on first use; later events never change its kind, source or title.
   // Idempotency: the key (given, or derived from session, role, speaker, time and content) is unique
   // per namespace; a replay stores nothing and returns the original with duplicate = true.
+  // Forgotten content (a tombstone of the namespace with the same content hash or idempotency key;
+  // see Forget) stores nothing and returns forgotten = true with the tombstone id.
   // Errors: kInvalidArgument, kBusy, kIOError.
   virtual Result<IngestResult> Ingest(const EventInput& input) = 0;
 
@@ -53,7 +55,8 @@ class Engine {
   // stored and the error names its index ("event 3: field \"role\": ..."). Results are in input order.
   virtual Result<std::vector<IngestResult>> IngestBatch(const std::vector<EventInput>& inputs) = 0;
 
-  // Returns the event with this id. Errors: kNotFound.
+  // Returns the event with this id. Errors: kNotFound (the message names the tombstone when the
+  // event was forgotten; the content is never returned).
   virtual Result<Event> GetEvent(std::string_view id) = 0;
 
   // Recall: events ranked by the weighted fusion of their channels (Options::recall — BM25 of the
@@ -79,7 +82,8 @@ class Engine {
   // Writes an explicit memory now, without the queue: an event (the evidence, session "explicit"
   // unless given) and the claims read from it by the rule extractor — or, when it finds none, one
   // `explicit_memory` claim holding the whole text; or exactly subject/predicate/value when given.
-  // Claims go through admission, dedup and conflict resolution like extracted ones.
+  // Claims go through admission, dedup and conflict resolution like extracted ones. Forgotten
+  // content stores nothing (forgotten = true); a forgotten fact is "rejected:forgotten".
   // Errors: kInvalidArgument (no namespace; neither text nor subject+predicate+value; bad `at`),
   // kBusy, kIOError.
   virtual Result<RememberResult> Remember(const RememberInput& input) = 0;
@@ -94,7 +98,7 @@ class Engine {
   // evidence. An unknown namespace has no claims. Errors: kInvalidArgument (limit, offset).
   virtual Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) = 0;
 
-  // The claim with its evidence. Errors: kNotFound.
+  // The claim with its evidence. Errors: kNotFound (naming the tombstone when it was forgotten).
   virtual Result<Claim> GetClaim(std::string_view id) = 0;
   // Status, evidence, supersede chain, admission/dedup decisions, history and why it is or is not
   // current. Errors: kNotFound.
@@ -112,6 +116,50 @@ class Engine {
 
   // Counts and file sizes (bytes). Errors: kIOError.
   virtual Result<StoreStats> Stats() = 0;
+
+  // ---- Forget (see docs/forget.md) -----------------------------------------------------------
+
+  // Forgets what `request` selects (exactly one selector; see ForgetRequest) and everything that
+  // only existed because of it, in one transaction: a claim goes when none of its supporting
+  // events is left; an event goes when it is selected, or when every claim it supports is
+  // forgotten (private evidence). A claim or event still supported / used elsewhere survives with
+  // its remaining evidence (B20). Full-text rows, vectors, feedback, jobs, history and decision
+  // records go with their object; a session left empty is deleted. One tombstone per forgotten
+  // object (ids and identity hashes, never content) is written first in the same transaction, so a
+  // failed ledger write forgets nothing. Later Ingest/IngestBatch/Remember of the same content (by
+  // content hash or idempotency key) or the same claim fact in the namespace stores nothing and
+  // reports `forgotten` until Unforget. The bytes stay in the files until Compact.
+  // A `query` selector (every term must occur, at most query_limit recall hits) and any request
+  // with preview = true change nothing: the report lists the items with a short text; a query is
+  // applied only with confirm = true. Naming ids that were forgotten before is not an error: they
+  // are listed in already_forgotten. Every audit and tombstone row carries request.reason/actor.
+  // Errors: kInvalidArgument (no selector or several; missing or malformed namespace for a
+  // selector; blank id/session/subject/query; query_limit outside 1–1000; reason over 1000
+  // characters), kNotFound (unknown namespace or session; an id that is neither stored nor
+  // forgotten, or stored in another namespace than the one given — nothing is forgotten then),
+  // kBusy, kIOError. Thread-safe.
+  virtual Result<ForgetReport> Forget(const ForgetRequest& request) = 0;
+
+  // Removes a tombstone (by tombstone id, or the newest tombstone of an object id) so that the
+  // same content may be stored again; the forgotten content itself does not come back. Audited
+  // (action "unforget" on the tombstone and the object). Returns the removed tombstone.
+  // Errors: kInvalidArgument (empty id), kNotFound (no such tombstone), kBusy, kIOError.
+  virtual Result<Tombstone> Unforget(std::string_view id, std::string_view reason) = 0;
+
+  // Makes forgotten bytes leave the files: merges both full-text indexes (FTS5 optimize), VACUUMs
+  // and truncates the WAL (see lifecycle/compact.h). Audited. Blocks writers while it runs.
+  // Errors: kBusy (another connection holds the lock, or reads and keeps the WAL from being
+  // truncated: run again), kIOError.
+  virtual Result<CompactReport> Compact() = 0;
+
+  // Tombstones, newest first (optionally of one namespace / one object id).
+  // Errors: kInvalidArgument (limit outside 1–100000, bad namespace), kNotFound (unknown namespace).
+  virtual Result<std::vector<Tombstone>> ListTombstones(const ListTombstonesQuery& query) = 0;
+
+  // Audit rows about an object id (event, claim, tombstone or forget operation id), oldest first by
+  // (at, seq): for a forgotten claim, its history without content followed by the forget.
+  // Empty when there are none. Errors: kInvalidArgument (empty id).
+  virtual Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) = 0;
 };
 
 }  // namespace engram

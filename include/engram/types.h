@@ -65,6 +65,11 @@ struct Event {
 struct IngestResult {
   Event event;
   bool duplicate = false;  // true when the idempotency key was seen before: `event` is the original
+  // true when the event matches a tombstone of its namespace (same content hash or idempotency
+  // key as a forgotten event): nothing was stored, `event.id` is empty and `tombstone_id` names
+  // the tombstone. `engram unforget TOMBSTONE_ID` lifts it (docs/forget.md).
+  bool forgotten = false;
+  std::string tombstone_id;
 };
 
 // Which query terms a recalled item must contain.
@@ -205,6 +210,8 @@ struct RememberResult {
   std::vector<std::string> decisions;  // per claim: created, superseded, duplicate, merged, disputed,
                                        // backfill, or rejected:<reason>
   bool duplicate = false;          // the idempotency key was seen before: nothing changed
+  bool forgotten = false;          // the statement matches a tombstone: nothing was stored, the
+  std::string tombstone_id;        // event's id is empty; see IngestResult::forgotten
 };
 
 // One admission, dedup or conflict decision about a candidate claim (explain shows them).
@@ -333,6 +340,98 @@ struct DoctorReport {
   std::vector<std::string> checks;    // "name: ok" or "name: <problem>", one per check run
   std::vector<std::string> problems;  // the failing subset of checks
   StoreStats stats;
+};
+
+// ---- Forget (docs/forget.md) -----------------------------------------------------------------
+
+// What to forget: exactly one selector — `ids`, `all`, `session_id`, `subject`, `before` or
+// `query`. Every selector but `ids` needs `namespace_name`; with `ids` a namespace is optional and,
+// when given, every id must belong to it.
+struct ForgetRequest {
+  std::vector<std::string> ids;  // event or claim ids (any id a write returned); forgotten ids are
+                                 // reported in ForgetReport::already_forgotten, not as errors
+  std::string namespace_name;
+  bool all = false;              // every event and claim of the namespace (B15: only that one)
+  std::string session_id;        // every event of this session (external id) of the namespace
+  std::string subject;           // every claim (any status) whose subject is exactly this
+  std::optional<TimestampMs> before;  // every event with occurred_at < before
+  std::string query;             // what recall (every term must occur) finds: events and claims
+  int query_limit = 20;          // 1–1000: at most this many recall hits are selected
+  // Compute and report what would be forgotten (with a short text of each item) and change
+  // nothing. A `query` selector is always a preview unless `confirm` is set.
+  bool preview = false;
+  bool confirm = false;          // apply a `query` selector (`engram forget --query TEXT --yes`)
+  std::string reason;            // free text kept in tombstones and the audit log (not content!)
+  std::string actor = "api";     // who asks: "cli", "api", ...
+};
+
+// One object a forget removed (or would remove).
+struct ForgetItem {
+  std::string type;  // "event" or "claim"
+  std::string id;
+  // selected: named by the selector; private_evidence: an event that supported only forgotten
+  // claims; no_evidence_left: a claim whose every supporting event is forgotten.
+  std::string why;
+  std::string text;  // previews only: the first 120 characters of the content or claim text
+};
+
+struct ForgetReport {
+  bool preview = false;        // true: nothing was changed
+  std::string operation_id;    // ULID shared by the tombstones and audit rows of this call ("" in
+                               // a preview)
+  int64_t events = 0;          // events forgotten (or that would be)
+  int64_t claims = 0;          // claims forgotten (or that would be)
+  int64_t sessions = 0;        // sessions removed because no event was left in them
+  int64_t vectors = 0;         // vector rows deleted
+  int64_t feedback = 0;        // feedback rows deleted
+  int64_t jobs = 0;            // job rows deleted
+  std::vector<ForgetItem> items;              // events first, then claims, by id
+  std::vector<std::string> tombstone_ids;     // one per forgotten object, same order as items
+  std::vector<std::string> already_forgotten; // named ids that had been forgotten before
+};
+
+// Proof that an object was forgotten. Never holds content: ids and identity hashes only.
+struct Tombstone {
+  std::string id;  // ULID
+  std::string namespace_name;
+  std::string object_type;       // "event" or "claim"
+  std::string object_id;
+  std::string content_hash;      // events: XXH3-128 of the content (32 hex digits)
+  std::string idempotency_hash;  // events: XXH3-128 of the idempotency key
+  std::string fact_hash;         // claims
+  std::string reason;
+  std::string selector_json;     // how it was selected, e.g. {"kind":"session","session":"s1"};
+                                 // query and subject text are stored as hashes
+  std::string operation_id;
+  std::string actor;
+  TimestampMs created_at = 0;
+};
+
+struct ListTombstonesQuery {
+  std::string namespace_name;  // optional: "" lists every namespace
+  std::string object_id;       // optional: only the tombstones of this object id
+  int limit = 100;             // 1–100000, newest first
+};
+
+// One row of the audit log: a lifecycle transition (forget, unforget, compact) or, for a forgotten
+// claim, a change from its history kept without content.
+struct AuditEntry {
+  int64_t seq = 0;  // insertion order; ties in `at` are ordered by seq
+  TimestampMs at = 0;
+  std::string actor;
+  std::string action;       // forget, unforget, compact, created, superseded, ...
+  std::string object_type;  // event, claim, tombstone, operation, database
+  std::string object_id;
+  std::string namespace_name;  // "" when not about one namespace
+  std::string reason;
+  std::string detail_json;  // ids, counts and statuses; never content
+};
+
+struct CompactReport {
+  int64_t file_bytes_before = 0;  // main file + WAL, bytes
+  int64_t file_bytes_after = 0;
+  bool wal_truncated = false;     // the WAL was checkpointed and truncated to 0 bytes
+  double took_ms = 0;
 };
 
 }  // namespace engram

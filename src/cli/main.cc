@@ -58,16 +58,17 @@ int RunIngest(const GlobalFlags& flags, const IngestFlags& ingest) {
   if (ingest.format == "locomo") {
     auto conversations = import::LoadLocomoFile(ingest.file);
     if (!conversations) return Fail(flags, conversations.error());
-    int64_t stored = 0, duplicates = 0;
+    int64_t stored = 0, duplicates = 0, forgotten = 0;
     for (const auto& conv : *conversations) {
       auto results = (*engine)->IngestBatch(import::ToEventInputs(conv));
       if (!results) return Fail(flags, results.error().WithContext(conv.sample_id));
-      for (const auto& r : *results) (r.duplicate ? duplicates : stored) += 1;
+      for (const auto& r : *results) (r.duplicate ? duplicates : r.forgotten ? forgotten : stored) += 1;
     }
     summary["format"] = "locomo";
     summary["conversations"] = conversations->size();
     summary["stored"] = stored;
     summary["duplicates"] = duplicates;
+    summary["forgotten"] = forgotten;
   } else {
     std::ifstream in(ingest.file, std::ios::binary);
     if (!in) return Fail(flags, Status::IOError(fmt::format("cannot open {}", ingest.file)));
@@ -90,6 +91,7 @@ int RunIngest(const GlobalFlags& flags, const IngestFlags& ingest) {
     summary["lines"] = report.lines;
     summary["stored"] = report.stored;
     summary["duplicates"] = report.duplicates;
+    summary["forgotten"] = report.forgotten;
     summary["errors"] = report.errors;
     if (!st.ok()) {
       if (st.code() == StatusCode::kInvalidArgument) {
@@ -110,6 +112,10 @@ int RunIngest(const GlobalFlags& flags, const IngestFlags& ingest) {
   } else {
     std::cout << fmt::format("stored {} events, {} duplicates skipped", summary["stored"].get<int64_t>(),
                              summary["duplicates"].get<int64_t>());
+    if (summary["forgotten"].get<int64_t>() > 0) {
+      std::cout << fmt::format(", {} forgotten (not stored; see `engram tombstones`)",
+                               summary["forgotten"].get<int64_t>());
+    }
     if (summary.contains("errors") && !summary["errors"].empty()) {
       std::cout << fmt::format(", {} bad lines skipped", summary["errors"].size());
     }
@@ -251,12 +257,35 @@ int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
 
 // ---- get, doctor, stats ----------------------------------------------------------------------
 
+// Any id a write returned: an event, a claim, or — once forgotten — its tombstone (B14: metadata
+// only, never the content).
 int RunGet(const GlobalFlags& flags, const std::string& id) {
   auto engine = OpenEngine(flags);
   if (!engine) return Fail(flags, engine.error());
+  const int indent = flags.json ? -1 : 2;
   auto event = (*engine)->GetEvent(id);
-  if (!event) return Fail(flags, event.error());
-  std::cout << Dump(EventToJson(*event), flags.json ? -1 : 2) << "\n";
+  if (event) {
+    std::cout << Dump(EventToJson(*event), indent) << "\n";
+    return 0;
+  }
+  if (event.error().code() != StatusCode::kNotFound) return Fail(flags, event.error());
+  auto claim = (*engine)->GetClaim(id);
+  if (claim) {
+    std::cout << Dump(ClaimToJson(*claim), indent) << "\n";
+    return 0;
+  }
+  if (claim.error().code() != StatusCode::kNotFound) return Fail(flags, claim.error());
+  ListTombstonesQuery tq;
+  tq.object_id = id;
+  tq.limit = 1;
+  auto tombstones = (*engine)->ListTombstones(tq);
+  if (!tombstones) return Fail(flags, tombstones.error());
+  if (tombstones->empty()) {
+    return Fail(flags, Status::NotFound(fmt::format("no event or claim with id \"{}\"", id)));
+  }
+  std::cout << Dump(OrderedJson{{"id", id}, {"forgotten", true}, {"tombstone", TombstoneToJson(tombstones->front())}},
+                    indent)
+            << "\n";
   return 0;
 }
 
@@ -314,6 +343,11 @@ int RunRemember(const GlobalFlags& flags, const RememberInput& input) {
   }
   if (result->duplicate) {
     std::cout << "already remembered (event " << result->event.id << "); nothing changed\n";
+    return 0;
+  }
+  if (result->forgotten) {
+    std::cout << "not stored: this was forgotten (tombstone " << result->tombstone_id
+              << "); `engram unforget " << result->tombstone_id << "` allows it again\n";
     return 0;
   }
   std::cout << "event " << result->event.id << "\n";
@@ -450,10 +484,42 @@ int RunExplain(const GlobalFlags& flags, const std::string& id) {
   return 0;
 }
 
+// A forgotten id (event, claim or tombstone) has no stored history: its audit trail (the claim's
+// changes without content, then the forget and any unforget) and tombstone are shown instead.
+int RunForgottenHistory(const GlobalFlags& flags, Engine& engine, const std::string& id, const Status& not_found) {
+  auto audit = engine.AuditTrail(id);
+  if (!audit) return Fail(flags, audit.error());
+  ListTombstonesQuery tq;
+  tq.object_id = id;
+  auto tombstones = engine.ListTombstones(tq);
+  if (!tombstones) return Fail(flags, tombstones.error());
+  if (audit->empty() && tombstones->empty()) return Fail(flags, not_found);
+  if (flags.json) {
+    OrderedJson entries = OrderedJson::array();
+    for (const auto& a : *audit) entries.push_back(AuditEntryToJson(a));
+    OrderedJson tombs = OrderedJson::array();
+    for (const auto& t : *tombstones) tombs.push_back(TombstoneToJson(t));
+    std::cout << Dump(OrderedJson{{"id", id}, {"forgotten", !tombstones->empty()}, {"tombstones", tombs},
+                                  {"audit", entries}})
+              << "\n";
+    return 0;
+  }
+  for (const auto& t : *tombstones) {
+    std::cout << fmt::format("forgotten {} {} at {} by {} (tombstone {}){}\n", t.object_type, t.object_id,
+                             FormatTimestamp(t.created_at), t.actor, t.id, t.reason.empty() ? "" : ": " + t.reason);
+  }
+  for (const auto& a : *audit) {
+    std::cout << fmt::format("{} {} {} by {}{}  {}\n", FormatTimestamp(a.at), a.action, a.object_type, a.actor,
+                             a.reason.empty() ? "" : " (" + a.reason + ")", a.detail_json);
+  }
+  return 0;
+}
+
 int RunHistory(const GlobalFlags& flags, const std::string& id) {
   auto engine = OpenEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto x = (*engine)->ExplainClaim(id);
+  if (!x && x.error().code() == StatusCode::kNotFound) return RunForgottenHistory(flags, **engine, id, x.error());
   if (!x) return Fail(flags, x.error());
   if (flags.json) {
     OrderedJson arr = OrderedJson::array();
@@ -496,6 +562,101 @@ int RunJobsRetry(const GlobalFlags& flags, int64_t id) {
     std::cout << Dump(OrderedJson{{"retried", *n}}) << "\n";
   } else {
     std::cout << *n << " job(s) back in the queue; run `engram process`\n";
+  }
+  return 0;
+}
+
+// ---- forget, unforget, compact, tombstones ---------------------------------------------------
+
+struct ForgetFlags {
+  ForgetRequest request;
+  std::string before;
+  bool dry_run = false;
+};
+
+int RunForget(const GlobalFlags& flags, ForgetFlags ff) {
+  ForgetRequest& r = ff.request;
+  r.actor = "cli";
+  r.preview = ff.dry_run;
+  if (!ff.before.empty()) {
+    auto t = ParseTimestamp(ff.before);
+    if (!t) return Fail(flags, t.error().WithContext("field \"before\""));
+    r.before = *t;
+  }
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto report = (*engine)->Forget(r);
+  if (!report) return Fail(flags, report.error());
+  if (flags.json) {
+    std::cout << Dump(ForgetReportToJson(*report)) << "\n";
+    return 0;
+  }
+  for (const std::string& id : report->already_forgotten) std::cout << "already forgotten: " << id << "\n";
+  if (report->items.empty()) {
+    if (report->already_forgotten.empty()) std::cout << "nothing to forget\n";
+    return 0;
+  }
+  if (report->preview) {
+    std::cout << fmt::format("would forget {} event(s) and {} claim(s):\n", report->events, report->claims);
+    for (const ForgetItem& it : report->items) {
+      std::cout << fmt::format("  {} {} ({}): {}\n", it.type, it.id, it.why, it.text);
+    }
+    std::cout << (r.query.empty() || r.confirm ? "dry run: nothing changed\n"
+                                               : "nothing changed: run the same command with --yes to forget these\n");
+    return 0;
+  }
+  std::cout << fmt::format(
+      "forgot {} event(s) and {} claim(s); removed {} session(s), {} vector(s), {} job(s); {} tombstone(s), "
+      "operation {}\nthe bytes leave the database files at the next `engram compact`\n",
+      report->events, report->claims, report->sessions, report->vectors, report->jobs, report->tombstone_ids.size(),
+      report->operation_id);
+  return 0;
+}
+
+int RunUnforget(const GlobalFlags& flags, const std::string& id, const std::string& reason) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto t = (*engine)->Unforget(id, reason);
+  if (!t) return Fail(flags, t.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"removed", TombstoneToJson(*t)}}) << "\n";
+  } else {
+    std::cout << fmt::format("tombstone {} removed: the same content as {} {} may be stored again (what was "
+                             "forgotten does not come back by itself)\n",
+                             t->id, t->object_type, t->object_id);
+  }
+  return 0;
+}
+
+int RunCompact(const GlobalFlags& flags) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto r = (*engine)->Compact();
+  if (!r) return Fail(flags, r.error());
+  if (flags.json) {
+    std::cout << Dump(CompactReportToJson(*r)) << "\n";
+  } else {
+    std::cout << fmt::format("compacted: {} → {} bytes, WAL {}, {:.0f} ms\n", r->file_bytes_before, r->file_bytes_after,
+                             r->wal_truncated ? "truncated" : "not truncated", r->took_ms);
+  }
+  return 0;
+}
+
+int RunTombstones(const GlobalFlags& flags, const ListTombstonesQuery& q) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto list = (*engine)->ListTombstones(q);
+  if (!list) return Fail(flags, list.error());
+  if (flags.json) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& t : *list) arr.push_back(TombstoneToJson(t));
+    std::cout << Dump(OrderedJson{{"tombstones", arr}}) << "\n";
+    return 0;
+  }
+  if (list->empty()) std::cout << "no tombstones\n";
+  for (const auto& t : *list) {
+    std::cout << fmt::format("{} {} {} {} {} by {}{}\n", t.id, ShortTime(t.created_at), t.namespace_name, t.object_type,
+                             t.object_id, t.actor, t.reason.empty() ? "" : ": " + t.reason);
   }
   return 0;
 }
@@ -564,8 +725,9 @@ int Main(int argc, char** argv) {
   auto* explain_claim_cmd = explain_cmd->add_subcommand("claim", "explain a claim");
   explain_claim_cmd->add_option("id", claim_id, "claim id")->required();
   explain_cmd->require_subcommand(1);
-  auto* history_cmd = app.add_subcommand("history", "every change of a claim");
-  history_cmd->add_option("id", claim_id, "claim id")->required();
+  auto* history_cmd =
+      app.add_subcommand("history", "every change of a claim (a forgotten id: its tombstone and audit trail)");
+  history_cmd->add_option("id", claim_id, "claim, event or tombstone id")->required();
 
   std::string jobs_status;
   int jobs_limit = 100;
@@ -590,8 +752,42 @@ int Main(int argc, char** argv) {
   search_cmd->add_option("--window,-w", search.window, "events either side of the hit (1-20)")->check(CLI::Range(1, 20));
 
   std::string get_id;
-  auto* get_cmd = app.add_subcommand("get", "show one event by id");
-  get_cmd->add_option("id", get_id, "event id")->required();
+  auto* get_cmd = app.add_subcommand("get", "show one event or claim by id (a forgotten id: its tombstone)");
+  get_cmd->add_option("id", get_id, "event or claim id")->required();
+
+  ForgetFlags forget;
+  auto* forget_cmd = app.add_subcommand(
+      "forget",
+      "forget events and claims for good: by id, or one selector of a namespace; a tombstone keeps the "
+      "same content from coming back (see docs/forget.md)");
+  forget_cmd->add_option("ids", forget.request.ids, "event or claim ids");
+  forget_cmd->add_option("--namespace,-n", forget.request.namespace_name, "namespace (required by the selectors)");
+  forget_cmd->add_flag("--all", forget.request.all, "everything in the namespace (other namespaces untouched)");
+  forget_cmd->add_option("--session", forget.request.session_id, "every event of this session");
+  forget_cmd->add_option("--subject", forget.request.subject, "every claim about this subject (exact)");
+  forget_cmd->add_option("--before", forget.before, "every event that happened before this ISO-8601 time");
+  forget_cmd->add_option("--query", forget.request.query,
+                         "what recall finds with every term (a preview; add --yes to forget it)");
+  forget_cmd->add_option("--limit,-k", forget.request.query_limit, "--query: at most this many hits (1-1000)");
+  forget_cmd->add_flag("--yes", forget.request.confirm, "--query: forget what the preview lists");
+  forget_cmd->add_flag("--dry-run", forget.dry_run, "show what would be forgotten; change nothing");
+  forget_cmd->add_option("--reason", forget.request.reason, "why (kept in the tombstones and the audit log)");
+
+  std::string unforget_id, unforget_reason;
+  auto* unforget_cmd = app.add_subcommand(
+      "unforget", "remove a tombstone so that the same content may be stored again (nothing comes back by itself)");
+  unforget_cmd->add_option("id", unforget_id, "tombstone id (or the forgotten object's id)")->required();
+  unforget_cmd->add_option("--reason", unforget_reason, "why (kept in the audit log)");
+
+  auto* compact_cmd = app.add_subcommand(
+      "compact", "merge the full-text indexes, VACUUM and truncate the WAL: forgotten bytes leave the files");
+
+  ListTombstonesQuery tombstones_query;
+  auto* tombstones_cmd = app.add_subcommand("tombstones", "list what was forgotten (ids and hashes, no content)");
+  tombstones_cmd->add_option("--namespace,-n", tombstones_query.namespace_name, "only this namespace");
+  tombstones_cmd->add_option("--id", tombstones_query.object_id, "only the tombstones of this event or claim id");
+  tombstones_cmd->add_option("--limit,-k", tombstones_query.limit, "at most this many (1-100000)")
+      ->check(CLI::Range(1, 100000));
 
   auto* doctor_cmd = app.add_subcommand("doctor", "check the database's integrity");
   auto* stats_cmd = app.add_subcommand("stats", "counts and sizes");
@@ -618,6 +814,10 @@ int Main(int argc, char** argv) {
   if (*jobs_cmd) return RunJobs(flags, jobs_status, jobs_limit);
   if (*doctor_cmd) return RunDoctor(flags);
   if (*stats_cmd) return RunStats(flags);
+  if (*forget_cmd) return RunForget(flags, forget);
+  if (*unforget_cmd) return RunUnforget(flags, unforget_id, unforget_reason);
+  if (*compact_cmd) return RunCompact(flags);
+  if (*tombstones_cmd) return RunTombstones(flags, tombstones_query);
   return 1;
 }
 

@@ -176,6 +176,72 @@ OrderedJson RememberResultToJson(const RememberResult& r) {
   for (const auto& c : r.claims) claims.push_back(ClaimToJson(c));
   j["claims"] = std::move(claims);
   j["decisions"] = r.decisions;
+  j["forgotten"] = r.forgotten;
+  if (r.forgotten) j["tombstone_id"] = r.tombstone_id;
+  return j;
+}
+
+OrderedJson ForgetReportToJson(const ForgetReport& r) {
+  OrderedJson j;
+  j["preview"] = r.preview;
+  j["operation_id"] = r.operation_id;
+  j["events"] = r.events;
+  j["claims"] = r.claims;
+  j["sessions"] = r.sessions;
+  j["vectors"] = r.vectors;
+  j["feedback"] = r.feedback;
+  j["jobs"] = r.jobs;
+  OrderedJson items = OrderedJson::array();
+  for (const ForgetItem& it : r.items) {
+    OrderedJson item{{"type", it.type}, {"id", it.id}, {"why", it.why}};
+    if (r.preview) item["text"] = it.text;
+    items.push_back(std::move(item));
+  }
+  j["items"] = std::move(items);
+  j["tombstone_ids"] = r.tombstone_ids;
+  j["already_forgotten"] = r.already_forgotten;
+  return j;
+}
+
+OrderedJson TombstoneToJson(const Tombstone& t) {
+  OrderedJson j;
+  j["id"] = t.id;
+  j["namespace"] = t.namespace_name;
+  j["object_type"] = t.object_type;
+  j["object_id"] = t.object_id;
+  if (!t.content_hash.empty()) j["content_hash"] = t.content_hash;
+  if (!t.idempotency_hash.empty()) j["idempotency_hash"] = t.idempotency_hash;
+  if (!t.fact_hash.empty()) j["fact_hash"] = t.fact_hash;
+  j["reason"] = t.reason;
+  OrderedJson selector = OrderedJson::parse(t.selector_json, nullptr, false);
+  j["selector"] = selector.is_discarded() ? OrderedJson(t.selector_json) : selector;
+  j["operation_id"] = t.operation_id;
+  j["actor"] = t.actor;
+  j["created_at"] = FormatTimestamp(t.created_at);
+  return j;
+}
+
+OrderedJson AuditEntryToJson(const AuditEntry& a) {
+  OrderedJson j;
+  j["seq"] = a.seq;
+  j["at"] = FormatTimestamp(a.at);
+  j["actor"] = a.actor;
+  j["action"] = a.action;
+  j["object_type"] = a.object_type;
+  j["object_id"] = a.object_id;
+  j["namespace"] = a.namespace_name;
+  j["reason"] = a.reason;
+  OrderedJson detail = OrderedJson::parse(a.detail_json, nullptr, false);
+  j["detail"] = detail.is_discarded() ? OrderedJson(a.detail_json) : detail;
+  return j;
+}
+
+OrderedJson CompactReportToJson(const CompactReport& r) {
+  OrderedJson j;
+  j["file_bytes_before"] = r.file_bytes_before;
+  j["file_bytes_after"] = r.file_bytes_after;
+  j["wal_truncated"] = r.wal_truncated;
+  j["took_ms"] = r.took_ms;
   return j;
 }
 

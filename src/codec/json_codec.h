@@ -36,6 +36,10 @@ OrderedJson ClaimChangeToJson(const ClaimChange& c);
 OrderedJson RememberResultToJson(const RememberResult& r);
 OrderedJson ProcessReportToJson(const ProcessReport& r);
 OrderedJson JobInfoToJson(const JobInfo& j);
+OrderedJson ForgetReportToJson(const ForgetReport& r);
+OrderedJson TombstoneToJson(const Tombstone& t);
+OrderedJson AuditEntryToJson(const AuditEntry& a);  // "detail" is the stored JSON object
+OrderedJson CompactReportToJson(const CompactReport& r);
 OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.

@@ -6,14 +6,18 @@
 #include <fmt/format.h>
 #include <mutex>
 
+#include "lifecycle/compact.h"
+#include "lifecycle/forget.h"
 #include "recall/event_recall.h"
 #include "recall/recall.h"
+#include "store/sqlite/audit_log.h"
 #include "store/sqlite/claim_store.h"
 #include "store/sqlite/database.h"
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/job_store.h"
 #include "store/sqlite/schema.h"
+#include "store/sqlite/tombstone_store.h"
 #include "text/analyzer.h"
 #include "util/time.h"
 #include "util/utf8.h"
@@ -45,6 +49,8 @@ class EngineImpl final : public Engine {
         store_(*db_),
         claims_(*db_),
         jobs_(*db_),
+        tombstones_(*db_),
+        audit_(*db_),
         analyzer_(std::move(analyzer)),
         extractor_(std::move(extractor)),
         rules_(std::move(rules)),
@@ -93,7 +99,9 @@ class EngineImpl final : public Engine {
 
   Result<Event> GetEvent(std::string_view id) override {
     std::lock_guard<std::mutex> lock(mu_);
-    return store_.Get(id);
+    auto e = store_.Get(id);
+    if (!e && e.error().code() == StatusCode::kNotFound) return Error(ForgottenOr(id, e.error()));
+    return e;
   }
 
   Result<RecallResult> Recall(const RecallQuery& query) override {
@@ -174,6 +182,15 @@ class EngineImpl final : public Engine {
         result.duplicate = true;
         return Status::Ok();
       }
+      auto tomb = tombstones_.FindForEvent(*ns, e.content_hash, e.idempotency_key);
+      if (!tomb) return tomb.error();
+      if (tomb->has_value()) {
+        result.event = e;
+        result.event.id.clear();
+        result.forgotten = true;
+        result.tombstone_id = **tomb;
+        return Status::Ok();
+      }
       auto session = store_.EnsureSession(*ns, *row, now);
       if (!session) return session.error();
       auto seq = store_.Insert(*ns, *session, *row);
@@ -203,9 +220,10 @@ class EngineImpl final : public Engine {
         in.extractor = structured ? "explicit" : "explicit+" + rules_->Name();
         in.actor = "remember";
         in.now = now;
-        auto outcome = WriteClaim(claims_, registry_, in);
+        auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
         if (!outcome) return outcome.error();
         result.decisions.push_back(outcome->decision);
+        if (outcome->claim.id.empty()) continue;  // rejected: the fact was forgotten
         // Reloaded so that the caller sees the claim with its evidence, as stored.
         auto stored = claims_.Get(outcome->claim.id);
         if (!stored) return stored.error();
@@ -263,6 +281,7 @@ class EngineImpl final : public Engine {
   Result<Claim> GetClaim(std::string_view id) override {
     std::lock_guard<std::mutex> lock(mu_);
     auto c = claims_.Get(id);
+    if (!c && c.error().code() == StatusCode::kNotFound) return Error(ForgottenOr(id, c.error()));
     if (!c) return Error(c.error());
     return std::move(c->claim);
   }
@@ -418,7 +437,126 @@ class EngineImpl final : public Engine {
     return store_.Stats();
   }
 
+  Result<ForgetReport> Forget(const ForgetRequest& input) override {
+    ForgetRequest request = input;
+    if (request.actor.empty()) request.actor = "api";
+    ENGRAM_RETURN_IF_ERROR(ValidateForgetRequest(request));
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::string> query_ids;
+    if (!request.query.empty()) {
+      // Only what every term of the query occurs in; a preview unless confirmed.
+      RecallQuery q;
+      q.text = request.query;
+      q.namespace_name = request.namespace_name;
+      q.limit = request.query_limit;
+      q.match = MatchMode::kAll;
+      RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
+      auto found = engram::Recall(ctx, q);
+      if (!found) return Error(found.error());
+      for (const RecallItem& item : found->items) query_ids.push_back(item.id);
+      if (query_ids.empty()) {
+        ForgetReport empty;
+        empty.preview = !request.confirm;
+        return empty;
+      }
+    }
+    ForgetReport report;
+    lifecycle::ForgetStores stores{*db_, tombstones_, audit_};
+    Status st = db_->WriteTransaction([&]() -> Status {
+      auto r = lifecycle::ForgetInTransaction(stores, request, query_ids, NowMs());
+      if (!r) return r.error();
+      report = std::move(*r);
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return report;
+  }
+
+  Result<Tombstone> Unforget(std::string_view id, std::string_view reason) override {
+    if (id.empty()) return Error(Status::InvalidArgument("field \"id\": is required and must not be empty"));
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", id, true));
+    std::lock_guard<std::mutex> lock(mu_);
+    Tombstone removed;
+    lifecycle::ForgetStores stores{*db_, tombstones_, audit_};
+    Status st = db_->WriteTransaction([&]() -> Status {
+      auto r = lifecycle::UnforgetInTransaction(stores, id, "api", reason, NowMs());
+      if (!r) return r.error();
+      removed = std::move(*r);
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return removed;
+  }
+
+  Result<CompactReport> Compact() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::Compact(*db_, audit_, "api");
+  }
+
+  Result<std::vector<Tombstone>> ListTombstones(const ListTombstonesQuery& query) override {
+    if (query.limit < 1 || query.limit > 100000) {
+      return Error(Status::InvalidArgument(fmt::format("field \"limit\": {} is outside 1–100000", query.limit)));
+    }
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", query.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    std::optional<int64_t> ns;
+    if (!query.namespace_name.empty()) {
+      auto found = store_.FindNamespace(query.namespace_name);
+      if (!found) return Error(found.error());
+      if (!found->has_value()) {
+        return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", query.namespace_name)));
+      }
+      ns = **found;
+    }
+    return tombstones_.List(ns, query.object_id, query.limit);
+  }
+
+  Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", object_id, true));
+    std::lock_guard<std::mutex> lock(mu_);
+    return audit_.ForObject(object_id);
+  }
+
  private:
+  // One rule for every entry point (library, CLI, later REST and MCP).
+  static Status ValidateForgetRequest(const ForgetRequest& r) {
+    const int selectors = static_cast<int>(!r.ids.empty()) + static_cast<int>(r.all) +
+                          static_cast<int>(!r.session_id.empty()) + static_cast<int>(!r.subject.empty()) +
+                          static_cast<int>(r.before.has_value()) + static_cast<int>(!r.query.empty());
+    if (selectors == 0) {
+      return Status::InvalidArgument("nothing selected: give ids, or one of all, session, subject, before, query");
+    }
+    if (selectors > 1) {
+      return Status::InvalidArgument(
+          "ids, all, session, subject, before and query exclude each other: give exactly one");
+    }
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", r.namespace_name, r.ids.empty()));
+    for (const std::string& id : r.ids) ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", id, true));
+    if (!r.session_id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateNameField("session", r.session_id, true));
+    if (!r.subject.empty()) ENGRAM_RETURN_IF_ERROR(ValidateNameField("subject", r.subject, true));
+    if (!r.query.empty()) {
+      if (!IsValidUtf8(r.query)) return Status::InvalidArgument("field \"query\": is not valid UTF-8");
+      if (IsBlank(r.query)) return Status::InvalidArgument("field \"query\": must not be blank");
+    }
+    if (r.query_limit < 1 || r.query_limit > 1000) {
+      return Status::InvalidArgument(fmt::format("field \"limit\": {} is outside 1–1000", r.query_limit));
+    }
+    if (!IsValidUtf8(r.reason) || CodePointCount(r.reason) > 1000) {
+      return Status::InvalidArgument("field \"reason\": must be valid UTF-8 and at most 1000 characters");
+    }
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("actor", r.actor, true));
+    return Status::Ok();
+  }
+
+  // `not_found`, or — when `id` was forgotten — a kNotFound that says so (never the content).
+  Status ForgottenOr(std::string_view id, const Status& not_found) {
+    auto tomb = tombstones_.Find(id);
+    if (!tomb || !tomb->has_value()) return not_found;
+    const Tombstone& t = **tomb;
+    return Status::NotFound(fmt::format("{} \"{}\" was forgotten at {} (tombstone {})", t.object_type, t.object_id,
+                                        FormatTimestamp(t.created_at), t.id));
+  }
+
   // Stores one validated row inside the caller's write transaction (idempotent on its key).
   Result<IngestResult> StoreRow(const sqlite::EventRow& row) {
     const Event& e = row.event;
@@ -426,14 +564,22 @@ class EngineImpl final : public Engine {
     if (!ns) return Error(ns.error());
     auto existing = store_.FindByIdempotencyKey(*ns, e.idempotency_key);
     if (!existing) return Error(existing.error());
-    if (existing->has_value()) return IngestResult{std::move(**existing), true};
+    if (existing->has_value()) return IngestResult{std::move(**existing), true, false, ""};
+    // Forgotten content stays forgotten (docs/forget.md): nothing is stored.
+    auto tomb = tombstones_.FindForEvent(*ns, e.content_hash, e.idempotency_key);
+    if (!tomb) return Error(tomb.error());
+    if (tomb->has_value()) {
+      IngestResult forgotten{e, false, true, **tomb};
+      forgotten.event.id.clear();
+      return forgotten;
+    }
     auto session = store_.EnsureSession(*ns, row, e.recorded_at);
     if (!session) return Error(session.error());
     auto seq = store_.Insert(*ns, *session, row);
     if (!seq) return Error(seq.error());
     // Extraction is enqueued in the same transaction: an acknowledged event is never forgotten.
     ENGRAM_RETURN_IF_ERROR(jobs_.EnqueueExtraction(*ns, *session, *seq, e.recorded_at));
-    return IngestResult{e, false};
+    return IngestResult{e, false, false, ""};
   }
 
   std::mutex mu_;
@@ -441,6 +587,8 @@ class EngineImpl final : public Engine {
   sqlite::EventStore store_;
   sqlite::ClaimStore claims_;
   sqlite::JobStore jobs_;
+  sqlite::TombstoneStore tombstones_;
+  sqlite::AuditLog audit_;
   std::unique_ptr<text::Analyzer> analyzer_;
   std::unique_ptr<extraction::Extractor> extractor_;
   std::unique_ptr<extraction::Extractor> rules_;

@@ -18,6 +18,8 @@ Status Flush(Engine& engine, std::vector<EventInput>& batch, JsonlImportReport* 
   for (const IngestResult& r : *results) {
     if (r.duplicate) {
       ++report->duplicates;
+    } else if (r.forgotten) {
+      ++report->forgotten;
     } else {
       ++report->stored;
     }

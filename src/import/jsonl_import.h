@@ -25,6 +25,7 @@ struct JsonlImportReport {
   int64_t lines = 0;       // non-empty lines read
   int64_t stored = 0;      // new events
   int64_t duplicates = 0;  // lines whose idempotency key was already stored
+  int64_t forgotten = 0;   // lines matching a tombstone: not stored (docs/forget.md)
   std::vector<std::string> errors;  // "line 7: field \"role\": unknown value ..."
 };
 

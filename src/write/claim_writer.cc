@@ -54,10 +54,21 @@ std::string CandidateJson(const extraction::CandidateClaim& c) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateRegistry& registry,
-                                     const ClaimWriteInput& in) {
+Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::TombstoneStore& tombstones,
+                                     const PredicateRegistry& registry, const ClaimWriteInput& in) {
   const extraction::CandidateClaim& c = *in.candidate;
   ClaimKeys keys = ComputeClaimKeys(c, registry);
+
+  // 0. A forgotten fact stays forgotten. The decision record keeps no candidate text.
+  auto tomb = tombstones.FindForFact(in.namespace_id, keys.fact_hash);
+  if (!tomb) return Error(tomb.error());
+  if (tomb->has_value()) {
+    std::optional<int64_t> event_seq;
+    if (!in.source_event_seqs.empty()) event_seq = in.source_event_seqs.front();
+    ENGRAM_RETURN_IF_ERROR(store.AddDecision(in.namespace_id, event_seq, std::nullopt, in.now, "rejected",
+                                             "forgotten", "tombstone " + **tomb, "{}"));
+    return ClaimWriteOutcome{kDecisionForgotten, Claim{}, 0};
+  }
 
   // 1. Exact duplicate of a current claim: evidence only (B04, B12).
   auto same = store.CurrentByFactHash(in.namespace_id, keys.fact_hash);

@@ -11,6 +11,7 @@
 
 #include "engram/types.h"
 #include "store/sqlite/claim_store.h"
+#include "store/sqlite/tombstone_store.h"
 #include "write/admission.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
@@ -24,6 +25,9 @@ inline constexpr const char* kDecisionMerged = "merged";          // near-copy: 
 inline constexpr const char* kDecisionSuperseded = "superseded";  // created, closing older claims
 inline constexpr const char* kDecisionDisputed = "disputed";      // created as disputed
 inline constexpr const char* kDecisionBackfill = "backfill";      // an older fact that arrived late
+// The fact was forgotten (a tombstone of the namespace has its fact hash): nothing stored, the
+// outcome's claim is empty. Unforget lifts it (docs/forget.md).
+inline constexpr const char* kDecisionForgotten = "rejected:forgotten";
 
 struct ClaimWriteOutcome {
   std::string decision;  // one of the codes above
@@ -43,10 +47,11 @@ struct ClaimWriteInput {
   TimestampMs now = 0;
 };
 
+// A fact with a tombstone in the namespace is refused first (kDecisionForgotten).
 // Errors: those of the store (kBusy, kIOError); kAlreadyExists should not happen (the funnel checks
 // first) and means a bug.
-Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, const PredicateRegistry& registry,
-                                     const ClaimWriteInput& input);
+Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::TombstoneStore& tombstones,
+                                     const PredicateRegistry& registry, const ClaimWriteInput& input);
 
 // The candidate as JSON (recorded with each decision).
 std::string CandidateJson(const extraction::CandidateClaim& c);

@@ -22,8 +22,9 @@ bool HasControlCharacter(std::string_view s) {
                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
-// A short identifier-like field: namespace, session id, speaker, keys.
-Status CheckName(std::string_view field, std::string_view value, bool required) {
+}  // namespace
+
+Status ValidateNameField(std::string_view field, std::string_view value, bool required) {
   if (value.empty()) {
     return required ? FieldError(field, "is required and must not be empty") : Status::Ok();
   }
@@ -37,6 +38,12 @@ Status CheckName(std::string_view field, std::string_view value, bool required) 
     return FieldError(field, fmt::format("is longer than {} characters", kMaxNameChars));
   }
   return Status::Ok();
+}
+
+namespace {
+
+Status CheckName(std::string_view field, std::string_view value, bool required) {
+  return ValidateNameField(field, value, required);
 }
 
 template <size_t N>

@@ -13,6 +13,11 @@ inline constexpr size_t kMaxContentBytes = 1'000'000;
 inline constexpr size_t kMaxNameChars = 200;  // namespace, session id, speaker, keys (code points)
 inline constexpr size_t kMaxMetadataBytes = 64 * 1024;
 
+// Checks a short identifier-like field (namespace, session id, speaker, keys): valid UTF-8, not
+// blank, no control characters, at most kMaxNameChars code points; empty is an error only when
+// `required`. The one rule for names at every entry point. Errors: kInvalidArgument naming `field`.
+Status ValidateNameField(std::string_view field, std::string_view value, bool required);
+
 // Checks `input` and turns it into a row ready to store, with a new ULID, recorded_at = now, the
 // content hash, the default origin class for the role, and the idempotency key (given, or
 // "auto:" + hash of namespace-independent identity: session, role, speaker, occurred_at, content).

@@ -18,6 +18,7 @@ ExtractionWorker::ExtractionWorker(sqlite::Database& db, std::mutex& db_mutex,
       events_(db),
       claims_(db),
       jobs_(db),
+      tombstones_(db),
       extractor_(extractor),
       registry_(registry),
       options_(options) {}
@@ -177,8 +178,12 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
     in.extractor = extractor_.Name();
     in.actor = "worker:" + extractor_.Name();
     in.now = now;
-    auto outcome = WriteClaim(claims_, registry_, in);
+    auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
     if (!outcome) return outcome.error();
+    if (outcome->decision == kDecisionForgotten) {
+      delta->candidates_rejected += 1;
+      continue;
+    }
     if (outcome->decision == kDecisionDuplicate || outcome->decision == kDecisionMerged) {
       delta->claims_confirmed += 1;
     } else {

@@ -11,6 +11,7 @@
 #include "store/sqlite/claim_store.h"
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/job_store.h"
+#include "store/sqlite/tombstone_store.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
 
@@ -49,6 +50,7 @@ class ExtractionWorker {
   sqlite::EventStore events_;
   sqlite::ClaimStore claims_;
   sqlite::JobStore jobs_;
+  sqlite::TombstoneStore tombstones_;
   extraction::Extractor& extractor_;
   const PredicateRegistry& registry_;
   ExtractionWorkerOptions options_;

@@ -586,6 +586,19 @@ Result<std::vector<std::string>> EventStore::CheckInvariants() {
        "claims without evidence"},
       {"SELECT count(*) FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_fts f WHERE f.rowid = c.seq)",
        "claims missing from the full-text index"},
+      {"SELECT count(*) FROM tombstones t WHERE EXISTS (SELECT 1 FROM events e WHERE e.id = t.object_id) "
+       "OR EXISTS (SELECT 1 FROM claims c WHERE c.id = t.object_id)",
+       "forgotten objects (with a tombstone) still stored"},
+      {"SELECT count(*) FROM claim_fts f WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.seq = f.rowid)",
+       "claim full-text rows without a claim"},
+      {"SELECT count(*) FROM vectors v WHERE (v.owner_type = 'event' AND NOT EXISTS "
+       "(SELECT 1 FROM events e WHERE e.seq = v.owner_seq)) OR (v.owner_type = 'claim' AND NOT EXISTS "
+       "(SELECT 1 FROM claims c WHERE c.seq = v.owner_seq))",
+       "vectors whose event or claim is gone"},
+      {"SELECT count(*) FROM feedback f WHERE (f.owner_type = 'event' AND NOT EXISTS "
+       "(SELECT 1 FROM events e WHERE e.seq = f.owner_seq)) OR (f.owner_type = 'claim' AND NOT EXISTS "
+       "(SELECT 1 FROM claims c WHERE c.seq = f.owner_seq))",
+       "feedback whose event or claim is gone"},
 
   };
   for (const Check& c : kChecks) {

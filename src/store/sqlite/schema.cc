@@ -185,6 +185,47 @@ CREATE TABLE feedback (
 CREATE INDEX feedback_owner ON feedback(owner_type, owner_seq);
 )sql";
 
+// Migration 4: the tombstone ledger and the audit log (docs/forget.md). Neither ever holds
+// content: a tombstone keeps the forgotten object's id and identity hashes (an event's content
+// hash and the hash of its idempotency key; a claim's fact hash), so that re-ingesting the same
+// content can be recognised and refused; the audit log keeps who did what to which id, when and
+// why, with details that are ids, counts and statuses only.
+constexpr const char* kMigration4 = R"sql(
+CREATE TABLE tombstones (
+  id               TEXT PRIMARY KEY,           -- ULID
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  object_type      TEXT NOT NULL CHECK (object_type IN ('event','claim')),
+  object_id        TEXT NOT NULL,              -- the forgotten event or claim id
+  content_hash     TEXT,                       -- events: XXH3-128 of the content
+  idempotency_hash TEXT,                       -- events: XXH3-128 of the idempotency key
+  fact_hash        TEXT,                       -- claims: the claim's fact hash
+  reason           TEXT NOT NULL DEFAULT '',
+  selector         TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(selector)),
+  operation_id     TEXT NOT NULL,              -- one forget call; shared by its tombstones
+  actor            TEXT NOT NULL,
+  created_at       INTEGER NOT NULL
+) STRICT;
+CREATE INDEX tombstones_object ON tombstones(object_id);
+CREATE INDEX tombstones_content ON tombstones(namespace_id, content_hash) WHERE content_hash IS NOT NULL;
+CREATE INDEX tombstones_idempotency ON tombstones(namespace_id, idempotency_hash)
+  WHERE idempotency_hash IS NOT NULL;
+CREATE INDEX tombstones_fact ON tombstones(namespace_id, fact_hash) WHERE fact_hash IS NOT NULL;
+CREATE INDEX tombstones_namespace_time ON tombstones(namespace_id, created_at);
+
+CREATE TABLE audit_log (
+  seq          INTEGER PRIMARY KEY,
+  at           INTEGER NOT NULL,
+  actor        TEXT NOT NULL,
+  action       TEXT NOT NULL,    -- forget, unforget, compact, created, superseded, ...
+  object_type  TEXT NOT NULL,    -- event, claim, tombstone, operation, database
+  object_id    TEXT NOT NULL DEFAULT '',
+  namespace_id INTEGER REFERENCES namespaces(id),
+  reason       TEXT NOT NULL DEFAULT '',
+  detail       TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(detail))
+) STRICT;
+CREATE INDEX audit_log_object ON audit_log(object_id, at, seq);
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -249,7 +290,11 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration3));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 3"));
     }
-    // Later migrations go here: `if (*version < 4) { ... PRAGMA user_version = 4; }`.
+    if (*version < 4) {
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration4));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 4"));
+    }
+    // Later migrations go here: `if (*version < 5) { ... PRAGMA user_version = 5; }`.
     return Status::Ok();
   });
 }

@@ -1,0 +1,407 @@
+#include "lifecycle/forget.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "util/hash.h"
+#include "util/time.h"
+#include "util/ulid.h"
+#include "util/utf8.h"
+
+namespace engram::lifecycle {
+namespace {
+
+using sqlite::Statement;
+
+// The working sets of one forget: seqs and why each one is in. Temp tables live in the
+// connection's temp database, so they never reach the main file.
+constexpr const char* kSetup =
+    "CREATE TEMP TABLE IF NOT EXISTS forget_events(seq INTEGER PRIMARY KEY, why TEXT NOT NULL);"
+    "CREATE TEMP TABLE IF NOT EXISTS forget_claims(seq INTEGER PRIMARY KEY, why TEXT NOT NULL);"
+    "CREATE TEMP TABLE IF NOT EXISTS forget_sessions(id INTEGER PRIMARY KEY);"
+    "DELETE FROM temp.forget_events; DELETE FROM temp.forget_claims; DELETE FROM temp.forget_sessions;";
+
+// Rule 2: events that support a forgotten claim and no surviving one.
+constexpr const char* kPrivateEvidence =
+    "INSERT OR IGNORE INTO temp.forget_events(seq, why) "
+    "SELECT DISTINCT ce.event_seq, 'private_evidence' FROM claim_evidence ce "
+    "WHERE ce.relation = 'supports' AND ce.claim_seq IN (SELECT seq FROM temp.forget_claims) "
+    "AND NOT EXISTS (SELECT 1 FROM claim_evidence o WHERE o.event_seq = ce.event_seq "
+    "AND o.relation = 'supports' AND o.claim_seq NOT IN (SELECT seq FROM temp.forget_claims))";
+
+// Rule 1: claims whose every supporting event is forgotten.
+constexpr const char* kNoEvidenceLeft =
+    "INSERT OR IGNORE INTO temp.forget_claims(seq, why) "
+    "SELECT DISTINCT ce.claim_seq, 'no_evidence_left' FROM claim_evidence ce "
+    "WHERE ce.relation = 'supports' AND ce.event_seq IN (SELECT seq FROM temp.forget_events) "
+    "AND NOT EXISTS (SELECT 1 FROM claim_evidence o WHERE o.claim_seq = ce.claim_seq "
+    "AND o.relation = 'supports' AND o.event_seq NOT IN (SELECT seq FROM temp.forget_events))";
+
+// Runs a cached statement with optional int/text bindings; returns the rows it changed.
+Result<int64_t> Run(sqlite::Database& db, const std::string& sql) {
+  auto st = db.Cached(sql);
+  if (!st) return Error(st.error());
+  ENGRAM_RETURN_IF_ERROR((*st)->Run());
+  return static_cast<int64_t>(sqlite3_changes(db.handle()));
+}
+
+Status Done(const Result<int64_t>& r) { return r ? Status::Ok() : r.error(); }
+
+struct Selected {
+  int64_t seq = 0;
+  std::string id;
+  int64_t namespace_id = 0;
+  std::string hash;             // events: content hash; claims: fact hash
+  std::string idempotency_key;  // events
+  std::string why;
+  std::string text;
+};
+
+Result<std::vector<Selected>> LoadSet(sqlite::Database& db, bool events) {
+  const std::string sql =
+      events ? "SELECT e.seq, e.id, e.namespace_id, e.content_hash, e.idempotency_key, f.why, e.content "
+               "FROM temp.forget_events f JOIN events e ON e.seq = f.seq ORDER BY e.id"
+             : "SELECT c.seq, c.id, c.namespace_id, c.fact_hash, '', f.why, c.text "
+               "FROM temp.forget_claims f JOIN claims c ON c.seq = f.seq ORDER BY c.id";
+  auto st = db.Cached(sql);
+  if (!st) return Error(st.error());
+  std::vector<Selected> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    const Statement& q = **st;
+    out.push_back({q.Int(0), q.Text(1), q.Int(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)});
+  }
+  return out;
+}
+
+// Looks `id` up among events, then claims; inserts it into the matching working set. Returns
+// false when it is neither.
+Result<bool> SelectId(sqlite::Database& db, std::string_view id, std::optional<int64_t> ns) {
+  for (const char* table : {"events", "claims"}) {
+    auto st = db.Cached(fmt::format("SELECT seq, namespace_id FROM {} WHERE id = ?", table));
+    if (!st) return Error(st.error());
+    (*st)->Bind(1, id);
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) continue;
+    const int64_t seq = (*st)->Int(0);
+    const int64_t owner_ns = (*st)->Int(1);
+    (*st)->Reset();
+    if (ns && owner_ns != *ns) return false;
+    auto ins = db.Cached(fmt::format("INSERT OR IGNORE INTO temp.forget_{}(seq, why) VALUES (?, 'selected')", table));
+    if (!ins) return Error(ins.error());
+    (*ins)->Bind(1, seq);
+    ENGRAM_RETURN_IF_ERROR((*ins)->Run());
+    return true;
+  }
+  return false;
+}
+
+Result<int64_t> SelectBySql(sqlite::Database& db, const std::string& sql, int64_t ns,
+                            std::optional<int64_t> int_arg, std::string_view text_arg) {
+  auto st = db.Cached(sql);
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns);
+  if (int_arg) (*st)->Bind(2, *int_arg);
+  if (!text_arg.empty()) (*st)->Bind(2, text_arg);
+  ENGRAM_RETURN_IF_ERROR((*st)->Run());
+  return static_cast<int64_t>(sqlite3_changes(db.handle()));
+}
+
+std::string SelectorJson(const ForgetRequest& r) {
+  nlohmann::ordered_json j;
+  if (!r.ids.empty()) {
+    j["kind"] = "id";
+  } else if (r.all) {
+    j["kind"] = "all";
+  } else if (!r.session_id.empty()) {
+    j["kind"] = "session";
+    j["session"] = r.session_id;
+  } else if (!r.subject.empty()) {
+    j["kind"] = "subject";
+    j["subject_hash"] = ContentHash(r.subject);  // a subject may be a name: no text
+  } else if (r.before) {
+    j["kind"] = "before";
+    j["before"] = FormatTimestamp(*r.before);
+  } else {
+    j["kind"] = "query";
+    j["query_hash"] = ContentHash(r.query);  // the query may be the very content being forgotten
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string Json(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& request,
+                                         const std::vector<std::string>& query_ids, TimestampMs now) {
+  sqlite::Database& db = s.db;
+  ENGRAM_RETURN_IF_ERROR(db.Exec(kSetup));
+  ForgetReport report;
+  report.preview = request.preview || (!request.query.empty() && !request.confirm);
+
+  std::optional<int64_t> ns;
+  if (!request.namespace_name.empty()) {
+    auto st = db.Cached("SELECT id FROM namespaces WHERE name = ?");
+    if (!st) return Error(st.error());
+    (*st)->Bind(1, request.namespace_name);
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) {
+      return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", request.namespace_name)));
+    }
+    ns = (*st)->Int(0);
+    (*st)->Reset();
+  }
+
+  // 1. The selected objects.
+  const bool by_ids = !request.ids.empty() || !request.query.empty();
+  if (by_ids) {
+    const std::vector<std::string>& ids = request.ids.empty() ? query_ids : request.ids;
+    std::set<std::string> seen;
+    for (const std::string& id : ids) {
+      if (!seen.insert(id).second) continue;
+      auto found = SelectId(db, id, ns);
+      if (!found) return Error(found.error());
+      if (*found) continue;
+      auto tomb = s.tombstones.Find(id);
+      if (!tomb) return Error(tomb.error());
+      if (tomb->has_value() && (!ns || (*tomb)->namespace_name == request.namespace_name)) {
+        report.already_forgotten.push_back(id);
+        continue;
+      }
+      return Error(Status::NotFound(
+          ns ? fmt::format("no event or claim with id \"{}\" in namespace \"{}\"", id, request.namespace_name)
+             : fmt::format("no event or claim with id \"{}\"", id)));
+    }
+  } else if (request.all) {
+    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(db,
+                                       "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
+                                       "WHERE namespace_id = ?1",
+                                       *ns, std::nullopt, "")));
+    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(db,
+                                       "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims "
+                                       "WHERE namespace_id = ?1",
+                                       *ns, std::nullopt, "")));
+  } else if (!request.session_id.empty()) {
+    auto st = db.Cached("SELECT id FROM sessions WHERE namespace_id = ? AND external_id = ?");
+    if (!st) return Error(st.error());
+    (*st)->Bind(1, *ns).Bind(2, request.session_id);
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) {
+      return Error(Status::NotFound(fmt::format("no session \"{}\" in namespace \"{}\"", request.session_id,
+                                                request.namespace_name)));
+    }
+    const int64_t session = (*st)->Int(0);
+    (*st)->Reset();
+    auto n = SelectBySql(db,
+                         "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
+                         "WHERE namespace_id = ?1 AND session_id = ?2",
+                         *ns, session, "");
+    if (!n) return Error(n.error());
+    auto mark = db.Cached("INSERT OR IGNORE INTO temp.forget_sessions(id) VALUES (?)");
+    if (!mark) return Error(mark.error());
+    (*mark)->Bind(1, session);
+    ENGRAM_RETURN_IF_ERROR((*mark)->Run());
+  } else if (!request.subject.empty()) {
+    auto n = SelectBySql(db,
+                         "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims "
+                         "WHERE namespace_id = ?1 AND subject = ?2",
+                         *ns, std::nullopt, request.subject);
+    if (!n) return Error(n.error());
+  } else if (request.before) {
+    auto n = SelectBySql(db,
+                         "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
+                         "WHERE namespace_id = ?1 AND occurred_at < ?2",
+                         *ns, *request.before, "");
+    if (!n) return Error(n.error());
+  }
+
+  // 2. The closure: both rules until neither adds anything.
+  for (int round = 0; round < 1000; ++round) {
+    auto a = Run(db, kPrivateEvidence);
+    if (!a) return Error(a.error());
+    auto b = Run(db, kNoEvidenceLeft);
+    if (!b) return Error(b.error());
+    if (*a == 0 && *b == 0) break;
+  }
+
+  auto events = LoadSet(db, true);
+  if (!events) return Error(events.error());
+  auto claims = LoadSet(db, false);
+  if (!claims) return Error(claims.error());
+  report.events = static_cast<int64_t>(events->size());
+  report.claims = static_cast<int64_t>(claims->size());
+  for (const auto* set : {&*events, &*claims}) {
+    for (const Selected& o : *set) {
+      ForgetItem item{set == &*events ? "event" : "claim", o.id, o.why, ""};
+      if (report.preview) item.text = TruncateCodePoints(o.text, 120);
+      report.items.push_back(std::move(item));
+    }
+  }
+  if (report.preview || (events->empty() && claims->empty())) return report;
+
+  // 3. Tombstones first: if the ledger cannot be written, nothing is deleted.
+  report.operation_id = NewUlid(now);
+  const std::string selector = SelectorJson(request);
+  std::vector<std::string> tombstone_ids;
+  for (const auto* set : {&*events, &*claims}) {
+    const bool is_event = set == &*events;
+    for (const Selected& o : *set) {
+      Tombstone t;
+      t.id = NewUlid(now);
+      t.object_type = is_event ? "event" : "claim";
+      t.object_id = o.id;
+      if (is_event) {
+        t.content_hash = o.hash;
+        t.idempotency_hash = ContentHash(o.idempotency_key);
+      } else {
+        t.fact_hash = o.hash;
+      }
+      t.reason = request.reason;
+      t.selector_json = selector;
+      t.operation_id = report.operation_id;
+      t.actor = request.actor;
+      t.created_at = now;
+      ENGRAM_RETURN_IF_ERROR(s.tombstones.Insert(o.namespace_id, t));
+      report.tombstone_ids.push_back(t.id);
+    }
+  }
+
+  // 4. The audit trail: the forgotten claims' history without content (B22), the operation, and
+  // one row per forgotten object.
+  ENGRAM_RETURN_IF_ERROR(Done(Run(db,
+          "INSERT INTO audit_log(at, actor, action, object_type, object_id, namespace_id, reason, detail) "
+          "SELECT h.at, h.actor, h.action, 'claim', c.id, c.namespace_id, h.reason, "
+          "json_object('before_status', json_extract(h.before, '$.status'), "
+          "'after_status', json_extract(h.after, '$.status'), 'source', 'claim_history') "
+          "FROM claim_history h JOIN claims c ON c.seq = h.claim_seq "
+          "WHERE h.claim_seq IN (SELECT seq FROM temp.forget_claims) ORDER BY h.seq")));
+  std::set<int64_t> namespaces;
+  for (const auto* set : {&*events, &*claims}) {
+    for (const Selected& o : *set) namespaces.insert(o.namespace_id);
+  }
+  for (int64_t n : namespaces) {
+    AuditEntry op;
+    op.at = now;
+    op.actor = request.actor;
+    op.action = "forget";
+    op.object_type = "operation";
+    op.object_id = report.operation_id;
+    op.reason = request.reason;
+    nlohmann::ordered_json detail;
+    detail["selector"] = nlohmann::ordered_json::parse(selector);
+    detail["events"] = report.events;
+    detail["claims"] = report.claims;
+    op.detail_json = Json(detail);
+    ENGRAM_RETURN_IF_ERROR(s.audit.Append(op, n));
+  }
+  size_t index = 0;
+  for (const auto* set : {&*events, &*claims}) {
+    const bool is_event = set == &*events;
+    for (const Selected& o : *set) {
+      AuditEntry e;
+      e.at = now;
+      e.actor = request.actor;
+      e.action = "forget";
+      e.object_type = is_event ? "event" : "claim";
+      e.object_id = o.id;
+      e.reason = request.reason;
+      e.detail_json = Json({{"tombstone", report.tombstone_ids[index++]},
+                            {"operation", report.operation_id},
+                            {"why", o.why}});
+      ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, o.namespace_id));
+    }
+  }
+
+  // 5. The deletions, children before parents (foreign keys are on).
+  ENGRAM_RETURN_IF_ERROR(Done(Run(db,
+                             "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT DISTINCT session_id FROM events "
+                             "WHERE seq IN (SELECT seq FROM temp.forget_events)")));
+  if (request.all) {
+    auto n = SelectBySql(db, "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT id FROM sessions "
+                             "WHERE namespace_id = ?1", *ns, std::nullopt, "");
+    if (!n) return Error(n.error());
+  }
+  struct Deletion {
+    const char* sql;
+    int64_t* counter;
+  };
+  int64_t ignored = 0;
+  const Deletion deletions[] = {
+      {"DELETE FROM feedback WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
+       &report.feedback},
+      {"DELETE FROM feedback WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
+       &report.feedback},
+      {"DELETE FROM vectors WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
+       &report.vectors},
+      {"DELETE FROM vectors WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
+       &report.vectors},
+      {"DELETE FROM claim_decisions WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
+      {"DELETE FROM claim_decisions WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &ignored},
+      {"DELETE FROM claim_history WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
+      {"DELETE FROM claim_evidence WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
+      {"DELETE FROM claim_evidence WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &ignored},
+      {"DELETE FROM claim_fts WHERE rowid IN (SELECT seq FROM temp.forget_claims)", &ignored},
+      {"DELETE FROM claims WHERE seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
+      {"DELETE FROM jobs WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &report.jobs},
+      {"DELETE FROM event_fts WHERE rowid IN (SELECT seq FROM temp.forget_events)", &ignored},
+      {"DELETE FROM events WHERE seq IN (SELECT seq FROM temp.forget_events)", &ignored},
+      // Sessions that lost events: recount, then drop those left empty.
+      {"UPDATE sessions SET event_count = (SELECT count(*) FROM events e WHERE e.session_id = sessions.id), "
+       "started_at = (SELECT min(occurred_at) FROM events e WHERE e.session_id = sessions.id), "
+       "last_active_at = (SELECT max(occurred_at) FROM events e WHERE e.session_id = sessions.id) "
+       "WHERE id IN (SELECT id FROM temp.forget_sessions)",
+       &ignored},
+      {"DELETE FROM sessions WHERE id IN (SELECT id FROM temp.forget_sessions) AND event_count = 0 "
+       "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.session_id = sessions.id)",
+       &report.sessions},
+  };
+  for (const Deletion& d : deletions) {
+    auto n = Run(db, d.sql);
+    if (!n) return Error(n.error());
+    *d.counter += *n;
+  }
+  return report;
+}
+
+Result<Tombstone> UnforgetInTransaction(ForgetStores& s, std::string_view id, std::string_view actor,
+                                        std::string_view reason, TimestampMs now) {
+  auto found = s.tombstones.Find(id);
+  if (!found) return Error(found.error());
+  if (!found->has_value()) return Error(Status::NotFound(fmt::format("no tombstone with id \"{}\"", id)));
+  const Tombstone t = **found;
+  auto deleted = s.tombstones.Delete(t.id);
+  if (!deleted) return Error(deleted.error());
+  auto ns = s.db.Cached("SELECT id FROM namespaces WHERE name = ?");
+  if (!ns) return Error(ns.error());
+  (*ns)->Bind(1, t.namespace_name);
+  auto row = (*ns)->Step();
+  if (!row) return Error(row.error());
+  std::optional<int64_t> namespace_id;
+  if (*row) namespace_id = (*ns)->Int(0);
+  (*ns)->Reset();
+  const std::string detail = Json({{"tombstone", t.id}, {"operation", t.operation_id}});
+  for (const auto& [type, object] : {std::pair{std::string("tombstone"), t.id}, std::pair{t.object_type, t.object_id}}) {
+    AuditEntry e;
+    e.at = now;
+    e.actor = std::string(actor);
+    e.action = "unforget";
+    e.object_type = type;
+    e.object_id = object;
+    e.reason = std::string(reason);
+    e.detail_json = detail;
+    ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, namespace_id));
+  }
+  return t;
+}
+
+}  // namespace engram::lifecycle
