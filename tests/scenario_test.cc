@@ -324,6 +324,10 @@ struct Step {
   int limit = 10;
   std::string match = "any";
   std::string as_of, known_as_of, since, until;
+  std::string now;                // recall: when the question is asked (--now)
+  std::optional<int> budget;      // recall: token budget (--budget)
+  std::optional<std::string> expect_answerability;
+  std::optional<bool> expect_truncated;
   bool include_history = false;  // also claims
   bool claims_only = false, events_only = false;
   std::vector<std::string> expect_contains;
@@ -398,7 +402,7 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
       {"ingest_error", {"step", "note", "event", "expect_error"}},
       {"recall",
        {"step", "note", "query", "namespace", "session", "limit", "match", "as_of", "known_as_of", "since", "until",
-        "include_history", "claims_only", "events_only", "expect_contains", "expect_absent",
+        "now", "budget", "expect_answerability", "expect_truncated", "include_history", "claims_only", "events_only", "expect_contains", "expect_absent",
         "expect_exact", "expect_first", "expect_empty", "expect_count", "expect_flagged",
         "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error"}},
       {"remember",
@@ -736,6 +740,11 @@ std::string ParseStep(const json& j, Step* step) {
   ENGRAM_STEP_TRY(string_field("known_as_of", &step->known_as_of, false));
   ENGRAM_STEP_TRY(CheckTimeSyntax("as_of", step->as_of));
   ENGRAM_STEP_TRY(CheckTimeSyntax("known_as_of", step->known_as_of));
+  ENGRAM_STEP_TRY(string_field("now", &step->now, false));
+  ENGRAM_STEP_TRY(CheckTimeSyntax("now", step->now));
+  ENGRAM_STEP_TRY(int_field("budget", &step->budget));
+  ENGRAM_STEP_TRY(optional_string("expect_answerability", &step->expect_answerability));
+  ENGRAM_STEP_TRY(optional_bool("expect_truncated", &step->expect_truncated));
   ENGRAM_STEP_TRY(string_field("since", &step->since, false));
   ENGRAM_STEP_TRY(string_field("until", &step->until, false));
   ENGRAM_STEP_TRY(CheckTimeSyntax("since", step->since));
@@ -839,6 +848,7 @@ Step ResolveStep(const Step& step, const TimeVars& vars, std::string* error) {
   out.as_of = ResolveTime(step.as_of, vars, error);
   out.known_as_of = ResolveTime(step.known_as_of, vars, error);
   out.since = ResolveTime(step.since, vars, error);
+  out.now = ResolveTime(step.now, vars, error);
   out.until = ResolveTime(step.until, vars, error);
   out.before = ResolveTime(step.before, vars, error);
   auto fix = [&](ClaimMatcher& m) {
@@ -864,6 +874,8 @@ struct RecallOutcome {
   std::vector<std::string> memories;
   std::vector<std::vector<std::string>> flags;   // per item
   std::vector<ClaimView> claims;                 // the claim items, best first
+  std::string answerability;
+  bool truncated = false;
 };
 
 struct RememberOutcome {
@@ -957,6 +969,12 @@ void CheckRecall(const Step& step, const RecallOutcome& got) {
   for (const std::string& s : step.expect_exact) {
     EXPECT_TRUE(std::find(texts.begin(), texts.end(), s) != texts.end())
         << "no item is exactly \"" << s << "\"; " << Listing(texts);
+  }
+  if (step.expect_answerability) {
+    EXPECT_EQ(got.answerability, *step.expect_answerability) << Listing(texts);
+  }
+  if (step.expect_truncated) {
+    EXPECT_EQ(got.truncated, *step.expect_truncated) << Listing(texts);
   }
   if (step.expect_first) {
     EXPECT_TRUE(!texts.empty() && Contains(texts.front(), *step.expect_first))
@@ -1211,8 +1229,10 @@ class LibraryBackend : public Backend {
     q.session_id = step.session;
     q.limit = step.limit;
     q.match = step.match == "all" ? MatchMode::kAll : MatchMode::kAny;
+    q.budget_tokens = step.budget.value_or(0);
     for (auto [text, target] : {std::pair{&step.as_of, &q.as_of}, std::pair{&step.known_as_of, &q.known_as_of},
-                                std::pair{&step.since, &q.since}, std::pair{&step.until, &q.until}}) {
+                                std::pair{&step.since, &q.since}, std::pair{&step.until, &q.until},
+                                std::pair{&step.now, &q.now}}) {
       if (text->empty()) continue;
       auto t = ParseTimestamp(*text);
       if (!t) {
@@ -1230,6 +1250,8 @@ class LibraryBackend : public Backend {
       return out;
     }
     out.ok = true;
+    out.answerability = result->answerability;
+    out.truncated = result->truncated;
     for (const RecallItem& item : result->items) {
       out.texts.push_back(item.text);
       std::string memory = item.text;
@@ -1551,6 +1573,8 @@ class CliBackend : public Backend {
     if (!step.known_as_of.empty()) args.insert(args.end(), {"--known-as-of", step.known_as_of});
     if (!step.since.empty()) args.insert(args.end(), {"--since", step.since});
     if (!step.until.empty()) args.insert(args.end(), {"--until", step.until});
+    if (!step.now.empty()) args.insert(args.end(), {"--now", step.now});
+    if (step.budget) args.insert(args.end(), {"--budget", std::to_string(*step.budget)});
     if (step.include_history) args.push_back("--include-history");
     if (step.claims_only) args.push_back("--claims-only");
     if (step.events_only) args.push_back("--events-only");
@@ -1564,6 +1588,8 @@ class CliBackend : public Backend {
       return out;
     }
     out.ok = true;
+    out.answerability = j.value("answerability", "");
+    out.truncated = j.value("truncated", false);
     for (const json& item : j["items"]) {
       out.texts.push_back(item.value("text", ""));
       std::string memory = item.value("text", "");
@@ -2034,7 +2060,7 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
   for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
                            "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
-                           "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl"}) {
+                           "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl", "ranking.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }

@@ -69,6 +69,13 @@ class Engine {
   // namespace or session).
   virtual Result<RecallResult> Recall(const RecallQuery& query) = 0;
 
+  // Rates one recalled item (its RecallItem::feedback_id) as helpful or not for that question; a
+  // later rating for the same item and question replaces the earlier one. The ratings feed the
+  // utility prior of recall (RecallWeights::feedback). Returns the item's counts over every
+  // question. Errors: kInvalidArgument (malformed id), kNotFound (no such item, or forgotten),
+  // kBusy, kIOError.
+  virtual Result<FeedbackResult> Feedback(const FeedbackInput& input) = 0;
+
   // Recently active sessions, newest first, metadata only. Errors: kInvalidArgument (limit).
   virtual Result<std::vector<SessionInfo>> ListSessions(const ListSessionsQuery& query) = 0;
 

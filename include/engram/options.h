@@ -33,6 +33,10 @@ struct RecallWeights {
   // of their evidence). Not in the study; 0.5 like the other secondary channels, fixed before
   // measuring.
   double claims = 0.5;
+  // Utility prior: helpful − unhelpful ratings of the event (`engram feedback`, every question).
+  // Worth as much as the speaker prior (0.1): a nudge between close candidates, not an override;
+  // an item rated unhelpful falls behind equally matched unrated ones.
+  double feedback = 0.1;
   int window_radius = 2;   // r: events either side of the scored one in the window channel
   int window_pool = 100;   // best single-event matches whose neighbourhoods are read
 };

@@ -92,6 +92,9 @@ struct RecallQuery {
   bool include_history = false;  // also superseded/expired claims, each with its validity interval
   bool include_claims = true;    // claims channel
   bool include_events = true;    // events channel
+  // Token budget of the context packet: items are packed best first while their tokens fit
+  // (see docs/retrieval.md for how tokens are counted); 0 = no budget, `limit` items.
+  int budget_tokens = 0;
   // The moment the question is asked: relative time expressions in `text` ("yesterday", "last
   // week", "上周") resolve against it. Default: now.
   std::optional<TimestampMs> now;
@@ -137,15 +140,49 @@ struct RecallItem {
   // Per channel that found the item: its rank there (1 = best) and its raw score (BM25, cosine,
   // 0/1 for date and speaker matches) — see docs/retrieval.md.
   std::vector<ChannelScore> channels;
+  int tokens = 0;           // estimated tokens of the item in a prompt (text; claims: + evidence)
+  std::string feedback_id;  // pass to Engine::Feedback / `engram feedback` to rate this item
   // Warnings about the content, which is always data, never instructions: "instruction_like" when
   // it reads like a prompt injection (bug_scenarios.md B50).
   std::vector<std::string> flags;
 };
 
+// How many candidates one stage of recall saw (RecallResult::stages, `engram recall --explain`).
+struct RecallStage {
+  std::string name;   // matched, window, claims, claim_events, fused, kept, packed
+  int64_t count = 0;  // candidates after the stage
+};
+
+// The context packet: what one question recalls, ready for a prompt.
+inline constexpr int kContextPacketVersion = 1;
+
 struct RecallResult {
+  int version = kContextPacketVersion;
   std::vector<RecallItem> items;     // best first, at most RecallQuery::limit
   std::vector<std::string> terms;    // the normalised terms the query was searched with
+  int used_tokens = 0;               // Σ item tokens
+  bool truncated = false;            // a ranked item was left out to stay under budget_tokens
+  // "ok"; "low_confidence" when the best item holds less than half of the question's idf mass
+  // (evidence_strength < 0.5); "no_evidence" when nothing was found.
+  std::string answerability = "no_evidence";
+  double evidence_strength = 0;      // 0..1: share of the question's idf mass in the best item's
+                                     // text or session window (1 for a claims-only hit)
+  std::vector<RecallStage> stages;   // candidates per stage, in order
   double took_ms = 0;                // wall time spent inside Recall, in milliseconds
+};
+
+// `engram feedback`: a rating of one recalled item.
+struct FeedbackInput {
+  std::string feedback_id;  // RecallItem::feedback_id
+  bool helpful = true;
+};
+
+struct FeedbackResult {
+  std::string item_type;  // event or claim
+  std::string item_id;
+  std::string namespace_name;
+  int64_t helpful = 0;    // ratings of the item so far (every query)
+  int64_t unhelpful = 0;
 };
 
 // ---- Claims ---------------------------------------------------------------------------------

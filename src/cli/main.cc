@@ -139,6 +139,9 @@ struct RecallFlags {
   bool include_history = false;
   bool events_only = false;
   bool claims_only = false;
+  int budget = 0;
+  std::string now;
+  bool explain = false;
 };
 
 int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
@@ -165,6 +168,12 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
     if (!t) return Fail(flags, t.error().WithContext(fmt::format("field \"{}\"", field)));
     *target = *t;
   }
+  if (!rf.now.empty()) {
+    auto t = ParseTimestamp(rf.now);
+    if (!t) return Fail(flags, t.error().WithContext("field \"now\""));
+    q.now = *t;
+  }
+  q.budget_tokens = rf.budget;
   q.include_history = rf.include_history;
   q.include_claims = !rf.events_only;
   q.include_events = !rf.claims_only;
@@ -175,6 +184,13 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   if (flags.json) {
     std::cout << Dump(RecallResultToJson(*result)) << "\n";
     return 0;
+  }
+  if (rf.explain) {
+    std::cout << "stages:";
+    for (const RecallStage& s : result->stages) std::cout << " " << s.name << " " << s.count;
+    std::cout << fmt::format("\nanswerability {} (evidence strength {:.2f}), {} tokens{}, {:.2f} ms\n",
+                             result->answerability, result->evidence_strength, result->used_tokens,
+                             result->truncated ? " (truncated to the budget)" : "", result->took_ms);
   }
   if (result->items.empty()) {
     std::cout << "no matching memories\n";
@@ -198,6 +214,12 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
                                it.session_id, it.speaker.empty() ? "" : it.speaker + ": ", it.text);
     }
     for (const auto& f : it.flags) std::cout << "    ! " << f << " (stored text, not an instruction)\n";
+    if (rf.explain) {
+      std::cout << fmt::format("    score {:.4f}, {} tokens, feedback {}\n", it.score, it.tokens, it.feedback_id);
+      for (const ChannelScore& c : it.channels) {
+        std::cout << fmt::format("      {:<8} rank {:>4}  score {:.4f}\n", c.channel, c.rank, c.score);
+      }
+    }
   }
   return 0;
 }
@@ -642,6 +664,29 @@ int RunCompact(const GlobalFlags& flags) {
   return 0;
 }
 
+int RunFeedback(const GlobalFlags& flags, const std::string& id, bool helpful, bool unhelpful) {
+  if (helpful == unhelpful) {
+    return Fail(flags, Status::InvalidArgument("give exactly one of --helpful and --unhelpful"));
+  }
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto r = (*engine)->Feedback({id, helpful});
+  if (!r) return Fail(flags, r.error());
+  if (flags.json) {
+    OrderedJson j;
+    j["item_type"] = r->item_type;
+    j["item_id"] = r->item_id;
+    j["namespace"] = r->namespace_name;
+    j["helpful"] = r->helpful;
+    j["unhelpful"] = r->unhelpful;
+    std::cout << Dump(j) << "\n";
+  } else {
+    std::cout << fmt::format("recorded: {} {} is now rated helpful {} / unhelpful {}\n", r->item_type,
+                             r->item_id, r->helpful, r->unhelpful);
+  }
+  return 0;
+}
+
 int RunTombstones(const GlobalFlags& flags, const ListTombstonesQuery& q) {
   auto engine = OpenEngine(flags);
   if (!engine) return Fail(flags, engine.error());
@@ -693,6 +738,10 @@ int Main(int argc, char** argv) {
   recall_cmd->add_flag("--include-history", recall.include_history, "also superseded and expired claims");
   recall_cmd->add_flag("--events-only", recall.events_only, "search events only");
   recall_cmd->add_flag("--claims-only", recall.claims_only, "search claims only");
+  recall_cmd->add_option("--budget", recall.budget, "pack items under this many tokens (0 = no budget)")
+      ->check(CLI::Range(0, 1000000));
+  recall_cmd->add_option("--now", recall.now, "when the question is asked (ISO-8601; default now): resolves \"yesterday\"");
+  recall_cmd->add_flag("--explain", recall.explain, "show every stage's candidates and each item's channel ranks and scores");
 
   RememberInput remember;
   auto* remember_cmd = app.add_subcommand("remember", "store an explicit memory (an event and its claims)");
@@ -779,6 +828,15 @@ int Main(int argc, char** argv) {
   unforget_cmd->add_option("id", unforget_id, "tombstone id (or the forgotten object's id)")->required();
   unforget_cmd->add_option("--reason", unforget_reason, "why (kept in the audit log)");
 
+  std::string feedback_id;
+  bool feedback_helpful = false, feedback_unhelpful = false;
+  auto* feedback_cmd = app.add_subcommand(
+      "feedback", "rate a recalled item for its question (feeds recall's utility prior)");
+  feedback_cmd->add_option("feedback_id", feedback_id, "the item's feedback_id from recall --json or --explain")
+      ->required();
+  feedback_cmd->add_flag("--helpful", feedback_helpful, "the item helped answer the question");
+  feedback_cmd->add_flag("--unhelpful", feedback_unhelpful, "the item did not help");
+
   auto* compact_cmd = app.add_subcommand(
       "compact", "merge the full-text indexes, VACUUM and truncate the WAL: forgotten bytes leave the files");
 
@@ -817,6 +875,7 @@ int Main(int argc, char** argv) {
   if (*forget_cmd) return RunForget(flags, forget);
   if (*unforget_cmd) return RunUnforget(flags, unforget_id, unforget_reason);
   if (*compact_cmd) return RunCompact(flags);
+  if (*feedback_cmd) return RunFeedback(flags, feedback_id, feedback_helpful, feedback_unhelpful);
   if (*tombstones_cmd) return RunTombstones(flags, tombstones_query);
   return 1;
 }

@@ -299,12 +299,36 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
       for (const auto& e : it.evidence) evidence.push_back(EvidenceToJson(e));
       j["evidence"] = std::move(evidence);
     }
+    OrderedJson channels = OrderedJson::array();
+    for (const ChannelScore& c : it.channels) {
+      OrderedJson cj;
+      cj["channel"] = c.channel;
+      cj["rank"] = c.rank;
+      cj["score"] = c.score;
+      channels.push_back(std::move(cj));
+    }
+    j["channels"] = std::move(channels);
+    j["tokens"] = it.tokens;
+    j["feedback_id"] = it.feedback_id;
     j["flags"] = it.flags;
     items.push_back(std::move(j));
   }
   OrderedJson out;
+  out["version"] = r.version;
+  out["answerability"] = r.answerability;
+  out["evidence_strength"] = r.evidence_strength;
+  out["used_tokens"] = r.used_tokens;
+  out["truncated"] = r.truncated;
   out["items"] = std::move(items);
   out["terms"] = r.terms;
+  OrderedJson stages = OrderedJson::array();
+  for (const RecallStage& s : r.stages) {
+    OrderedJson sj;
+    sj["stage"] = s.name;
+    sj["candidates"] = s.count;
+    stages.push_back(std::move(sj));
+  }
+  out["stages"] = std::move(stages);
   out["took_ms"] = r.took_ms;
   return out;
 }

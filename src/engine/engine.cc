@@ -8,12 +8,14 @@
 
 #include "lifecycle/compact.h"
 #include "lifecycle/forget.h"
+#include "recall/context_packet.h"
 #include "recall/event_recall.h"
 #include "recall/recall.h"
 #include "store/sqlite/audit_log.h"
 #include "store/sqlite/claim_store.h"
 #include "store/sqlite/database.h"
 #include "store/sqlite/event_store.h"
+#include "store/sqlite/feedback_store.h"
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/job_store.h"
 #include "store/sqlite/schema.h"
@@ -51,6 +53,7 @@ class EngineImpl final : public Engine {
         jobs_(*db_),
         tombstones_(*db_),
         audit_(*db_),
+        feedback_(*db_),
         analyzer_(std::move(analyzer)),
         extractor_(std::move(extractor)),
         rules_(std::move(rules)),
@@ -104,9 +107,32 @@ class EngineImpl final : public Engine {
     return e;
   }
 
+  Result<FeedbackResult> Feedback(const FeedbackInput& input) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto parsed = ParseFeedbackId(input.feedback_id);
+    if (!parsed) return Error(parsed.error());
+    FeedbackResult out;
+    out.item_type = parsed->item_type;
+    out.item_id = parsed->item_id;
+    Status st = db_->WriteTransaction([&]() -> Status {
+      auto target = feedback_.Resolve(parsed->item_type, parsed->item_id);
+      if (!target) return ForgottenOr(parsed->item_id, target.error());
+      out.namespace_name = target->namespace_name;
+      ENGRAM_RETURN_IF_ERROR(
+          feedback_.Record(*target, parsed->item_type, parsed->query_hash, input.helpful, NowMs()));
+      auto counts = feedback_.Counts(parsed->item_type, target->seq);
+      if (!counts) return counts.error();
+      out.helpful = counts->helpful;
+      out.unhelpful = counts->unhelpful;
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return out;
+  }
+
   Result<RecallResult> Recall(const RecallQuery& query) override {
     std::lock_guard<std::mutex> lock(mu_);
-    RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
+    RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
     return engram::Recall(ctx, query);
   }
 
@@ -376,7 +402,7 @@ class EngineImpl final : public Engine {
 
   Result<SessionSearchResult> SearchSessions(const SessionSearchQuery& query) override {
     std::lock_guard<std::mutex> lock(mu_);
-    RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
+    RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
     return engram::SearchSessions(ctx, query);
   }
 
@@ -450,7 +476,7 @@ class EngineImpl final : public Engine {
       q.namespace_name = request.namespace_name;
       q.limit = request.query_limit;
       q.match = MatchMode::kAll;
-      RecallContext ctx{*db_, store_, claims_, *analyzer_, options_};
+      RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
       auto found = engram::Recall(ctx, q);
       if (!found) return Error(found.error());
       for (const RecallItem& item : found->items) query_ids.push_back(item.id);
@@ -589,6 +615,7 @@ class EngineImpl final : public Engine {
   sqlite::JobStore jobs_;
   sqlite::TombstoneStore tombstones_;
   sqlite::AuditLog audit_;
+  sqlite::FeedbackStore feedback_;
   std::unique_ptr<text::Analyzer> analyzer_;
   std::unique_ptr<extraction::Extractor> extractor_;
   std::unique_ptr<extraction::Extractor> rules_;

@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kMaxRecallLimit = 1000;
 constexpr size_t kMaxQueryBytes = 64 * 1024;
+constexpr int kMaxBudgetTokens = 1000000;
 // How many full-text hits session search looks through for distinct lineages (Hermes: 300).
 constexpr int kSessionSearchPool = 300;
 
@@ -52,6 +53,10 @@ Status ValidateRecallQuery(const RecallQuery& query) {
   if (query.limit < 1 || query.limit > kMaxRecallLimit) {
     return Status::InvalidArgument(
         fmt::format("field \"limit\": {} is outside 1–{}", query.limit, kMaxRecallLimit));
+  }
+  if (query.budget_tokens < 0 || query.budget_tokens > kMaxBudgetTokens) {
+    return Status::InvalidArgument(fmt::format("field \"budget_tokens\": {} is outside 0–{}",
+                                               query.budget_tokens, kMaxBudgetTokens));
   }
   if (query.since && query.until && *query.since >= *query.until) {
     return Status::InvalidArgument("field \"since\": must be earlier than \"until\"");
@@ -115,6 +120,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
     auto turns = ScoreTurns(ctx.store, *matches, scoring);
     if (!turns) return turns.error();
+    result.stages.push_back({"matched", static_cast<int64_t>(matches->rows.size())});
+    result.stages.push_back({"window", static_cast<int64_t>(turns->size())});
     if (claim_keys != nullptr && weights.claims > 0) {
       // Events found only through their claims join the candidates.
       std::set<int64_t> have;
@@ -134,6 +141,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         t.speaker = row.speaker;
         turns->push_back(std::move(t));
       }
+      result.stages.push_back({"claim_events", static_cast<int64_t>(turns->size())});
     }
     // The window channel reaches events outside since/until and the session filter: drop them.
     turns->erase(std::remove_if(turns->begin(), turns->end(),
@@ -145,12 +153,19 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                  turns->end());
     const size_t n = turns->size();
 
-    std::vector<ChannelScores> channels(5);
+    std::vector<int64_t> candidate_seqs;
+    candidate_seqs.reserve(n);
+    for (const ScoredTurn& t : *turns) candidate_seqs.push_back(t.seq);
+    auto utility = weights.feedback > 0 ? ctx.feedback.EventUtility(*ns, candidate_seqs)
+                                        : Result<std::unordered_map<int64_t, double>>{};
+    if (!utility) return utility.error();
+    std::vector<ChannelScores> channels(6);
     channels[0] = {"turn", weights.turn, std::vector<double>(n)};
     channels[1] = {"window", weights.window, std::vector<double>(n)};
     channels[2] = {"date", weights.date, std::vector<double>(n)};
     channels[3] = {"speaker", weights.speaker, std::vector<double>(n)};
     channels[4] = {"claims", claim_keys != nullptr ? weights.claims : 0.0, std::vector<double>(n)};
+    channels[5] = {"feedback", weights.feedback, std::vector<double>(n)};
     std::vector<text::TimeMention> times;
     if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
     std::set<std::string> query_terms;
@@ -159,6 +174,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     for (size_t i = 0; i < n; ++i) {
       const ScoredTurn& t = (*turns)[i];
       channels[0].scores[i] = t.turn;
+      if (auto u = utility->find(t.seq); u != utility->end()) channels[5].scores[i] = u->second;
       if (claim_keys != nullptr) {
         auto key = claim_keys->find(t.seq);
         if (key != claim_keys->end()) channels[4].scores[i] = key->second;
@@ -176,6 +192,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       }
     }
     std::vector<double> fused = FuseNormalisedScores(channels);
+    result.stages.push_back({"fused", static_cast<int64_t>(n)});
     std::vector<size_t> order(n);
     for (size_t i = 0; i < n; ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -191,6 +208,11 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         if (!*keep) continue;
       }
       kept.push_back(i);
+    }
+    result.stages.push_back({"kept", static_cast<int64_t>(kept.size())});
+    if (!kept.empty()) {
+      const ScoredTurn& best = (*turns)[kept.front()];
+      result.evidence_strength = std::max(best.turn_coverage, best.window_coverage);
     }
     std::vector<int64_t> seqs;
     seqs.reserve(kept.size());

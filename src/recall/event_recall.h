@@ -10,6 +10,7 @@
 #include "engram/types.h"
 #include "store/sqlite/claim_store.h"
 #include "store/sqlite/event_store.h"
+#include "store/sqlite/feedback_store.h"
 #include "text/analyzer.h"
 
 namespace engram {
@@ -19,6 +20,7 @@ struct RecallContext {
   sqlite::Database& db;
   sqlite::EventStore& store;
   sqlite::ClaimStore& claims;
+  sqlite::FeedbackStore& feedback;
   text::Analyzer& analyzer;
   const Options& options;
 };

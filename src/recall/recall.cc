@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "recall/context_packet.h"
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
 #include "util/time.h"
@@ -56,6 +57,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   std::vector<RecallItem> claims;
   ClaimKeysOfEvents claim_keys;
   std::vector<std::string> claim_terms;
+  int64_t claim_stage = 0;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     if (!query.include_claims) return Status::Ok();
     auto ns = ctx.store.FindNamespace(query.namespace_name);
@@ -83,6 +85,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
       double& best = claim_keys[event_seq];
       best = std::max(best, score_of[claim_seq]);
     }
+    claim_stage = static_cast<int64_t>(hits->size());
     seqs.resize(std::min(seqs.size(), static_cast<size_t>(query.limit)));
     auto loaded = ctx.claims.GetBySeqs(seqs);
     if (!loaded) return loaded.error();
@@ -171,6 +174,10 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   }
   RecallResult result;
   result.terms = std::move(events_result.terms);
+  if (query.include_claims) result.stages.push_back({"claims", claim_stage});
+  for (RecallStage& s : events_result.stages) result.stages.push_back(std::move(s));
+  result.evidence_strength = query.include_events ? events_result.evidence_strength
+                                                  : (claim_stage > 0 ? 1.0 : 0.0);
   std::set<std::string> represented;
   std::vector<bool> emitted(fused.size(), false);
   auto emit = [&](size_t i) {
@@ -192,6 +199,9 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     for (const std::string& id : sources[chosen]) adds_something |= represented.count(id) == 0;
     if (adds_something) emit(chosen);
   }
+  for (RecallItem& item : result.items) item.feedback_id = MakeFeedbackId(item, query.text);
+  PackContext(result, query.budget_tokens);
+  result.stages.push_back({"packed", static_cast<int64_t>(result.items.size())});
   result.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return result;
 }

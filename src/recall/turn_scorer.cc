@@ -26,6 +26,15 @@ struct SessionSlot {
   const sqlite::TermMatchRow* match = nullptr;  // null: no query term
 };
 
+double Coverage(const std::vector<double>& idf, const std::vector<uint32_t>& tf) {
+  double present = 0, total = 0;
+  for (size_t i = 0; i < idf.size(); ++i) {
+    total += idf[i];
+    if (tf[i] > 0) present += idf[i];
+  }
+  return total > 0 ? present / total : 0.0;
+}
+
 }  // namespace
 
 Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
@@ -44,6 +53,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.occurred_at = row.occurred_at;
     t.speaker = row.speaker;
     t.turn = Bm25(matches.idf, tf, row.doc_length, matches.avg_length, scoring.k1, scoring.b);
+    t.turn_coverage = Coverage(matches.idf, tf);
+    t.window_coverage = t.turn_coverage;
     index_of.emplace(row.seq, out.size());
     out.push_back(std::move(t));
   }
@@ -140,6 +151,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       found = index_of.find(it->second.seq);
     }
     out[found->second].window = window;
+    out[found->second].window_coverage = Coverage(matches.idf, tf);
   }
   return out;
 }

@@ -36,6 +36,10 @@ struct ScoredTurn {
   std::string speaker;
   double turn = 0;    // BM25 of the event's own text
   double window = 0;  // BM25 of events i−r..i+r of its session as one text; avg length (2r+1)·avgdl
+  // Share of the query's idf mass (Σ idf of the terms present / Σ idf of all terms, 0..1) found
+  // in the event itself and in its window: how much of the question one place answers.
+  double turn_coverage = 0;
+  double window_coverage = 0;
 };
 
 // Scores every matching row by BM25 and, for the `pool` best and the events within r of them
