@@ -1,13 +1,13 @@
 #include "lifecycle/backup.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -79,18 +79,21 @@ bool LockedByOther(const std::string& path, off_t start, off_t len) {
 }
 
 Status CheckNotInUse(const std::string& live) {
-  // SQLite's unix VFS: the -shm DMS byte is 128 (held shared by every open WAL connection); the main
-  // file's lock bytes are PENDING 0x40000000, RESERVED, and 510 SHARED bytes.
+  // SQLite's unix VFS: the -shm DMS byte is 128 (held shared by every open WAL connection); the
+  // main file's lock bytes are PENDING 0x40000000, RESERVED, and 510 SHARED bytes.
   if (LockedByOther(live + "-shm", 128, 1) || LockedByOther(live, 0x40000000, 512)) {
-    return Status::Busy(fmt::format(
-        "another process has the database \"{}\" open; stop it (worker, serve, ...) and run restore again", live));
+    return Status::Busy(
+        fmt::format("another process has the database \"{}\" open; stop it (worker, serve, ...) "
+                    "and run restore again",
+                    live));
   }
   return Status::Ok();
 }
 
 // The ledger summary of an open database: count, highest id, hash of the sorted ids.
 Status LedgerSummary(sqlite3* db, BackupManifest& m) {
-  auto has = sqlite::Statement::Prepare(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'tombstones'");
+  auto has = sqlite::Statement::Prepare(
+      db, "SELECT count(*) FROM sqlite_schema WHERE name = 'tombstones'");
   if (!has) return has.error();
   auto row = has->Step();
   if (!row) return row.error();
@@ -127,7 +130,8 @@ nlohmann::ordered_json ManifestToJson(const BackupManifest& m) {
 
 Result<BackupManifest> ReadManifest(const std::string& path) {
   std::ifstream in(ManifestPath(path));
-  if (!in) return Error(Status::NotFound(fmt::format("manifest \"{}\" is missing", ManifestPath(path))));
+  if (!in)
+    return Error(Status::NotFound(fmt::format("manifest \"{}\" is missing", ManifestPath(path))));
   try {
     nlohmann::json j = nlohmann::json::parse(in);
     BackupManifest m;
@@ -147,7 +151,8 @@ Result<BackupManifest> ReadManifest(const std::string& path) {
     }
     return m;
   } catch (const std::exception& e) {
-    return Error(Status::Corruption(fmt::format("manifest \"{}\" is unreadable: {}", ManifestPath(path), e.what())));
+    return Error(Status::Corruption(
+        fmt::format("manifest \"{}\" is unreadable: {}", ManifestPath(path), e.what())));
   }
 }
 
@@ -159,8 +164,8 @@ struct RawDb {
   }
 };
 
-Result<int64_t> CountRows(sqlite::Database& db, const std::string& sql, std::string_view a, std::string_view b,
-                          std::vector<std::string>& ids) {
+Result<int64_t> CountRows(sqlite::Database& db, const std::string& sql, std::string_view a,
+                          std::string_view b, std::vector<std::string>& ids) {
   auto q = db.Cached(sql);
   if (!q) return Error(q.error());
   (*q)->Bind(1, a).Bind(2, b);
@@ -186,7 +191,8 @@ void RemoveQuietly(const std::string& path) {
 Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
   if (path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
   if (Exists(path) || Exists(ManifestPath(path))) {
-    return Error(Status::AlreadyExists(fmt::format("\"{}\" (or its manifest) already exists; choose a new path", path)));
+    return Error(Status::AlreadyExists(
+        fmt::format("\"{}\" (or its manifest) already exists; choose a new path", path)));
   }
   {
     std::error_code ec;
@@ -240,29 +246,33 @@ Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
 
 Result<BackupManifest> VerifyBackup(const std::string& path) {
   if (path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
-  if (!Exists(path)) return Error(Status::NotFound(fmt::format("backup \"{}\" does not exist", path)));
+  if (!Exists(path))
+    return Error(Status::NotFound(fmt::format("backup \"{}\" does not exist", path)));
   auto m = ReadManifest(path);
   if (!m) return m;
   auto hash = HashFile(path);
   if (!hash) return Error(hash.error());
   if (hash->second != m->file_bytes || hash->first != m->file_xxh3) {
-    return Error(Status::Corruption(fmt::format(
-        "backup \"{}\" does not match its manifest (size {} vs {}, xxh3 {} vs {}): it was changed or truncated", path,
-        hash->second, m->file_bytes, hash->first, m->file_xxh3)));
+    return Error(Status::Corruption(
+        fmt::format("backup \"{}\" does not match its manifest (size {} vs {}, xxh3 {} vs {}): it "
+                    "was changed or truncated",
+                    path, hash->second, m->file_bytes, hash->first, m->file_xxh3)));
   }
   return m;
 }
 
 Result<RestoreReport> Restore(const Options& options, const std::string& backup_path) {
   const std::string& live = options.db_path;
-  if (live.empty()) return Error(Status::InvalidArgument("field \"db\": the live database path is required"));
+  if (live.empty())
+    return Error(Status::InvalidArgument("field \"db\": the live database path is required"));
   if (backup_path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
   for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
     if (Exists(backup_path + sidecar)) {
-      return Error(Status::InvalidArgument(fmt::format(
-          "stray \"{}{}\" next to the backup: it is not part of the verified snapshot and SQLite would apply it; "
-          "remove it (or restore from a clean copy) and run restore again",
-          backup_path, sidecar)));
+      return Error(Status::InvalidArgument(
+          fmt::format("stray \"{}{}\" next to the backup: it is not part of the verified snapshot "
+                      "and SQLite would apply it; "
+                      "remove it (or restore from a clean copy) and run restore again",
+                      backup_path, sidecar)));
     }
   }
   RestoreReport report;
@@ -298,14 +308,16 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
     fs::copy_file(backup_path, tmp, fs::copy_options::overwrite_existing, ec);
     if (ec) {
       cleanup();
-      return Error(Status::IOError(fmt::format("cannot copy \"{}\" to \"{}\": {}", backup_path, tmp, ec.message())));
+      return Error(Status::IOError(
+          fmt::format("cannot copy \"{}\" to \"{}\": {}", backup_path, tmp, ec.message())));
     }
   }
   Status st = [&]() -> Status {
     // The copy must be the verified bytes (the backup could change between the check and the copy).
     auto hash = HashFile(tmp);
     if (!hash) return hash.error();
-    if (hash->first != manifest->file_xxh3) return Status::Corruption("the copied backup does not match its manifest");
+    if (hash->first != manifest->file_xxh3)
+      return Status::Corruption("the copied backup does not match its manifest");
     Options tmp_options = options;
     tmp_options.db_path = tmp;
     auto db = sqlite::Database::Open(tmp_options);
@@ -314,7 +326,8 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
     ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions(d.handle()));
     auto check = d.QueryText("PRAGMA integrity_check");
     if (!check) return check.error();
-    if (*check != "ok") return Status::Corruption(fmt::format("backup integrity_check: {}", *check));
+    if (*check != "ok")
+      return Status::Corruption(fmt::format("backup integrity_check: {}", *check));
     auto version = d.QueryInt("PRAGMA user_version");
     if (!version) return version.error();
     report.migrated = *version < sqlite::kSchemaVersion;
@@ -334,17 +347,24 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
         const std::string nss = std::to_string(*ns);
         // What the tombstone names: the object itself, and in its namespace the same content
         // (events) or the same fact (claims), as Ingest and the claim writer would refuse it.
-        auto n = CountRows(d, "SELECT id FROM events WHERE id = ?1 UNION SELECT id FROM claims WHERE id = ?1 "
-                              "UNION SELECT ?2 WHERE 0", t.object_id, "", ids);
+        auto n = CountRows(
+            d,
+            "SELECT id FROM events WHERE id = ?1 UNION SELECT id FROM claims WHERE id = ?1 "
+            "UNION SELECT ?2 WHERE 0",
+            t.object_id, "", ids);
         if (!n) return n.error();
         if (!t.content_hash.empty()) {
-          n = CountRows(d, "SELECT id FROM events WHERE content_hash = ?1 AND namespace_id = CAST(?2 AS INTEGER)",
+          n = CountRows(d,
+                        "SELECT id FROM events WHERE content_hash = ?1 AND namespace_id = CAST(?2 "
+                        "AS INTEGER)",
                         t.content_hash, nss, ids);
           if (!n) return n.error();
         }
         if (!t.fact_hash.empty()) {
-          n = CountRows(d, "SELECT id FROM claims WHERE fact_hash = ?1 AND namespace_id = CAST(?2 AS INTEGER)",
-                        t.fact_hash, nss, ids);
+          n = CountRows(
+              d,
+              "SELECT id FROM claims WHERE fact_hash = ?1 AND namespace_id = CAST(?2 AS INTEGER)",
+              t.fact_hash, nss, ids);
           if (!n) return n.error();
         }
         auto present = d.Cached("SELECT 1 FROM tombstones WHERE id = ?");
@@ -376,7 +396,8 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
         // The replay's own tombstones are kept only for objects no ledger tombstone names (the
         // cascade's private evidence), so the restored ledger is the live one plus those.
         auto del = d.Cached(
-            "DELETE FROM tombstones WHERE operation_id = ?1 AND EXISTS (SELECT 1 FROM tombstones t2 "
+            "DELETE FROM tombstones WHERE operation_id = ?1 AND EXISTS (SELECT 1 FROM tombstones "
+            "t2 "
             "WHERE t2.object_id = tombstones.object_id AND t2.operation_id <> ?1)");
         if (!del) return del.error();
         (*del)->Bind(1, operation);
@@ -387,12 +408,13 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
       e.actor = "restore";
       e.action = "restore";
       e.object_type = "database";
-      e.detail_json = nlohmann::ordered_json{{"backup_created_at", FormatTimestamp(manifest->created_at)},
-                                             {"backup_xxh3", manifest->file_xxh3},
-                                             {"tombstones_replayed", report.tombstones_replayed},
-                                             {"events_forgotten", report.events_forgotten},
-                                             {"claims_forgotten", report.claims_forgotten}}
-                          .dump();
+      e.detail_json =
+          nlohmann::ordered_json{{"backup_created_at", FormatTimestamp(manifest->created_at)},
+                                 {"backup_xxh3", manifest->file_xxh3},
+                                 {"tombstones_replayed", report.tombstones_replayed},
+                                 {"events_forgotten", report.events_forgotten},
+                                 {"claims_forgotten", report.claims_forgotten}}
+              .dump();
       return audit.Append(e, std::nullopt);
     }));
     // No forgotten byte may survive in the file that becomes the live database.
@@ -417,9 +439,11 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
     struct stat sb;
     if (stat((live + "-wal").c_str(), &sb) == 0 && sb.st_size > 0) {
       cleanup();
-      return Error(Status::Busy(fmt::format(
-          "\"{}-wal\" still holds frames that are not in the database; open the database once (engram stats) "
-          "so that it is checkpointed, then run restore again", live)));
+      return Error(
+          Status::Busy(fmt::format("\"{}-wal\" still holds frames that are not in the database; "
+                                   "open the database once (engram stats) "
+                                   "so that it is checkpointed, then run restore again",
+                                   live)));
     }
   }
   RemoveQuietly(live + "-wal");

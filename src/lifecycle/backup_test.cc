@@ -22,12 +22,12 @@
 namespace engram {
 namespace {
 
+using test::TempDir;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using test::TempDir;
 
-const std::vector<std::string> kNeedles = {"Zebracanary4242", "zebracanary4242", "ZEBRACANARY4242", "canary4242",
-                                           "racanary42"};
+const std::vector<std::string> kNeedles = {"Zebracanary4242", "zebracanary4242", "ZEBRACANARY4242",
+                                           "canary4242", "racanary42"};
 
 std::vector<std::string> FindCanary(const std::string& db_path) {
   std::vector<std::string> found;
@@ -87,16 +87,22 @@ class BackupTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(engine_, test::OpenTestEngine(live_));
     std::vector<EventInput> batch;
     for (int i = 0; i < 100; ++i) {
-      batch.push_back({.namespace_name = "u1", .session_id = "s" + std::to_string(i % 5), .role = "user",
+      batch.push_back({.namespace_name = "u1",
+                       .session_id = "s" + std::to_string(i % 5),
+                       .role = "user",
                        .content = "zebra crossing number " + std::to_string(i) + " near the canal",
                        .occurred_at = "2024-05-01T10:00:00Z"});
     }
     ASSERT_OK(engine_->IngestBatch(batch));
-    ASSERT_OK_AND_ASSIGN(canary_, engine_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user",
-                                                   .content = "The vault word is Zebracanary4242, keep it secret.",
-                                                   .occurred_at = "2024-05-02T10:00:00Z"}));
-    ASSERT_OK_AND_ASSIGN(remembered_,
-                         engine_->Remember({.namespace_name = "u1", .text = "My locker phrase is Zebracanary4242."}));
+    ASSERT_OK_AND_ASSIGN(
+        canary_, engine_->Ingest({.namespace_name = "u1",
+                                  .session_id = "s1",
+                                  .role = "user",
+                                  .content = "The vault word is Zebracanary4242, keep it secret.",
+                                  .occurred_at = "2024-05-02T10:00:00Z"}));
+    ASSERT_OK_AND_ASSIGN(
+        remembered_, engine_->Remember(
+                         {.namespace_name = "u1", .text = "My locker phrase is Zebracanary4242."}));
     ASSERT_OK(engine_->Process(true));
   }
 
@@ -141,13 +147,19 @@ TEST_F(BackupTest, B21RestoreAfterForgetKeepsTheForgottenContentGone) {
     ASSERT_FALSE(e);
     EXPECT_THAT(e.error().message(), HasSubstr("forgotten"));
   }
-  ASSERT_OK_AND_ASSIGN(RecallResult gone, engine_->Recall({.text = "Zebracanary4242", .namespace_name = "u1"}));
+  ASSERT_OK_AND_ASSIGN(RecallResult gone,
+                       engine_->Recall({.text = "Zebracanary4242", .namespace_name = "u1"}));
   EXPECT_THAT(gone.items, IsEmpty());
-  ASSERT_OK_AND_ASSIGN(RecallResult kept, engine_->Recall({.text = "zebra crossing canal", .namespace_name = "u1"}));
+  ASSERT_OK_AND_ASSIGN(RecallResult kept,
+                       engine_->Recall({.text = "zebra crossing canal", .namespace_name = "u1"}));
   EXPECT_FALSE(kept.items.empty());
   // Re-ingesting the content is still refused: the ledger came along.
-  ASSERT_OK_AND_ASSIGN(IngestResult again, engine_->Ingest({.namespace_name = "u1", .session_id = "s9", .role = "user",
-                                                            .content = "The vault word is Zebracanary4242, keep it secret."}));
+  ASSERT_OK_AND_ASSIGN(
+      IngestResult again,
+      engine_->Ingest({.namespace_name = "u1",
+                       .session_id = "s9",
+                       .role = "user",
+                       .content = "The vault word is Zebracanary4242, keep it secret."}));
   EXPECT_TRUE(again.forgotten);
   ASSERT_OK_AND_ASSIGN(DoctorReport doctor, engine_->Doctor());
   EXPECT_TRUE(doctor.ok) << ::testing::PrintToString(doctor.problems);

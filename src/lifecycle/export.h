@@ -20,7 +20,8 @@ namespace engram::lifecycle {
 // Writes the dump of one namespace (or every namespace when `namespace_name` is empty) to `out`,
 // from one read snapshot. Returns the number of lines of each kind.
 // Errors: kNotFound (unknown namespace), kIOError (the stream failed), others from SQLite.
-Result<DumpCounts> ExportDump(sqlite::Database& db, std::string_view namespace_name, std::ostream& out);
+Result<DumpCounts> ExportDump(sqlite::Database& db, std::string_view namespace_name,
+                              std::ostream& out);
 
 }  // namespace engram::lifecycle
 

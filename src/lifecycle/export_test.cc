@@ -17,8 +17,8 @@
 namespace engram {
 namespace {
 
-using ::testing::HasSubstr;
 using test::TempDir;
+using ::testing::HasSubstr;
 
 std::string ExportAll(Engine& e, std::string_view ns = "") {
   std::ostringstream out;
@@ -37,22 +37,48 @@ class ExportTest : public ::testing::Test {
   // forgotten event (a tombstone).
   void Populate() {
     std::vector<EventInput> batch = {
-        {.namespace_name = "u1", .session_id = "s1", .role = "user", .content = "I live in Lisbon and I like jazz.",
-         .occurred_at = "2023-05-08T13:56:00Z", .speaker = "Mei", .metadata_json = R"({"image_caption":"a tram"})",
+        {.namespace_name = "u1",
+         .session_id = "s1",
+         .role = "user",
+         .content = "I live in Lisbon and I like jazz.",
+         .occurred_at = "2023-05-08T13:56:00Z",
+         .speaker = "Mei",
+         .metadata_json = R"({"image_caption":"a tram"})",
          .session_title = "first chat"},
-        {.namespace_name = "u1", .session_id = "s2", .role = "assistant", .content = "Noted: Lisbon, jazz.",
-         .occurred_at = "2023-05-09T10:00:00Z", .parent_session_id = "s1"},
-        {.namespace_name = "u1", .session_id = "s2", .role = "tool", .content = "{\"weather\":\"sunny\"}",
-         .occurred_at = "2023-05-09T10:00:01Z", .tool_name = "weather", .tool_call_id = "c1"},
-        {.namespace_name = "u2", .session_id = "s1", .role = "user", .content = "Other tenant, other facts.",
+        {.namespace_name = "u1",
+         .session_id = "s2",
+         .role = "assistant",
+         .content = "Noted: Lisbon, jazz.",
+         .occurred_at = "2023-05-09T10:00:00Z",
+         .parent_session_id = "s1"},
+        {.namespace_name = "u1",
+         .session_id = "s2",
+         .role = "tool",
+         .content = "{\"weather\":\"sunny\"}",
+         .occurred_at = "2023-05-09T10:00:01Z",
+         .tool_name = "weather",
+         .tool_call_id = "c1"},
+        {.namespace_name = "u2",
+         .session_id = "s1",
+         .role = "user",
+         .content = "Other tenant, other facts.",
          .occurred_at = "2023-06-01T00:00:00+08:00"},
-        {.namespace_name = "u1", .session_id = "s3", .role = "user", .content = "My PIN is Zebracanary4242.",
+        {.namespace_name = "u1",
+         .session_id = "s3",
+         .role = "user",
+         .content = "My PIN is Zebracanary4242.",
          .occurred_at = "2023-07-01"},
     };
     ASSERT_OK_AND_ASSIGN(auto results, a_->IngestBatch(batch));
-    ASSERT_OK(a_->Remember({.namespace_name = "u1", .subject = "Mei", .predicate = "lives_in", .value = "Lisbon",
+    ASSERT_OK(a_->Remember({.namespace_name = "u1",
+                            .subject = "Mei",
+                            .predicate = "lives_in",
+                            .value = "Lisbon",
                             .at = "2023-01-01"}));
-    ASSERT_OK(a_->Remember({.namespace_name = "u1", .subject = "Mei", .predicate = "lives_in", .value = "Porto",
+    ASSERT_OK(a_->Remember({.namespace_name = "u1",
+                            .subject = "Mei",
+                            .predicate = "lives_in",
+                            .value = "Porto",
                             .at = "2024-01-01"}));
     ASSERT_OK(a_->Process(true));
     ForgetRequest f;
@@ -67,9 +93,10 @@ class ExportTest : public ::testing::Test {
 TEST_F(ExportTest, ExportImportExportIsByteIdentical) {
   Populate();
   const std::string first = ExportAll(*a_);
-  for (const char* kind : {"\"kind\":\"namespace\"", "\"kind\":\"session\"", "\"kind\":\"event\"",
-                           "\"kind\":\"claim\"", "\"kind\":\"tombstone\"", "\"status\":\"superseded\"",
-                           "\"superseded_by_id\":\"", "\"valid_to\":", "\"recorded_to\":", "\"parent\":\"s1\""}) {
+  for (const char* kind :
+       {"\"kind\":\"namespace\"", "\"kind\":\"session\"", "\"kind\":\"event\"",
+        "\"kind\":\"claim\"", "\"kind\":\"tombstone\"", "\"status\":\"superseded\"",
+        "\"superseded_by_id\":\"", "\"valid_to\":", "\"recorded_to\":", "\"parent\":\"s1\""}) {
     EXPECT_THAT(first, HasSubstr(kind));
   }
   EXPECT_THAT(first, ::testing::Not(HasSubstr("Zebracanary4242")));
@@ -105,15 +132,24 @@ TEST_F(ExportTest, ExportOfUnknownNamespaceIsNotFound) {
 }
 
 TEST_F(ExportTest, ImportHonoursTheTargetDatabasesTombstones) {
-  ASSERT_OK(a_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user",
-                        .content = "The vault word is Zebracanary4242.", .occurred_at = "2024-01-01"}));
-  ASSERT_OK(a_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user", .content = "Harmless line.",
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "The vault word is Zebracanary4242.",
+                        .occurred_at = "2024-01-01"}));
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "Harmless line.",
                         .occurred_at = "2024-01-02"}));
   const std::string dump = ExportAll(*a_);
 
   ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
-  ASSERT_OK_AND_ASSIGN(IngestResult same, b->Ingest({.namespace_name = "u1", .session_id = "other", .role = "user",
-                                                     .content = "The vault word is Zebracanary4242."}));
+  ASSERT_OK_AND_ASSIGN(IngestResult same,
+                       b->Ingest({.namespace_name = "u1",
+                                  .session_id = "other",
+                                  .role = "user",
+                                  .content = "The vault word is Zebracanary4242."}));
   ForgetRequest f;
   f.ids = {same.event.id};
   ASSERT_OK(b->Forget(f));
@@ -122,14 +158,18 @@ TEST_F(ExportTest, ImportHonoursTheTargetDatabasesTombstones) {
   EXPECT_EQ(report.skipped_forgotten, 1);
   EXPECT_EQ(report.imported.events, 1);
   EXPECT_THAT(ExportAll(*b), ::testing::Not(HasSubstr("Zebracanary4242")));
-  ASSERT_OK_AND_ASSIGN(RecallResult found, b->Recall({.text = "Zebracanary4242", .namespace_name = "u1"}));
+  ASSERT_OK_AND_ASSIGN(RecallResult found,
+                       b->Recall({.text = "Zebracanary4242", .namespace_name = "u1"}));
   EXPECT_TRUE(found.items.empty());
 }
 
 TEST_F(ExportTest, ImportHonoursTheFilesOwnTombstones) {
   ASSERT_OK_AND_ASSIGN(IngestResult secret,
-                       a_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user",
-                                   .content = "The vault word is Zebracanary4242.", .occurred_at = "2024-01-01"}));
+                       a_->Ingest({.namespace_name = "u1",
+                                   .session_id = "s1",
+                                   .role = "user",
+                                   .content = "The vault word is Zebracanary4242.",
+                                   .occurred_at = "2024-01-01"}));
   const std::string before = ExportAll(*a_);
   ForgetRequest f;
   f.ids = {secret.event.id};
@@ -149,9 +189,15 @@ TEST_F(ExportTest, ImportHonoursTheFilesOwnTombstones) {
 }
 
 TEST_F(ExportTest, ABadLineNamesLineAndFieldAndImportsNothing) {
-  ASSERT_OK(a_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user", .content = "first",
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "first",
                         .occurred_at = "2024-01-01"}));
-  ASSERT_OK(a_->Ingest({.namespace_name = "u1", .session_id = "s1", .role = "user", .content = "second",
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "second",
                         .occurred_at = "2024-01-02"}));
   std::string dump = ExportAll(*a_);
   ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));

@@ -28,7 +28,8 @@ Status FieldError(std::string_view field, std::string_view what) {
 
 // Checks that `field` has the JSON type the kind needs: "s" string, "s?" string or null, "i"
 // integer, "i?" integer or null, "n" number, "a" array.
-Status CheckFields(const json& o, std::initializer_list<std::pair<const char*, const char*>> fields) {
+Status CheckFields(const json& o,
+                   std::initializer_list<std::pair<const char*, const char*>> fields) {
   for (const auto& [name, type] : fields) {
     const std::string t = type;
     const bool nullable = t.size() == 2;
@@ -39,10 +40,18 @@ Status CheckFields(const json& o, std::initializer_list<std::pair<const char*, c
     }
     bool ok = true;
     switch (t[0]) {
-      case 's': ok = it->is_string(); break;
-      case 'i': ok = it->is_number_integer(); break;
-      case 'n': ok = it->is_number(); break;
-      case 'a': ok = it->is_array(); break;
+      case 's':
+        ok = it->is_string();
+        break;
+      case 'i':
+        ok = it->is_number_integer();
+        break;
+      case 'n':
+        ok = it->is_number();
+        break;
+      case 'a':
+        ok = it->is_array();
+        break;
     }
     if (!ok) return FieldError(name, fmt::format("has the wrong type (expected {})", t));
   }
@@ -70,11 +79,34 @@ void BindJson(sqlite::Statement& s, int index, const json& o, const char* f) {
   }
 }
 
-constexpr const char* kClaimColumns[] = {
-    "id", "subject", "predicate", "slot", "value", "text", "qualifiers", "negated", "valid_from", "valid_to",
-    "recorded_from", "recorded_to", "status", "scope", "authority", "assertion", "confidence", "importance",
-    "activation", "access_count", "supersedes_id", "superseded_by_id", "topic_key", "conflict_key",
-    "polarity_key", "fact_hash", "time_phrase", "extractor"};
+constexpr const char* kClaimColumns[] = {"id",
+                                         "subject",
+                                         "predicate",
+                                         "slot",
+                                         "value",
+                                         "text",
+                                         "qualifiers",
+                                         "negated",
+                                         "valid_from",
+                                         "valid_to",
+                                         "recorded_from",
+                                         "recorded_to",
+                                         "status",
+                                         "scope",
+                                         "authority",
+                                         "assertion",
+                                         "confidence",
+                                         "importance",
+                                         "activation",
+                                         "access_count",
+                                         "supersedes_id",
+                                         "superseded_by_id",
+                                         "topic_key",
+                                         "conflict_key",
+                                         "polarity_key",
+                                         "fact_hash",
+                                         "time_phrase",
+                                         "extractor"};
 
 // Validates one line by kind; for an event also builds the row to store (through the one event
 // validation) and checks the content hash.
@@ -88,27 +120,51 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
     return ValidateNameField("name", S(o, "name"), true);
   }
   if (k == "session") {
-    ENGRAM_RETURN_IF_ERROR(CheckFields(o, {{"namespace", "s"}, {"id", "s"}, {"parent", "s?"}, {"session_kind", "s"},
-                                           {"source", "s?"}, {"title", "s?"}, {"created_at", "i"}}));
+    ENGRAM_RETURN_IF_ERROR(CheckFields(o, {{"namespace", "s"},
+                                           {"id", "s"},
+                                           {"parent", "s?"},
+                                           {"session_kind", "s"},
+                                           {"source", "s?"},
+                                           {"title", "s?"},
+                                           {"created_at", "i"}}));
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", S(o, "namespace"), true));
     return ValidateNameField("id", S(o, "id"), true);
   }
   if (k == "tombstone") {
-    ENGRAM_RETURN_IF_ERROR(CheckFields(
-        o, {{"id", "s"}, {"namespace", "s"}, {"object_type", "s"}, {"object_id", "s"}, {"content_hash", "s?"},
-            {"idempotency_hash", "s?"}, {"fact_hash", "s?"}, {"reason", "s"}, {"selector", "s"},
-            {"operation_id", "s"}, {"actor", "s"}, {"created_at", "i"}}));
+    ENGRAM_RETURN_IF_ERROR(CheckFields(o, {{"id", "s"},
+                                           {"namespace", "s"},
+                                           {"object_type", "s"},
+                                           {"object_id", "s"},
+                                           {"content_hash", "s?"},
+                                           {"idempotency_hash", "s?"},
+                                           {"fact_hash", "s?"},
+                                           {"reason", "s"},
+                                           {"selector", "s"},
+                                           {"operation_id", "s"},
+                                           {"actor", "s"},
+                                           {"created_at", "i"}}));
     const std::string type = S(o, "object_type");
     if (type != "event" && type != "claim") {
-      return FieldError("object_type", fmt::format("unknown value \"{}\" (expected one of: event, claim)", type));
+      return FieldError("object_type",
+                        fmt::format("unknown value \"{}\" (expected one of: event, claim)", type));
     }
     return ValidateNameField("namespace", S(o, "namespace"), true);
   }
   if (k == "event") {
-    ENGRAM_RETURN_IF_ERROR(CheckFields(
-        o, {{"id", "s"}, {"namespace", "s"}, {"session", "s"}, {"role", "s"}, {"speaker", "s?"}, {"content", "s"},
-            {"occurred_at", "i"}, {"recorded_at", "i"}, {"origin_class", "s"}, {"content_hash", "s"},
-            {"idempotency_key", "s"}, {"metadata", "s?"}, {"tool_name", "s?"}, {"tool_call_id", "s?"}}));
+    ENGRAM_RETURN_IF_ERROR(CheckFields(o, {{"id", "s"},
+                                           {"namespace", "s"},
+                                           {"session", "s"},
+                                           {"role", "s"},
+                                           {"speaker", "s?"},
+                                           {"content", "s"},
+                                           {"occurred_at", "i"},
+                                           {"recorded_at", "i"},
+                                           {"origin_class", "s"},
+                                           {"content_hash", "s"},
+                                           {"idempotency_key", "s"},
+                                           {"metadata", "s?"},
+                                           {"tool_name", "s?"},
+                                           {"tool_call_id", "s?"}}));
     EventInput in;
     in.namespace_name = S(o, "namespace");
     in.session_id = S(o, "session");
@@ -134,36 +190,66 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
     return Status::Ok();
   }
   if (k == "claim") {
-    ENGRAM_RETURN_IF_ERROR(CheckFields(
-        o, {{"id", "s"}, {"namespace", "s"}, {"subject", "s"}, {"predicate", "s"}, {"slot", "s"}, {"value", "s"},
-            {"text", "s"}, {"qualifiers", "s"}, {"negated", "i"}, {"valid_from", "i"}, {"valid_to", "i?"},
-            {"recorded_from", "i"}, {"recorded_to", "i?"}, {"status", "s"}, {"scope", "s"},
-            {"authority", "s"}, {"assertion", "s"}, {"confidence", "n"}, {"importance", "n"},
-            {"activation", "n"}, {"access_count", "i"}, {"supersedes_id", "s?"}, {"superseded_by_id", "s?"},
-            {"topic_key", "s"}, {"conflict_key", "s?"}, {"polarity_key", "s"}, {"fact_hash", "s"},
-            {"time_phrase", "s?"}, {"extractor", "s"}, {"evidence", "a"}}));
+    ENGRAM_RETURN_IF_ERROR(CheckFields(o, {{"id", "s"},
+                                           {"namespace", "s"},
+                                           {"subject", "s"},
+                                           {"predicate", "s"},
+                                           {"slot", "s"},
+                                           {"value", "s"},
+                                           {"text", "s"},
+                                           {"qualifiers", "s"},
+                                           {"negated", "i"},
+                                           {"valid_from", "i"},
+                                           {"valid_to", "i?"},
+                                           {"recorded_from", "i"},
+                                           {"recorded_to", "i?"},
+                                           {"status", "s"},
+                                           {"scope", "s"},
+                                           {"authority", "s"},
+                                           {"assertion", "s"},
+                                           {"confidence", "n"},
+                                           {"importance", "n"},
+                                           {"activation", "n"},
+                                           {"access_count", "i"},
+                                           {"supersedes_id", "s?"},
+                                           {"superseded_by_id", "s?"},
+                                           {"topic_key", "s"},
+                                           {"conflict_key", "s?"},
+                                           {"polarity_key", "s"},
+                                           {"fact_hash", "s"},
+                                           {"time_phrase", "s?"},
+                                           {"extractor", "s"},
+                                           {"evidence", "a"}}));
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", S(o, "id"), true));
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", S(o, "namespace"), true));
     const std::string status = S(o, "status");
-    static const std::set<std::string> kStatuses = {"active", "superseded", "disputed", "archived", "retracted",
-                                                    "expired"};
+    static const std::set<std::string> kStatuses = {"active",   "superseded", "disputed",
+                                                    "archived", "retracted",  "expired"};
     if (!kStatuses.contains(status)) {
-      return FieldError("status", fmt::format("unknown value \"{}\" (expected one of: active, superseded, "
-                                              "disputed, archived, retracted, expired)", status));
+      return FieldError("status",
+                        fmt::format("unknown value \"{}\" (expected one of: active, superseded, "
+                                    "disputed, archived, retracted, expired)",
+                                    status));
     }
     for (const json& ev : o["evidence"]) {
       if (!ev.is_object()) return FieldError("evidence", "every item must be an object");
-      ENGRAM_RETURN_IF_ERROR(CheckFields(ev, {{"event", "s"}, {"relation", "s"}, {"created_at", "i"}}).WithContext("evidence"));
+      ENGRAM_RETURN_IF_ERROR(
+          CheckFields(ev, {{"event", "s"}, {"relation", "s"}, {"created_at", "i"}})
+              .WithContext("evidence"));
       const std::string rel = S(ev, "relation");
       if (rel != "supports" && rel != "contradicts" && rel != "supersedes") {
-        return FieldError("evidence.relation",
-                          fmt::format("unknown value \"{}\" (expected one of: supports, contradicts, supersedes)", rel));
+        return FieldError(
+            "evidence.relation",
+            fmt::format("unknown value \"{}\" (expected one of: supports, contradicts, supersedes)",
+                        rel));
       }
     }
     return Status::Ok();
   }
-  return FieldError("kind", fmt::format("unknown value \"{}\" (expected one of: namespace, session, tombstone, "
-                                        "event, claim)", k));
+  return FieldError(
+      "kind", fmt::format("unknown value \"{}\" (expected one of: namespace, session, tombstone, "
+                          "event, claim)",
+                          k));
 }
 
 Result<std::optional<int64_t>> QueryOptInt(sqlite::Database& db, const std::string& sql,
@@ -182,8 +268,8 @@ Result<std::optional<int64_t>> QueryOptInt(sqlite::Database& db, const std::stri
 
 }  // namespace
 
-Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events, sqlite::TombstoneStore& tombstones,
-                                std::istream& in) {
+Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events,
+                                sqlite::TombstoneStore& tombstones, std::istream& in) {
   // 1. Parse and validate everything before writing anything.
   std::vector<Line> lines;
   std::map<size_t, sqlite::EventRow> event_rows;  // by line number
@@ -197,7 +283,8 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
     try {
       line.obj = json::parse(text);
     } catch (const std::exception& e) {
-      return Error(Status::InvalidArgument(fmt::format("line {}: not valid JSON: {}", number, e.what())));
+      return Error(
+          Status::InvalidArgument(fmt::format("line {}: not valid JSON: {}", number, e.what())));
     }
     sqlite::EventRow row;
     Status st = ValidateLine(line.obj, &row);
@@ -212,7 +299,9 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
   Status st = db.WriteTransaction([&]() -> Status {
     report = ImportReport{};
     const TimestampMs now = NowMs();
-    auto ensure_ns = [&](const json& o, const char* field) { return events.EnsureNamespace(S(o, field), now); };
+    auto ensure_ns = [&](const json& o, const char* field) {
+      return events.EnsureNamespace(S(o, field), now);
+    };
     for (const char* kind : {"namespace", "session", "tombstone", "event", "claim"}) {
       const std::string k = kind;
       for (const Line& line : lines) {
@@ -220,7 +309,9 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
         if (o["kind"] != k) continue;
         Status s = [&]() -> Status {
           if (k == "namespace") {
-            auto q = db.Cached("INSERT INTO namespaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING");
+            auto q = db.Cached(
+                "INSERT INTO namespaces(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO "
+                "NOTHING");
             if (!q) return q.error();
             (*q)->Bind(1, S(o, "name")).Bind(2, o["created_at"].get<int64_t>());
             ENGRAM_RETURN_IF_ERROR((*q)->Run());
@@ -244,14 +335,17 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
               // The parent's row may come later in the file: it is created as a placeholder now and
               // keeps its own line's metadata only if that line inserts first (first write wins).
               auto p = db.Cached(
-                  "INSERT INTO sessions(namespace_id, external_id, kind, created_at) VALUES (?, ?, 'interactive', ?) "
+                  "INSERT INTO sessions(namespace_id, external_id, kind, created_at) VALUES (?, ?, "
+                  "'interactive', ?) "
                   "ON CONFLICT(namespace_id, external_id) DO NOTHING");
               if (!p) return p.error();
               (*p)->Bind(1, *ns).Bind(2, S(o, "parent")).Bind(3, o["created_at"].get<int64_t>());
               ENGRAM_RETURN_IF_ERROR((*p)->Run());
               auto u = db.Cached(
-                  "UPDATE sessions SET parent_id = (SELECT id FROM sessions WHERE namespace_id = ?1 AND "
-                  "external_id = ?2) WHERE namespace_id = ?1 AND external_id = ?3 AND parent_id IS NULL");
+                  "UPDATE sessions SET parent_id = (SELECT id FROM sessions WHERE namespace_id = "
+                  "?1 AND "
+                  "external_id = ?2) WHERE namespace_id = ?1 AND external_id = ?3 AND parent_id IS "
+                  "NULL");
               if (!u) return u.error();
               (*u)->Bind(1, *ns).Bind(2, S(o, "parent")).Bind(3, S(o, "id"));
               ENGRAM_RETURN_IF_ERROR((*u)->Run());
@@ -262,14 +356,17 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
             auto ns = ensure_ns(o, "namespace");
             if (!ns) return ns.error();
             auto q = db.Cached(
-                "INSERT INTO tombstones(id, namespace_id, object_type, object_id, content_hash, idempotency_hash, "
-                "fact_hash, reason, selector, operation_id, actor, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+                "INSERT INTO tombstones(id, namespace_id, object_type, object_id, content_hash, "
+                "idempotency_hash, "
+                "fact_hash, reason, selector, operation_id, actor, created_at) VALUES "
+                "(?,?,?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT(id) DO NOTHING");
             if (!q) return q.error();
             (*q)->Bind(1, S(o, "id")).Bind(2, *ns);
             int i = 3;
-            for (const char* f : {"object_type", "object_id", "content_hash", "idempotency_hash", "fact_hash", "reason",
-                                  "selector", "operation_id", "actor", "created_at"}) {
+            for (const char* f :
+                 {"object_type", "object_id", "content_hash", "idempotency_hash", "fact_hash",
+                  "reason", "selector", "operation_id", "actor", "created_at"}) {
               BindJson(**q, i++, o, f);
             }
             ENGRAM_RETURN_IF_ERROR((*q)->Run());
@@ -282,7 +379,8 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
             if (!ns) return ns.error();
             auto by_id = tombstones.Find(row.event.id);
             if (!by_id) return by_id.error();
-            auto tomb = tombstones.FindForEvent(*ns, row.event.content_hash, row.event.idempotency_key);
+            auto tomb =
+                tombstones.FindForEvent(*ns, row.event.content_hash, row.event.idempotency_key);
             if (!tomb) return tomb.error();
             if (by_id->has_value() || tomb->has_value()) {
               ++report.skipped_forgotten;
@@ -353,7 +451,8 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
           ENGRAM_RETURN_IF_ERROR((*fts)->Run());
           for (const auto& [event_seq, ev] : evidence) {
             auto e = db.Cached(
-                "INSERT INTO claim_evidence(claim_seq, event_seq, relation, created_at) VALUES (?, ?, ?, ?)");
+                "INSERT INTO claim_evidence(claim_seq, event_seq, relation, created_at) VALUES (?, "
+                "?, ?, ?)");
             if (!e) return e.error();
             (*e)->Bind(1, claim_seq).Bind(2, event_seq).Bind(3, S(*ev, "relation"));
             (*e)->Bind(4, (*ev)["created_at"].get<int64_t>());
@@ -367,8 +466,10 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
     }
     // Supersede links to a claim that was not imported (forgotten) are dropped, as forget does.
     return db.Exec(
-        "UPDATE claims SET supersedes_id = NULL WHERE supersedes_id IS NOT NULL AND supersedes_id NOT IN "
-        "(SELECT id FROM claims); UPDATE claims SET superseded_by_id = NULL WHERE superseded_by_id IS NOT NULL "
+        "UPDATE claims SET supersedes_id = NULL WHERE supersedes_id IS NOT NULL AND supersedes_id "
+        "NOT IN "
+        "(SELECT id FROM claims); UPDATE claims SET superseded_by_id = NULL WHERE superseded_by_id "
+        "IS NOT NULL "
         "AND superseded_by_id NOT IN (SELECT id FROM claims);");
   });
   if (!st.ok()) return Error(st);
