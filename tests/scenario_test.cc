@@ -433,6 +433,10 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
        {"step", "note", "namespace", "expect_events", "expect_claims", "expect_active_claims", "save",
         "expect_same_as"}},
       {"compact", {"step", "note"}},
+      {"backup", {"step", "note", "name"}},
+      {"restore", {"step", "note", "name", "expect_error"}},
+      {"export", {"step", "note", "name", "namespace"}},
+      {"import", {"step", "note", "name", "expect_error"}},
       {"mark_time", {"step", "note", "name"}},
   };
   return kKeys;
@@ -562,6 +566,14 @@ std::string ParseStep(const json& j, Step* step) {
   }
 
   if (step->kind == "compact") return "";
+  if (step->kind == "backup" || step->kind == "restore" || step->kind == "export" || step->kind == "import") {
+    ENGRAM_STEP_TRY(string_field("name", &step->name, true));
+    if (step->kind == "export") ENGRAM_STEP_TRY(string_field("namespace", &step->namespace_name, false));
+    if (step->kind == "restore" || step->kind == "import") {
+      ENGRAM_STEP_TRY(optional_string("expect_error", &step->expect_error));
+    }
+    return "";
+  }
   if (step->kind == "get" || step->kind == "unforget" || step->kind == "history") {
     ENGRAM_STEP_TRY(string_field("id", &step->id, true));
     if (step->kind == "get") {
@@ -1130,6 +1142,9 @@ class Backend {
   virtual RecallOutcome SessionsSearch(const std::string& ns, const std::string& query) = 0;
   virtual CountsOutcome Counts(const std::string& ns) = 0;
   virtual std::string Compact() = 0;  // "" or the error
+  // backup / restore / export / import of the file named by the step (docs/backup.md): "" or the
+  // error. Restore closes and reopens the database around Engine::Restore.
+  virtual std::string Dump(const std::string& op, const std::string& name, const std::string& ns) = 0;
   // Called before every step that is not an ingest, and at the end.
   virtual void Flush() {}
   virtual void CheckDoctor() = 0;
@@ -1171,7 +1186,7 @@ ClaimView ViewOf(const RecallItem& it) {
 
 class LibraryBackend : public Backend {
  public:
-  explicit LibraryBackend(const std::string& db_path) {
+  explicit LibraryBackend(const std::string& db_path) : db_path_(db_path) {
     unsetenv("ENGRAM_EXTRACTOR");  // the default (rules) extractor, as in the CLI runs
     auto engine = test::OpenTestEngine(db_path);
     EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
@@ -1473,6 +1488,32 @@ class LibraryBackend : public Backend {
     return "";
   }
 
+  std::string Dump(const std::string& op, const std::string& name, const std::string& ns) override {
+    const std::string file = db_path_ + "." + name;
+    if (op == "backup") {
+      auto r = engine_->Backup(file);
+      return r ? "" : r.error().ToString();
+    }
+    if (op == "export") {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      auto r = engine_->Export(ns, out);
+      return r ? "" : r.error().ToString();
+    }
+    if (op == "import") {
+      std::ifstream in(file, std::ios::binary);
+      auto r = engine_->Import(in);
+      return r ? "" : r.error().ToString();
+    }
+    engine_.reset();
+    Options options;
+    options.db_path = db_path_;
+    auto r = Engine::Restore(options, file);
+    auto engine = test::OpenTestEngine(db_path_);
+    EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
+    if (engine) engine_ = std::move(*engine);
+    return r ? "" : r.error().ToString();
+  }
+
   void CheckDoctor() override {
     auto report = engine_->Doctor();
     ASSERT_OK(report);
@@ -1480,6 +1521,7 @@ class LibraryBackend : public Backend {
   }
 
  private:
+  std::string db_path_;
   std::unique_ptr<Engine> engine_;
 };
 
@@ -1761,6 +1803,20 @@ class CliBackend : public Backend {
     return "";
   }
 
+  std::string Dump(const std::string& op, const std::string& name, const std::string& ns) override {
+    const std::string file = db_ + "." + name;
+    std::vector<std::string> args = {op};
+    if (op == "export") {
+      args.insert(args.end(), {"--out", file});
+      if (!ns.empty()) args.insert(args.end(), {"--namespace", ns});
+    } else {
+      args.push_back(file);
+    }
+    json j;
+    std::string error;
+    return Run(args, &j, &error) ? "" : error;
+  }
+
   void CheckDoctor() override {
     CliResult r = Engram({"doctor"});
     EXPECT_EQ(r.exit_code, 0) << r.Describe();
@@ -1885,6 +1941,13 @@ class Runner {
       }
     } else if (step.kind == "compact") {
       EXPECT_EQ(backend_.Compact(), "");
+    } else if (step.kind == "backup" || step.kind == "restore" || step.kind == "export" || step.kind == "import") {
+      const std::string error = backend_.Dump(step.kind, step.name, step.namespace_name);
+      if (!step.expect_error) {
+        EXPECT_EQ(error, "");
+      } else {
+        EXPECT_THAT(error, ::testing::HasSubstr(*step.expect_error));
+      }
     } else if (step.kind == "process") {
       CheckProcess(step, backend_.Process());
     } else if (step.kind == "claims") {
@@ -2060,7 +2123,8 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
   for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
                            "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
-                           "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl", "ranking.jsonl"}) {
+                           "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl",
+                           "ranking.jsonl", "restore_after_forget.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }

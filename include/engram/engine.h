@@ -13,7 +13,9 @@
 #ifndef ENGRAM_INCLUDE_ENGINE_H_
 #define ENGRAM_INCLUDE_ENGINE_H_
 
+#include <iosfwd>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -167,6 +169,45 @@ class Engine {
   // (at, seq): for a forgotten claim, its history without content followed by the forget.
   // Empty when there are none. Errors: kInvalidArgument (empty id).
   virtual Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) = 0;
+
+  // ---- Export, import, backup, restore (see docs/backup.md) ---------------------------------
+
+  // Writes one namespace (every namespace when empty) as JSONL to `out`, one object per line with
+  // a "kind": namespace, session, tombstone, event, claim (evidence refs, valid/recorded times,
+  // status, supersede links). Sorted keys, insertion order: the same contents give the same bytes,
+  // and export → Import into a fresh database → export is byte-identical. Reads one snapshot.
+  // Returns the lines written per kind. Errors: kNotFound (unknown namespace), kIOError (stream).
+  // Thread-safe.
+  virtual Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) = 0;
+
+  // Imports a dump written by Export: every line is validated first (events exactly as Ingest
+  // does; a bad line → kInvalidArgument "line N: field \"x\": ..." and nothing is written), then
+  // everything is written in one transaction. Tombstones are honoured — the file's and this
+  // database's: forgotten events and claims are skipped (skipped_forgotten), as are rows already
+  // stored (skipped_existing). No extraction job is queued. Errors: kInvalidArgument, kBusy,
+  // kIOError. Thread-safe.
+  virtual Result<ImportReport> Import(std::istream& in) = 0;
+
+  // Writes a consistent online snapshot of the database to `path` (VACUUM INTO; writers are not
+  // blocked) and its manifest to `path + ".manifest.json"` (schema version, time, engram version,
+  // size in bytes, XXH3-128 of the file, tombstone count, highest tombstone id, hash of the
+  // ledger). Returns the manifest. Errors: kInvalidArgument (empty path), kAlreadyExists (path or
+  // manifest exists), kBusy, kIOError. Thread-safe.
+  virtual Result<BackupManifest> Backup(const std::string& path) = 0;
+
+  // Restores the backup at `backup_path` over options.db_path: verifies the manifest, refuses
+  // stray -wal/-shm/-journal files next to the backup, copies it next to the live database, runs
+  // integrity_check, migrates an older schema, replays every tombstone of the live database's
+  // ledger (content forgotten after the backup stays forgotten, B21), compacts, then renames it
+  // over the live file. On any error the live database is unchanged. No Engine of this process
+  // may have the live database open; another process that has it open is detected through its
+  // SQLite file locks (kBusy). Errors: kInvalidArgument (stray sidecar, empty path), kNotFound
+  // (backup or manifest missing), kCorruption (manifest mismatch, integrity check, newer schema),
+  // kBusy, kIOError.
+  static Result<RestoreReport> Restore(const Options& options, const std::string& backup_path);
+
+  // Checks a backup against its manifest (size and XXH3-128). Errors: kNotFound, kCorruption.
+  static Result<BackupManifest> VerifyBackup(const std::string& backup_path);
 };
 
 }  // namespace engram

@@ -471,6 +471,44 @@ struct CompactReport {
   double took_ms = 0;
 };
 
+
+// ---- Export, import, backup, restore (see docs/backup.md) --------------------------------------
+
+// Counts of one export or import, by line kind.
+struct DumpCounts {
+  int64_t namespaces = 0;
+  int64_t sessions = 0;
+  int64_t events = 0;
+  int64_t claims = 0;
+  int64_t tombstones = 0;
+};
+
+struct ImportReport {
+  DumpCounts imported;           // rows written
+  int64_t skipped_forgotten = 0; // events/claims matching a tombstone (the file's or the database's)
+  int64_t skipped_existing = 0;  // events/claims whose id (or idempotency key) is already stored
+};
+
+// The manifest written next to a backup (PATH.manifest.json).
+struct BackupManifest {
+  int format = 1;
+  int schema_version = 0;
+  TimestampMs created_at = 0;
+  std::string engram_version;
+  int64_t file_bytes = 0;
+  std::string file_xxh3;          // XXH3-128 of the backup file, 32 hex digits
+  int64_t tombstone_count = 0;    // tombstones in the backup's ledger
+  std::string max_tombstone_id;   // the highest (newest) tombstone ULID, "" when none
+  std::string ledger_xxh3;        // XXH3-128 over the sorted tombstone ids, one per line
+};
+
+struct RestoreReport {
+  BackupManifest manifest;
+  int64_t tombstones_replayed = 0;  // live tombstones absent from the backup, copied in
+  int64_t events_forgotten = 0;     // backup rows removed by the replay
+  int64_t claims_forgotten = 0;
+  bool migrated = false;            // the backup had an older schema
+};
 }  // namespace engram
 
 #endif  // ENGRAM_INCLUDE_TYPES_H_

@@ -706,6 +706,110 @@ int RunTombstones(const GlobalFlags& flags, const ListTombstonesQuery& q) {
   return 0;
 }
 
+
+// ---- export, import, backup, restore (docs/backup.md) ------------------------------------------
+
+OrderedJson CountsToJson(const DumpCounts& c) {
+  return {{"namespaces", c.namespaces}, {"sessions", c.sessions}, {"tombstones", c.tombstones},
+          {"events", c.events}, {"claims", c.claims}};
+}
+
+OrderedJson ManifestJson(const BackupManifest& m) {
+  return {{"schema_version", m.schema_version}, {"created_at", FormatTimestamp(m.created_at)},
+          {"engram_version", m.engram_version}, {"file_bytes", m.file_bytes}, {"file_xxh3", m.file_xxh3},
+          {"tombstone_count", m.tombstone_count}, {"max_tombstone_id", m.max_tombstone_id},
+          {"ledger_xxh3", m.ledger_xxh3}};
+}
+
+// Without --out the dump goes to stdout and the summary to stderr. With --out it is written to
+// FILE.tmp and renamed, so a failed export never leaves half a file under FILE.
+int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string& out_path) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  if (out_path.empty()) {
+    auto counts = (*engine)->Export(ns, std::cout);
+    if (!counts) return Fail(flags, counts.error());
+    std::cerr << "engram: exported " << Dump(CountsToJson(*counts)) << "\n";
+    return 0;
+  }
+  const std::string tmp = out_path + ".tmp";
+  Result<DumpCounts> counts;
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Fail(flags, Status::IOError(fmt::format("cannot write \"{}\"", tmp)));
+    counts = (*engine)->Export(ns, out);
+  }
+  if (!counts) {
+    std::remove(tmp.c_str());
+    return Fail(flags, counts.error());
+  }
+  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
+    return Fail(flags, Status::IOError(fmt::format("cannot rename \"{}\" to \"{}\"", tmp, out_path)));
+  }
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"file", out_path}, {"exported", CountsToJson(*counts)}}) << "\n";
+  } else {
+    std::cout << fmt::format("exported to {}: {}\n", out_path, Dump(CountsToJson(*counts)));
+  }
+  return 0;
+}
+
+int RunImport(const GlobalFlags& flags, const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Fail(flags, Status::NotFound(fmt::format("cannot open \"{}\"", file)));
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto r = (*engine)->Import(in);
+  if (!r) return Fail(flags, r.error().WithContext(file));
+  OrderedJson j{{"imported", CountsToJson(r->imported)},
+                {"skipped_forgotten", r->skipped_forgotten},
+                {"skipped_existing", r->skipped_existing}};
+  if (flags.json) {
+    std::cout << Dump(j) << "\n";
+  } else {
+    std::cout << fmt::format("imported {} events and {} claims ({} skipped as forgotten, {} already stored)\n",
+                             r->imported.events, r->imported.claims, r->skipped_forgotten, r->skipped_existing);
+  }
+  return 0;
+}
+
+int RunBackup(const GlobalFlags& flags, const std::string& path) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto m = (*engine)->Backup(path);
+  if (!m) return Fail(flags, m.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"backup", path}, {"manifest", ManifestJson(*m)}}) << "\n";
+  } else {
+    std::cout << fmt::format("backup {} ({} bytes, xxh3 {}, {} tombstones); manifest {}.manifest.json\n", path,
+                             m->file_bytes, m->file_xxh3, m->tombstone_count, path);
+  }
+  return 0;
+}
+
+// Restore must not open an Engine on the live database (see Engine::Restore).
+int RunRestore(const GlobalFlags& flags, const std::string& path) {
+  Options options;
+  options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  auto r = Engine::Restore(options, path);
+  if (!r) return Fail(flags, r.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"restored", path},
+                                  {"manifest", ManifestJson(r->manifest)},
+                                  {"tombstones_replayed", r->tombstones_replayed},
+                                  {"events_forgotten", r->events_forgotten},
+                                  {"claims_forgotten", r->claims_forgotten},
+                                  {"migrated", r->migrated}})
+              << "\n";
+  } else {
+    std::cout << fmt::format(
+        "restored {} into {}: {} tombstones replayed, {} events and {} claims forgotten again{}\n", path,
+        options.db_path, r->tombstones_replayed, r->events_forgotten, r->claims_forgotten,
+        r->migrated ? ", schema migrated" : "");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -850,6 +954,18 @@ int Main(int argc, char** argv) {
   auto* doctor_cmd = app.add_subcommand("doctor", "check the database's integrity");
   auto* stats_cmd = app.add_subcommand("stats", "counts and sizes");
 
+  std::string export_ns, export_out, import_file, backup_path, restore_path;
+  auto* export_cmd = app.add_subcommand("export", "write the database (or one namespace) as JSONL");
+  export_cmd->add_option("--namespace,-n", export_ns, "only this namespace");
+  export_cmd->add_option("--out,-o", export_out, "output file (default: stdout)");
+  auto* import_cmd = app.add_subcommand("import", "load a JSONL dump written by export (honours tombstones)");
+  import_cmd->add_option("file", import_file, "dump file")->required();
+  auto* backup_cmd = app.add_subcommand("backup", "write a consistent snapshot and its manifest (PATH.manifest.json)");
+  backup_cmd->add_option("path", backup_path, "backup file (must not exist)")->required();
+  auto* restore_cmd = app.add_subcommand(
+      "restore", "replace the database with a backup; every tombstone of the current database is replayed");
+  restore_cmd->add_option("path", restore_path, "backup file (with its manifest)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -877,6 +993,10 @@ int Main(int argc, char** argv) {
   if (*compact_cmd) return RunCompact(flags);
   if (*feedback_cmd) return RunFeedback(flags, feedback_id, feedback_helpful, feedback_unhelpful);
   if (*tombstones_cmd) return RunTombstones(flags, tombstones_query);
+  if (*export_cmd) return RunExport(flags, export_ns, export_out);
+  if (*import_cmd) return RunImport(flags, import_file);
+  if (*backup_cmd) return RunBackup(flags, backup_path);
+  if (*restore_cmd) return RunRestore(flags, restore_path);
   return 1;
 }
 

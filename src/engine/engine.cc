@@ -6,8 +6,11 @@
 #include <fmt/format.h>
 #include <mutex>
 
+#include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
+#include "lifecycle/export.h"
 #include "lifecycle/forget.h"
+#include "lifecycle/import_dump.h"
 #include "recall/context_packet.h"
 #include "recall/event_recall.h"
 #include "recall/recall.h"
@@ -543,6 +546,22 @@ class EngineImpl final : public Engine {
     return audit_.ForObject(object_id);
   }
 
+  Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::ExportDump(*db_, namespace_name, out);
+  }
+
+  Result<ImportReport> Import(std::istream& in) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::ImportDump(*db_, store_, tombstones_, in);
+  }
+
+  Result<BackupManifest> Backup(const std::string& path) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::Backup(*db_, path);
+  }
+
  private:
   // One rule for every entry point (library, CLI, later REST and MCP).
   static Status ValidateForgetRequest(const ForgetRequest& r) {
@@ -628,6 +647,14 @@ class EngineImpl final : public Engine {
 Status Engine::ValidateEvent(const EventInput& input) {
   auto row = ValidateEventInput(input, NowMs());
   return row ? Status::Ok() : row.error();
+}
+
+Result<RestoreReport> Engine::Restore(const Options& options, const std::string& backup_path) {
+  return lifecycle::Restore(options, backup_path);
+}
+
+Result<BackupManifest> Engine::VerifyBackup(const std::string& backup_path) {
+  return lifecycle::VerifyBackup(backup_path);
 }
 
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {

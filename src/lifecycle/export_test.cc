@@ -1,0 +1,256 @@
+// lifecycle/export_test.cc — export → import → export is byte-identical; import honours the
+// tombstones of its file and of the target database; a bad line imports nothing.
+#include "lifecycle/export.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+// Designated initializers name only the fields a test cares about.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace engram {
+namespace {
+
+using test::TempDir;
+using ::testing::HasSubstr;
+
+std::string ExportAll(Engine& e, std::string_view ns = "") {
+  std::ostringstream out;
+  auto r = e.Export(ns, out);
+  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().ToString());
+  return out.str();
+}
+
+class ExportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    unsetenv("ENGRAM_EXTRACTOR");
+    ASSERT_OK_AND_ASSIGN(a_, test::OpenTestEngine(dir_.File("a.db")));
+  }
+  // Two namespaces, a session lineage, metadata, tool events, claims with a supersede link, a
+  // forgotten event (a tombstone).
+  void Populate() {
+    std::vector<EventInput> batch = {
+        {.namespace_name = "u1",
+         .session_id = "s1",
+         .role = "user",
+         .content = "I live in Lisbon and I like jazz.",
+         .occurred_at = "2023-05-08T13:56:00Z",
+         .speaker = "Mei",
+         .metadata_json = R"({"image_caption":"a tram"})",
+         .session_title = "first chat"},
+        {.namespace_name = "u1",
+         .session_id = "s2",
+         .role = "assistant",
+         .content = "Noted: Lisbon, jazz.",
+         .occurred_at = "2023-05-09T10:00:00Z",
+         .parent_session_id = "s1"},
+        {.namespace_name = "u1",
+         .session_id = "s2",
+         .role = "tool",
+         .content = "{\"weather\":\"sunny\"}",
+         .occurred_at = "2023-05-09T10:00:01Z",
+         .tool_name = "weather",
+         .tool_call_id = "c1"},
+        {.namespace_name = "u2",
+         .session_id = "s1",
+         .role = "user",
+         .content = "Other tenant, other facts.",
+         .occurred_at = "2023-06-01T00:00:00+08:00"},
+        {.namespace_name = "u1",
+         .session_id = "s3",
+         .role = "user",
+         .content = "My PIN is Zebracanary4242.",
+         .occurred_at = "2023-07-01"},
+    };
+    ASSERT_OK_AND_ASSIGN(auto results, a_->IngestBatch(batch));
+    ASSERT_OK(a_->Remember({.namespace_name = "u1",
+                            .subject = "Mei",
+                            .predicate = "lives_in",
+                            .value = "Lisbon",
+                            .at = "2023-01-01"}));
+    ASSERT_OK(a_->Remember({.namespace_name = "u1",
+                            .subject = "Mei",
+                            .predicate = "lives_in",
+                            .value = "Porto",
+                            .at = "2024-01-01"}));
+    ASSERT_OK(a_->Process(true));
+    ForgetRequest f;
+    f.ids = {results[4].event.id};
+    ASSERT_OK(a_->Forget(f));
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Engine> a_;
+};
+
+TEST_F(ExportTest, ExportImportExportIsByteIdentical) {
+  Populate();
+  const std::string first = ExportAll(*a_);
+  for (const char* kind :
+       {"\"kind\":\"namespace\"", "\"kind\":\"session\"", "\"kind\":\"event\"",
+        "\"kind\":\"claim\"", "\"kind\":\"tombstone\"", "\"status\":\"superseded\"",
+        "\"superseded_by_id\":\"", "\"valid_to\":", "\"recorded_to\":", "\"parent\":\"s1\""}) {
+    EXPECT_THAT(first, HasSubstr(kind));
+  }
+  EXPECT_THAT(first, ::testing::Not(HasSubstr("Zebracanary4242")));
+
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  std::istringstream in(first);
+  ASSERT_OK_AND_ASSIGN(ImportReport report, b->Import(in));
+  EXPECT_GT(report.imported.events, 0);
+  EXPECT_GT(report.imported.claims, 0);
+  EXPECT_EQ(report.imported.tombstones, 1);
+  EXPECT_EQ(report.skipped_forgotten, 0);
+  const std::string second = ExportAll(*b);
+  EXPECT_EQ(first, second);
+
+  // One namespace only; importing the same dump again changes nothing.
+  EXPECT_THAT(ExportAll(*a_, "u2"), ::testing::Not(HasSubstr("\"namespace\":\"u1\"")));
+  std::istringstream again(first);
+  ASSERT_OK_AND_ASSIGN(ImportReport twice, b->Import(again));
+  EXPECT_EQ(twice.imported.events + twice.imported.claims, 0);
+  EXPECT_EQ(ExportAll(*b), first);
+  ASSERT_OK_AND_ASSIGN(DoctorReport doctor, b->Doctor());
+  EXPECT_TRUE(doctor.ok) << ::testing::PrintToString(doctor.problems);
+  // Recall works on the imported rows (the full-text index was rebuilt).
+  ASSERT_OK_AND_ASSIGN(RecallResult found, b->Recall({.text = "jazz", .namespace_name = "u1"}));
+  EXPECT_FALSE(found.items.empty());
+}
+
+TEST_F(ExportTest, ExportOfUnknownNamespaceIsNotFound) {
+  std::ostringstream out;
+  auto r = a_->Export("nope", out);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), StatusCode::kNotFound);
+}
+
+TEST_F(ExportTest, ImportHonoursTheTargetDatabasesTombstones) {
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "The vault word is Zebracanary4242.",
+                        .occurred_at = "2024-01-01"}));
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "Harmless line.",
+                        .occurred_at = "2024-01-02"}));
+  const std::string dump = ExportAll(*a_);
+
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  ASSERT_OK_AND_ASSIGN(IngestResult same,
+                       b->Ingest({.namespace_name = "u1",
+                                  .session_id = "other",
+                                  .role = "user",
+                                  .content = "The vault word is Zebracanary4242."}));
+  ForgetRequest f;
+  f.ids = {same.event.id};
+  ASSERT_OK(b->Forget(f));
+  std::istringstream in(dump);
+  ASSERT_OK_AND_ASSIGN(ImportReport report, b->Import(in));
+  EXPECT_EQ(report.skipped_forgotten, 1);
+  EXPECT_EQ(report.imported.events, 1);
+  EXPECT_THAT(ExportAll(*b), ::testing::Not(HasSubstr("Zebracanary4242")));
+  ASSERT_OK_AND_ASSIGN(RecallResult found,
+                       b->Recall({.text = "Zebracanary4242", .namespace_name = "u1"}));
+  EXPECT_TRUE(found.items.empty());
+}
+
+TEST_F(ExportTest, ImportHonoursTheFilesOwnTombstones) {
+  ASSERT_OK_AND_ASSIGN(IngestResult secret,
+                       a_->Ingest({.namespace_name = "u1",
+                                   .session_id = "s1",
+                                   .role = "user",
+                                   .content = "The vault word is Zebracanary4242.",
+                                   .occurred_at = "2024-01-01"}));
+  const std::string before = ExportAll(*a_);
+  ForgetRequest f;
+  f.ids = {secret.event.id};
+  ASSERT_OK(a_->Forget(f));
+  // A file that holds both the old event line and the later tombstone (e.g. two dumps
+  // concatenated): the tombstone wins, whatever the order of the lines.
+  const std::string merged = before + ExportAll(*a_);
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  std::istringstream in(merged);
+  ASSERT_OK_AND_ASSIGN(ImportReport report, b->Import(in));
+  EXPECT_EQ(report.imported.events, 0);
+  EXPECT_EQ(report.skipped_forgotten, 1);
+  EXPECT_EQ(report.imported.tombstones, 1);
+  auto get = b->GetEvent(secret.event.id);
+  ASSERT_FALSE(get);
+  EXPECT_EQ(get.error().code(), StatusCode::kNotFound);
+}
+
+TEST_F(ExportTest, ABadLineNamesLineAndFieldAndImportsNothing) {
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "first",
+                        .occurred_at = "2024-01-01"}));
+  ASSERT_OK(a_->Ingest({.namespace_name = "u1",
+                        .session_id = "s1",
+                        .role = "user",
+                        .content = "second",
+                        .occurred_at = "2024-01-02"}));
+  std::string dump = ExportAll(*a_);
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+
+  // Line 3 is the first event (namespace, session, event, event).
+  std::string bad_role = dump;
+  const size_t at = bad_role.find("\"role\":\"user\"");
+  ASSERT_NE(at, std::string::npos);
+  bad_role.replace(at, 13, "\"role\":\"bot\"");
+  std::istringstream in(bad_role);
+  auto r = b->Import(in);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.error().message(), HasSubstr("line 3"));
+  EXPECT_THAT(r.error().message(), HasSubstr("field \"role\""));
+
+  std::string bad_hash = dump;
+  const size_t second = bad_hash.find("\"content\":\"second\"");
+  ASSERT_NE(second, std::string::npos);
+  bad_hash.replace(second, 18, "\"content\":\"sEcond\"");
+  std::istringstream in2(bad_hash);
+  r = b->Import(in2);
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message(), HasSubstr("line 4"));
+  EXPECT_THAT(r.error().message(), HasSubstr("field \"content_hash\""));
+
+  std::istringstream in3(dump + "{\"kind\":\"claim\",\"id\":\"x\"}\n");
+  r = b->Import(in3);
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message(), HasSubstr("line 5"));
+
+  EXPECT_EQ(ExportAll(*b), "") << "nothing half-imported";
+}
+
+TEST_F(ExportTest, CliExportImportRoundTripAndExitCodes) {
+  Populate();
+  a_.reset();
+  const std::string a = dir_.File("a.db"), b = dir_.File("b.db"), dump = dir_.File("dump.jsonl");
+  test::CliResult r = test::RunCli({"--db", a, "export", "--out", dump});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  r = test::RunCli({"--db", b, "--json", "import", dump});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_THAT(r.out, HasSubstr("\"imported\""));
+  r = test::RunCli({"--db", b, "export"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_EQ(r.out, test::ReadFile(dump));
+  EXPECT_EQ(test::RunCli({"--db", a, "export", "--namespace", "nope"}).exit_code, 3);
+  EXPECT_EQ(test::RunCli({"--db", b, "import", dir_.File("missing.jsonl")}).exit_code, 3);
+  test::WriteFile(dir_.File("bad.jsonl"), "{\"kind\":\"event\"}\n");
+  r = test::RunCli({"--db", b, "import", dir_.File("bad.jsonl")});
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+  EXPECT_THAT(r.err, HasSubstr("line 1"));
+}
+
+}  // namespace
+}  // namespace engram
