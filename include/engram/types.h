@@ -146,6 +146,9 @@ struct RecallResult {
   std::vector<RecallItem> items;     // best first, at most RecallQuery::limit
   std::vector<std::string> terms;    // the normalised terms the query was searched with
   double took_ms = 0;                // wall time spent inside Recall, in milliseconds
+  // Why a channel was off for this query, for the user ("dense channel disabled: ..."); the
+  // other channels still ran. Empty normally.
+  std::vector<std::string> warnings;
 };
 
 // ---- Claims ---------------------------------------------------------------------------------

@@ -306,6 +306,7 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
   out["items"] = std::move(items);
   out["terms"] = r.terms;
   out["took_ms"] = r.took_ms;
+  if (!r.warnings.empty()) out["warnings"] = r.warnings;
   return out;
 }
 
