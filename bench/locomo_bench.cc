@@ -75,6 +75,7 @@ struct Configuration {
   std::string extractor;  // Options::extractor
   bool include_claims;    // RecallQuery::include_claims (the events channel is always on)
   RecallWeights weights = {};  // Options::recall
+  std::string embedder = "none";  // Options::embedder (the dense channel)
 };
 
 // Every event channel but the plain BM25 of each event turned off.
@@ -86,7 +87,7 @@ RecallWeights TurnOnly() {
 
 std::vector<Configuration> Configurations() {
   Options defaults;
-  return {
+  std::vector<Configuration> configs = {
       {"engram", defaults.analysis, defaults.bm25_k1, defaults.bm25_b, defaults.extractor, true},
       // The same store (extraction included) with the claims channel off: what claims add to, or
       // cost, turn recall.
@@ -96,6 +97,18 @@ std::vector<Configuration> Configurations() {
       // over lowercase alphanumeric words, no extraction, events only.
       {"plain_bm25", TextAnalysis::kPlain, 1.5, 0.75, "none", false, TurnOnly()},
   };
+  // `engram` plus the dense channel (SIF-weighted GloVe, weight RecallWeights::dense), only when
+  // the word-vector file is installed (`engram models install glove`).
+  std::string model = DefaultGloveModelPath();
+  if (const char* env = std::getenv("ENGRAM_EMBEDDER_MODEL"); env != nullptr && *env != '\0') model = env;
+  if (std::filesystem::exists(model)) {
+    configs.insert(configs.begin() + 1, {"engram_dense", defaults.analysis, defaults.bm25_k1, defaults.bm25_b,
+                                         defaults.extractor, true, RecallWeights{}, "glove"});
+  } else {
+    std::cerr << "engram-bench locomo: skipping configuration engram_dense: no word-vector file at " << model
+              << " (run `engram models install glove`)\n";
+  }
+  return configs;
 }
 
 const char* AnalysisName(TextAnalysis a) { return a == TextAnalysis::kFull ? "full" : "plain"; }
@@ -338,6 +351,7 @@ Options EngineOptions(const Configuration& config, const std::string& db_path) {
   options.bm25_b = config.bm25_b;
   options.extractor = config.extractor;
   options.recall = config.weights;
+  options.embedder = config.embedder;
   return options;
 }
 
@@ -671,6 +685,7 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
     c["bm25_k1"] = r.config.bm25_k1;
     c["bm25_b"] = r.config.bm25_b;
     c["extractor"] = r.config.extractor;
+    c["embedder"] = r.config.embedder;
     c["include_claims"] = r.config.include_claims;
     c["ingest"] = {{"ms", r.ingest_ms}, {"events", r.events}, {"events_per_s", EventsPerSecond(r)}};
     json extractors = json::array();
@@ -873,6 +888,11 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
     std::cerr << "engram-bench locomo: ignoring ENGRAM_EXTRACTOR=" << env
               << " (each configuration sets its own extractor)\n";
     unsetenv("ENGRAM_EXTRACTOR");
+  }
+  if (const char* env = std::getenv("ENGRAM_EMBEDDER"); env != nullptr && *env != '\0') {
+    std::cerr << "engram-bench locomo: ignoring ENGRAM_EMBEDDER=" << env
+              << " (each configuration sets its own embedder)\n";
+    unsetenv("ENGRAM_EMBEDDER");
   }
   Result<std::vector<import::LocomoConversation>> loaded =
       import::LoadLocomoFile(options.data_path);

@@ -63,8 +63,11 @@ class Engine {
 
   // Recall: events ranked by the weighted fusion of their channels (Options::recall — BM25 of the
   // event, BM25 of its session neighbourhood, dates and speakers the question names, the claims
-  // read from it), with a matching claim standing in for the event it was read from (the claim
-  // carries the event as evidence). See docs/retrieval.md. The query is literal: quotes,
+  // read from it, and — when Options::embedder is set — the cosine of the event vectors with the
+  // query's, the "dense" channel), with a matching claim standing in for the event it was read
+  // from (the claim carries the event as evidence). When the dense channel cannot run (vectors of
+  // another model in the namespace, a missing model file, an embedder error) the other channels
+  // still do and RecallResult::warnings says why. See docs/retrieval.md. The query is literal: quotes,
   // operators (AND, OR, NOT, NEAR), '*', ':' and parentheses are plain characters. A query with no
   // searchable term returns no items (not an error). Errors: kInvalidArgument (empty namespace,
   // limit outside 1–1000, since >= until, query not UTF-8 or over 64 KiB), kNotFound (unknown
@@ -77,6 +80,15 @@ class Engine {
   // question. Errors: kInvalidArgument (malformed id), kNotFound (no such item, or forgotten),
   // kBusy, kIOError.
   virtual Result<FeedbackResult> Feedback(const FeedbackInput& input) = 0;
+
+  // Re-embeds every event of a namespace with the configured embedder (Options::embedder): the
+  // namespace's event vectors of every model are deleted, the SIF fit (word frequencies and
+  // principal component) is recomputed from its text, and every event is embedded again and
+  // stored with the model id and dimension. This is how a namespace whose vectors came from
+  // another model gets its dense channel back (B45). Returns the number of events embedded.
+  // Errors: kInvalidArgument (no embedder configured, empty namespace), kNotFound (unknown
+  // namespace; a missing "glove" file), the embedder's errors, kBusy, kIOError.
+  virtual Result<int64_t> Reindex(std::string_view namespace_name) = 0;
 
   // Recently active sessions, newest first, metadata only. Errors: kInvalidArgument (limit).
   virtual Result<std::vector<SessionInfo>> ListSessions(const ListSessionsQuery& query) = 0;

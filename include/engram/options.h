@@ -76,11 +76,27 @@ struct Options {
   int extraction_max_attempts = 5;
   // Extra single-valued predicates (beyond the built-in registry; see docs/claims.md).
   std::vector<std::string> single_valued_predicates;
+
+  // The embedder of the dense recall channel (docs/retrieval.md, "Dense channel"): "none"
+  // (default: no vectors, full text only), "glove" (SIF-weighted GloVe vectors from the file
+  // written by `engram models install glove`), "hash" (character n-gram hashing, 256 dims; always
+  // available, meant for tests) or "openai" (an OpenAI-compatible /v1/embeddings server configured
+  // by ENGRAM_EMBED_BASE_URL / ENGRAM_EMBED_MODEL / ENGRAM_EMBED_API_KEY). $ENGRAM_EMBEDDER
+  // overrides it when set.
+  std::string embedder = "none";
+  // "glove": the word-vector file; empty = DefaultGloveModelPath(). $ENGRAM_EMBEDDER_MODEL
+  // overrides it when set.
+  std::string embedder_model;
 };
 
 // The database path used when none is given: $ENGRAM_DB, else $XDG_DATA_HOME/engram/engram.db,
 // else $HOME/.local/share/engram/engram.db.
 std::string DefaultDatabasePath();
+
+// Where `engram models install glove` writes the word vectors and where "glove" looks for them by
+// default: $XDG_DATA_HOME/engram/models/glove-wink-100d.ewv, else
+// $HOME/.local/share/engram/models/glove-wink-100d.ewv.
+std::string DefaultGloveModelPath();
 
 }  // namespace engram
 

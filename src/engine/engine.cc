@@ -2,6 +2,7 @@
 // routes them to the write and recall layers.
 #include "engram/engine.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <mutex>
@@ -11,7 +12,9 @@
 #include "lifecycle/export.h"
 #include "lifecycle/forget.h"
 #include "lifecycle/import_dump.h"
+#include "providers/embedder_factory.h"
 #include "recall/context_packet.h"
+#include "recall/dense_index.h"
 #include "recall/event_recall.h"
 #include "recall/recall.h"
 #include "store/sqlite/audit_log.h"
@@ -49,7 +52,8 @@ class EngineImpl final : public Engine {
  public:
   EngineImpl(std::unique_ptr<sqlite::Database> db, std::unique_ptr<text::Analyzer> analyzer,
              std::unique_ptr<extraction::Extractor> extractor,
-             std::unique_ptr<extraction::Extractor> rules, const Options& options)
+             std::unique_ptr<extraction::Extractor> rules, const Options& options,
+             std::unique_ptr<providers::EmbedderFactory> embedders, Status embedder_status)
       : db_(std::move(db)),
         store_(*db_),
         claims_(*db_),
@@ -60,8 +64,11 @@ class EngineImpl final : public Engine {
         analyzer_(std::move(analyzer)),
         extractor_(std::move(extractor)),
         rules_(std::move(rules)),
-        options_(options) {
+        options_(options),
+        embedders_(std::move(embedders)),
+        embedder_status_(std::move(embedder_status)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
+    if (embedders_ != nullptr) dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_);
   }
 
   Result<IngestResult> Ingest(const EventInput& input) override {
@@ -134,9 +141,42 @@ class EngineImpl final : public Engine {
   }
 
   Result<RecallResult> Recall(const RecallQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
     std::lock_guard<std::mutex> lock(mu_);
+    auto started = std::chrono::steady_clock::now();
     RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
-    return engram::Recall(ctx, query);
+    DenseIndex::Prepared dense;
+    if (options_.recall.dense > 0 && query.include_events) {
+      if (!embedder_status_.ok()) {
+        dense.warning = "dense channel disabled: " + embedder_status_.ToString();
+      } else if (dense_ != nullptr) {
+        auto prepared = dense_->Prepare(query.namespace_name, query.text);
+        if (prepared) {
+          dense = std::move(*prepared);
+        } else {
+          dense.warning = "dense channel disabled: " + prepared.error().ToString();
+        }
+        if (dense.query) ctx.dense = &*dense.query;
+      }
+    }
+    const double prepare_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    auto result = engram::Recall(ctx, query);
+    if (!result) return result;
+    result->took_ms += prepare_ms;
+    if (!dense.warning.empty()) result->warnings.push_back(std::move(dense.warning));
+    return result;
+  }
+
+  Result<int64_t> Reindex(std::string_view namespace_name) override {
+    if (namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    if (!embedder_status_.ok()) return Error(embedder_status_);
+    if (dense_ == nullptr) {
+      return Error(Status::InvalidArgument(
+          "no embedder is configured: set Options::embedder, $ENGRAM_EMBEDDER or --embedder (glove, hash, openai)"));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    return dense_->Reindex(namespace_name);
   }
 
   Result<RememberResult> Remember(const RememberInput& input) override {
@@ -640,6 +680,9 @@ class EngineImpl final : public Engine {
   std::unique_ptr<extraction::Extractor> rules_;
   PredicateRegistry registry_;
   Options options_;
+  std::unique_ptr<providers::EmbedderFactory> embedders_;
+  Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
+  std::unique_ptr<DenseIndex> dense_;
 };
 
 }  // namespace
@@ -672,8 +715,20 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   if (!extractor) return Error(extractor.error());
   auto rules = extraction::MakeExtractor("rules");
   if (!rules) return Error(rules.error());
+  // A configured embedder that cannot be set up (a missing model file) does not stop the engine:
+  // full-text recall works and every recall says why the dense channel is off.
+  std::unique_ptr<providers::EmbedderFactory> embedders;
+  Status embedder_status = Status::Ok();
+  auto factory = providers::EmbedderFactory::FromOptions(options);
+  if (factory) {
+    embedders = std::move(*factory);
+  } else {
+    if (factory.error().code() == StatusCode::kInvalidArgument) return Error(factory.error());
+    embedder_status = factory.error();
+  }
   return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), std::move(*extractor),
-                                                std::move(*rules), options));
+                                                std::move(*rules), options, std::move(embedders),
+                                                std::move(embedder_status)));
 }
 
 }  // namespace engram

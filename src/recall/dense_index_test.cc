@@ -1,0 +1,221 @@
+// The dense recall channel through the Engine: vectors stored with their model id, a model change
+// (B45) turning the channel off with a message while full text keeps working, reindex turning it
+// back on, and forgotten events never coming back from the in-memory matrix.
+#include "recall/dense_index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engram/engine.h"
+#include "providers/word_vectors.h"
+#include "store/sqlite/vector_store.h"
+#include "test_util.h"
+
+namespace engram {
+namespace {
+
+using test::TempDir;
+
+EventInput Turn(const std::string& content, const std::string& ts, const std::string& ns = "u1") {
+  EventInput e;
+  e.namespace_name = ns;
+  e.session_id = "s1";
+  e.role = "user";
+  e.speaker = "Mia";
+  e.content = content;
+  e.occurred_at = ts;
+  return e;
+}
+
+const std::vector<EventInput>& Corpus() {
+  static const std::vector<EventInput> corpus = {
+      Turn("I adore photography and old cameras", "2024-01-01T10:00:00Z"),
+      Turn("We cooked pasta with tomato sauce", "2024-01-01T10:01:00Z"),
+      Turn("The train to Berlin was late again", "2024-01-01T10:02:00Z"),
+      Turn("My sister plays the violin", "2024-01-01T10:03:00Z"),
+  };
+  return corpus;
+}
+
+std::unique_ptr<Engine> OpenWith(const TempDir& dir, const std::string& embedder, const std::string& model = "") {
+  Options options;
+  options.db_path = dir.File("m.db");
+  options.extractor = "none";
+  options.embedder = embedder;
+  options.embedder_model = model;
+  auto engine = Engine::Open(options);
+  EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
+  return engine ? std::move(*engine) : nullptr;
+}
+
+RecallQuery Query(const std::string& text) {
+  RecallQuery q;
+  q.text = text;
+  q.namespace_name = "u1";
+  q.limit = 10;
+  q.include_claims = false;
+  return q;
+}
+
+bool HasChannel(const RecallItem& item, const std::string& channel) {
+  return std::any_of(item.channels.begin(), item.channels.end(),
+                     [&](const ChannelScore& c) { return c.channel == channel; });
+}
+
+std::vector<sqlite::VectorModelUsage> Models(const TempDir& dir) {
+  Options options;
+  options.db_path = dir.File("m.db");
+  auto db = sqlite::Database::Open(options);
+  EXPECT_TRUE(db.has_value());
+  sqlite::VectorStore store(**db);
+  auto models = store.ModelsInUse(1);
+  EXPECT_TRUE(models.has_value());
+  return models ? *models : std::vector<sqlite::VectorModelUsage>{};
+}
+
+// A 3-dimensional word-vector file with the corpus's words (a stand-in for the GloVe file).
+std::string TinyGlove(const TempDir& dir) {
+  std::vector<providers::WordVectorEntry> entries;
+  uint32_t rank = 0;
+  for (const char* w : {"i", "adore", "photography", "and", "old", "cameras", "we", "cooked", "pasta", "train",
+                        "berlin", "sister", "violin", "mia", "photographs", "camera"}) {
+    float x = static_cast<float>(rank % 3), y = static_cast<float>((rank + 1) % 3);
+    entries.push_back({w, rank++, {x + 0.5f, y + 0.25f, 1.0f}});
+  }
+  const std::string path = dir.File("tiny.ewv");
+  EXPECT_OK(providers::WriteWordVectors(path, "glove-tiny-3d", 3, providers::WordVectorType::kFloat32,
+                                        std::move(entries)));
+  return path;
+}
+
+TEST(DenseIndexTest, VectorsAreStoredWithModelIdAndTheDenseChannelFindsWhatFullTextMisses) {
+  TempDir dir;
+  auto engine = OpenWith(dir, "hash");
+  ASSERT_NE(engine, nullptr);
+  ASSERT_OK(engine->IngestBatch(Corpus()));
+  // "photographs" stems to "photograph", which the event's "photography" does not match; the
+  // character n-grams do.
+  ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("photographs")));
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_FALSE(r.items.empty());
+  EXPECT_EQ(r.items[0].text, "I adore photography and old cameras");
+  EXPECT_TRUE(HasChannel(r.items[0], "dense"));
+  EXPECT_FALSE(HasChannel(r.items[0], "turn"));
+
+  auto models = Models(dir);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].model_id, "hash-ngram-256/1");
+  EXPECT_EQ(models[0].dim, 256);
+  EXPECT_EQ(models[0].events, 4);
+
+  // Without an embedder the same query finds nothing and nothing is embedded.
+  engine.reset();
+  auto plain = OpenWith(dir, "none");
+  ASSERT_OK_AND_ASSIGN(RecallResult none, plain->Recall(Query("photographs")));
+  EXPECT_TRUE(none.items.empty());
+  EXPECT_TRUE(none.warnings.empty());
+}
+
+TEST(DenseIndexTest, B45ModelChangeDisablesTheDenseChannelWithAMessageUntilReindex) {
+  TempDir dir;
+  const std::string glove = TinyGlove(dir);
+  {
+    auto engine = OpenWith(dir, "glove", glove);
+    ASSERT_NE(engine, nullptr);
+    ASSERT_OK(engine->IngestBatch(Corpus()));
+    ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("violin")));
+    EXPECT_TRUE(r.warnings.empty());
+    auto models = Models(dir);
+    ASSERT_EQ(models.size(), 1u);
+    EXPECT_EQ(models[0].model_id, "glove-tiny-3d-sif/1");
+    EXPECT_EQ(models[0].dim, 3);
+  }
+  // Restart with another model (256 dimensions): the channel is off, full text still answers.
+  auto engine = OpenWith(dir, "hash");
+  ASSERT_NE(engine, nullptr);
+  ASSERT_OK(engine->Ingest(Turn("The violin lesson moved to Friday", "2024-01-02T10:00:00Z")));
+  ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("violin")));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("glove-tiny-3d-sif/1"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("hash-ngram-256/1"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("engram reindex"), std::string::npos) << r.warnings[0];
+  ASSERT_EQ(r.items.size(), 2u);
+  for (const RecallItem& item : r.items) EXPECT_FALSE(HasChannel(item, "dense"));
+  // Nothing was embedded with the new model next to the old one.
+  ASSERT_EQ(Models(dir).size(), 1u);
+
+  ASSERT_OK_AND_ASSIGN(int64_t embedded, engine->Reindex("u1"));
+  EXPECT_EQ(embedded, 5);
+  auto models = Models(dir);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].model_id, "hash-ngram-256/1");
+  EXPECT_EQ(models[0].events, 5);
+  ASSERT_OK_AND_ASSIGN(RecallResult after, engine->Recall(Query("violin")));
+  EXPECT_TRUE(after.warnings.empty());
+  ASSERT_FALSE(after.items.empty());
+  EXPECT_TRUE(HasChannel(after.items[0], "dense"));
+
+  EXPECT_EQ(engine->Reindex("nope").error().code(), StatusCode::kNotFound);
+  auto plain = OpenWith(dir, "none");
+  EXPECT_EQ(plain->Reindex("u1").error().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(DenseIndexTest, SifFitIsStoredAndReusedAcrossProcesses) {
+  TempDir dir;
+  const std::string glove = TinyGlove(dir);
+  std::vector<std::string> first;
+  {
+    auto engine = OpenWith(dir, "glove", glove);
+    ASSERT_OK(engine->IngestBatch(Corpus()));
+    ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("camera photographs")));
+    for (const RecallItem& item : r.items) first.push_back(item.id);
+  }
+  auto engine = OpenWith(dir, "glove", glove);
+  ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("camera photographs")));
+  std::vector<std::string> second;
+  for (const RecallItem& item : r.items) second.push_back(item.id);
+  EXPECT_EQ(first, second);
+  EXPECT_FALSE(first.empty());
+}
+
+TEST(DenseIndexTest, MissingGloveFileKeepsFullTextAndSaysWhy) {
+  TempDir dir;
+  auto engine = OpenWith(dir, "glove", dir.File("missing.ewv"));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_OK(engine->IngestBatch(Corpus()));
+  ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("violin")));
+  ASSERT_EQ(r.items.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("engram models install glove"), std::string::npos) << r.warnings[0];
+  Options bad;
+  bad.db_path = dir.File("m.db");
+  bad.embedder = "word2vec";
+  EXPECT_EQ(Engine::Open(bad).error().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(DenseIndexTest, ForgottenEventsAreNeverReturnedAndNewEventsJoinTheMatrix) {
+  TempDir dir;
+  auto engine = OpenWith(dir, "hash");
+  ASSERT_OK_AND_ASSIGN(auto stored, engine->IngestBatch(Corpus()));
+  ASSERT_OK_AND_ASSIGN(RecallResult before, engine->Recall(Query("photographs")));
+  ASSERT_FALSE(before.items.empty());
+  const std::string photo_id = stored[0].event.id;
+  EXPECT_EQ(before.items[0].id, photo_id);
+
+  ForgetRequest forget;
+  forget.ids = {photo_id};
+  ASSERT_OK(engine->Forget(forget));
+  ASSERT_OK_AND_ASSIGN(RecallResult after, engine->Recall(Query("photographs")));
+  for (const RecallItem& item : after.items) EXPECT_NE(item.id, photo_id);
+
+  ASSERT_OK_AND_ASSIGN(IngestResult added,
+                       engine->Ingest(Turn("Photographing birds at dawn", "2024-01-03T10:00:00Z")));
+  ASSERT_OK_AND_ASSIGN(RecallResult again, engine->Recall(Query("photographs")));
+  ASSERT_FALSE(again.items.empty());
+  EXPECT_EQ(again.items[0].id, added.event.id);
+  for (const RecallItem& item : again.items) EXPECT_NE(item.id, photo_id);
+}
+
+}  // namespace
+}  // namespace engram
