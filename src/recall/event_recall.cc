@@ -201,7 +201,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     channels[2] = {"date", weights.date, std::vector<double>(n)};
     channels[3] = {"speaker", weights.speaker, std::vector<double>(n)};
     channels[4] = {"claims", claim_keys != nullptr ? weights.claims : 0.0, std::vector<double>(n)};
-    channels[5] = {"dense", matrix != nullptr ? weights.dense : 0.0, std::vector<double>(n)};
+    channels[5] = {"dense", matrix != nullptr ? weights.dense : 0.0, std::vector<double>(n), false};
     channels[6] = {"feedback", weights.feedback, std::vector<double>(n)};
     std::vector<text::TimeMention> times;
     if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
@@ -219,7 +219,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       channels[1].scores[i] = t.window;
       if (matrix != nullptr) {
         auto row = matrix->row_of.find(t.seq);
-        if (row != matrix->row_of.end()) channels[5].scores[i] = std::max(0.0f, cosine[row->second]);
+        if (row != matrix->row_of.end()) channels[5].scores[i] = cosine[row->second];
       }
       for (const text::TimeMention& m : times) {
         if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;

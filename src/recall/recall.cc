@@ -56,6 +56,8 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   // Claims matching the question: items of their own, and keys of the events they were read from.
   std::vector<RecallItem> claims;
   ClaimKeysOfEvents claim_keys;
+  std::vector<sqlite::SearchHit> claim_hits;  // best first
+  std::map<std::string, std::pair<int64_t, double>> best_claim_of_event;  // event id → claim seq, score
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
@@ -81,15 +83,17 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     }
     auto supports = ctx.claims.SupportingEvents(seqs);
     if (!supports) return supports.error();
-    for (const auto& [claim_seq, event_seq] : *supports) {
-      double& best = claim_keys[event_seq];
-      best = std::max(best, score_of[claim_seq]);
+    for (const sqlite::ClaimStore::Support& s : *supports) {
+      const double score = score_of[s.claim_seq];
+      double& best = claim_keys[s.event_seq];
+      best = std::max(best, score);
+      auto it = best_claim_of_event.find(s.event_id);
+      if (it == best_claim_of_event.end() || score > it->second.second) {
+        best_claim_of_event[s.event_id] = {s.claim_seq, score};
+      }
     }
     claim_stage = static_cast<int64_t>(hits->size());
-    seqs.resize(std::min(seqs.size(), static_cast<size_t>(query.limit)));
-    auto loaded = ctx.claims.GetBySeqs(seqs);
-    if (!loaded) return loaded.error();
-    for (size_t i = 0; i < loaded->size(); ++i) claims.push_back(ClaimItem(std::move((*loaded)[i]), (*hits)[i].score));
+    claim_hits = std::move(*hits);
     return Status::Ok();
   });
   if (!st.ok()) return Error(st);
@@ -134,6 +138,37 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
                  events.end());
   }
   if (events.size() > static_cast<size_t>(query.limit)) events.resize(query.limit);
+
+  // Only the claims that can appear are read whole (with their evidence): with events, the best
+  // claim of each recalled event (it stands in for the event); claims-only, the best `limit`.
+  if (query.include_claims && !claim_hits.empty()) {
+    std::vector<int64_t> wanted;
+    std::set<int64_t> seen;
+    if (query.include_events) {
+      for (const RecallItem& e : events) {
+        auto it = best_claim_of_event.find(e.id);
+        if (it != best_claim_of_event.end() && seen.insert(it->second.first).second) {
+          wanted.push_back(it->second.first);
+        }
+      }
+    } else {
+      for (const sqlite::SearchHit& h : claim_hits) {
+        if (wanted.size() >= static_cast<size_t>(query.limit)) break;
+        wanted.push_back(h.seq);
+      }
+    }
+    std::map<int64_t, double> score_of;
+    for (const sqlite::SearchHit& h : claim_hits) score_of[h.seq] = h.score;
+    Status loaded_st = ctx.db.ReadTransaction([&]() -> Status {
+      auto loaded = ctx.claims.GetBySeqs(wanted);
+      if (!loaded) return loaded.error();
+      for (size_t i = 0; i < loaded->size(); ++i) {
+        claims.push_back(ClaimItem(std::move((*loaded)[i]), score_of[wanted[i]]));
+      }
+      return Status::Ok();
+    });
+    if (!loaded_st.ok()) return Error(loaded_st);
+  }
 
   // The events' order decides (claims already weigh in as keys of their evidence events); claims
   // rank by themselves only when events are not recalled (claims-only recall).

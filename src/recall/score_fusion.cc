@@ -10,7 +10,7 @@ std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& chann
   for (const ChannelScores& c : channels) {
     if (c.weight == 0 || c.scores.empty()) continue;
     const auto [min_it, max_it] = std::minmax_element(c.scores.begin(), c.scores.end());
-    const double lo = std::min(0.0, *min_it);
+    const double lo = c.zero_is_absent ? std::min(0.0, *min_it) : *min_it;
     const double range = *max_it - lo;
     if (!(range > 0)) continue;
     for (size_t i = 0; i < n && i < c.scores.size(); ++i) {

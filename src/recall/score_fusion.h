@@ -1,9 +1,10 @@
 // recall/score_fusion.h — weighted fusion of min-max-normalised channel scores.
 //
-// fused(i) = Σ_c weight_c · (s_c(i) − lo_c) / (max_c − lo_c) over the candidates of one query,
-// lo_c = min(0, min_c): a score of 0 means "not found by this channel", so the scale starts there
-// even when every candidate was found (as it does over a whole conversation, where most events
-// score 0). A channel whose scores are all 0 adds nothing. On the LoCoMo dev split this beat reciprocal
+// fused(i) = Σ_c weight_c · (s_c(i) − lo_c) / (max_c − lo_c) over the candidates of one query.
+// For a channel whose 0 means "not found" (BM25, matches, ratings: zero_is_absent), lo_c =
+// min(0, min_c): the scale starts at 0 even when every candidate was found, as it does over a
+// whole conversation where most events score 0. For a similarity with no such zero (cosine),
+// lo_c = min_c: plain min-max, as in the study. A channel whose scores are all equal adds nothing. On the LoCoMo dev split this beat reciprocal
 // rank fusion (0.671 vs 0.648 recall@10, ../shared/reference/retrieval_findings.md), because it
 // keeps how far ahead a candidate is in a channel, which ranks throw away.
 #ifndef ENGRAM_RECALL_SCORE_FUSION_H_
@@ -19,6 +20,7 @@ struct ChannelScores {
   std::string name;
   double weight = 0;
   std::vector<double> scores;
+  bool zero_is_absent = true;
 };
 
 // The fused score of every candidate. Channels of weight 0 are skipped. Every channel must have

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -17,6 +18,9 @@ double Bm25(const std::vector<double>& idf, const std::vector<uint32_t>& tf, dou
   }
   return score;
 }
+
+// Sessions of at most this many events are read whole for the window channel.
+constexpr int kWholeSessionEvents = 200;
 
 // One event of a session as the window channel sees it.
 struct SessionSlot {
@@ -81,8 +85,39 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   using Key = std::tuple<int64_t, TimestampMs, int64_t>;  // session, occurred_at, seq
   std::map<Key, SessionSlot> slots;
   std::vector<Key> candidates;
+  // A small session is read whole, once (one query instead of two per pool turn in it).
+  std::map<int64_t, std::optional<std::vector<sqlite::NeighbourRow>>> layouts;
   for (size_t idx : order) {
     const ScoredTurn& center = out[idx];
+    Key self{center.session_rowid, center.occurred_at, center.seq};
+    auto layout = layouts.find(center.session_rowid);
+    if (layout == layouts.end()) {
+      auto read = store.SmallSessionLayout(center.session_rowid, kWholeSessionEvents);
+      if (!read) return Error(read.error());
+      layout = layouts.emplace(center.session_rowid, std::move(*read)).first;
+      if (layout->second) {
+        for (const sqlite::NeighbourRow& n : *layout->second) {
+          auto m = match_of.find(n.seq);
+          slots.emplace(Key{center.session_rowid, n.occurred_at, n.seq},
+                        SessionSlot{n.seq, n.speaker, n.doc_length,
+                                    m == match_of.end() ? nullptr : m->second});
+        }
+      }
+    }
+    if (layout->second) {
+      const std::vector<sqlite::NeighbourRow>& rows = *layout->second;
+      auto at = std::find_if(rows.begin(), rows.end(),
+                             [&](const sqlite::NeighbourRow& n) { return n.seq == center.seq; });
+      if (at != rows.end()) {
+        const auto pos = at - rows.begin();
+        const auto lo = std::max<std::ptrdiff_t>(0, pos - r);
+        const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + r);
+        for (auto i = lo; i <= hi; ++i) {
+          candidates.push_back(Key{center.session_rowid, rows[i].occurred_at, rows[i].seq});
+        }
+        continue;
+      }
+    }
     auto around =
         store.SessionNeighbours(center.session_rowid, center.occurred_at, center.seq, 2 * r, 2 * r);
     if (!around) return Error(around.error());
@@ -95,7 +130,6 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     };
     for (size_t i = 0; i < around->first.size(); ++i) add(around->first[i], static_cast<int>(i) + 1);
     for (size_t i = 0; i < around->second.size(); ++i) add(around->second[i], static_cast<int>(i) + 1);
-    Key self{center.session_rowid, center.occurred_at, center.seq};
     slots.emplace(self, SessionSlot{center.seq, center.speaker, match_of[center.seq]->doc_length,
                                     match_of[center.seq]});
     candidates.push_back(self);

@@ -243,23 +243,24 @@ Status ClaimStore::AddDecision(int64_t ns, std::optional<int64_t> event_seq,
   return q.Run();
 }
 
-Result<std::vector<std::pair<int64_t, int64_t>>> ClaimStore::SupportingEvents(
+Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
     const std::vector<int64_t>& claim_seqs) {
-  std::vector<std::pair<int64_t, int64_t>> out;
+  std::vector<Support> out;
   if (claim_seqs.empty()) return out;
   std::string list = "[";
   for (size_t i = 0; i < claim_seqs.size(); ++i) list += (i ? "," : "") + std::to_string(claim_seqs[i]);
   list += "]";
   auto st = db_.Cached(
-      "SELECT ce.claim_seq, ce.event_seq FROM json_each(?) j JOIN claim_evidence ce "
-      "ON ce.claim_seq = j.value AND ce.relation = 'supports' ORDER BY j.key, ce.event_seq");
+      "SELECT ce.claim_seq, ce.event_seq, e.id FROM json_each(?) j JOIN claim_evidence ce "
+      "ON ce.claim_seq = j.value AND ce.relation = 'supports' JOIN events e ON e.seq = ce.event_seq "
+      "ORDER BY j.key, ce.event_seq");
   if (!st) return Error(st.error());
   (*st)->Bind(1, list);
   while (true) {
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    out.emplace_back((*st)->Int(0), (*st)->Int(1));
+    out.push_back({(*st)->Int(0), (*st)->Int(1), (*st)->Text(2)});
   }
   return out;
 }

@@ -83,10 +83,14 @@ class ClaimStore {
   // only then can an event be stale evidence.
   Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
 
-  // The events each claim was read from (relation "supports"): (claim seq, event seq) pairs, in
-  // the order of `claim_seqs`. One query.
-  Result<std::vector<std::pair<int64_t, int64_t>>> SupportingEvents(
-      const std::vector<int64_t>& claim_seqs);
+  // The events each claim was read from (relation "supports"), in the order of `claim_seqs`.
+  // One query.
+  struct Support {
+    int64_t claim_seq = 0;
+    int64_t event_seq = 0;
+    std::string event_id;
+  };
+  Result<std::vector<Support>> SupportingEvents(const std::vector<int64_t>& claim_seqs);
 
  private:
   Result<std::vector<EvidenceRef>> Evidence(int64_t claim_seq);

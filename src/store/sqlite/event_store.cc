@@ -404,6 +404,39 @@ Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> EventSto
   return out;
 }
 
+Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(int64_t session_rowid,
+                                                                                int max_events) {
+  auto st = db_.Cached(
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e JOIN event_fts_docsize d "
+      "ON d.id = e.seq WHERE e.session_id = ?1 ORDER BY e.occurred_at, e.seq LIMIT ?2");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, session_rowid).Bind(2, static_cast<int64_t>(max_events) + 1);
+  std::vector<NeighbourRow> rows;
+  while (true) {
+    auto row = s.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    if (rows.size() >= static_cast<size_t>(max_events)) {
+      s.Reset();
+      return std::optional<std::vector<NeighbourRow>>();
+    }
+    NeighbourRow n;
+    n.seq = s.Int(0);
+    n.session_rowid = session_rowid;
+    n.occurred_at = s.Int(1);
+    n.speaker = s.Text(2);
+    int doc_length = 0;
+    if (!ParseDocSizeColumn0(s.Blob(3), &doc_length)) {
+      s.Reset();
+      return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
+    }
+    n.doc_length = doc_length;
+    rows.push_back(std::move(n));
+  }
+  return std::optional<std::vector<NeighbourRow>>(std::move(rows));
+}
+
 Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>& seqs) {
   std::vector<NeighbourRow> out;
   if (seqs.empty()) return out;

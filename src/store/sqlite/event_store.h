@@ -106,6 +106,10 @@ class EventStore {
   // its session's order (occurred_at, seq), nearest first on each side: {before, after}.
   Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> SessionNeighbours(
       int64_t session_rowid, TimestampMs occurred_at, int64_t seq, int before, int after);
+  // Every event of the session in order (occurred_at, seq), when it holds at most `max_events`;
+  // nullopt for a larger session (at most max_events + 1 rows are read).
+  Result<std::optional<std::vector<NeighbourRow>>> SmallSessionLayout(int64_t session_rowid,
+                                                                      int max_events);
   // Session, time, speaker and length of the events at these seqs (missing seqs are skipped), in
   // no particular order. One query.
   Result<std::vector<NeighbourRow>> Locate(const std::vector<int64_t>& seqs);
