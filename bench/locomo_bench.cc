@@ -85,7 +85,7 @@ RecallWeights TurnOnly() {
   return w;
 }
 
-std::vector<Configuration> Configurations() {
+std::vector<Configuration> Configurations(const LocomoBenchOptions& options) {
   Options defaults;
   std::vector<Configuration> configs = {
       {"engram", defaults.analysis, defaults.bm25_k1, defaults.bm25_b, defaults.extractor, true},
@@ -107,6 +107,20 @@ std::vector<Configuration> Configurations() {
   } else {
     std::cerr << "engram-bench locomo: skipping configuration engram_dense: no word-vector file at " << model
               << " (run `engram models install glove`)\n";
+  }
+  if (options.ablation) {
+    // Each event channel of `engram` turned off in turn (RecallWeights): what each is worth.
+    const std::pair<const char*, double RecallWeights::*> channels[] = {
+        {"engram_no_window", &RecallWeights::window},
+        {"engram_no_date", &RecallWeights::date},
+        {"engram_no_speaker", &RecallWeights::speaker},
+        {"engram_no_claim_keys", &RecallWeights::claims}};
+    for (const auto& [name, weight] : channels) {
+      Configuration c = configs.front();
+      c.name = name;
+      c.weights.*weight = 0;
+      configs.push_back(c);
+    }
   }
   return configs;
 }
@@ -231,8 +245,14 @@ struct ConversationReport {
   double extraction_ms = 0;
 };
 
+// Token budgets of protocol P3 (benchmarks.md): recall of gold turns inside the packed packet.
+constexpr std::array<int, 4> kBudgets = {512, 1024, 2048, 4096};
+
 struct ConfigReport {
   Configuration config;
+  bool score_budgets = false;
+  std::map<int, eval::MeanAccumulator> budget_recall;  // by budget: LoCoMo recall of the packet
+  std::map<int, eval::MeanAccumulator> budget_tokens;  // by budget: used_tokens
   double ingest_ms = 0;
   int64_t events = 0;
   std::vector<double> latencies_ms;
@@ -525,6 +545,20 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
       report.buckets[kOverall].Add(values);
       conv_report.recall.Add(values);
     }
+    if (report.score_budgets && q.category <= 4) {
+      for (int budget : kBudgets) {
+        RecallQuery packed = query;
+        packed.limit = 1000;
+        packed.budget_tokens = budget;
+        Result<RecallResult> packet = engine->Recall(packed);
+        if (!packet) return packet.error().WithContext(fmt::format("Recall of qa[{}] under {} tokens", qi, budget));
+        std::vector<std::vector<std::string>> packet_turns;
+        for (const RecallItem& item : packet->items) packet_turns.push_back(DiaIdsOf(item));
+        std::vector<std::string> turns = TurnsOfTopItems(packet_turns, packet_turns.size());
+        report.budget_recall[budget].Add(eval::LocomoRecallAtK(turns, q.evidence, static_cast<int>(turns.size()) + 1));
+        report.budget_tokens[budget].Add(packet->used_tokens);
+      }
+    }
   }
 
   // Bytes stored: the engine is closed (its last connection folds the WAL back) and the file is
@@ -756,6 +790,14 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
                       {"fact_coverage", CoverageEntryJson(cr.coverage)}};
     }
     c["per_conversation"] = per_conv;
+    if (!r.budget_recall.empty()) {
+      json budgets = json::object();
+      for (const auto& [budget, recall] : r.budget_recall) {
+        budgets[std::to_string(budget)] = {{"locomo_recall", recall.Mean()},
+                                           {"used_tokens", r.budget_tokens.at(budget).Mean()}};
+      }
+      c["budgets"] = budgets;
+    }
     configs[r.config.name] = c;
   }
   out["configurations"] = configs;
@@ -811,6 +853,10 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
         r.events, r.ingest_ms, EventsPerSecond(r), eval::PercentileNearestRank(r.latencies_ms, 50),
         eval::PercentileNearestRank(r.latencies_ms, 95), r.latencies_ms.size(),
         r.items_returned.Mean());
+    for (const auto& [budget, recall] : r.budget_recall) {
+      fmt::print("packet under {} tokens: locomo_recall {:.3f}, {:.0f} tokens used on average (categories 1-4)\n",
+                 budget, recall.Mean(), r.budget_tokens.at(budget).Mean());
+    }
     std::string extractors;
     for (const std::string& e : r.claim_extractors) {
       extractors += extractors.empty() ? e : ", " + e;
@@ -922,9 +968,10 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
   const ObservationReference observation = ReadObservationReference(options.data_path, convs);
 
   std::vector<ConfigReport> reports;
-  for (const Configuration& config : Configurations()) {
+  for (const Configuration& config : Configurations(options)) {
     ConfigReport report;
     report.config = config;
+    report.score_budgets = options.budgets && config.name == "engram";
     for (const import::LocomoConversation& conv : convs) {
       Status st = RunConversation(conv, report);
       if (!st.ok()) {

@@ -12,6 +12,8 @@ struct LocomoBenchOptions {
   std::string data_path;        // a LoCoMo JSON file (list of samples)
   bool json = false;            // print one JSON object instead of tables
   int limit_conversations = 0;  // score only the first N conversations; 0 = all
+  bool ablation = false;        // also run `engram` with each event channel turned off in turn
+  bool budgets = false;         // also score `engram` packets packed under 512/1k/2k/4k tokens (P3)
 };
 
 // Runs every configuration (engram defaults with the claims channel, the same events only, then the

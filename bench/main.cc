@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   locomo_cmd->add_option("--data", locomo.data_path, "LoCoMo JSON file (a list of samples)")
       ->required();
   locomo_cmd->add_flag("--json", locomo.json, "print one JSON object instead of tables");
+  locomo_cmd->add_flag("--ablation", locomo.ablation,
+                       "also run engram with each event channel (window, date, speaker, claim keys) off in turn");
+  locomo_cmd->add_flag("--budgets", locomo.budgets,
+                       "also score engram's context packets under 512, 1024, 2048 and 4096 token budgets");
   locomo_cmd
       ->add_option("--limit-conversations", locomo.limit_conversations,
                    "score only the first N conversations (0 = all)")
