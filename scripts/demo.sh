@@ -16,6 +16,7 @@ run recall "Which theme does Lin use in VS Code?" --namespace demo --limit 4
 run recall "浅色模式" --namespace demo --limit 3
 run recall "李雷" --namespace demo --limit 3
 run recall "Where does Mei live?" --namespace demo --limit 2 --json
+run recall "Which theme does Lin use?" --namespace demo --budget 60 --explain
 run sessions search "Hangzhou" --namespace demo --current 2024-03-20-eyes --window 1
 run sessions --namespace demo
 run doctor

@@ -45,6 +45,15 @@ RecallItem ClaimItem(Claim&& c, double score) {
   return item;
 }
 
+// How many of the question's distinct terms `text` holds (as the analyzer normalises a query).
+size_t TermsHeld(text::Analyzer& analyzer, std::string_view text, const std::set<std::string>& question) {
+  std::set<std::string> held;
+  for (const text::QueryTerm& u : analyzer.QueryTerms(text)) {
+    if (question.count(u.normalized) > 0) held.insert(u.normalized);
+  }
+  return held.size();
+}
+
 }  // namespace
 
 Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
@@ -207,6 +216,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
       claim_of_event.emplace(e.event_id, i);  // fused is best-first: the first claim wins
     }
   }
+  std::set<std::string> question_terms(events_result.terms.begin(), events_result.terms.end());
   RecallResult result;
   result.terms = std::move(events_result.terms);
   if (query.include_claims) result.stages.push_back({"claims", claim_stage});
@@ -226,7 +236,13 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
       auto it = claim_of_event.find(fused[i].item.id);
-      if (it != claim_of_event.end() && !emitted[it->second]) {
+      // The claim stands in only when it holds as many of the question's terms as the event's own
+      // text: a claim that matched weakly (say, only by a name) leaves the event's words in front.
+      if (it != claim_of_event.end() && !emitted[it->second] &&
+          TermsHeld(ctx.analyzer, fused[it->second].item.text, question_terms) >=
+              TermsHeld(ctx.analyzer, fused[i].item.text, question_terms)) {
+        fused[it->second].item.score = fused[i].item.score;  // it takes the event's place
+        fused[it->second].item.channels = fused[i].item.channels;
         chosen = it->second;
       }
     }
