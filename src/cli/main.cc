@@ -46,6 +46,19 @@ Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
   return Engine::Open(options);
 }
 
+// For commands that read or change what is stored (all but ingest, remember, import, process,
+// worker, and doctor/stats, which describe the file they are pointed at): a database path that
+// does not exist is an error — a typo in --db must not silently give an empty, new database.
+Result<std::unique_ptr<Engine>> OpenExistingEngine(const GlobalFlags& flags) {
+  const std::string path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  std::error_code ec;
+  if (path != ":memory:" && !std::filesystem::exists(path, ec)) {
+    return Error(Status::NotFound(fmt::format(
+        "no database at \"{}\" (ingest, remember or import create one)", path)));
+  }
+  return OpenEngine(flags);
+}
+
 std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }
 
 // ---- ingest ----------------------------------------------------------------------------------
@@ -182,7 +195,7 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   q.include_history = rf.include_history;
   q.include_claims = !rf.events_only;
   q.include_events = !rf.claims_only;
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Recall(q);
   if (!result) return Fail(flags, result.error());
@@ -238,7 +251,7 @@ void PrintEventLine(const Event& e, bool anchor) {
 }
 
 int RunSessionsList(const GlobalFlags& flags, const std::string& ns, int limit) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto sessions = (*engine)->ListSessions({ns, limit});
   if (!sessions) return Fail(flags, sessions.error());
@@ -258,7 +271,7 @@ int RunSessionsList(const GlobalFlags& flags, const std::string& ns, int limit) 
 }
 
 int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->SearchSessions(q);
   if (!result) return Fail(flags, result.error());
@@ -288,7 +301,7 @@ int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
 // Any id a write returned: an event, a claim, or — once forgotten — its tombstone (B14: metadata
 // only, never the content).
 int RunGet(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   const int indent = flags.json ? -1 : 2;
   auto event = (*engine)->GetEvent(id);
@@ -465,7 +478,7 @@ void PrintClaim(const Claim& c) {
 }
 
 int RunClaims(const GlobalFlags& flags, const ListClaimsQuery& q) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto claims = (*engine)->ListClaims(q);
   if (!claims) return Fail(flags, claims.error());
@@ -486,7 +499,7 @@ int RunClaims(const GlobalFlags& flags, const ListClaimsQuery& q) {
 }
 
 int RunExplain(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto x = (*engine)->ExplainClaim(id);
   if (!x) return Fail(flags, x.error());
@@ -544,7 +557,7 @@ int RunForgottenHistory(const GlobalFlags& flags, Engine& engine, const std::str
 }
 
 int RunHistory(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto x = (*engine)->ExplainClaim(id);
   if (!x && x.error().code() == StatusCode::kNotFound) return RunForgottenHistory(flags, **engine, id, x.error());
@@ -563,7 +576,7 @@ int RunHistory(const GlobalFlags& flags, const std::string& id) {
 }
 
 int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto jobs = (*engine)->ListJobs(status, limit);
   if (!jobs) return Fail(flags, jobs.error());
@@ -582,7 +595,7 @@ int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
 }
 
 int RunJobsRetry(const GlobalFlags& flags, int64_t id) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto n = (*engine)->RetryJobs(id);
   if (!n) return Fail(flags, n.error());
@@ -611,7 +624,7 @@ int RunForget(const GlobalFlags& flags, ForgetFlags ff) {
     if (!t) return Fail(flags, t.error().WithContext("field \"before\""));
     r.before = *t;
   }
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto report = (*engine)->Forget(r);
   if (!report) return Fail(flags, report.error());
@@ -642,7 +655,7 @@ int RunForget(const GlobalFlags& flags, ForgetFlags ff) {
 }
 
 int RunUnforget(const GlobalFlags& flags, const std::string& id, const std::string& reason) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto t = (*engine)->Unforget(id, reason);
   if (!t) return Fail(flags, t.error());
@@ -657,7 +670,7 @@ int RunUnforget(const GlobalFlags& flags, const std::string& id, const std::stri
 }
 
 int RunCompact(const GlobalFlags& flags) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto r = (*engine)->Compact();
   if (!r) return Fail(flags, r.error());
@@ -674,7 +687,7 @@ int RunFeedback(const GlobalFlags& flags, const std::string& id, bool helpful, b
   if (helpful == unhelpful) {
     return Fail(flags, Status::InvalidArgument("give exactly one of --helpful and --unhelpful"));
   }
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto r = (*engine)->Feedback({id, helpful});
   if (!r) return Fail(flags, r.error());
@@ -694,7 +707,7 @@ int RunFeedback(const GlobalFlags& flags, const std::string& id, bool helpful, b
 }
 
 int RunTombstones(const GlobalFlags& flags, const ListTombstonesQuery& q) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto list = (*engine)->ListTombstones(q);
   if (!list) return Fail(flags, list.error());
@@ -730,7 +743,7 @@ OrderedJson ManifestJson(const BackupManifest& m) {
 // Without --out the dump goes to stdout and the summary to stderr. With --out it is written to
 // FILE.tmp and renamed, so a failed export never leaves half a file under FILE.
 int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string& out_path) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   if (out_path.empty()) {
     auto counts = (*engine)->Export(ns, std::cout);
@@ -763,7 +776,7 @@ int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string
 // ---- reindex ---------------------------------------------------------------------------------
 
 int RunReindex(const GlobalFlags& flags, const std::string& ns) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto n = (*engine)->Reindex(ns);
   if (!n) return Fail(flags, n.error());
@@ -795,7 +808,7 @@ int RunImport(const GlobalFlags& flags, const std::string& file) {
 }
 
 int RunBackup(const GlobalFlags& flags, const std::string& path) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto m = (*engine)->Backup(path);
   if (!m) return Fail(flags, m.error());
@@ -1030,7 +1043,16 @@ int Main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
-    return rc == 0 ? 0 : ExitCodeFor(StatusCode::kInvalidArgument);
+    if (rc == 0) return 0;  // --help
+    // --json promises a JSON error on stdout for every failure, option errors included (CLI11 has
+    // already printed its message on stderr).
+    bool json = flags.json;
+    for (int i = 1; i < argc; ++i) json |= std::string_view(argv[i]) == "--json";
+    if (json) std::cout << Dump(StatusToJson(Status::InvalidArgument(e.what()))) << "\n";
+    return ExitCodeFor(StatusCode::kInvalidArgument);
+  }
+  if (recall.events_only && recall.claims_only) {
+    return Fail(flags, Status::InvalidArgument("--events-only and --claims-only exclude each other"));
   }
 
   if (*reindex_cmd) return RunReindex(flags, reindex_ns);

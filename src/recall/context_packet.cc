@@ -59,6 +59,8 @@ int EstimateTokens(std::string_view text) {
 void PackContext(RecallResult& result, int budget_tokens) {
   result.used_tokens = 0;
   result.truncated = false;
+  // Answerability says what recall found, whether or not the budget leaves room for it.
+  const bool found = !result.items.empty();
   std::vector<RecallItem> packed;
   packed.reserve(result.items.size());
   for (RecallItem& item : result.items) {
@@ -71,7 +73,7 @@ void PackContext(RecallResult& result, int budget_tokens) {
     packed.push_back(std::move(item));
   }
   result.items = std::move(packed);
-  if (result.items.empty()) {
+  if (!found) {
     result.answerability = "no_evidence";
   } else {
     result.answerability = result.evidence_strength >= 0.5 ? "ok" : "low_confidence";

@@ -23,7 +23,9 @@ int EstimateTokens(std::string_view text);
 
 // Sets every item's `tokens`; with budget_tokens > 0 keeps items best first while they fit,
 // skipping one that does not (a smaller later one may still fit) and setting `truncated`. Sets
-// `used_tokens`, and `answerability` from the items and `evidence_strength`.
+// `used_tokens`, and `answerability` from the items found (before packing: a budget too small for
+// any item leaves an empty packet that is still "ok" or "low_confidence", with `truncated`) and
+// `evidence_strength`.
 void PackContext(RecallResult& result, int budget_tokens);
 
 // Feedback ids name the item and the question, so that no state is written at recall time:

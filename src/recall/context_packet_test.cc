@@ -35,6 +35,16 @@ TEST(PackContextTest, KeepsBestItemsThatFitAndSaysWhenItCut) {
   EXPECT_EQ(r.answerability, "ok");
 }
 
+TEST(PackContextTest, ABudgetTooSmallForAnyItemStillSaysEvidenceWasFound) {
+  RecallResult r;
+  r.items = {Item("some words here")};
+  r.evidence_strength = 0.9;
+  PackContext(r, 1);
+  EXPECT_TRUE(r.items.empty());
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.answerability, "ok");
+}
+
 TEST(PackContextTest, NoBudgetKeepsEverything) {
   RecallResult r;
   r.items = {Item("one two"), Item("three")};

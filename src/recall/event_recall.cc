@@ -50,6 +50,12 @@ Result<int64_t> RequireNamespace(RecallContext& ctx, std::string_view name) {
 
 Status ValidateRecallQuery(const RecallQuery& query) {
   if (query.namespace_name.empty()) return Status::InvalidArgument("field \"namespace\": is required");
+  for (auto [field, value] : {std::pair{"namespace", &query.namespace_name}, std::pair{"session_id", &query.session_id}}) {
+    size_t bad = 0;
+    if (!IsValidUtf8(*value, &bad)) {
+      return Status::InvalidArgument(fmt::format("field \"{}\": is not valid UTF-8 (byte {})", field, bad));
+    }
+  }
   ENGRAM_RETURN_IF_ERROR(CheckQueryText(query.text));
   if (query.limit < 1 || query.limit > kMaxRecallLimit) {
     return Status::InvalidArgument(

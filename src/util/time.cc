@@ -84,6 +84,12 @@ Result<TimestampMs> ParseTimestamp(std::string_view raw) {
         "2023-05-08T13:56:00+08:00): \"" +
         std::string(raw.substr(0, 64)) + "\""));
   }
+  // Real UTC offsets lie within −12:00 … +14:00; "+25:00" or "+99:99" is a typo, not a time.
+  const auto offset_minutes = offset.count();
+  if (offset_minutes < -12 * 60 || offset_minutes > 14 * 60) {
+    return Error(Status::InvalidArgument("UTC offset outside −12:00…+14:00: \"" +
+                                         std::string(raw.substr(0, 64)) + "\""));
+  }
   // date::parse subtracts %z offsets already (the result is UTC); check the year range.
   auto days = date::floor<date::days>(tp);
   date::year_month_day ymd{days};

@@ -46,3 +46,20 @@ TEST(TimeTest, RejectsGarbage) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+TEST(TimeTest, RejectsImpossibleUtcOffsets) {
+  for (const char* bad : {"2024-05-10T10:00:00+25:00", "2024-05-10T10:00:00+99:99", "2024-05-10T10:00:00-13:00",
+                          "2024-05-10T10:00:00+1500"}) {
+    auto t = ParseTimestamp(bad);
+    EXPECT_FALSE(t.has_value()) << bad;
+  }
+  EXPECT_TRUE(ParseTimestamp("2024-05-10T10:00:00+14:00").has_value());
+  EXPECT_TRUE(ParseTimestamp("2024-05-10T10:00:00-12:00").has_value());
+  EXPECT_TRUE(ParseTimestamp("2024-05-10T10:00:00+05:45").has_value());
+}
+
+}  // namespace
+}  // namespace engram

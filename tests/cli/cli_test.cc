@@ -697,6 +697,30 @@ TEST_F(CliTest, DatabaseFromFlagEnvironmentAndDefault) {
 
 // ---- exit codes --------------------------------------------------------------------------------
 
+TEST_F(CliTest, ReadingAMissingDatabaseIsNotFoundAndCreatesNothing) {
+  const std::string missing = dir_.File("typo/nothere.db");
+  for (std::vector<std::string> args : {std::vector<std::string>{"recall", "x", "-n", "u1"},
+                                        std::vector<std::string>{"claims", "-n", "u1"},
+                                        std::vector<std::string>{"get", "01M8N58T6S9YMGVP7BG7Q8RM1W"},
+                                        std::vector<std::string>{"export"}}) {
+    args.insert(args.begin(), {"--db", missing, "--json"});
+    CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 3) << r.Describe();
+    EXPECT_NE(r.out.find("no database at"), std::string::npos) << r.Describe();
+    EXPECT_FALSE(std::filesystem::exists(missing)) << args[3];
+  }
+}
+
+TEST_F(CliTest, OptionErrorsComeAsJsonWithJson) {
+  CliResult r = Engram({"--json", "recall", "x", "-n", "u1", "--budget", "-1"});
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+  json out = ParseJsonOut(r);
+  EXPECT_EQ(out["error"]["code"], "invalid_argument") << r.out;
+  r = Engram({"--json", "recall", "x", "-n", "u1", "--events-only", "--claims-only"});
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+  EXPECT_EQ(ParseJsonOut(r)["error"]["code"], "invalid_argument") << r.out;
+}
+
 TEST_F(CliTest, UnknownNamespaceOrSessionOrIdIsExitCode3) {
   ASSERT_EQ(Engram({"ingest", Jsonl("a.jsonl", Line("u1", "s1", "hello there", ""))}).exit_code, 0);
   CliResult r = Engram({"recall", "-n", "nobody", "hello"});
