@@ -13,6 +13,7 @@
 // evidence turns of categories 1–4 that are the `supports` evidence of at least one claim — plus
 // claims per turn, claims by predicate and the bytes stored.
 #include "locomo_bench.h"
+#include "temp_dir.h"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -289,36 +290,6 @@ struct ObservationReference {
   int64_t facts = 0;
   int64_t turns = 0;  // turns of the conversations scored
   CoverageByCategory coverage;
-};
-
-// A mkdtemp folder removed (with its content) on destruction.
-class TempDir {
- public:
-  static Result<TempDir> Create() {
-    std::error_code ec;
-    std::filesystem::path base = std::filesystem::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string tmpl = (base / "engram-bench-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) {
-      return Error(
-          Status::IOError(fmt::format("cannot create a temporary folder in {}", base.string())));
-    }
-    return TempDir(tmpl);
-  }
-  TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  TempDir& operator=(TempDir&&) = delete;
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit TempDir(std::string path) : path_(std::move(path)) {}
-  std::string path_;
 };
 
 double MsSince(Clock::time_point start) {

@@ -232,6 +232,33 @@ TEST_F(ExportTest, ABadLineNamesLineAndFieldAndImportsNothing) {
   EXPECT_EQ(ExportAll(*b), "") << "nothing half-imported";
 }
 
+// Review finding: an event moved to another namespace in the file made a claim of u1 reachable by
+// `forget --namespace zzz --all`. Evidence must stay inside its claim's namespace.
+TEST_F(ExportTest, ClaimEvidenceFromAnotherNamespaceIsRefused) {
+  RememberInput in;
+  in.namespace_name = "u1";
+  in.text = "I moved to Hangzhou.";
+  in.at = "2024-03-01";
+  ASSERT_OK(a_->Remember(in));
+  std::string dump = ExportAll(*a_);
+  const size_t event_line = dump.find("\"kind\":\"event\"");
+  ASSERT_NE(event_line, std::string::npos);
+  const size_t line_start = dump.rfind('\n', event_line) + 1;
+  const size_t ns_at = dump.find("\"namespace\":\"u1\"", line_start);
+  ASSERT_NE(ns_at, std::string::npos);
+  ASSERT_LT(ns_at, dump.find('\n', line_start));
+  dump.replace(ns_at, 16, "\"namespace\":\"zz\"");
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  std::istringstream file(dump);
+  auto r = b->Import(file);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.error().message(), HasSubstr("another namespace"));
+  ASSERT_OK_AND_ASSIGN(StoreStats stats, b->Stats());
+  EXPECT_EQ(stats.events, 0);
+  EXPECT_EQ(stats.claims, 0);
+}
+
 TEST_F(ExportTest, CliExportImportRoundTripAndExitCodes) {
   Populate();
   a_.reset();

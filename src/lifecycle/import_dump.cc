@@ -426,6 +426,15 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
             auto seq = QueryOptInt(db, "SELECT seq FROM events WHERE id = ?", {S(ev, "event")});
             if (!seq) return seq.error();
             if (!seq->has_value()) continue;
+            // Evidence never crosses namespaces: a forget in one namespace must not be able to
+            // reach a claim of another through a shared event.
+            auto event_ns = QueryOptInt(db, "SELECT namespace_id FROM events WHERE seq = ?",
+                                        {std::to_string(**seq)});
+            if (!event_ns) return event_ns.error();
+            if (!event_ns->has_value() || **event_ns != *ns) {
+              return FieldError("evidence",
+                                fmt::format("event \"{}\" belongs to another namespace", S(ev, "event")));
+            }
             if (S(ev, "relation") == "supports") supported = true;
             evidence.emplace_back(**seq, &ev);
           }

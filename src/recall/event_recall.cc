@@ -90,6 +90,23 @@ bool NamedInQuery(text::Analyzer& analyzer, const std::string& name,
   return true;
 }
 
+// Adds the events at `seqs` (found by a channel other than full text) to the candidates, with no
+// lexical score.
+Status AddCandidates(sqlite::EventStore& store, std::vector<int64_t> seqs, std::vector<ScoredTurn>& turns) {
+  std::sort(seqs.begin(), seqs.end());
+  auto located = store.Locate(seqs);
+  if (!located) return located.error();
+  for (const sqlite::NeighbourRow& row : *located) {
+    ScoredTurn t;
+    t.seq = row.seq;
+    t.session_rowid = row.session_rowid;
+    t.occurred_at = row.occurred_at;
+    t.speaker = row.speaker;
+    turns.push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
@@ -137,17 +154,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       for (const auto& [seq, score] : *claim_keys) {
         if (have.count(seq) == 0) missing.push_back(seq);
       }
-      std::sort(missing.begin(), missing.end());
-      auto located = ctx.store.Locate(missing);
-      if (!located) return located.error();
-      for (const sqlite::NeighbourRow& row : *located) {
-        ScoredTurn t;
-        t.seq = row.seq;
-        t.session_rowid = row.session_rowid;
-        t.occurred_at = row.occurred_at;
-        t.speaker = row.speaker;
-        turns->push_back(std::move(t));
-      }
+      ENGRAM_RETURN_IF_ERROR(AddCandidates(ctx.store, std::move(missing), *turns));
       result.stages.push_back({"claim_events", static_cast<int64_t>(turns->size())});
     }
     // The dense channel: the cosine of every event vector with the query's; the best `pool`
@@ -173,17 +180,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         if (!(cosine[best[i]] > 0)) break;
         if (have.count(matrix->seqs[best[i]]) == 0) missing.push_back(matrix->seqs[best[i]]);
       }
-      std::sort(missing.begin(), missing.end());
-      auto located = ctx.store.Locate(missing);
-      if (!located) return located.error();
-      for (const sqlite::NeighbourRow& row : *located) {
-        ScoredTurn t;
-        t.seq = row.seq;
-        t.session_rowid = row.session_rowid;
-        t.occurred_at = row.occurred_at;
-        t.speaker = row.speaker;
-        turns->push_back(std::move(t));
-      }
+      ENGRAM_RETURN_IF_ERROR(AddCandidates(ctx.store, std::move(missing), *turns));
     }
     // The window channel reaches events outside since/until and the session filter: drop them.
     turns->erase(std::remove_if(turns->begin(), turns->end(),

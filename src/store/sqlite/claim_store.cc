@@ -247,9 +247,7 @@ Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
     const std::vector<int64_t>& claim_seqs) {
   std::vector<Support> out;
   if (claim_seqs.empty()) return out;
-  std::string list = "[";
-  for (size_t i = 0; i < claim_seqs.size(); ++i) list += (i ? "," : "") + std::to_string(claim_seqs[i]);
-  list += "]";
+  const std::string list = JsonIntArray(claim_seqs);
   auto st = db_.Cached(
       "SELECT ce.claim_seq, ce.event_seq, e.id FROM json_each(?) j JOIN claim_evidence ce "
       "ON ce.claim_seq = j.value AND ce.relation = 'supports' JOIN events e ON e.seq = ce.event_seq "

@@ -111,6 +111,12 @@ std::string_view Statement::Blob(int column) const {
 }
 bool Statement::IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
+std::string JsonIntArray(const std::vector<int64_t>& ids) {
+  std::string list = "[";
+  for (size_t i = 0; i < ids.size(); ++i) list += (i ? "," : "") + std::to_string(ids[i]);
+  return list + "]";
+}
+
 // ---- Database --------------------------------------------------------------------------------
 
 Database::Database(sqlite3* db, std::string path, const Options& options)

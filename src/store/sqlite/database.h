@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <unordered_map>
 
@@ -61,6 +62,10 @@ class Statement {
 };
 
 // One connection. Not thread-safe: the Engine serialises calls.
+// `[1,2,3]`: a list of row ids for `json_each(?)` joins (one rowid seek per id, no temporary
+// index as an IN list would build).
+std::string JsonIntArray(const std::vector<int64_t>& ids);
+
 class Database {
  public:
   // Opens or creates `path` (creating parent folders), then applies: WAL (kept when the file already

@@ -12,6 +12,23 @@
 namespace engram::sqlite {
 namespace {
 
+// A row of columns (seq, occurred_at, speaker, <table>_docsize.sz) as a NeighbourRow. Resets the
+// statement on a malformed docsize blob.
+Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
+  NeighbourRow n;
+  n.seq = s.Int(0);
+  n.session_rowid = session_rowid;
+  n.occurred_at = s.Int(1);
+  n.speaker = s.Text(2);
+  int doc_length = 0;
+  if (!ParseDocSizeColumn0(s.Blob(3), &doc_length)) {
+    s.Reset();
+    return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
+  }
+  n.doc_length = doc_length;
+  return n;
+}
+
 constexpr const char* kEventColumns =
     "SELECT e.id, n.name, s.external_id, e.role, e.speaker, e.content, e.occurred_at, "
     "e.recorded_at, e.origin_class, e.content_hash, e.idempotency_key, e.metadata, e.tool_name, "
@@ -228,9 +245,7 @@ Result<Event> EventStore::GetBySeq(int64_t seq) {
 
 Result<std::vector<Event>> EventStore::GetBySeqs(const std::vector<int64_t>& seqs) {
   if (seqs.empty()) return std::vector<Event>{};
-  std::string list = "[";
-  for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
-  list += "]";
+  const std::string list = JsonIntArray(seqs);
   // json_each drives the join: one rowid seek per seq, no temporary index for an IN list, and
   // j.key (the seq's index in `seqs`) puts each event in place.
   auto st = db_.Cached(std::string(kEventColumns).replace(7, 0, "j.key, ") +
@@ -387,18 +402,9 @@ Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> EventSto
       auto row = s.Step();
       if (!row) return Error(row.error());
       if (!*row) break;
-      NeighbourRow n;
-      n.seq = s.Int(0);
-      n.session_rowid = session_rowid;
-      n.occurred_at = s.Int(1);
-      n.speaker = s.Text(2);
-      int doc_length = 0;
-      if (!ParseDocSizeColumn0(s.Blob(3), &doc_length)) {
-        s.Reset();
-        return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
-      }
-      n.doc_length = doc_length;
-      rows.push_back(std::move(n));
+      auto n = ReadNeighbourRow(s, session_rowid);
+      if (!n) return Error(n.error());
+      rows.push_back(std::move(*n));
     }
   }
   return out;
@@ -421,18 +427,9 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
       s.Reset();
       return std::optional<std::vector<NeighbourRow>>();
     }
-    NeighbourRow n;
-    n.seq = s.Int(0);
-    n.session_rowid = session_rowid;
-    n.occurred_at = s.Int(1);
-    n.speaker = s.Text(2);
-    int doc_length = 0;
-    if (!ParseDocSizeColumn0(s.Blob(3), &doc_length)) {
-      s.Reset();
-      return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
-    }
-    n.doc_length = doc_length;
-    rows.push_back(std::move(n));
+    auto n = ReadNeighbourRow(s, session_rowid);
+    if (!n) return Error(n.error());
+    rows.push_back(std::move(*n));
   }
   return std::optional<std::vector<NeighbourRow>>(std::move(rows));
 }
@@ -440,11 +437,9 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
 Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>& seqs) {
   std::vector<NeighbourRow> out;
   if (seqs.empty()) return out;
-  std::string list = "[";
-  for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
-  list += "]";
+  const std::string list = JsonIntArray(seqs);
   auto st = db_.Cached(
-      "SELECT e.seq, e.session_id, e.occurred_at, e.speaker, d.sz FROM json_each(?) j "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, e.session_id FROM json_each(?) j "
       "JOIN events e ON e.seq = j.value JOIN event_fts_docsize d ON d.id = e.seq");
   if (!st) return Error(st.error());
   Statement& s = **st;
@@ -453,18 +448,9 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
     auto row = s.Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    NeighbourRow n;
-    n.seq = s.Int(0);
-    n.session_rowid = s.Int(1);
-    n.occurred_at = s.Int(2);
-    n.speaker = s.Text(3);
-    int doc_length = 0;
-    if (!ParseDocSizeColumn0(s.Blob(4), &doc_length)) {
-      s.Reset();
-      return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
-    }
-    n.doc_length = doc_length;
-    out.push_back(std::move(n));
+    auto n = ReadNeighbourRow(s, s.Int(4));
+    if (!n) return Error(n.error());
+    out.push_back(std::move(*n));
   }
   return out;
 }

@@ -62,9 +62,7 @@ Result<std::unordered_map<int64_t, double>> FeedbackStore::EventUtility(
   if (!has) return Error(has.error());
   (*any)->Reset();
   if (!*has || seqs.empty()) return out;
-  std::string list = "[";
-  for (size_t i = 0; i < seqs.size(); ++i) list += (i ? "," : "") + std::to_string(seqs[i]);
-  list += "]";
+  const std::string list = JsonIntArray(seqs);
   auto st = db_.Cached(
       "SELECT f.owner_seq, sum(2 * f.helpful - 1) FROM json_each(?) j JOIN feedback f "
       "ON f.owner_type = 'event' AND f.owner_seq = j.value GROUP BY f.owner_seq");

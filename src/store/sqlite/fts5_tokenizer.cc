@@ -130,6 +130,22 @@ bool DocSizeOfColumn0(sqlite3_value* sz, int* doc_len) {
                              doc_len);
 }
 
+// Instances of phrase `phrase` in column 0 of the current row (walking the phrase's own position
+// list is cheaper than xInstCount/xInst, which first merge every phrase's instances into one
+// array). Returns an SQLite result code.
+int PhraseHitsInColumn0(const Fts5ExtensionApi* api, Fts5Context* fts, int phrase, int* tf) {
+  Fts5PhraseIter iter;
+  int column = 0;
+  int offset = 0;
+  const int rc = api->xPhraseFirst(fts, phrase, &iter, &column, &offset);
+  if (rc != SQLITE_OK) return rc;
+  *tf = 0;
+  for (; column >= 0; api->xPhraseNext(fts, &iter, &column, &offset)) {
+    if (column == 0) ++*tf;
+  }
+  return SQLITE_OK;
+}
+
 void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
                   int num_args, sqlite3_value** args) {
   try {
@@ -172,19 +188,11 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     const double norm = k1 * (1.0 - b + b * static_cast<double>(doc_len) / stats->avgdl);
     double score = 0.0;
     for (size_t i = 0; i < stats->idf.size(); ++i) {
-      // tf = the phrase's instances in column 0 (walking each phrase's own position list is
-      // cheaper than xInstCount/xInst, which first merge every phrase's instances into one array).
-      Fts5PhraseIter iter;
-      int column = 0;
-      int offset = 0;
-      rc = api->xPhraseFirst(fts, static_cast<int>(i), &iter, &column, &offset);
+      int tf = 0;
+      rc = PhraseHitsInColumn0(api, fts, static_cast<int>(i), &tf);
       if (rc != SQLITE_OK) {
         sqlite3_result_error_code(result, rc);
         return;
-      }
-      int tf = 0;
-      for (; column >= 0; api->xPhraseNext(fts, &iter, &column, &offset)) {
-        if (column == 0) ++tf;
       }
       if (tf > 0) score += stats->idf[i] * tf * (k1 + 1.0) / (tf + norm);
     }
@@ -230,19 +238,13 @@ void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_c
     }
     p += 4 * n;
     for (uint32_t i = 0; i < n; ++i) {
-      Fts5PhraseIter iter;
-      int column = 0;
-      int offset = 0;
-      rc = api->xPhraseFirst(fts, static_cast<int>(i), &iter, &column, &offset);
+      int tf = 0;
+      rc = PhraseHitsInColumn0(api, fts, static_cast<int>(i), &tf);
       if (rc != SQLITE_OK) {
         sqlite3_result_error_code(result, rc);
         return;
       }
-      uint32_t tf = 0;
-      for (; column >= 0; api->xPhraseNext(fts, &iter, &column, &offset)) {
-        if (column == 0) ++tf;
-      }
-      const uint16_t clamped = static_cast<uint16_t>(std::min<uint32_t>(tf, 65535));
+      const uint16_t clamped = static_cast<uint16_t>(std::min(tf, 65535));
       std::memcpy(p + 2 * i, &clamped, 2);
     }
     sqlite3_result_blob(result, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
