@@ -454,6 +454,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   std::map<std::string, std::map<std::string, int64_t>> answerability;  // group → value → count
   std::map<std::string, std::pair<int64_t, int64_t>> hits;              // kind → (hits, asked)
   std::map<std::string, double> stage_sums;
+  json misses = json::array();  // the first few answerable questions missed, with their top items
   for (const QuerySpec& s : specs) {
     RecallQuery q;
     q.text = s.text;
@@ -475,6 +476,14 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
         for (const EvidenceRef& ev : item.evidence) {
           if (ev.relation == "supports" && g.count(ev.event_id)) o.hit = true;
         }
+      }
+      if (!o.hit && misses.size() < 5) {
+        json top = json::array();
+        for (size_t i = 0; i < std::min<size_t>(3, r->items.size()); ++i) {
+          top.push_back(fmt::format("{} {} {}: {}", r->items[i].type, r->items[i].score,
+                                    r->items[i].speaker, r->items[i].text));
+        }
+        misses.push_back({{"text", s.text}, {"gold", s.gold->size()}, {"top", top}});
       }
       ++hits[s.kind].second;
       hits[s.kind].first += o.hit ? 1 : 0;
@@ -522,6 +531,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
     slowest.push_back({{"text", slow[i]->text}, {"ms", slow[i]->ms}, {"stages", st}});
   }
   (*report)["slowest"] = slowest;
+  (*report)["misses"] = misses;
   (*report)["rss_after_recall_kib"] = MaxRssKiB();
 
   // ---- Size: closed and reopened, as a new process would see it ----
