@@ -398,7 +398,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
       facts.push_back(std::move(fact));
     }
     ingested += static_cast<int64_t>(batch.size());
-    if (!opt.json && ingested % 100000 == 0) {
+    if (ingested % 100000 == 0) {
       std::cerr << fmt::format("ingested {} events ({:.0f} s)\n", ingested, ingest_ms / 1000);
     }
   }
@@ -411,6 +411,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
 
   // ---- Extraction ----
   if (!opt.no_claims) {
+    std::cerr << "extraction (Process drain)\n";
     Clock::time_point t0 = Clock::now();
     Result<ProcessReport> processed = engine->Process(/*drain=*/true);
     const double ms = MsSince(t0);
@@ -450,6 +451,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
     warm.namespace_name = kNamespace;
     (void)engine->Recall(warm);
   }
+  std::cerr << fmt::format("recall: {} questions\n", specs.size());
   std::vector<QueryOutcome> outcomes;
   std::map<std::string, std::map<std::string, int64_t>> answerability;  // group → value → count
   std::map<std::string, std::pair<int64_t, int64_t>> hits;              // kind → (hits, asked)
