@@ -6,9 +6,9 @@
 //   * Words are pronounceable consonant–vowel syllables ("ka", "lo", ...). One pool of 4,000
 //     lowercase filler words of 2–3 syllables is drawn with a Zipf distribution (s = 1.0, rank 1
 //     most frequent), so a few words are in a large share of the events, as in chat text. Disjoint
-//     pools of capitalised 3-syllable names hold the 300 speakers, 400 cities, 300 foods, 300
-//     companies, 120 jobs and 200 events (all uniform); no pool word is a filler word or an
-//     English word.
+//     pools of 3-syllable words hold the 300 speakers, 400 cities, 300 foods and 300 companies
+//     (capitalised) and 120 jobs and 200 events (lowercase), all drawn uniformly; no word is in two
+//     pools. No-answer questions take 4-syllable words from two more pools, never used in events.
 //   * One namespace "synthetic". Sessions of 10–40 turns (uniform), alternating a user turn
 //     (speaker = one of the 300 users, uniform per session) and an assistant turn (speaker
 //     "Assistant"). Session start times are spread evenly over two years (2024-01-01 to
@@ -71,8 +71,8 @@ constexpr int kFillerWords = 4000;
 constexpr double kZipfS = 1.0;
 constexpr double kFactProbability = 0.15;
 constexpr double kNoAnswerShare = 0.10;
-constexpr TimestampMs kStartMs = 1704067200000;                 // 2024-01-01T00:00:00Z
-constexpr TimestampMs kSpanMs = 731LL * 24 * 3600 * 1000;       // two years
+constexpr TimestampMs kStartMs = 1704067200000;            // 2024-01-01T00:00:00Z
+constexpr TimestampMs kSpanMs = 731LL * 24 * 3600 * 1000;  // two years
 constexpr const char* kNamespace = "synthetic";
 
 double MsSince(Clock::time_point start) {
@@ -133,9 +133,9 @@ class Zipf {
 constexpr std::array<const char*, 14> kConsonants = {"b", "d", "f", "g", "k", "l", "m",
                                                      "n", "p", "r", "s", "t", "v", "z"};
 constexpr std::array<const char*, 5> kVowels = {"a", "e", "i", "o", "u"};
-constexpr std::array<const char*, 12> kMonths = {"January", "February", "March",     "April",
-                                                 "May",     "June",     "July",      "August",
-                                                 "September", "October", "November", "December"};
+constexpr std::array<const char*, 12> kMonths = {"January",   "February", "March",    "April",
+                                                 "May",       "June",     "July",     "August",
+                                                 "September", "October",  "November", "December"};
 
 enum FactKind { kLive, kFood, kWork, kBirthday, kAttend, kFactKinds };
 constexpr std::array<const char*, kFactKinds> kFactNames = {"live", "food", "work", "birthday",
@@ -191,7 +191,9 @@ struct Fact {
 class Generator {
  public:
   Generator(uint64_t seed, int64_t total)
-      : rng_(seed), vocab_(MakeVocabulary(rng_)), zipf_(vocab_.filler.size(), kZipfS),
+      : rng_(seed),
+        vocab_(MakeVocabulary(rng_)),
+        zipf_(vocab_.filler.size(), kZipfS),
         total_(total) {
     // Mean session length 25 turns: slots of equal length over the two years.
     sessions_estimate_ = std::max<int64_t>(1, total / 25);
@@ -205,7 +207,8 @@ class Generator {
   Rng& rng() { return rng_; }
 
   // Appends up to `n` events to `out`; facts get the index in `out` recorded in `facts`.
-  void NextBatch(int64_t n, std::vector<EventInput>* out, std::vector<std::pair<size_t, Fact>>* facts) {
+  void NextBatch(int64_t n, std::vector<EventInput>* out,
+                 std::vector<std::pair<size_t, Fact>>* facts) {
     for (int64_t i = 0; i < n && produced_ < total_; ++i, ++produced_) {
       if (turn_ >= session_turns_) StartSession();
       EventInput e;
@@ -247,8 +250,8 @@ class Generator {
     const TimestampMs slot = kSpanMs / sessions_estimate_;
     const TimestampMs slot_start =
         kStartMs + std::min<int64_t>(session_ - 1, sessions_estimate_ - 1) * slot;
-    at_ = std::max(at_, slot_start + static_cast<TimestampMs>(rng_.Unit() * 0.5 *
-                                                                static_cast<double>(slot)));
+    at_ = std::max(
+        at_, slot_start + static_cast<TimestampMs>(rng_.Unit() * 0.5 * static_cast<double>(slot)));
   }
 
   const std::string& W() { return vocab_.filler[zipf_.Sample(rng_)]; }
@@ -256,18 +259,25 @@ class Generator {
   std::string Filler(bool assistant) {
     if (assistant) {
       switch (rng_.Next() % 4) {
-        case 0: return fmt::format("That sounds {}! How is the {} going?", W(), W());
-        case 1: return fmt::format("Tell me more about the {} and the {}.", W(), W());
-        case 2: return fmt::format("I remember you mentioned {} and {} before.", W(), W());
-        default: return fmt::format("Maybe the {} could help with the {} {}.", W(), W(), W());
+        case 0:
+          return fmt::format("That sounds {}! How is the {} going?", W(), W());
+        case 1:
+          return fmt::format("Tell me more about the {} and the {}.", W(), W());
+        case 2:
+          return fmt::format("I remember you mentioned {} and {} before.", W(), W());
+        default:
+          return fmt::format("Maybe the {} could help with the {} {}.", W(), W(), W());
       }
     }
     switch (rng_.Next() % 4) {
-      case 0: return fmt::format("I think the {} and the {} were {} today.", W(), W(), W());
-      case 1: return fmt::format("Did you see the {} near the {} {}?", W(), W(), W());
-      case 2: return fmt::format("We spent the afternoon talking about {}, {} and {}.", W(), W(),
-                                 W());
-      default: return fmt::format("My {} {} is still {}, so I {} a lot.", W(), W(), W(), W());
+      case 0:
+        return fmt::format("I think the {} and the {} were {} today.", W(), W(), W());
+      case 1:
+        return fmt::format("Did you see the {} near the {} {}?", W(), W(), W());
+      case 2:
+        return fmt::format("We spent the afternoon talking about {}, {} and {}.", W(), W(), W());
+      default:
+        return fmt::format("My {} {} is still {}, so I {} a lot.", W(), W(), W(), W());
     }
   }
 
@@ -315,11 +325,16 @@ class Generator {
 
 std::string Question(FactKind kind, const std::string& user, const std::string& key) {
   switch (kind) {
-    case kLive: return fmt::format("When did {} move to {}?", user, key);
-    case kFood: return fmt::format("Does {} really love {}?", user, key);
-    case kWork: return fmt::format("Where does {} work as a {}?", user, key);
-    case kBirthday: return fmt::format("When is {}'s birthday?", user);
-    default: return fmt::format("When did {} attend the {}?", user, key);
+    case kLive:
+      return fmt::format("When did {} move to {}?", user, key);
+    case kFood:
+      return fmt::format("Does {} really love {}?", user, key);
+    case kWork:
+      return fmt::format("Where does {} work as a {}?", user, key);
+    case kBirthday:
+      return fmt::format("When is {}'s birthday?", user);
+    default:
+      return fmt::format("When did {} attend the {}?", user, key);
   }
 }
 
@@ -329,7 +344,7 @@ std::string FactKey(int user, FactKind kind, const std::string& key) {
 
 struct QuerySpec {
   std::string text;
-  std::string kind;               // fact kind, or "none" for a question with no answer
+  std::string kind;  // fact kind, or "none" for a question with no answer
   const std::vector<std::string>* gold = nullptr;  // event ids; null for no-answer
 };
 
@@ -406,7 +421,8 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["facts"] = facts.size();
   (*report)["generate_s"] = generate_ms / 1000;
   (*report)["ingest_s"] = ingest_ms / 1000;
-  (*report)["ingest_events_per_s"] = ingest_ms > 0 ? 1000.0 * static_cast<double>(ingested) / ingest_ms : 0;
+  (*report)["ingest_events_per_s"] =
+      ingest_ms > 0 ? 1000.0 * static_cast<double>(ingested) / ingest_ms : 0;
   (*report)["rss_after_ingest_kib"] = MaxRssKiB();
 
   // ---- Extraction ----
@@ -508,11 +524,11 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["recall_latency"] = lat;
   json rec;
   for (const auto& [kind, hv] : hits) {
-    rec[kind] = {{"hits", hv.first},
-                 {"asked", hv.second},
-                 {"recall_at_10", hv.second ? static_cast<double>(hv.first) /
-                                                  static_cast<double>(hv.second)
-                                            : 0.0}};
+    rec[kind] = {
+        {"hits", hv.first},
+        {"asked", hv.second},
+        {"recall_at_10",
+         hv.second ? static_cast<double>(hv.first) / static_cast<double>(hv.second) : 0.0}};
   }
   (*report)["recall_at_10"] = rec;
   (*report)["answerability"] = answerability;
@@ -571,9 +587,8 @@ void PrintTables(const json& r) {
   fmt::print("| recall ({} queries) | | | {:.0f} |\n\n", r["queries"].get<int>(),
              num("rss_after_recall_kib") / 1024);
   fmt::print("recall latency (ms): p50 {:.2f}  p95 {:.2f}  p99 {:.2f}  max {:.2f}  mean {:.2f}\n",
-             lat["p50_ms"].get<double>(), lat["p95_ms"].get<double>(),
-             lat["p99_ms"].get<double>(), lat["max_ms"].get<double>(),
-             lat["mean_ms"].get<double>());
+             lat["p50_ms"].get<double>(), lat["p95_ms"].get<double>(), lat["p99_ms"].get<double>(),
+             lat["max_ms"].get<double>(), lat["mean_ms"].get<double>());
   fmt::print("recall@10 of the gold events:");
   for (const auto& [kind, v] : r["recall_at_10"].items()) {
     fmt::print("  {} {:.3f} ({}/{})", kind, v["recall_at_10"].get<double>(),
