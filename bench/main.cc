@@ -4,10 +4,13 @@
 //                       [--limit-conversations N]
 //   engram-bench memorybank --data ../shared/data/memorybank --lang cn|en [--gold FILE] [--json]
 //                           [--dump-misses] [--limit-users N]
+//   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH] [--keep]
+//                      [--no-claims] [--batch B]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
 #include "memorybank_bench.h"
+#include "scale_bench.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"engram-bench: retrieval quality and speed of the engram memory engine"};
@@ -54,9 +57,33 @@ int main(int argc, char** argv) {
                    "score only the first N users of the gold file (0 = all)")
       ->check(CLI::NonNegativeNumber);
 
+  engram::bench::ScaleBenchOptions scale;
+  CLI::App* scale_cmd = app.add_subcommand(
+      "scale",
+      "speed at scale: one synthetic namespace of N generated chat events (deterministic, no data "
+      "files; see bench/README.md), ingest and extraction rates, recall latency p50/p95/p99 of Q "
+      "generated questions, recall@10 of their gold events, answerability, store size and peak "
+      "RSS per phase");
+  scale_cmd->add_option("--events", scale.events, "N: events to generate and ingest")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  scale_cmd->add_option("--queries", scale.queries, "Q: questions to ask (default 300)")
+      ->check(CLI::PositiveNumber);
+  scale_cmd->add_option("--seed", scale.seed, "generator seed (default 1)");
+  scale_cmd->add_option("--batch", scale.batch, "events per IngestBatch (default 1000)")
+      ->check(CLI::PositiveNumber);
+  scale_cmd->add_flag("--json", scale.json, "print one JSON object instead of tables");
+  scale_cmd->add_option("--db", scale.db_path,
+                        "write the database to this new file and keep it (default: a temporary "
+                        "folder, removed at the end)");
+  scale_cmd->add_flag("--keep", scale.keep, "keep the temporary database (its path on stderr)");
+  scale_cmd->add_flag("--no-claims", scale.no_claims,
+                      "skip extraction (Process): events only, no claims");
+
   CLI11_PARSE(app, argc, argv);
 
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
+  if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);
   return 1;
 }

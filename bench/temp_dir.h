@@ -41,6 +41,8 @@ class TempDir {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
+  // Gives the folder up: it is no longer removed on destruction. Returns its absolute path.
+  std::string Release() { return std::exchange(path_, std::string()); }
   // The folder's absolute path.
   const std::string& path() const { return path_; }
 
