@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "store/sqlite/schema.h"
 #include "test_util.h"
 
 // Designated initializers name only the fields a test cares about.
@@ -128,7 +129,7 @@ class BackupTest : public ::testing::Test {
 TEST_F(BackupTest, B21RestoreAfterForgetKeepsTheForgottenContentGone) {
   ASSERT_OK_AND_ASSIGN(BackupManifest m, engine_->Backup(backup_));
   EXPECT_EQ(m.tombstone_count, 0);
-  EXPECT_EQ(m.schema_version, 4);
+  EXPECT_EQ(m.schema_version, sqlite::kSchemaVersion);
   EXPECT_EQ(m.file_bytes, static_cast<int64_t>(std::filesystem::file_size(backup_)));
   EXPECT_TRUE(std::filesystem::exists(backup_ + ".manifest.json"));
   EXPECT_FALSE(std::filesystem::exists(backup_ + "-wal"));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "store/sqlite/fts5_tokenizer.h"
+#include "store/sqlite/schema.h"
 #include "test_util.h"
 #include "util/time.h"
 
@@ -624,7 +625,7 @@ TEST_F(ForgetTest, SchemaThreeDatabaseIsMigratedToFourWithTheLedger) {
   }
   ASSERT_OK_AND_ASSIGN(engine_, test::OpenTestEngine(db_path_));
   ASSERT_OK_AND_ASSIGN(DoctorReport doctor, engine_->Doctor());
-  EXPECT_EQ(doctor.schema_version, 4);
+  EXPECT_EQ(doctor.schema_version, sqlite::kSchemaVersion);
   EXPECT_TRUE(doctor.ok) << ::testing::PrintToString(doctor.problems);
   EXPECT_EQ(ForgetIds({r.event.id}).tombstone_ids.size(), 2u);
 }

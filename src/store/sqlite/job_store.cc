@@ -29,7 +29,41 @@ Status JobStore::EnqueueExtraction(int64_t ns, int64_t session_rowid, int64_t ev
   return (*st)->Run();
 }
 
+Result<std::optional<int64_t>> JobStore::OldestReadySession(TimestampMs now) {
+  // Two walks of jobs_status_id in id order, each stopping at its first ready job.
+  auto st = db_.Cached(
+      "SELECT session_id, id FROM (SELECT session_id, id FROM jobs WHERE status = 'pending' AND "
+      "available_at <= ?1 ORDER BY id LIMIT 1) UNION ALL SELECT session_id, id FROM (SELECT "
+      "session_id, id FROM jobs WHERE status = 'leased' AND lease_expires_at <= ?1 ORDER BY id "
+      "LIMIT 1) ORDER BY 2 LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, now);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  std::optional<int64_t> out;
+  if (*row) out = (*st)->Int(0);
+  (*st)->Reset();
+  return out;
+}
+
 Result<std::vector<LeasedJob>> JobStore::LeaseBatch(const LeaseRequest& r) {
+  int64_t session = 0;
+  if (r.ignore_wait) {
+    // Draining: the session of the oldest ready job, found in one index seek per kind.
+    auto oldest = OldestReadySession(r.now);
+    if (!oldest) return Error(oldest.error());
+    if (!oldest->has_value()) return std::vector<LeasedJob>{};
+    session = **oldest;
+  } else {
+    auto picked = PickWaitedSession(r);
+    if (!picked) return Error(picked.error());
+    if (!picked->has_value()) return std::vector<LeasedJob>{};
+    session = **picked;
+  }
+  return LeaseFromSession(r, session);
+}
+
+Result<std::optional<int64_t>> JobStore::PickWaitedSession(const LeaseRequest& r) {
   auto pick = db_.Cached(fmt::format(
       "SELECT j.session_id FROM jobs j WHERE {} GROUP BY j.session_id "
       "HAVING ?2 OR count(*) >= ?3 OR min(j.created_at) <= ?1 - ?4 ORDER BY min(j.id) LIMIT 1",
@@ -39,10 +73,13 @@ Result<std::vector<LeasedJob>> JobStore::LeaseBatch(const LeaseRequest& r) {
   (*pick)->Bind(4, r.max_wait_ms);
   auto row = (*pick)->Step();
   if (!row) return Error(row.error());
-  if (!*row) return std::vector<LeasedJob>{};
-  int64_t session = (*pick)->Int(0);
+  std::optional<int64_t> session;
+  if (*row) session = (*pick)->Int(0);
   (*pick)->Reset();
+  return session;
+}
 
+Result<std::vector<LeasedJob>> JobStore::LeaseFromSession(const LeaseRequest& r, int64_t session) {
   auto jobs = db_.Cached(fmt::format(
       "SELECT j.id, j.namespace_id, j.session_id, j.event_seq, j.attempts FROM jobs j "
       "JOIN events e ON e.seq = j.event_seq WHERE j.session_id = ?2 AND {} "

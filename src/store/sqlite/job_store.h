@@ -3,6 +3,7 @@
 #ifndef ENGRAM_STORE_SQLITE_JOB_STORE_H_
 #define ENGRAM_STORE_SQLITE_JOB_STORE_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +38,9 @@ class JobStore {
   Status EnqueueExtraction(int64_t namespace_id, int64_t session_rowid, int64_t event_seq, TimestampMs now);
 
   // Leases the next batch: ready jobs (pending and due, or leased with an expired lease) of the one
-  // session that qualifies first (oldest job first). Empty when nothing qualifies.
+  // session that qualifies first (oldest job first). Empty when nothing qualifies. A drain
+  // (ignore_wait) finds that session in two index seeks; waiting for full batches groups the ready
+  // jobs by session (linear in the backlog).
   Result<std::vector<LeasedJob>> LeaseBatch(const LeaseRequest& request);
 
   // True when every job still carries `token` and is leased (no other worker took it over).
@@ -54,6 +57,10 @@ class JobStore {
   Result<int64_t> Retry(int64_t id, TimestampMs now);
 
  private:
+  Result<std::optional<int64_t>> OldestReadySession(TimestampMs now);
+  Result<std::optional<int64_t>> PickWaitedSession(const LeaseRequest& request);
+  Result<std::vector<LeasedJob>> LeaseFromSession(const LeaseRequest& request, int64_t session);
+
   Database& db_;
 };
 
