@@ -11,34 +11,19 @@
 #include <cstdint>
 #include <utility>
 
+#include "text/script.h"
+
 namespace engram::providers {
 namespace {
+
+using text::IsCjk;
+using text::IsMark;
 
 // Shortest and longest n-gram, in code points, of CJK runs and of marked word runs.
 constexpr int kCjkMinN = 1;
 constexpr int kCjkMaxN = 3;
 constexpr int kWordMinN = 3;
 constexpr int kWordMaxN = 5;
-
-// Same rule as text/analyzer.cc: Han, Hiragana, Katakana or Hangul by Script_Extensions, without
-// CJK punctuation and spaces.
-bool IsCjk(UChar32 c) {
-  if (c < 0x1100) return false;
-  if (u_ispunct(c) || u_isUWhiteSpace(c)) return false;
-  return uscript_hasScript(c, USCRIPT_HAN) || uscript_hasScript(c, USCRIPT_HIRAGANA) ||
-         uscript_hasScript(c, USCRIPT_KATAKANA) || uscript_hasScript(c, USCRIPT_HANGUL);
-}
-
-bool IsMark(UChar32 c) {
-  switch (u_charType(c)) {
-    case U_NON_SPACING_MARK:
-    case U_ENCLOSING_MARK:
-    case U_COMBINING_SPACING_MARK:
-      return true;
-    default:
-      return false;
-  }
-}
 
 enum class RunKind { kNone, kCjk, kWord };
 

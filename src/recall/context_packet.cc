@@ -2,22 +2,14 @@
 
 #include <fmt/format.h>
 #include <unicode/uchar.h>
-#include <unicode/uscript.h>
 #include <unicode/utf8.h>
 #include <xxhash.h>
 
+#include "text/script.h"
 #include "util/utf8.h"
 
 namespace engram {
 namespace {
-
-bool IsCjk(UChar32 c) {
-  UErrorCode error = U_ZERO_ERROR;  // ICU returns USCRIPT_INVALID_CODE for a null error pointer
-  const UScriptCode script = uscript_getScript(c, &error);
-  if (U_FAILURE(error)) return false;
-  return script == USCRIPT_HAN || script == USCRIPT_HIRAGANA || script == USCRIPT_KATAKANA ||
-         script == USCRIPT_HANGUL;
-}
 
 int ItemTokens(const RecallItem& item) {
   int tokens = EstimateTokens(item.text);
@@ -45,7 +37,7 @@ int EstimateTokens(std::string_view text) {
     U8_NEXT(s, i, length, c);
     if (c < 0 || u_isUWhiteSpace(c)) {
       end_run();
-    } else if (IsCjk(c)) {
+    } else if (text::IsCjk(c)) {
       end_run();
       ++tokens;
     } else {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "text/script.h"
 #include "text/stopwords.h"
 
 namespace engram::text {
@@ -25,27 +26,6 @@ namespace {
 
 constexpr UChar32 kReplacementChar = 0xFFFD;
 constexpr size_t kMaxBytes = Analyzer::kMaxTokenBytes;
-
-// Han, Hiragana, Katakana or Hangul, by Script_Extensions so that U+30FC "ー" (Common, scx Hira
-// Kana) and U+3099 (combining voiced mark) count. CJK punctuation such as "、" also has these
-// script extensions, so punctuation and spaces are excluded explicitly.
-bool IsCjk(UChar32 c) {
-  if (c < 0x1100) return false;  // below Hangul Jamo: nothing CJK
-  if (u_ispunct(c) || u_isUWhiteSpace(c)) return false;
-  return uscript_hasScript(c, USCRIPT_HAN) || uscript_hasScript(c, USCRIPT_HIRAGANA) ||
-         uscript_hasScript(c, USCRIPT_KATAKANA) || uscript_hasScript(c, USCRIPT_HANGUL);
-}
-
-bool IsMark(UChar32 c) {
-  switch (u_charType(c)) {
-    case U_NON_SPACING_MARK:
-    case U_ENCLOSING_MARK:
-    case U_COMBINING_SPACING_MARK:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // True when `c` belongs to the character before it: it composes with it under NFKC (Hangul vowel
 // jamo, kana voicing marks), is a combining mark, or is default-ignorable (variation selectors).
