@@ -86,7 +86,46 @@ RecallWeights TurnOnly() {
   return w;
 }
 
-std::vector<Configuration> Configurations(const LocomoBenchOptions& options) {
+// `base` with the settings of "NAME:key=value,..." (LocomoBenchOptions::variants) applied.
+Result<Configuration> ParseVariant(Configuration base, const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == 0 || colon == std::string::npos) {
+    return Error(Status::InvalidArgument(fmt::format("--variant \"{}\": expected NAME:key=value,...", spec)));
+  }
+  base.name = spec.substr(0, colon);
+  const std::map<std::string, double RecallWeights::*> doubles = {
+      {"turn", &RecallWeights::turn},       {"window", &RecallWeights::window},
+      {"dense", &RecallWeights::dense},     {"date", &RecallWeights::date},
+      {"speaker", &RecallWeights::speaker}, {"claims", &RecallWeights::claims},
+      {"feedback", &RecallWeights::feedback}};
+  const std::map<std::string, int RecallWeights::*> ints = {{"window_radius", &RecallWeights::window_radius},
+                                                            {"window_pool", &RecallWeights::window_pool}};
+  std::stringstream settings(spec.substr(colon + 1));
+  std::string setting;
+  while (std::getline(settings, setting, ',')) {
+    const size_t eq = setting.find('=');
+    const std::string key = setting.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : setting.substr(eq + 1);
+    try {
+      if (auto d = doubles.find(key); d != doubles.end()) {
+        base.weights.*(d->second) = std::stod(value);
+      } else if (auto i = ints.find(key); i != ints.end()) {
+        base.weights.*(i->second) = std::stoi(value);
+      } else if (key == "embedder") {
+        base.embedder = value;
+      } else if (key == "claims_channel") {
+        base.include_claims = std::stoi(value) != 0;
+      } else {
+        return Error(Status::InvalidArgument(fmt::format("--variant \"{}\": unknown key \"{}\"", spec, key)));
+      }
+    } catch (const std::exception&) {
+      return Error(Status::InvalidArgument(fmt::format("--variant \"{}\": bad value for \"{}\"", spec, key)));
+    }
+  }
+  return base;
+}
+
+Result<std::vector<Configuration>> Configurations(const LocomoBenchOptions& options) {
   Options defaults;
   std::vector<Configuration> configs = {
       {"engram", defaults.analysis, defaults.bm25_k1, defaults.bm25_b, defaults.extractor, true},
@@ -122,6 +161,16 @@ std::vector<Configuration> Configurations(const LocomoBenchOptions& options) {
       c.weights.*weight = 0;
       configs.push_back(c);
     }
+  }
+  for (const std::string& spec : options.variants) {
+    auto variant = ParseVariant(configs.front(), spec);
+    if (!variant) return Error(variant.error());
+    configs.push_back(std::move(*variant));
+  }
+  if (!options.only.empty()) {
+    std::erase_if(configs, [&](const Configuration& c) {
+      return std::find(options.only.begin(), options.only.end(), c.name) == options.only.end();
+    });
   }
   return configs;
 }
@@ -468,6 +517,11 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
     for (const import::LocomoTurn& t : s.turns) known_ids.insert(t.dia_id);
   }
 
+  // The questions are asked the day after the last session (the file gives no time of asking):
+  // relative dates in them ("last week") are read from there, as they were for the speakers.
+  TimestampMs asked_at = 0;
+  for (const import::LocomoSession& s : conv.sessions) asked_at = std::max(asked_at, s.started_at);
+  asked_at += 24LL * 3600 * 1000;
   for (size_t qi = 0; qi < conv.questions.size(); ++qi) {
     const import::LocomoQuestion& q = conv.questions[qi];
     if (!IsScoredCategory(q.category) || q.evidence.empty()) continue;
@@ -475,6 +529,7 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
     query.text = q.question;
     query.namespace_name = conv.sample_id;
     query.limit = kRecallLimit;
+    query.now = asked_at;
     query.include_claims = report.config.include_claims;
     query.include_events = true;
     start = Clock::now();
@@ -938,8 +993,13 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
   }
   const ObservationReference observation = ReadObservationReference(options.data_path, convs);
 
+  auto configs = Configurations(options);
+  if (!configs) {
+    std::cerr << "engram-bench locomo: " << configs.error().ToString() << "\n";
+    return ExitCodeFor(configs.error().code());
+  }
   std::vector<ConfigReport> reports;
-  for (const Configuration& config : Configurations(options)) {
+  for (const Configuration& config : *configs) {
     ConfigReport report;
     report.config = config;
     report.score_budgets = options.budgets && config.name == "engram";

@@ -5,6 +5,7 @@
 #define ENGRAM_BENCH_LOCOMO_BENCH_H_
 
 #include <string>
+#include <vector>
 
 namespace engram::bench {
 
@@ -14,6 +15,12 @@ struct LocomoBenchOptions {
   int limit_conversations = 0;  // score only the first N conversations; 0 = all
   bool ablation = false;        // also run `engram` with each event channel turned off in turn
   bool budgets = false;         // also score `engram` packets packed under 512/1k/2k/4k tokens (P3)
+  // Extra configurations, each "NAME:key=value,key=value": `engram` with the named settings
+  // changed. Keys: the RecallWeights fields (turn, window, dense, date, speaker, claims, feedback,
+  // window_radius, window_pool), embedder (none|glove|hash) and claims_channel (0|1).
+  std::vector<std::string> variants;
+  // Run only the configurations with these names (empty = all).
+  std::vector<std::string> only;
 };
 
 // Runs every configuration (engram defaults with the claims channel, the same events only, then the

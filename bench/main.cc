@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
                        "also run engram with each event channel (window, date, speaker, claim keys) off in turn");
   locomo_cmd->add_flag("--budgets", locomo.budgets,
                        "also score engram's context packets under 512, 1024, 2048 and 4096 token budgets");
+  locomo_cmd->add_option("--variant", locomo.variants,
+                         "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder or "
+                         "claims_channel changed); repeatable");
+  locomo_cmd->add_option("--only", locomo.only, "run only the configurations with these names")->delimiter(',');
   locomo_cmd
       ->add_option("--limit-conversations", locomo.limit_conversations,
                    "score only the first N conversations (0 = all)")

@@ -412,6 +412,11 @@ Status RunUser(const import::MemoryBankUser& user,
   const PlainBm25 by_exchange(exchange_docs);
   const PlainBm25 by_turn(turn_docs);
 
+  // The questions are asked the day after the user's last recorded day (the histories carry no
+  // time of asking): "5月4日" then means the 4 May of the history, as it did for the user.
+  TimestampMs asked_at = 0;
+  for (const import::MemoryBankDay& day : user.days) asked_at = std::max(asked_at, day.start);
+  asked_at += 24LL * 3600 * 1000;
   for (const import::MemoryBankQuestion* q : questions) {
     Asked a;
     a.user = user.name;
@@ -429,6 +434,7 @@ Status RunUser(const import::MemoryBankUser& user,
       query.text = q->question;
       query.namespace_name = user.name;
       query.limit = kRecallLimit;
+      query.now = asked_at;
       query.include_claims = c == kEngram;
       query.include_events = true;
       start = Clock::now();

@@ -76,6 +76,9 @@ namespace {
 // At most this many matching rows are scored per query (a bound on the cost of very common terms
 // in huge namespaces; rows beyond it are not read).
 constexpr size_t kMaxMatchedRows = 200000;
+// A date the question names adds its events to the candidates when it holds at most this many
+// (a day of conversation; LoCoMo sessions hold 10–50 turns, MemoryBank days 2–10 exchanges).
+constexpr int kMaxDateCandidates = 200;
 
 // True when every unit of `name` (as the analyzer normalises a query) is among the query's terms:
 // "Caroline" is named by "What did Caroline say?", "Mary Ann" needs both words.
@@ -88,23 +91,6 @@ bool NamedInQuery(text::Analyzer& analyzer, const std::string& name,
     if (query_terms.count(u.normalized) == 0) return false;
   }
   return true;
-}
-
-// Adds the events at `seqs` (found by a channel other than full text) to the candidates, with no
-// lexical score.
-Status AddCandidates(sqlite::EventStore& store, std::vector<int64_t> seqs, std::vector<ScoredTurn>& turns) {
-  std::sort(seqs.begin(), seqs.end());
-  auto located = store.Locate(seqs);
-  if (!located) return located.error();
-  for (const sqlite::NeighbourRow& row : *located) {
-    ScoredTurn t;
-    t.seq = row.seq;
-    t.session_rowid = row.session_rowid;
-    t.occurred_at = row.occurred_at;
-    t.speaker = row.speaker;
-    turns.push_back(std::move(t));
-  }
-  return Status::Ok();
 }
 
 }  // namespace
@@ -137,30 +123,31 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     if (match.fts5.empty()) return Status::Ok();
     auto matches = ctx.store.MatchTermCounts(match.fts5, filter, kMaxMatchedRows);
     if (!matches) return matches.error();
-    TurnScoring scoring;
-    scoring.k1 = ctx.options.bm25_k1;
-    scoring.b = ctx.options.bm25_b;
-    scoring.window_radius = weights.window > 0 ? weights.window_radius : 0;
-    scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
-    auto turns = ScoreTurns(ctx.store, *matches, scoring);
-    if (!turns) return turns.error();
-    result.stages.push_back({"matched", static_cast<int64_t>(matches->rows.size())});
-    result.stages.push_back({"window", static_cast<int64_t>(turns->size())});
-    if (claim_keys != nullptr && weights.claims > 0) {
-      // Events found only through their claims join the candidates.
-      std::set<int64_t> have;
-      for (const ScoredTurn& t : *turns) have.insert(t.seq);
-      std::vector<int64_t> missing;
-      for (const auto& [seq, score] : *claim_keys) {
-        if (have.count(seq) == 0) missing.push_back(seq);
-      }
-      ENGRAM_RETURN_IF_ERROR(AddCandidates(ctx.store, std::move(missing), *turns));
-      result.stages.push_back({"claim_events", static_cast<int64_t>(turns->size())});
-    }
     // The dense channel: the cosine of every event vector with the query's; the best `pool`
     // events join the candidates.
     std::vector<float> cosine;
     const DenseMatrix* matrix = ctx.dense != nullptr && weights.dense > 0 ? ctx.dense->matrix : nullptr;
+    // Events other channels found: by vectors or a named date (with window scores of their own,
+    // read around them), by claims (candidates only: reading a window around each claim's
+    // evidence cost more than it found on LoCoMo).
+    std::vector<int64_t> found_elsewhere;
+    std::vector<int64_t> found_by_claims;
+    if (claim_keys != nullptr && weights.claims > 0) {
+      for (const auto& [seq, score] : *claim_keys) found_by_claims.push_back(seq);
+      std::sort(found_by_claims.begin(), found_by_claims.end());
+    }
+    // The date channel: the events of a date the question names join the candidates when the
+    // date holds few enough events to list ("what did we talk about on May 4th?" shares no word
+    // with its answers); a broader range ("in 2023") only boosts.
+    std::vector<text::TimeMention> times;
+    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
+    for (const text::TimeMention& m : times) {
+      auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
+      if (!in_range) return in_range.error();
+      if (in_range->size() <= static_cast<size_t>(kMaxDateCandidates)) {
+        found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
+      }
+    }
     if (matrix != nullptr) {
       const size_t rows = matrix->seqs.size();
       const auto dim = static_cast<size_t>(matrix->dim);
@@ -173,15 +160,26 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       const size_t pool = std::min(rows, static_cast<size_t>(std::max(weights.window_pool, query.limit)));
       std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(pool), best.end(),
                         [&](size_t a, size_t b) { return cosine[a] != cosine[b] ? cosine[a] > cosine[b] : a < b; });
-      std::set<int64_t> have;
-      for (const ScoredTurn& t : *turns) have.insert(t.seq);
-      std::vector<int64_t> missing;
       for (size_t i = 0; i < pool; ++i) {
         if (!(cosine[best[i]] > 0)) break;
-        if (have.count(matrix->seqs[best[i]]) == 0) missing.push_back(matrix->seqs[best[i]]);
+        found_elsewhere.push_back(matrix->seqs[best[i]]);
       }
-      ENGRAM_RETURN_IF_ERROR(AddCandidates(ctx.store, std::move(missing), *turns));
     }
+    std::sort(found_elsewhere.begin(), found_elsewhere.end());
+    found_elsewhere.erase(std::unique(found_elsewhere.begin(), found_elsewhere.end()), found_elsewhere.end());
+    auto extra_centres = ctx.store.Locate(found_elsewhere);
+    if (!extra_centres) return extra_centres.error();
+    auto extra_candidates = ctx.store.Locate(found_by_claims);
+    if (!extra_candidates) return extra_candidates.error();
+    TurnScoring scoring;
+    scoring.k1 = ctx.options.bm25_k1;
+    scoring.b = ctx.options.bm25_b;
+    scoring.window_radius = weights.window > 0 ? weights.window_radius : 0;
+    scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
+    auto turns = ScoreTurns(ctx.store, *matches, scoring, *extra_centres, *extra_candidates);
+    if (!turns) return turns.error();
+    result.stages.push_back({"matched", static_cast<int64_t>(matches->rows.size())});
+    result.stages.push_back({"window", static_cast<int64_t>(turns->size())});
     // The window channel reaches events outside since/until and the session filter: drop them.
     turns->erase(std::remove_if(turns->begin(), turns->end(),
                                 [&](const ScoredTurn& t) {
@@ -199,15 +197,18 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                         : Result<std::unordered_map<int64_t, double>>{};
     if (!utility) return utility.error();
     std::vector<ChannelScores> channels(7);
-    channels[0] = {"turn", weights.turn, std::vector<double>(n)};
-    channels[1] = {"window", weights.window, std::vector<double>(n)};
-    channels[2] = {"date", weights.date, std::vector<double>(n)};
-    channels[3] = {"speaker", weights.speaker, std::vector<double>(n)};
-    channels[4] = {"claims", claim_keys != nullptr ? weights.claims : 0.0, std::vector<double>(n)};
-    channels[5] = {"dense", matrix != nullptr ? weights.dense : 0.0, std::vector<double>(n), false};
-    channels[6] = {"feedback", weights.feedback, std::vector<double>(n)};
-    std::vector<text::TimeMention> times;
-    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
+    channels[0] = Channel("turn", weights.turn, n);
+    channels[1] = Channel("window", weights.window, n);
+    channels[2] = Channel("date", weights.date, n);
+    channels[3] = Channel("speaker", weights.speaker, n);
+    channels[4] = Channel("claims", claim_keys != nullptr ? weights.claims : 0.0, n);
+    channels[5] = Channel("dense", matrix != nullptr ? weights.dense : 0.0, n, false);
+    if (!cosine.empty()) {
+      const auto [lo, hi] = std::minmax_element(cosine.begin(), cosine.end());
+      channels[5].population_lo = *lo;
+      channels[5].population_hi = *hi;
+    }
+    channels[6] = Channel("feedback", weights.feedback, n);
     std::set<std::string> query_terms;
     for (const text::QueryTerm& u : ctx.analyzer.QueryTerms(query.text)) query_terms.insert(u.normalized);
     std::map<std::string, bool> speaker_named;

@@ -10,6 +10,7 @@
 #ifndef ENGRAM_RECALL_SCORE_FUSION_H_
 #define ENGRAM_RECALL_SCORE_FUSION_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,14 @@ struct ChannelScores {
   double weight = 0;
   std::vector<double> scores;
   bool zero_is_absent = true;
+  // The scale's bounds when the channel scored a larger population than the candidates (the
+  // dense channel scores every event of the namespace): then lo/hi are that population's min and
+  // max, as in the study's min-max over a whole conversation. Unset = the candidates' own.
+  std::optional<double> population_lo, population_hi;
 };
+
+// A channel of `n` candidates, every score 0.
+ChannelScores Channel(std::string name, double weight, size_t n, bool zero_is_absent = true);
 
 // The fused score of every candidate. Channels of weight 0 are skipped. Every channel must have
 // as many scores as the first.

@@ -43,7 +43,9 @@ double Coverage(const std::vector<double>& idf, const std::vector<uint32_t>& tf)
 
 Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                            const sqlite::TermMatchSet& matches,
-                                           const TurnScoring& scoring) {
+                                           const TurnScoring& scoring,
+                                           const std::vector<sqlite::NeighbourRow>& extra_centres,
+                                           const std::vector<sqlite::NeighbourRow>& extra_candidates) {
   const size_t phrases = matches.idf.size();
   std::vector<uint32_t> tf(phrases);
   std::vector<ScoredTurn> out;
@@ -62,6 +64,19 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     index_of.emplace(row.seq, out.size());
     out.push_back(std::move(t));
   }
+  // Events found by another channel are candidates whatever their own match.
+  for (const auto* extras : {&extra_centres, &extra_candidates}) {
+    for (const sqlite::NeighbourRow& extra : *extras) {
+      if (index_of.count(extra.seq) != 0) continue;
+      ScoredTurn t;
+      t.seq = extra.seq;
+      t.session_rowid = extra.session_rowid;
+      t.occurred_at = extra.occurred_at;
+      t.speaker = extra.speaker;
+      index_of.emplace(extra.seq, out.size());
+      out.push_back(std::move(t));
+    }
+  }
   const int r = scoring.window_radius;
   if (r <= 0 || out.empty()) return out;
 
@@ -69,8 +84,9 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   match_of.reserve(matches.rows.size());
   for (const sqlite::TermMatchRow& row : matches.rows) match_of.emplace(row.seq, &row);
 
-  // The pool: the best single-turn matches.
-  std::vector<size_t> order(out.size());
+  // The centres whose neighbourhoods are read: the best single-turn matches (the pool), then the
+  // events other channels found.
+  std::vector<size_t> order(matches.rows.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const size_t pool = std::min(scoring.pool, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(),
@@ -79,16 +95,27 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                                         : out[a].seq < out[b].seq;
                     });
   order.resize(pool);
+  std::vector<SessionSlot> centres;
+  centres.reserve(order.size() + extra_centres.size());
+  for (size_t idx : order) {
+    const sqlite::TermMatchRow* m = match_of[out[idx].seq];
+    centres.push_back(SessionSlot{out[idx].seq, out[idx].speaker, m->doc_length, m});
+  }
+  for (const sqlite::NeighbourRow& extra : extra_centres) {
+    auto m = match_of.find(extra.seq);
+    centres.push_back(SessionSlot{extra.seq, extra.speaker, extra.doc_length,
+                                  m == match_of.end() ? nullptr : m->second});
+  }
 
-  // Each pool turn's 2r neighbours either side: every candidate (within r of a pool turn) then
-  // has its own r neighbours on the contiguous stretch read around that pool turn.
+  // Each centre's 2r neighbours either side: every candidate (within r of a centre) then has its
+  // own r neighbours on the contiguous stretch read around that centre.
   using Key = std::tuple<int64_t, TimestampMs, int64_t>;  // session, occurred_at, seq
   std::map<Key, SessionSlot> slots;
   std::vector<Key> candidates;
-  // A small session is read whole, once (one query instead of two per pool turn in it).
+  // A small session is read whole, once (one query instead of two per centre in it).
   std::map<int64_t, std::optional<std::vector<sqlite::NeighbourRow>>> layouts;
-  for (size_t idx : order) {
-    const ScoredTurn& center = out[idx];
+  for (const SessionSlot& centre : centres) {
+    const ScoredTurn& center = out[index_of.at(centre.seq)];
     Key self{center.session_rowid, center.occurred_at, center.seq};
     auto layout = layouts.find(center.session_rowid);
     if (layout == layouts.end()) {
@@ -130,8 +157,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     };
     for (size_t i = 0; i < around->first.size(); ++i) add(around->first[i], static_cast<int>(i) + 1);
     for (size_t i = 0; i < around->second.size(); ++i) add(around->second[i], static_cast<int>(i) + 1);
-    slots.emplace(self, SessionSlot{center.seq, center.speaker, match_of[center.seq]->doc_length,
-                                    match_of[center.seq]});
+    slots.emplace(self, centre);
     candidates.push_back(self);
   }
   std::sort(candidates.begin(), candidates.end());

@@ -42,14 +42,18 @@ struct ScoredTurn {
   double window_coverage = 0;
 };
 
-// Scores every matching row by BM25 and, for the `pool` best and the events within r of them
-// (read from the session order), the window BM25. Returns the candidates in no particular order:
-// every matching row, plus the neighbours without a match of their own whose window holds more
-// distinct query terms than any single event in it (terms split across turns).
+// Scores every matching row by BM25 and, for the `pool` best, the `extra_centres` (events another
+// channel found: vectors, a named date) and the events within r of them (read from the session
+// order), the window BM25. Returns the candidates in no particular order: every matching row,
+// every extra centre and extra candidate (found elsewhere, no window read: claims), plus the
+// neighbours without a match of their own whose window holds more distinct query terms than any
+// single event in it (terms split across turns).
 // Reads SQLite (call inside a read transaction). Errors: from the store.
 Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                            const sqlite::TermMatchSet& matches,
-                                           const TurnScoring& scoring);
+                                           const TurnScoring& scoring,
+                                           const std::vector<sqlite::NeighbourRow>& extra_centres = {},
+                                           const std::vector<sqlite::NeighbourRow>& extra_candidates = {});
 
 }  // namespace engram
 

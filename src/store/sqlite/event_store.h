@@ -113,6 +113,11 @@ class EventStore {
   // Session, time, speaker and length of the events at these seqs (missing seqs are skipped), in
   // no particular order. One query.
   Result<std::vector<NeighbourRow>> Locate(const std::vector<int64_t>& seqs);
+  // Seqs of the namespace's events with start <= occurred_at < end (ms UTC), in time order, at most
+  // `max_events` + 1 of them (more than max_events = the range is too broad to list). One index
+  // range scan (events_namespace_time).
+  Result<std::vector<int64_t>> SeqsInTimeRange(int64_t namespace_id, TimestampMs start, TimestampMs end,
+                                               int max_events);
   // True when every stored event (or none) belongs to the namespace.
   Result<bool> NamespaceHoldsAllEvents(int64_t namespace_id);
 
