@@ -111,6 +111,8 @@ Result<Configuration> ParseVariant(Configuration base, const std::string& spec) 
         base.weights.*(d->second) = std::stod(value);
       } else if (auto i = ints.find(key); i != ints.end()) {
         base.weights.*(i->second) = std::stoi(value);
+      } else if (key == "filter_named_day") {
+        base.weights.filter_named_day = std::stoi(value) != 0;
       } else if (key == "embedder") {
         base.embedder = value;
       } else if (key == "claims_channel") {
@@ -309,6 +311,10 @@ struct ConfigReport {
   eval::MeanAccumulator items_returned;
   int64_t unmapped_items = 0;     // returned items without a known dia_id (should stay 0)
   int64_t claim_items = 0;        // returned items of type "claim" (all positions)
+  // Protocol P6: questions (categories 1-4) whose candidates were cut to the one day they name,
+  // and how many of those kept no gold turn among the returned items.
+  int64_t day_filtered = 0;
+  int64_t day_filter_no_gold = 0;
   eval::MeanAccumulator claims_in_context;  // claims among the top kContextK items
   eval::MeanAccumulator turns_in_context;   // distinct turns of the top kContextK items
   eval::MeanAccumulator tokens_in_context;  // whitespace tokens of their text
@@ -566,6 +572,16 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
       gold_sessions.push_back(s == 0 ? std::string() : fmt::format("S{}", s));
     }
     std::vector<double> values = ScoreQuestion(item_turns, q.evidence, gold_sessions);
+    const bool day_filtered = std::any_of(found->stages.begin(), found->stages.end(),
+                                          [](const RecallStage& s) { return s.name == "day_filter"; });
+    if (day_filtered && q.category <= 4) {
+      ++report.day_filtered;
+      const std::set<std::string> gold(q.evidence.begin(), q.evidence.end());
+      const bool any_gold = std::any_of(item_turns.begin(), item_turns.end(), [&](const auto& ids) {
+        return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return gold.count(id) > 0; });
+      });
+      report.day_filter_no_gold += any_gold ? 0 : 1;
+    }
     report.buckets[q.category].Add(values);
     if (q.category <= 4) {
       report.buckets[kOverall].Add(values);
@@ -879,6 +895,8 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
         r.events, r.ingest_ms, EventsPerSecond(r), eval::PercentileNearestRank(r.latencies_ms, 50),
         eval::PercentileNearestRank(r.latencies_ms, 95), r.latencies_ms.size(),
         r.items_returned.Mean());
+    fmt::print("named-day filter (P6): applied to {} questions, {} of them returned no gold turn\n",
+               r.day_filtered, r.day_filter_no_gold);
     for (const auto& [budget, recall] : r.budget_recall) {
       fmt::print("packet under {} tokens: locomo_recall {:.3f}, {:.0f} tokens used on average (categories 1-4)\n",
                  budget, recall.Mean(), r.budget_tokens.at(budget).Mean());

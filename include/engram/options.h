@@ -39,6 +39,10 @@ struct RecallWeights {
   double feedback = 0.1;
   int window_radius = 2;   // r: events either side of the scored one in the window channel
   int window_pool = 100;   // best single-event matches whose neighbourhoods are read
+  // When the question names exactly one day that holds events ("on May 4th", "5月4日",
+  // "yesterday" against --now), only that day's events are candidates (issue 4: a time window is a
+  // filter only when certain). Otherwise dates only boost.
+  bool filter_named_day = true;
 };
 
 struct Options {

@@ -141,11 +141,18 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // with its answers); a broader range ("in 2023") only boosts.
     std::vector<text::TimeMention> times;
     if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
+    // A single named day that holds events is certain enough to filter by ("on May 4th", "5月4日",
+    // "yesterday"); anything broader or ambiguous only boosts.
+    std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
     for (const text::TimeMention& m : times) {
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
       if (in_range->size() <= static_cast<size_t>(kMaxDateCandidates)) {
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
+      }
+      if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
+          ctx.options.recall.filter_named_day) {
+        day_filter = {m.start, m.end};
       }
     }
     if (matrix != nullptr) {
@@ -185,10 +192,13 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                 [&](const ScoredTurn& t) {
                                   return (filter.session_rowid && t.session_rowid != *filter.session_rowid) ||
                                          (filter.since && t.occurred_at < *filter.since) ||
-                                         (filter.until && t.occurred_at >= *filter.until);
+                                         (filter.until && t.occurred_at >= *filter.until) ||
+                                         (day_filter && (t.occurred_at < day_filter->first ||
+                                                         t.occurred_at >= day_filter->second));
                                 }),
                  turns->end());
     const size_t n = turns->size();
+    if (day_filter) result.stages.push_back({"day_filter", static_cast<int64_t>(n)});
 
     std::vector<int64_t> candidate_seqs;
     candidate_seqs.reserve(n);
