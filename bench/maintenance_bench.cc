@@ -114,7 +114,7 @@ Status Run(const MaintenanceBenchOptions& opt, json* report) {
       e.session_id = fmt::format("s{}", done / 10);
       e.role = "user";
       const std::string a = Word(rng), b = Word(rng);
-      e.content = done % 3 == 0 ? fmt::format("For now I like {} {}.", a, b) : fmt::format("I like {} {}.", a, b);
+      e.content = done % 3 == 0 ? fmt::format("I like {} {} for now.", a, b) : fmt::format("I like {} {}.", a, b);
       e.occurred_at = FormatTimestamp(kStartMs + done * 60'000);
       batch.push_back(std::move(e));
       if (static_cast<int>(questions.size()) < opt.queries && rng.Below(4) == 0) questions.push_back(a + " " + b);

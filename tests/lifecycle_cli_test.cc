@@ -77,7 +77,7 @@ class LifecycleCliTest : public ::testing::Test {
 
 TEST_F(LifecycleCliTest, TemporaryClaimExpiresAndHistoryShowsIt) {
   // Dated ahead of the wall clock, so that it is current until the pass's clock passes its TTL.
-  json claim = ExtractOne("u1", "For now I like green tea.", "2099-01-01T10:00:00Z");
+  json claim = ExtractOne("u1", "I like green tea for now.", "2099-01-01T10:00:00Z");
   ASSERT_TRUE(claim.contains("id"));
   const std::string id = claim["id"];
   EXPECT_THAT(claim["qualifiers"].dump(), HasSubstr("temporary"));

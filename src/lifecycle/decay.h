@@ -8,8 +8,9 @@
 //
 // with half-lives of 45 days (temporal), 90 days (permanent) and 365 days (identity); a claim is
 // archived once its activation has stayed below 0.05 for a grace period of 7 days. inactive_days
-// counts from the claim's last use — the latest of when it was recorded, its last recall hit and
-// its last helpful rating (on the claim, or on an event it was read from) — so a hit or a helpful
+// counts from the claim's last use — the latest of when it was recorded, when it became valid (a
+// fact dated ahead does not age before its time), its last recall hit and its last helpful
+// rating (on the claim, or on an event it was read from) — so a hit or a helpful
 // rating resets the clock and the activation recovers to `base`. Frequent use also earns retention
 // days, taken from HL-Mem's legacy_linear model (same section): +1 day per 5 recall hits (at most
 // 30) and +14 days per 3 helpful ratings (at most 180), subtracted from inactive_days. Identity
@@ -45,7 +46,7 @@ double HalfLifeDays(LifecycleClass c);
 
 struct DecayInput {
   LifecycleClass lifecycle_class = LifecycleClass::kPermanent;
-  TimestampMs last_use = 0;  // ms UTC: max(recorded_from, last recall hit, last helpful rating)
+  TimestampMs last_use = 0;  // ms UTC: max(recorded_from, valid_from, last hit, last helpful rating)
   int64_t access_count = 0;  // recall hits
   int64_t helpful = 0;       // helpful ratings
   double base = 1.0;         // activation right after a use

@@ -149,8 +149,8 @@ Status DecayStep(MaintainContext& ctx, int64_t ns, MaintainNamespaceReport& repo
       read = decayed = archived = vectors = 0;
       last_seq = after_seq;
       auto st = ctx.db.Cached(
-          "SELECT seq, id, scope, qualifiers, extractor, recorded_from, last_accessed_at, access_count, "
-          "activation, decay_below_since FROM claims WHERE namespace_id = ? AND status IN "
+          "SELECT seq, id, scope, qualifiers, extractor, max(recorded_from, valid_from), last_accessed_at, "
+          "access_count, activation, decay_below_since FROM claims WHERE namespace_id = ? AND status IN "
           "('active','disputed') AND seq > ? ORDER BY seq LIMIT ?");
       if (!st) return st.error();
       (*st)->Bind(1, ns).Bind(2, after_seq).Bind(3, static_cast<int64_t>(ctx.batch));
