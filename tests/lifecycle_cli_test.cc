@@ -96,7 +96,7 @@ TEST_F(LifecycleCliTest, TemporaryClaimExpiresAndHistoryShowsIt) {
   EXPECT_THAT(history.out, HasSubstr("expired by maintain"));
   EXPECT_THAT(history.out, HasSubstr("ttl: temporal claim"));
   CliResult get = Engram({"get", id});
-  EXPECT_THAT(get.out, HasSubstr("[expired]"));
+  EXPECT_THAT(get.out, HasSubstr("\"status\": \"expired\""));
 }
 
 TEST_F(LifecycleCliTest, PermanentClaimIsArchivedAfterDecay) {
