@@ -231,13 +231,17 @@ CREATE INDEX audit_log_object ON audit_log(object_id, at, seq);
 // pass or write assigns it); `last_accessed_at` is the last recall hit (ms UTC) and, with
 // access_count and activation (both from migration 2), drives the half-life decay;
 // `decay_below_since` is when activation fell below the archive threshold (NULL while above).
-constexpr const char* kMigration6 = R"sql(
+// The columns are added only when missing (a file whose user_version was lowered by hand, as the
+// older-schema tests do, keeps them).
+constexpr const char* kMigration6Columns = R"sql(
 ALTER TABLE claims ADD COLUMN expires_at INTEGER;
 ALTER TABLE claims ADD COLUMN ttl_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE claims ADD COLUMN last_accessed_at INTEGER;
 ALTER TABLE claims ADD COLUMN decay_below_since INTEGER;
-CREATE INDEX claims_ttl_pending ON claims(namespace_id) WHERE ttl_version = 0;
-CREATE INDEX claims_expiry ON claims(namespace_id, expires_at)
+)sql";
+constexpr const char* kMigration6Indexes = R"sql(
+CREATE INDEX IF NOT EXISTS claims_ttl_pending ON claims(namespace_id) WHERE ttl_version = 0;
+CREATE INDEX IF NOT EXISTS claims_expiry ON claims(namespace_id, expires_at)
   WHERE expires_at IS NOT NULL AND status IN ('active','disputed');
 )sql";
 
@@ -316,7 +320,10 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 5"));
     }
     if (*version < 6) {
-      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6));
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('claims') WHERE name = 'expires_at'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6Columns));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6Indexes));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 6"));
     }
     // Later migrations go here: `if (*version < 7) { ... PRAGMA user_version = 7; }`.
