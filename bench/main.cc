@@ -6,9 +6,11 @@
 //                           [--dump-misses] [--limit-users N]
 //   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH] [--keep]
 //                      [--no-claims] [--batch B]
+//   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
+#include "maintenance_bench.h"
 #include "memorybank_bench.h"
 #include "scale_bench.h"
 
@@ -84,10 +86,23 @@ int main(int argc, char** argv) {
   scale_cmd->add_flag("--no-claims", scale.no_claims,
                       "skip extraction (Process): events only, no claims");
 
+  engram::bench::MaintenanceBenchOptions maintenance;
+  CLI::App* maintenance_cmd = app.add_subcommand(
+      "maintenance",
+      "lifecycle maintenance vs recall: recall latency p50/p95/p99 on one connection, alone, while "
+      "another connection runs maintenance passes back to back, and while it holds the write lock");
+  maintenance_cmd->add_option("--events", maintenance.events, "N: synthetic events (default 10000)")
+      ->check(CLI::PositiveNumber);
+  maintenance_cmd->add_option("--queries", maintenance.queries, "Q: recalls per phase (default 500)")
+      ->check(CLI::PositiveNumber);
+  maintenance_cmd->add_option("--seed", maintenance.seed, "generator seed (default 1)");
+  maintenance_cmd->add_flag("--json", maintenance.json, "print one JSON object instead of a table");
+
   CLI11_PARSE(app, argc, argv);
 
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);
+  if (maintenance_cmd->parsed()) return engram::bench::RunMaintenanceBench(maintenance);
   return 1;
 }

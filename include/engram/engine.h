@@ -182,6 +182,20 @@ class Engine {
   // Empty when there are none. Errors: kInvalidArgument (empty id).
   virtual Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) = 0;
 
+  // ---- Lifecycle maintenance (see docs/lifecycle.md) ------------------------------------------
+
+  // One maintenance pass over one namespace (every namespace when request.namespace_name is
+  // empty), at request.now (ms UTC; default the wall clock): writes the batched recall hits,
+  // assigns TTLs, expires claims whose TTL or valid_to has passed, recomputes activation
+  // (half-life decay, recovered by recall hits and helpful feedback) and archives claims below the
+  // threshold for the grace period (vectors dropped, history kept), and folds duplicate current
+  // claims with the same claim keys into one. Identity and explicit claims never expire by the TTL
+  // table and are never archived. Every transition is in the claim's history and the audit log.
+  // Works in short write transactions of LifecycleOptions::maintain_batch claims, so recall (read
+  // snapshots, WAL) never waits for it. Idempotent for a given `now`. Errors: kNotFound (unknown
+  // namespace), kBusy, kIOError. Thread-safe.
+  virtual Result<MaintainReport> Maintain(const MaintainRequest& request) = 0;
+
   // ---- Export, import, backup, restore (see docs/backup.md) ---------------------------------
 
   // Writes one namespace (every namespace when empty) as JSONL to `out`, one object per line with
@@ -218,7 +232,11 @@ class Engine {
   // kBusy, kIOError.
   static Result<RestoreReport> Restore(const Options& options, const std::string& backup_path);
 
-  // Checks a backup against its manifest (size and XXH3-128). Errors: kNotFound, kCorruption.
+  // Checks a backup against its manifest (size and XXH3-128; a file whose only change is the
+  // header SQLite rewrites when it opens a file in WAL mode still matches, see docs/backup.md),
+  // then opens it read-only and immutable — no byte of it is written, no sidecar created — and runs
+  // integrity_check. Never opens options.db_path. Errors: kNotFound, kCorruption (mismatch,
+  // integrity_check, a newer schema). Thread-safe.
   static Result<BackupManifest> VerifyBackup(const std::string& backup_path);
 };
 

@@ -45,6 +45,25 @@ struct RecallWeights {
   bool filter_named_day = true;
 };
 
+// The lifecycle (docs/lifecycle.md): TTL, activation decay, archive, resurrection. The TTL table,
+// half-lives and thresholds are constants of lifecycle/ttl.h and lifecycle/decay.h (HL-Mem's,
+// ../shared/reference/hlmem_hindsight.md §A5); these are the switches around them.
+struct LifecycleOptions {
+  // When a recall finds nothing current, search archived claims and bring the best matches back
+  // to active (audited as "resurrected"). Off by default, as in HL-Mem 1.1.5 (§A4 item 10).
+  bool resurrect_archived = false;
+  int resurrect_limit = 3;  // at most this many claims per recall
+  // Recall hits are counted in memory and written in one short write transaction when this many
+  // claims are pending or the oldest pending hit is this old (ms), by Maintain, and when the
+  // Engine is destroyed. A flush never waits for the write lock: when it is taken, the counts stay
+  // pending.
+  int access_flush_claims = 256;
+  int access_flush_ms = 60000;
+  // Claims updated per write transaction by a maintenance pass: the write lock is released
+  // between batches so that writers interleave (readers never wait: WAL).
+  int maintain_batch = 500;
+};
+
 struct Options {
   // Path of the SQLite database file. Created (with its folder) when missing.
   std::string db_path;
@@ -91,6 +110,8 @@ struct Options {
   // "glove": the word-vector file; empty = DefaultGloveModelPath(). $ENGRAM_EMBEDDER_MODEL
   // overrides it when set.
   std::string embedder_model;
+
+  LifecycleOptions lifecycle;
 };
 
 // The database path used when none is given: $ENGRAM_DB, else $XDG_DATA_HOME/engram/engram.db,

@@ -223,6 +223,12 @@ struct Claim {
   std::string time_phrase;   // "yesterday", "上周" as written
   std::string extractor;     // "rules/1", "llm/<model>", "explicit"
   std::vector<EvidenceRef> evidence;
+  // Lifecycle (docs/lifecycle.md). expires_at: the TTL deadline, ms UTC (an explicit valid_to, or
+  // valid_from + the TTL of a temporary claim); unset = no TTL, or not assigned yet.
+  std::optional<TimestampMs> expires_at;
+  double activation = 1.0;     // 0–1, as of the last maintenance pass (half-life decay)
+  int64_t access_count = 0;    // recall hits, as of the last flush of the access counts
+  std::optional<TimestampMs> last_accessed_at;  // last recall hit, ms UTC
 };
 
 struct ListClaimsQuery {
@@ -465,6 +471,34 @@ struct AuditEntry {
   std::string namespace_name;  // "" when not about one namespace
   std::string reason;
   std::string detail_json;  // ids, counts and statuses; never content
+};
+
+// ---- Lifecycle maintenance (docs/lifecycle.md) -----------------------------------------------
+
+// `engram maintain`: one maintenance pass.
+struct MaintainRequest {
+  std::string namespace_name;        // "" = every namespace
+  std::optional<TimestampMs> now;    // the pass's clock, ms UTC; default: the wall clock
+  std::string actor = "maintain";    // kept in claim history and the audit log
+};
+
+// What one pass did in one namespace (counts of claims unless said otherwise).
+struct MaintainNamespaceReport {
+  std::string namespace_name;
+  int64_t access_flushed = 0;   // claims whose batched recall hits were written
+  int64_t ttl_assigned = 0;     // claims whose expires_at was (re)computed
+  int64_t expired = 0;          // active/disputed → expired (TTL or valid_to passed)
+  int64_t decayed = 0;          // claims whose stored activation changed
+  int64_t archived = 0;         // active/disputed → archived (activation below threshold + grace)
+  int64_t vectors_dropped = 0;  // vector rows of archived claims deleted
+  int64_t converged = 0;        // duplicate current claims folded into one (same claim keys)
+};
+
+struct MaintainReport {
+  TimestampMs now = 0;  // the clock the pass used, ms UTC
+  std::vector<MaintainNamespaceReport> namespaces;
+  MaintainNamespaceReport total;  // sums (namespace_name "")
+  double took_ms = 0;
 };
 
 struct CompactReport {

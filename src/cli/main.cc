@@ -436,13 +436,60 @@ int RunProcess(const GlobalFlags& flags) {
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void OnStopSignal(int) { g_stop = 1; }
 
-int RunWorker(const GlobalFlags& flags, int poll_ms, bool once) {
+void PrintMaintainReport(const MaintainReport& r) {
+  for (const MaintainNamespaceReport& n : r.namespaces) {
+    std::cout << fmt::format(
+        "{}: {} TTLs assigned, {} expired, {} activations updated, {} archived ({} vectors dropped), "
+        "{} duplicates converged\n",
+        n.namespace_name, n.ttl_assigned, n.expired, n.decayed, n.archived, n.vectors_dropped, n.converged);
+  }
+  std::cout << fmt::format("maintenance at {}: {} namespace(s), {} recall hits written, {:.1f} ms\n",
+                           FormatTimestamp(r.now), r.namespaces.size(), r.total.access_flushed, r.took_ms);
+}
+
+int RunMaintain(const GlobalFlags& flags, const std::string& ns, const std::string& now) {
+  MaintainRequest request;
+  request.namespace_name = ns;
+  if (!now.empty()) {
+    auto t = ParseTimestamp(now);
+    if (!t) return Fail(flags, t.error().WithContext("--now"));
+    request.now = *t;
+  }
+  auto engine = OpenExistingEngine(flags);
+  if (!engine) return Fail(flags, engine.error());
+  auto report = (*engine)->Maintain(request);
+  if (!report) return Fail(flags, report.error());
+  if (flags.json) {
+    std::cout << Dump(MaintainReportToJson(*report)) << "\n";
+  } else {
+    PrintMaintainReport(*report);
+  }
+  return 0;
+}
+
+// The worker drains extraction jobs and, every maintain_every_ms (0 = never), runs a maintenance
+// pass over every namespace (the first one at start).
+int RunWorker(const GlobalFlags& flags, int poll_ms, bool once, int64_t maintain_every_ms) {
   auto engine = OpenEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
   std::cerr << "engram worker: processing extraction jobs (Ctrl-C to stop)\n";
+  auto last_maintain = std::chrono::steady_clock::time_point::min();
   while (!g_stop) {
+    const auto now = std::chrono::steady_clock::now();
+    if (maintain_every_ms > 0 && (last_maintain == std::chrono::steady_clock::time_point::min() ||
+                                  now - last_maintain >= std::chrono::milliseconds(maintain_every_ms))) {
+      last_maintain = now;
+      auto pass = (*engine)->Maintain(MaintainRequest{});
+      if (!pass) {
+        std::cerr << "engram worker: maintenance: " << pass.error().ToString() << "\n";
+      } else if (flags.json) {
+        std::cout << Dump(MaintainReportToJson(*pass)) << std::endl;
+      } else {
+        PrintMaintainReport(*pass);
+      }
+    }
     auto report = (*engine)->Process(/*drain=*/false);
     if (!report) {
       std::cerr << "engram worker: " << report.error().ToString() << "\n";
@@ -471,6 +518,9 @@ void PrintClaim(const Claim& c) {
   for (const auto& q : c.qualifiers) quals += q + " ";
   std::cout << fmt::format("  scope {}, authority {}, {}, confidence {:.2f}, extractor {}{}\n", c.scope, c.authority,
                            c.assertion, c.confidence, c.extractor, quals.empty() ? "" : ", qualifiers " + quals);
+  std::cout << fmt::format("  expires {}, activation {:.3f}, {} recall hit(s){}\n",
+                           c.expires_at ? FormatTimestamp(*c.expires_at) : "never", c.activation, c.access_count,
+                           c.last_accessed_at ? ", last " + FormatTimestamp(*c.last_accessed_at) : "");
   for (const auto& e : c.evidence) {
     std::cout << fmt::format("  evidence ({}) {} {} [{}, {}]: {}\n", e.relation, e.event_id, ShortTime(e.occurred_at),
                              e.role, e.origin_class, TruncateCodePoints(e.content, 160));
@@ -821,6 +871,20 @@ int RunBackup(const GlobalFlags& flags, const std::string& path) {
   return 0;
 }
 
+// `restore --verify-only`: checks the backup read-only; the live database is not touched.
+int RunVerifyBackup(const GlobalFlags& flags, const std::string& path) {
+  auto m = Engine::VerifyBackup(path);
+  if (!m) return Fail(flags, m.error());
+  if (flags.json) {
+    std::cout << Dump(OrderedJson{{"verified", path}, {"manifest", ManifestJson(*m)}}) << "\n";
+  } else {
+    std::cout << fmt::format("backup {} verified: matches its manifest ({} bytes, schema v{}, {} tombstones), "
+                             "integrity_check ok\n",
+                             path, m->file_bytes, m->schema_version, m->tombstone_count);
+  }
+  return 0;
+}
+
 // Restore must not open an Engine on the live database (see Engine::Restore).
 int RunRestore(const GlobalFlags& flags, const std::string& path) {
   Options options;
@@ -928,6 +992,16 @@ int Main(int argc, char** argv) {
   auto* worker_cmd = app.add_subcommand("worker", "extract claims continuously until stopped");
   worker_cmd->add_option("--poll-ms", worker_poll_ms, "wait between polls, ms")->check(CLI::Range(10, 600000));
   worker_cmd->add_flag("--once", worker_once, "one poll, then exit");
+  int64_t worker_maintain_ms = 600000;
+  worker_cmd->add_option("--maintain-every-ms", worker_maintain_ms,
+                         "run a maintenance pass over every namespace this often, ms (0 = never; default 10 min)")
+      ->check(CLI::Range(int64_t{0}, int64_t{86400000}));
+
+  std::string maintain_ns, maintain_now;
+  auto* maintain_cmd = app.add_subcommand(
+      "maintain", "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence (docs/lifecycle.md)");
+  maintain_cmd->add_option("--namespace,-n", maintain_ns, "only this namespace (default: every namespace)");
+  maintain_cmd->add_option("--now", maintain_now, "the pass's clock (ISO-8601; default now)");
 
   std::string claim_id;
   auto* explain_cmd = app.add_subcommand("explain", "why a claim is (or is not) current");
@@ -1038,6 +1112,9 @@ int Main(int argc, char** argv) {
   auto* restore_cmd = app.add_subcommand(
       "restore", "replace the database with a backup; every tombstone of the current database is replayed");
   restore_cmd->add_option("path", restore_path, "backup file (with its manifest)")->required();
+  bool restore_verify_only = false;
+  restore_cmd->add_flag("--verify-only", restore_verify_only,
+                        "check the backup against its manifest and its integrity, read-only; restore nothing");
 
   try {
     app.parse(argc, argv);
@@ -1065,7 +1142,8 @@ int Main(int argc, char** argv) {
   if (*remember_cmd) return RunRemember(flags, remember);
   if (*claims_cmd) return RunClaims(flags, claims_query);
   if (*process_cmd) return RunProcess(flags);
-  if (*worker_cmd) return RunWorker(flags, worker_poll_ms, worker_once);
+  if (*worker_cmd) return RunWorker(flags, worker_poll_ms, worker_once, worker_maintain_ms);
+  if (*maintain_cmd) return RunMaintain(flags, maintain_ns, maintain_now);
   if (*explain_claim_cmd) return RunExplain(flags, claim_id);
   if (*history_cmd) return RunHistory(flags, claim_id);
   if (*retry_cmd) return RunJobsRetry(flags, retry_id);
@@ -1080,7 +1158,9 @@ int Main(int argc, char** argv) {
   if (*export_cmd) return RunExport(flags, export_ns, export_out);
   if (*import_cmd) return RunImport(flags, import_file);
   if (*backup_cmd) return RunBackup(flags, backup_path);
-  if (*restore_cmd) return RunRestore(flags, restore_path);
+  if (*restore_cmd) {
+    return restore_verify_only ? RunVerifyBackup(flags, restore_path) : RunRestore(flags, restore_path);
+  }
   return 1;
 }
 

@@ -128,6 +128,10 @@ OrderedJson ClaimToJson(const Claim& c) {
   j["superseded_by_id"] = c.superseded_by_id.empty() ? OrderedJson() : OrderedJson(c.superseded_by_id);
   j["time_phrase"] = c.time_phrase;
   j["extractor"] = c.extractor;
+  j["expires_at"] = OptionalTime(c.expires_at);
+  j["activation"] = c.activation;
+  j["access_count"] = c.access_count;
+  j["last_accessed_at"] = OptionalTime(c.last_accessed_at);
   OrderedJson evidence = OrderedJson::array();
   for (const auto& e : c.evidence) evidence.push_back(EvidenceToJson(e));
   j["evidence"] = std::move(evidence);
@@ -233,6 +237,32 @@ OrderedJson AuditEntryToJson(const AuditEntry& a) {
   j["reason"] = a.reason;
   OrderedJson detail = OrderedJson::parse(a.detail_json, nullptr, false);
   j["detail"] = detail.is_discarded() ? OrderedJson(a.detail_json) : detail;
+  return j;
+}
+
+namespace {
+OrderedJson MaintainCountsToJson(const MaintainNamespaceReport& r) {
+  OrderedJson j;
+  if (!r.namespace_name.empty()) j["namespace"] = r.namespace_name;
+  j["access_flushed"] = r.access_flushed;
+  j["ttl_assigned"] = r.ttl_assigned;
+  j["expired"] = r.expired;
+  j["decayed"] = r.decayed;
+  j["archived"] = r.archived;
+  j["vectors_dropped"] = r.vectors_dropped;
+  j["converged"] = r.converged;
+  return j;
+}
+}  // namespace
+
+OrderedJson MaintainReportToJson(const MaintainReport& r) {
+  OrderedJson j;
+  j["now"] = FormatTimestamp(r.now);
+  j["total"] = MaintainCountsToJson(r.total);
+  OrderedJson per = OrderedJson::array();
+  for (const auto& n : r.namespaces) per.push_back(MaintainCountsToJson(n));
+  j["namespaces"] = std::move(per);
+  j["took_ms"] = r.took_ms;
   return j;
 }
 

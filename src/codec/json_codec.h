@@ -40,6 +40,8 @@ OrderedJson ForgetReportToJson(const ForgetReport& r);
 OrderedJson TombstoneToJson(const Tombstone& t);
 OrderedJson AuditEntryToJson(const AuditEntry& a);  // "detail" is the stored JSON object
 OrderedJson CompactReportToJson(const CompactReport& r);
+// {"now", "total": {counts}, "namespaces": [{"namespace", counts...}], "took_ms"}
+OrderedJson MaintainReportToJson(const MaintainReport& r);
 OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.

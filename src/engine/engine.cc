@@ -11,11 +11,15 @@
 #include "lifecycle/compact.h"
 #include "lifecycle/export.h"
 #include "lifecycle/forget.h"
+#include "lifecycle/access_batch.h"
 #include "lifecycle/import_dump.h"
+#include "lifecycle/maintain.h"
+#include "lifecycle/resurrect.h"
 #include "providers/embedder_factory.h"
 #include "recall/context_packet.h"
 #include "recall/dense_index.h"
 #include "recall/event_recall.h"
+#include "recall/match_expression.h"
 #include "recall/recall.h"
 #include "store/sqlite/audit_log.h"
 #include "store/sqlite/claim_store.h"
@@ -69,6 +73,12 @@ class EngineImpl final : public Engine {
         embedder_status_(std::move(embedder_status)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
     if (embedders_ != nullptr) dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_);
+  }
+
+  // Writes the batched recall hits (one attempt, never waits for the lock: they are advisory).
+  ~EngineImpl() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    (void)FlushAccess(/*wait=*/false);
   }
 
   Result<IngestResult> Ingest(const EventInput& input) override {
@@ -163,9 +173,73 @@ class EngineImpl final : public Engine {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     auto result = engram::Recall(ctx, query);
     if (!result) return result;
+    if (options_.lifecycle.resurrect_archived && query.include_claims && result->answerability != "ok" &&
+        !query.as_of && !query.known_as_of && !query.include_history) {
+      // The cold path (lifecycle/resurrect.h): only when nothing current answered.
+      auto revived = ResurrectFor(query);
+      if (!revived) return Error(revived.error());
+      if (*revived > 0) {
+        result = engram::Recall(ctx, query);
+        if (!result) return result;
+      }
+    }
     result->took_ms += prepare_ms;
     if (!dense.warning.empty()) result->warnings.push_back(std::move(dense.warning));
+    // Recall hits feed activation (lifecycle/decay.h): counted in memory, written later.
+    std::vector<std::string> hit_claims;
+    for (const RecallItem& item : result->items) {
+      if (item.type == "claim") hit_claims.push_back(item.id);
+    }
+    const TimestampMs now = NowMs();
+    access_.Record(hit_claims, now);
+    if (access_.Due(now, options_.lifecycle.access_flush_claims, options_.lifecycle.access_flush_ms)) {
+      // Best effort: a failure leaves the hits pending; recall itself succeeded.
+      (void)FlushAccess(/*wait=*/false);
+    }
     return result;
+  }
+
+  Result<MaintainReport> Maintain(const MaintainRequest& request) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", request.namespace_name, false));
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("actor", request.actor, true));
+    const auto started = std::chrono::steady_clock::now();
+    MaintainReport report;
+    report.now = request.now.value_or(NowMs());
+    std::vector<std::pair<int64_t, std::string>> namespaces;
+    int64_t flushed = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto flush = FlushAccess(/*wait=*/true);
+      if (!flush) return Error(flush.error());
+      flushed = *flush;
+      auto found = lifecycle::MaintainedNamespaces(*db_, request.namespace_name);
+      if (!found) return Error(found.error());
+      namespaces = std::move(*found);
+    }
+    // Each batch takes the mutex and the write lock, then lets both go: calls on this Engine and
+    // other connections interleave with the pass.
+    lifecycle::MaintainContext ctx{*db_, claims_, audit_,
+                                   [this](const std::function<Status()>& body) {
+                                     std::lock_guard<std::mutex> lock(mu_);
+                                     return db_->WriteTransaction(body);
+                                   },
+                                   report.now, request.actor, options_.lifecycle.maintain_batch};
+    report.total.access_flushed = flushed;
+    for (const auto& [id, name] : namespaces) {
+      auto one = lifecycle::MaintainNamespace(ctx, id, name);
+      if (!one) return Error(one.error().WithContext(fmt::format("namespace \"{}\"", name)));
+      MaintainNamespaceReport& t = report.total;
+      t.ttl_assigned += one->ttl_assigned;
+      t.expired += one->expired;
+      t.decayed += one->decayed;
+      t.archived += one->archived;
+      t.vectors_dropped += one->vectors_dropped;
+      t.converged += one->converged;
+      report.namespaces.push_back(std::move(*one));
+    }
+    report.took_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return report;
   }
 
   Result<int64_t> Reindex(std::string_view namespace_name) override {
@@ -298,6 +372,13 @@ class EngineImpl final : public Engine {
         if (!stored) return stored.error();
         result.claims.push_back(std::move(stored->claim));
       }
+      auto ttl = lifecycle::AssignTtlInTransaction(*db_, *ns, 1000);
+      if (!ttl) return ttl.error();
+      for (Claim& c : result.claims) {
+        auto stored = claims_.Get(c.id);
+        if (!stored) return stored.error();
+        c.expires_at = stored->claim.expires_at;
+      }
       return Status::Ok();
     });
     if (!st.ok()) return Error(st);
@@ -311,6 +392,12 @@ class EngineImpl final : public Engine {
     options.max_attempts = options_.extraction_max_attempts;
     ExtractionWorker worker(*db_, mu_, *extractor_, registry_, options);
     auto report = worker.Run(drain, 0);
+    if (report && report->batches > 0) {
+      // New claims get their TTL now, so that recall hides them once it passes even before the
+      // next maintenance pass.
+      std::lock_guard<std::mutex> lock(mu_);
+      ENGRAM_RETURN_IF_ERROR(AssignPendingTtl());
+    }
     if (report && drain && report->batches > 0) {
       // A drain writes claims in many small commits; each leaves a full-text segment that every
       // later query must visit. Merging them once here keeps recall fast (best effort; measured
@@ -594,7 +681,10 @@ class EngineImpl final : public Engine {
 
   Result<ImportReport> Import(std::istream& in) override {
     std::lock_guard<std::mutex> lock(mu_);
-    return lifecycle::ImportDump(*db_, store_, tombstones_, in);
+    auto report = lifecycle::ImportDump(*db_, store_, tombstones_, in);
+    if (!report) return report;
+    ENGRAM_RETURN_IF_ERROR(AssignPendingTtl());
+    return report;
   }
 
   Result<BackupManifest> Backup(const std::string& path) override {
@@ -631,6 +721,60 @@ class EngineImpl final : public Engine {
     }
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("actor", r.actor, true));
     return Status::Ok();
+  }
+
+  // Writes the batched recall hits; returns how many claims were updated. wait = false makes one
+  // attempt that never waits for the write lock (the hits stay pending when it is taken, and kBusy
+  // is not an error). Caller holds mu_.
+  Result<int64_t> FlushAccess(bool wait) {
+    if (access_.pending() == 0) return int64_t{0};
+    int64_t n = 0;
+    auto body = [&]() -> Status {
+      auto written = access_.WriteInTransaction(*db_);
+      if (!written) return written.error();
+      n = *written;
+      return Status::Ok();
+    };
+    Status st = wait ? db_->WriteTransaction(body) : db_->TryWriteTransaction(body);
+    if (!st.ok()) {
+      if (!wait && st.code() == StatusCode::kBusy) return int64_t{0};
+      return Error(st);
+    }
+    access_.Clear();
+    return n;
+  }
+
+  // Assigns the TTL of claims written since the last pass (lifecycle/maintain.h), when there are
+  // any (one index seek otherwise). Caller holds mu_.
+  Status AssignPendingTtl() {
+    auto pending = db_->QueryInt("SELECT EXISTS (SELECT 1 FROM claims WHERE ttl_version = 0)");
+    if (!pending) return pending.error();
+    if (*pending == 0) return Status::Ok();
+    return db_->WriteTransaction([&]() -> Status {
+      auto n = lifecycle::AssignTtlInTransaction(*db_, 0, 1 << 30);
+      return n ? Status::Ok() : n.error();
+    });
+  }
+
+  // The resurrection cold path for `query` (caller holds mu_): archived claims matching it become
+  // active again. Returns how many.
+  Result<int64_t> ResurrectFor(const RecallQuery& query) {
+    auto ns = store_.FindNamespace(query.namespace_name);
+    if (!ns) return Error(ns.error());
+    if (!ns->has_value()) return int64_t{0};
+    MatchExpression match = BuildMatchExpression(*analyzer_, query.text, query.match);
+    if (match.fts5.empty()) return int64_t{0};
+    int64_t revived = 0;
+    Status st = db_->WriteTransaction([&]() -> Status {
+      auto ids = lifecycle::ResurrectInTransaction(*db_, claims_, audit_, **ns, match.fts5,
+                                                   options_.lifecycle.resurrect_limit, NowMs(), "recall",
+                                                   options_.bm25_k1, options_.bm25_b);
+      if (!ids) return ids.error();
+      revived = static_cast<int64_t>(ids->size());
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return revived;
   }
 
   // `not_found`, or — when `id` was forgotten — a kNotFound that says so (never the content).
@@ -683,6 +827,7 @@ class EngineImpl final : public Engine {
   std::unique_ptr<providers::EmbedderFactory> embedders_;
   Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
   std::unique_ptr<DenseIndex> dense_;
+  lifecycle::AccessBatch access_;  // recall hits not yet written (guarded by mu_)
 };
 
 }  // namespace
@@ -697,7 +842,7 @@ Result<RestoreReport> Engine::Restore(const Options& options, const std::string&
 }
 
 Result<BackupManifest> Engine::VerifyBackup(const std::string& backup_path) {
-  return lifecycle::VerifyBackup(backup_path);
+  return lifecycle::VerifyBackupReadOnly(backup_path);
 }
 
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {

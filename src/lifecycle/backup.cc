@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -39,7 +40,12 @@ bool Exists(const std::string& path) {
 }
 
 // XXH3-128 of the file's bytes, 32 hex digits (as util/hash.h ContentHash), and its size.
-Result<std::pair<std::string, int64_t>> HashFile(const std::string& path) {
+// XXH3-128 (hex) and size of a file. With `header_neutral`, the SQLite header fields that merely
+// opening the file in WAL mode rewrites are hashed as constants: the file format write/read
+// versions (offsets 18, 19: 1 = rollback journal, 2 = WAL), the file change counter (24–27) and
+// the version-valid-for number (92–95). Verified on SQLite 3.40: `PRAGMA journal_mode=WAL` on a
+// rollback-journal file changes exactly these 10 bytes.
+Result<std::pair<std::string, int64_t>> HashFile(const std::string& path, bool header_neutral = false) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error(Status::NotFound(fmt::format("cannot open \"{}\"", path)));
   XXH3_state_t* state = XXH3_createState();
@@ -50,6 +56,12 @@ Result<std::pair<std::string, int64_t>> HashFile(const std::string& path) {
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     const std::streamsize n = in.gcount();
+    if (header_neutral && size == 0 && n >= 100) {
+      buf[18] = 1;
+      buf[19] = 1;
+      std::fill(buf.begin() + 24, buf.begin() + 28, '\0');
+      std::fill(buf.begin() + 92, buf.begin() + 96, '\0');
+    }
     if (n > 0) {
       XXH3_128bits_update(state, buf.data(), static_cast<size_t>(n));
       size += n;
@@ -231,10 +243,14 @@ Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
   if (!hash) return Error(hash.error());
   m.file_xxh3 = hash->first;
   m.file_bytes = hash->second;
+  auto neutral = HashFile(path, /*header_neutral=*/true);
+  if (!neutral) return Error(neutral.error());
   const std::string tmp = ManifestPath(path) + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
-    out << ManifestToJson(m).dump(2) << "\n";
+    nlohmann::ordered_json j = ManifestToJson(m);
+    j["content_xxh3"] = neutral->first;
+    out << j.dump(2) << "\n";
     out.flush();
     if (!out) return Error(Status::IOError(fmt::format("cannot write \"{}\"", tmp)));
   }
@@ -244,20 +260,89 @@ Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
   return m;
 }
 
+// The manifest's header-neutral hash ("content_xxh3"; manifests written before it have none: "").
+std::string ManifestContentHash(const std::string& backup_path) {
+  std::ifstream in(ManifestPath(backup_path));
+  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("content_xxh3") || !j["content_xxh3"].is_string()) return "";
+  return j["content_xxh3"].get<std::string>();
+}
+
+// `file` holds the snapshot `backup_path`'s manifest describes: the same bytes, or the same bytes
+// but for the header fields an open in WAL mode rewrites (see HashFile). Errors: kCorruption.
+Status MatchesManifest(const std::string& file, const std::string& backup_path, const BackupManifest& m) {
+  auto hash = HashFile(file);
+  if (!hash) return hash.error();
+  if (hash->second == m.file_bytes && hash->first == m.file_xxh3) return Status::Ok();
+  // Only a file that SQLite switched to WAL (header bytes 18 and 19 are 2; a backup is written in
+  // rollback-journal mode, 1) may differ from file_xxh3; its content must still match.
+  char header[20] = {};
+  {
+    std::ifstream in(file, std::ios::binary);
+    in.read(header, sizeof(header));
+  }
+  const bool opened_in_wal = header[18] == 2 && header[19] == 2;
+  const std::string content = ManifestContentHash(backup_path);
+  if (hash->second == m.file_bytes && opened_in_wal && !content.empty()) {
+    auto neutral = HashFile(file, /*header_neutral=*/true);
+    if (!neutral) return neutral.error();
+    if (neutral->first == content) return Status::Ok();
+  }
+  return Status::Corruption(
+      fmt::format("backup \"{}\" does not match its manifest (size {} vs {}, xxh3 {} vs {}): it "
+                  "was changed or truncated",
+                  backup_path, hash->second, m.file_bytes, hash->first, m.file_xxh3));
+}
+
+// Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
+// runs integrity_check; its schema must not be newer than this build. Errors: kCorruption.
+Status CheckReadOnly(const std::string& path) {
+  sqlite3* db = nullptr;
+  const std::string uri = "file:" + path + "?mode=ro&immutable=1";
+  int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  Status st = Status::Ok();
+  if (rc != SQLITE_OK) {
+    st = sqlite::StatusFromSqlite(rc, db, "backup: open read-only");
+  } else {
+    auto run = [&]() -> Status {
+      ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions(db));
+      auto check = sqlite::Statement::Prepare(db, "PRAGMA integrity_check");
+      if (!check) return check.error();
+      auto row = check->Step();
+      if (!row) return row.error();
+      if (!*row || check->Text(0) != "ok") {
+        return Status::Corruption(fmt::format("backup integrity_check: {}", *row ? check->Text(0) : "no answer"));
+      }
+      auto version = sqlite::Statement::Prepare(db, "PRAGMA user_version");
+      if (!version) return version.error();
+      auto vrow = version->Step();
+      if (!vrow) return vrow.error();
+      if (*vrow && version->Int(0) > sqlite::kSchemaVersion) {
+        return Status::Corruption(fmt::format("backup schema version {} is newer than this engram supports ({})",
+                                              version->Int(0), sqlite::kSchemaVersion));
+      }
+      return Status::Ok();
+    };
+    st = run();
+  }
+  sqlite3_close_v2(db);
+  return st;
+}
+
 Result<BackupManifest> VerifyBackup(const std::string& path) {
   if (path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
   if (!Exists(path))
     return Error(Status::NotFound(fmt::format("backup \"{}\" does not exist", path)));
   auto m = ReadManifest(path);
   if (!m) return m;
-  auto hash = HashFile(path);
-  if (!hash) return Error(hash.error());
-  if (hash->second != m->file_bytes || hash->first != m->file_xxh3) {
-    return Error(Status::Corruption(
-        fmt::format("backup \"{}\" does not match its manifest (size {} vs {}, xxh3 {} vs {}): it "
-                    "was changed or truncated",
-                    path, hash->second, m->file_bytes, hash->first, m->file_xxh3)));
-  }
+  ENGRAM_RETURN_IF_ERROR(MatchesManifest(path, path, *m));
+  return m;
+}
+
+Result<BackupManifest> VerifyBackupReadOnly(const std::string& path) {
+  auto m = VerifyBackup(path);
+  if (!m) return m;
+  ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path));
   return m;
 }
 
@@ -314,10 +399,9 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
   }
   Status st = [&]() -> Status {
     // The copy must be the verified bytes (the backup could change between the check and the copy).
-    auto hash = HashFile(tmp);
-    if (!hash) return hash.error();
-    if (hash->first != manifest->file_xxh3)
+    if (Status same = MatchesManifest(tmp, backup_path, *manifest); !same.ok()) {
       return Status::Corruption("the copied backup does not match its manifest");
+    }
     Options tmp_options = options;
     tmp_options.db_path = tmp;
     auto db = sqlite::Database::Open(tmp_options);

@@ -37,9 +37,18 @@ namespace engram::lifecycle {
 // kIOError.
 Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path);
 
-// Reads and checks a backup's manifest and file (size and hash). Errors: kNotFound (file or
-// manifest missing), kCorruption (manifest unreadable, size or hash mismatch).
+// Reads and checks a backup's manifest and file (size and hash). The file matches when its bytes
+// hash to the manifest's file_xxh3, or — manifests since the lifecycle work carry content_xxh3 —
+// when they do once the header fields that an open in WAL mode rewrites (journal-mode versions,
+// change counter, version-valid-for) are set aside: opening a backup with engram no longer makes
+// it unrestorable. Never opens the file with SQLite. Errors: kNotFound (file or manifest
+// missing), kCorruption (manifest unreadable, size or hash mismatch).
 Result<BackupManifest> VerifyBackup(const std::string& path);
+
+// VerifyBackup, then opens the file read-only and immutable (URI mode=ro&immutable=1: no lock, no
+// journal, no sidecar, not a byte written, whatever its journal mode) and runs integrity_check;
+// a schema newer than this build is kCorruption. `engram restore --verify-only`.
+Result<BackupManifest> VerifyBackupReadOnly(const std::string& path);
 
 // Restores the backup at `backup_path` over the live database `options.db_path` (created when
 // missing), as described above. No Engine of this process may have the live database open.

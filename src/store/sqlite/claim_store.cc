@@ -13,7 +13,8 @@ constexpr const char* kClaimColumns =
     "SELECT c.seq, c.negated, c.topic_key, c.polarity_key, c.id, n.name, c.subject, c.predicate, "
     "c.slot, c.value, c.text, c.qualifiers, c.valid_from, c.valid_to, c.recorded_from, "
     "c.recorded_to, c.status, c.scope, c.authority, c.assertion, c.confidence, c.importance, "
-    "c.supersedes_id, c.superseded_by_id, c.conflict_key, c.fact_hash, c.time_phrase, c.extractor "
+    "c.supersedes_id, c.superseded_by_id, c.conflict_key, c.fact_hash, c.time_phrase, c.extractor, "
+    "c.expires_at, c.activation, c.access_count, c.last_accessed_at "
     "FROM claims c JOIN namespaces n ON n.id = c.namespace_id ";
 
 StoredClaim ReadClaim(const Statement& st) {
@@ -52,6 +53,10 @@ StoredClaim ReadClaim(const Statement& st) {
   c.fact_hash = st.Text(25);
   c.time_phrase = st.Text(26);
   c.extractor = st.Text(27);
+  if (!st.IsNull(28)) c.expires_at = st.Int(28);
+  c.activation = st.Double(29);
+  c.access_count = st.Int(30);
+  if (!st.IsNull(31)) c.last_accessed_at = st.Int(31);
   return s;
 }
 
@@ -401,7 +406,9 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
       "FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
       "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
       "WHERE claim_fts MATCH ?3 AND c.namespace_id = ?4 ";
-  if (v.known_as_of) {
+  if (v.archived_only) {
+    sql += "AND c.status = 'archived' ";
+  } else if (v.known_as_of) {
     // What engram believed at K: recorded by then and not yet closed; its validity as known then.
     // A valid_to written by a later supersede (recorded after K) was not known at K.
     sql += "AND c.recorded_from <= ?5 AND (c.recorded_to IS NULL OR ?5 < c.recorded_to) "
@@ -414,14 +421,19 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   } else if (v.include_history) {
     sql += "AND c.status IN ('active','superseded','disputed','expired') ";
   } else {
-    sql += "AND c.status IN ('active','disputed') AND (c.valid_to IS NULL OR c.valid_to > ?7) ";
+    // Current: not closed in valid time and not past its TTL (a claim may be past expires_at
+    // before the maintenance pass marks it expired).
+    sql += "AND c.status IN ('active','disputed') AND (c.valid_to IS NULL OR c.valid_to > ?7) "
+           "AND (c.expires_at IS NULL OR c.expires_at > ?7) ";
   }
 
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns);
-  if (v.known_as_of) {
+  if (v.archived_only) {
+    // No time bounds: archived claims are searched by text alone.
+  } else if (v.known_as_of) {
     q.Bind(5, *v.known_as_of).Bind(6, v.as_of.value_or(*v.known_as_of));
   } else if (v.as_of) {
     q.Bind(6, *v.as_of);

@@ -29,6 +29,8 @@ struct ClaimVisibility {
   std::optional<TimestampMs> as_of;        // valid time
   std::optional<TimestampMs> known_as_of;  // recorded time
   bool include_history = false;
+  // Archived claims only (the resurrection cold path, lifecycle/resurrect.h); overrides the rest.
+  bool archived_only = false;
 };
 
 class ClaimStore {

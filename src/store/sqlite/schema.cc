@@ -226,6 +226,25 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_object ON audit_log(object_id, at, seq);
 )sql";
 
+// Migration 6: the claim lifecycle (docs/lifecycle.md). `expires_at` is the TTL deadline (ms UTC,
+// NULL = none); `ttl_version` says which TTL table computed it (0 = not yet: the next maintenance
+// pass or write assigns it); `last_accessed_at` is the last recall hit (ms UTC) and, with
+// access_count and activation (both from migration 2), drives the half-life decay;
+// `decay_below_since` is when activation fell below the archive threshold (NULL while above).
+// The columns are added only when missing (a file whose user_version was lowered by hand, as the
+// older-schema tests do, keeps them).
+constexpr const char* kMigration6Columns = R"sql(
+ALTER TABLE claims ADD COLUMN expires_at INTEGER;
+ALTER TABLE claims ADD COLUMN ttl_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE claims ADD COLUMN last_accessed_at INTEGER;
+ALTER TABLE claims ADD COLUMN decay_below_since INTEGER;
+)sql";
+constexpr const char* kMigration6Indexes = R"sql(
+CREATE INDEX IF NOT EXISTS claims_ttl_pending ON claims(namespace_id) WHERE ttl_version = 0;
+CREATE INDEX IF NOT EXISTS claims_expiry ON claims(namespace_id, expires_at)
+  WHERE expires_at IS NOT NULL AND status IN ('active','disputed');
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -300,7 +319,14 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec("CREATE INDEX IF NOT EXISTS jobs_status_id ON jobs(status, id)"));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 5"));
     }
-    // Later migrations go here: `if (*version < 6) { ... PRAGMA user_version = 6; }`.
+    if (*version < 6) {
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('claims') WHERE name = 'expires_at'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6Columns));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6Indexes));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 6"));
+    }
+    // Later migrations go here: `if (*version < 7) { ... PRAGMA user_version = 7; }`.
     return Status::Ok();
   });
 }

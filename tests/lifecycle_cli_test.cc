@@ -1,0 +1,132 @@
+// tests/lifecycle_cli_test.cc — `engram maintain` end to end through the binary: a temporary claim
+// expires after its TTL (HL-Mem table) and `engram history` shows the transition; a permanent
+// claim is archived after its activation decayed; recall leaves both out and --include-history /
+// `claims --include-history` still show them; exit codes. The clock is given with --now.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+#include "util/time.h"
+
+namespace engram {
+namespace {
+
+using nlohmann::json;
+using test::CliResult;
+using test::RunCli;
+using test::TempDir;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr int64_t kDayMs = 86'400'000;
+
+class LifecycleCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir_.path().empty());
+    db_ = dir_.File("engram.db");
+  }
+
+  CliResult Engram(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db_});
+    return RunCli(args);
+  }
+
+  json JsonOf(std::vector<std::string> args) {
+    args.insert(args.begin(), "--json");
+    CliResult r = Engram(args);
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    json j = json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.Describe();
+    return j;
+  }
+
+  // Ingests one user event and extracts its claims; returns the claim read from it.
+  json ExtractOne(const std::string& ns, const std::string& content, const std::string& at) {
+    const std::string file = dir_.File(ns + std::to_string(++files_) + ".jsonl");
+    json line = {{"namespace", ns}, {"session_id", "s" + std::to_string(files_)}, {"role", "user"},
+                 {"content", content}, {"occurred_at", at}};
+    test::WriteFile(file, line.dump() + "\n");
+    CliResult ingest = Engram({"ingest", file});
+    EXPECT_EQ(ingest.exit_code, 0) << ingest.Describe();
+    CliResult process = Engram({"process"});
+    EXPECT_EQ(process.exit_code, 0) << process.Describe();
+    json claims = JsonOf({"claims", "-n", ns, "--include-history"});
+    for (const json& c : claims["claims"]) {
+      if (c["evidence"].size() > 0 && c["evidence"][0]["content"] == content) return c;
+    }
+    ADD_FAILURE() << "no claim read from: " << content << "\n" << claims.dump();
+    return json::object();
+  }
+
+  static bool Recalled(const json& result, const std::string& id) {
+    for (const json& item : result["items"]) {
+      if (item["id"] == id) return true;
+    }
+    return false;
+  }
+
+  TempDir dir_;
+  std::string db_;
+  int files_ = 0;
+};
+
+TEST_F(LifecycleCliTest, TemporaryClaimExpiresAndHistoryShowsIt) {
+  // Dated ahead of the wall clock, so that it is current until the pass's clock passes its TTL.
+  json claim = ExtractOne("u1", "I like green tea for now.", "2099-01-01T10:00:00Z");
+  ASSERT_TRUE(claim.contains("id"));
+  const std::string id = claim["id"];
+  EXPECT_THAT(claim["qualifiers"].dump(), HasSubstr("temporary"));
+  EXPECT_EQ(claim["expires_at"], "2099-01-08T10:00:00.000Z") << "importance 0.6: 7 days";
+  EXPECT_TRUE(Recalled(JsonOf({"recall", "green tea", "-n", "u1", "--claims-only"}), id));
+
+  json early = JsonOf({"maintain", "-n", "u1", "--now", "2099-01-05T00:00:00Z"});
+  EXPECT_EQ(early["total"]["expired"], 0);
+  json late = JsonOf({"maintain", "-n", "u1", "--now", "2099-01-09T00:00:00Z"});
+  EXPECT_EQ(late["total"]["expired"], 1) << late.dump();
+
+  EXPECT_FALSE(Recalled(JsonOf({"recall", "green tea", "-n", "u1", "--claims-only"}), id));
+  EXPECT_TRUE(Recalled(JsonOf({"recall", "green tea", "-n", "u1", "--claims-only", "--include-history"}), id));
+  CliResult history = Engram({"history", id});
+  EXPECT_EQ(history.exit_code, 0) << history.Describe();
+  EXPECT_THAT(history.out, HasSubstr("expired by maintain"));
+  EXPECT_THAT(history.out, HasSubstr("ttl: temporal claim"));
+  CliResult get = Engram({"get", id});
+  EXPECT_THAT(get.out, HasSubstr("\"status\": \"expired\""));
+}
+
+TEST_F(LifecycleCliTest, PermanentClaimIsArchivedAfterDecay) {
+  json claim = ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  ASSERT_TRUE(claim.contains("id"));
+  const std::string id = claim["id"];
+  auto recorded = ParseTimestamp(claim["recorded_from"].get<std::string>());
+  ASSERT_TRUE(recorded.has_value());
+  const std::string at = FormatTimestamp(*recorded + 400 * kDayMs);
+  CliResult pass = Engram({"maintain", "--now", at});
+  EXPECT_EQ(pass.exit_code, 0) << pass.Describe();
+  EXPECT_THAT(pass.out, HasSubstr("1 archived"));
+  EXPECT_FALSE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--claims-only"}), id));
+  json all = JsonOf({"claims", "-n", "u1", "--include-history"});
+  ASSERT_EQ(all["claims"].size(), 1u);
+  EXPECT_EQ(all["claims"][0]["status"], "archived");
+  CliResult history = Engram({"history", id});
+  EXPECT_THAT(history.out, HasSubstr("archived by maintain"));
+}
+
+TEST_F(LifecycleCliTest, ExitCodes) {
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  EXPECT_EQ(Engram({"maintain", "-n", "nope"}).exit_code, 3);
+  EXPECT_EQ(Engram({"maintain", "--now", "not a time"}).exit_code, 2);
+  CliResult missing = RunCli({"--db", dir_.File("missing.db"), "maintain"});
+  EXPECT_EQ(missing.exit_code, 3) << "a typo in --db is not a new database";
+  CliResult worker = Engram({"worker", "--once", "--maintain-every-ms", "1000"});
+  EXPECT_EQ(worker.exit_code, 0) << worker.Describe();
+  EXPECT_THAT(worker.out, HasSubstr("maintenance at"));
+}
+
+}  // namespace
+}  // namespace engram
