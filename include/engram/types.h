@@ -167,6 +167,10 @@ struct RecallResult {
   std::string answerability = "no_evidence";
   double evidence_strength = 0;      // 0..1: share of the question's idf mass in the best item's
                                      // text or session window (1 for a claims-only hit)
+  // "current" (claims valid now, stale evidence hidden), "history" (replaced and expired claims
+  // too: --include-history, or a question about the past such as "where did I live before?",
+  // text/query_intent.h) or "as_of" (--as-of / --known-as-of: the view at that time).
+  std::string intent = "current";
   std::vector<RecallStage> stages;   // candidates per stage, in order
   double took_ms = 0;                // wall time spent inside Recall, in milliseconds
   // Why a channel was off for this query, for the user ("dense channel disabled: ..."); the

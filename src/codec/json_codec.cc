@@ -346,6 +346,7 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
   OrderedJson out;
   out["version"] = r.version;
   out["answerability"] = r.answerability;
+  out["intent"] = r.intent;
   out["evidence_strength"] = r.evidence_strength;
   out["used_tokens"] = r.used_tokens;
   out["truncated"] = r.truncated;

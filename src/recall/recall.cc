@@ -12,6 +12,7 @@
 #include "recall/match_expression.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
+#include "text/query_intent.h"
 
 namespace engram {
 namespace {
@@ -56,10 +57,15 @@ size_t TermsHeld(text::Analyzer& analyzer, std::string_view text, const std::set
 
 }  // namespace
 
-Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
+Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   auto started = std::chrono::steady_clock::now();
-  ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
-  const bool temporal = query.as_of.has_value() || query.known_as_of.has_value();
+  ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(asked));
+  const bool temporal = asked.as_of.has_value() || asked.known_as_of.has_value();
+  // A question about the past ("where did I live before?") sees replaced claims and their
+  // evidence, as --include-history does.
+  RecallQuery query = asked;
+  const bool history_intent = !temporal && !asked.include_history && text::AsksAboutHistory(asked.text);
+  if (history_intent) query.include_history = true;
   const bool hide_stale = !query.include_history && !temporal;
 
   // Claims matching the question: items of their own, and keys of the events they were read from.
@@ -218,6 +224,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
   }
   std::set<std::string> question_terms(events_result.terms.begin(), events_result.terms.end());
   RecallResult result;
+  result.intent = temporal ? "as_of" : query.include_history ? "history" : "current";
   result.terms = std::move(events_result.terms);
   if (query.include_claims) result.stages.push_back({"claims", claim_stage});
   for (RecallStage& s : events_result.stages) result.stages.push_back(std::move(s));

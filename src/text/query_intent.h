@@ -1,0 +1,23 @@
+// text/query_intent.h — what a question asks about: the current state of things or their history.
+//
+// "Where do I live?" asks for the current value; "Where did I live before?", "What car did I use
+// to drive?", "我之前住在哪里？" ask for values that were replaced. Issue 4: intent changes which
+// claims are eligible — a history question also sees superseded and expired claims (each with its
+// validity interval) and the events that were their evidence.
+#ifndef ENGRAM_TEXT_QUERY_INTENT_H_
+#define ENGRAM_TEXT_QUERY_INTENT_H_
+
+#include <string_view>
+
+namespace engram::text {
+
+// True when the question (UTF-8; invalid bytes never match) contains a marker of the past state
+// of something: English "used to", "before", "previously", "formerly", "originally", "at first",
+// "in the past", "anymore", "any more", "no longer" (whole words, case-insensitive); Chinese 之前,
+// 以前, 从前, 原来, 原先, 过去, 曾经, 以往 (substrings). "old" is not a marker: too common.
+// Precision over recall: a missed marker only means the question is answered from current claims.
+bool AsksAboutHistory(std::string_view question);
+
+}  // namespace engram::text
+
+#endif  // ENGRAM_TEXT_QUERY_INTENT_H_

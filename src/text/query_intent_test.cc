@@ -1,0 +1,35 @@
+#include "text/query_intent.h"
+
+#include <gtest/gtest.h>
+
+namespace engram::text {
+namespace {
+
+TEST(QueryIntentTest, HistoryMarkersInEnglish) {
+  EXPECT_TRUE(AsksAboutHistory("Where did I live before?"));
+  EXPECT_TRUE(AsksAboutHistory("What car did I use to drive? I USED TO drive a Golf"));
+  EXPECT_TRUE(AsksAboutHistory("Which editor did I previously prefer?"));
+  EXPECT_TRUE(AsksAboutHistory("What did I like at first?"));
+  EXPECT_TRUE(AsksAboutHistory("Which team do I no longer support?"));
+  EXPECT_TRUE(AsksAboutHistory("What did I eat in the past?"));
+  EXPECT_TRUE(AsksAboutHistory("Who don't I talk to anymore?"));
+  EXPECT_TRUE(AsksAboutHistory("\xff\xfe before\xff"));  // invalid bytes only separate words
+}
+
+TEST(QueryIntentTest, HistoryMarkersInChinese) {
+  EXPECT_TRUE(AsksAboutHistory("我之前住在哪里？"));
+  EXPECT_TRUE(AsksAboutHistory("我以前喜欢什么颜色？"));
+  EXPECT_TRUE(AsksAboutHistory("我曾经养过什么宠物？"));
+}
+
+TEST(QueryIntentTest, CurrentStateQuestionsAreNotHistory) {
+  EXPECT_FALSE(AsksAboutHistory("Where do I live?"));
+  EXPECT_FALSE(AsksAboutHistory("What is my favourite colour?"));
+  EXPECT_FALSE(AsksAboutHistory("Is the user fine to use tomorrow's slot?"));  // "use to" is not "used to"
+  EXPECT_FALSE(AsksAboutHistory("beforehand firstly pastry"));                // whole words only
+  EXPECT_FALSE(AsksAboutHistory("我现在住在哪里？"));
+  EXPECT_FALSE(AsksAboutHistory(""));
+}
+
+}  // namespace
+}  // namespace engram::text
