@@ -368,11 +368,18 @@ double Percentile(std::vector<double> v, double p) {
 Status Run(const ScaleBenchOptions& opt, json* report) {
   std::optional<TempDir> dir;
   std::string db_path = opt.db_path;
+  if (opt.reuse && db_path.empty()) {
+    return Status::InvalidArgument("field \"--reuse\": needs --db PATH");
+  }
   if (db_path.empty()) {
     Result<TempDir> created = TempDir::Create();
     if (!created) return created.error();
     dir.emplace(std::move(*created));
     db_path = dir->path() + "/scale.db";
+  } else if (opt.reuse) {
+    if (!std::filesystem::exists(db_path)) {
+      return Status::InvalidArgument(fmt::format("field \"--reuse\": {} does not exist", db_path));
+    }
   } else if (std::filesystem::exists(db_path)) {
     return Status::InvalidArgument(
         fmt::format("field \"--db\": {} exists (the benchmark needs a fresh database)", db_path));
@@ -389,6 +396,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["seed"] = opt.seed;
   (*report)["batch"] = opt.batch;
   (*report)["claims"] = !opt.no_claims;
+  (*report)["reused"] = opt.reuse;  // ingest and extraction were replays: their rates mean nothing
   (*report)["rss_start_kib"] = MaxRssKiB();
 
   // ---- Generate + ingest ----
@@ -573,8 +581,12 @@ void PrintTables(const json& r) {
   fmt::print("engram-bench scale: N = {} events, seed {}, batch {}, claims {}\n",
              r["events"].get<int64_t>(), r["seed"].get<uint64_t>(), r["batch"].get<int>(),
              r["claims"].get<bool>() ? "on" : "off (--no-claims)");
-  fmt::print("sessions {}, fact sentences {}\n\n", r["sessions"].get<int64_t>(),
+  fmt::print("sessions {}, fact sentences {}\n", r["sessions"].get<int64_t>(),
              r["facts"].get<int64_t>());
+  if (r.value("reused", false)) {
+    fmt::print("store reused (--reuse): ingest and extraction below are replays, not rates\n");
+  }
+  fmt::print("\n");
   fmt::print("| phase | time (s) | events/s | peak RSS after (MiB) |\n|---|---:|---:|---:|\n");
   fmt::print("| generate (bench only) | {:.1f} | | |\n", num("generate_s"));
   fmt::print("| ingest (IngestBatch) | {:.1f} | {:.0f} | {:.0f} |\n", num("ingest_s"),
