@@ -434,8 +434,18 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
 }
 
 void EventStore::CheckLayoutMemo() {
-  unsigned int version = 0;
-  if (sqlite3_file_control(db_.handle(), "main", SQLITE_FCNTL_DATA_VERSION, &version) != SQLITE_OK) {
+  // PRAGMA data_version moves on a commit by another connection (and, as a statement, takes the
+  // read transaction's snapshot first: a file-control read before any statement of a deferred
+  // transaction would see the previous snapshot); total_changes64 moves on this connection's own
+  // changes.
+  auto st = db_.Cached("PRAGMA data_version");
+  int64_t version = -1;
+  if (st) {
+    auto row = (*st)->Step();
+    if (row && *row) version = (*st)->Int(0);
+    (*st)->Reset();
+  }
+  if (version < 0) {
     layout_memo_ = LayoutMemo();  // cannot tell: keep nothing
     return;
   }

@@ -114,7 +114,7 @@ class EventStore {
                                                                       int max_events);
   // SmallSessionLayout through a per-connection memo: the layout of a session read by an earlier
   // call is returned again while the database is unchanged (no commit by any connection, no change
-  // by this one: SQLITE_FCNTL_DATA_VERSION and sqlite3_total_changes64). Null for a session of
+  // by this one: PRAGMA data_version and sqlite3_total_changes64). Null for a session of
   // more than `max_events` events. Call inside a read transaction (the snapshot decides the data
   // version). The memo holds at most kMaxMemoLayoutRows rows and is emptied when it would exceed
   // that. Not thread-safe (as the connection).
@@ -151,7 +151,7 @@ class EventStore {
   // MemoSessionLayout's memo: session rowid → its layout (null: larger than the max_events asked).
   struct LayoutMemo {
     bool valid = false;
-    unsigned int data_version = 0;
+    int64_t data_version = 0;
     int64_t total_changes = 0;
     size_t rows = 0;
     std::unordered_map<int64_t, std::pair<int, std::shared_ptr<const std::vector<NeighbourRow>>>>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/schema.h"
 #include "test_util.h"
 
@@ -21,6 +22,8 @@ class EventStoreTest : public ::testing::Test {
     auto db = Database::Open(options);
     EXPECT_TRUE(db.has_value()) << db.error().ToString();
     if (!db) return nullptr;
+    Status fts = RegisterFts5Extensions((*db)->handle());
+    EXPECT_TRUE(fts.ok()) << fts.ToString();
     Status st = Migrate(**db, TextAnalysis::kFull);
     EXPECT_TRUE(st.ok()) << st.ToString();
     return std::move(*db);
