@@ -4,7 +4,7 @@
 //                       [--limit-conversations N]
 //   engram-bench memorybank --data ../shared/data/memorybank --lang cn|en [--gold FILE] [--json]
 //                           [--dump-misses] [--limit-users N]
-//   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH] [--keep]
+//   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH [--reuse]] [--keep]
 //                      [--no-claims] [--batch B]
 //   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
 #include <CLI/CLI.hpp>
@@ -83,6 +83,9 @@ int main(int argc, char** argv) {
                         "write the database to this new file and keep it (default: a temporary "
                         "folder, removed at the end)");
   scale_cmd->add_flag("--keep", scale.keep, "keep the temporary database (its path on stderr)");
+  scale_cmd->add_flag("--reuse", scale.reuse,
+                      "--db names a store kept by an earlier run with the same --seed, --events and "
+                      "--batch: replay its ingest (idempotent) and measure recall again");
   scale_cmd->add_flag("--no-claims", scale.no_claims,
                       "skip extraction (Process): events only, no claims");
 

@@ -42,6 +42,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -74,6 +75,14 @@ constexpr double kNoAnswerShare = 0.10;
 constexpr TimestampMs kStartMs = 1704067200000;            // 2024-01-01T00:00:00Z
 constexpr TimestampMs kSpanMs = 731LL * 24 * 3600 * 1000;  // two years
 constexpr const char* kNamespace = "synthetic";
+
+// CPU time consumed by the calling thread, ms: unlike wall time it does not count the time other
+// processes hold the core, so it compares builds on a shared machine.
+double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
 
 double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -350,6 +359,7 @@ struct QuerySpec {
 
 struct QueryOutcome {
   double ms = 0;
+  double cpu_ms = 0;  // CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID)
   bool hit = false;
   std::string answerability;
   std::vector<RecallStage> stages;
@@ -368,11 +378,18 @@ double Percentile(std::vector<double> v, double p) {
 Status Run(const ScaleBenchOptions& opt, json* report) {
   std::optional<TempDir> dir;
   std::string db_path = opt.db_path;
+  if (opt.reuse && db_path.empty()) {
+    return Status::InvalidArgument("field \"--reuse\": needs --db PATH");
+  }
   if (db_path.empty()) {
     Result<TempDir> created = TempDir::Create();
     if (!created) return created.error();
     dir.emplace(std::move(*created));
     db_path = dir->path() + "/scale.db";
+  } else if (opt.reuse) {
+    if (!std::filesystem::exists(db_path)) {
+      return Status::InvalidArgument(fmt::format("field \"--reuse\": {} does not exist", db_path));
+    }
   } else if (std::filesystem::exists(db_path)) {
     return Status::InvalidArgument(
         fmt::format("field \"--db\": {} exists (the benchmark needs a fresh database)", db_path));
@@ -389,6 +406,7 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["seed"] = opt.seed;
   (*report)["batch"] = opt.batch;
   (*report)["claims"] = !opt.no_claims;
+  (*report)["reused"] = opt.reuse;  // ingest and extraction were replays: their rates mean nothing
   (*report)["rss_start_kib"] = MaxRssKiB();
 
   // ---- Generate + ingest ----
@@ -479,9 +497,11 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
     q.namespace_name = kNamespace;
     q.limit = kRecallLimit;
     Clock::time_point t0 = Clock::now();
+    const double cpu0 = ThreadCpuMs();
     Result<RecallResult> r = engine->Recall(q);
     QueryOutcome o;
     o.ms = MsSince(t0);
+    o.cpu_ms = ThreadCpuMs() - cpu0;
     if (!r) return r.error().WithContext(fmt::format("Recall \"{}\"", s.text));
     o.text = s.text;
     o.answerability = r->answerability;
@@ -522,6 +542,9 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   for (double m : ms) sum += m;
   lat["mean_ms"] = ms.empty() ? 0.0 : sum / static_cast<double>(ms.size());
   (*report)["recall_latency"] = lat;
+  std::vector<double> cpu;
+  for (const QueryOutcome& o : outcomes) cpu.push_back(o.cpu_ms);
+  (*report)["recall_cpu"] = {{"p50_ms", Percentile(cpu, 0.50)}, {"p95_ms", Percentile(cpu, 0.95)}};
   json rec;
   for (const auto& [kind, hv] : hits) {
     rec[kind] = {
@@ -573,8 +596,12 @@ void PrintTables(const json& r) {
   fmt::print("engram-bench scale: N = {} events, seed {}, batch {}, claims {}\n",
              r["events"].get<int64_t>(), r["seed"].get<uint64_t>(), r["batch"].get<int>(),
              r["claims"].get<bool>() ? "on" : "off (--no-claims)");
-  fmt::print("sessions {}, fact sentences {}\n\n", r["sessions"].get<int64_t>(),
+  fmt::print("sessions {}, fact sentences {}\n", r["sessions"].get<int64_t>(),
              r["facts"].get<int64_t>());
+  if (r.value("reused", false)) {
+    fmt::print("store reused (--reuse): ingest and extraction below are replays, not rates\n");
+  }
+  fmt::print("\n");
   fmt::print("| phase | time (s) | events/s | peak RSS after (MiB) |\n|---|---:|---:|---:|\n");
   fmt::print("| generate (bench only) | {:.1f} | | |\n", num("generate_s"));
   fmt::print("| ingest (IngestBatch) | {:.1f} | {:.0f} | {:.0f} |\n", num("ingest_s"),
@@ -589,6 +616,10 @@ void PrintTables(const json& r) {
   fmt::print("recall latency (ms): p50 {:.2f}  p95 {:.2f}  p99 {:.2f}  max {:.2f}  mean {:.2f}\n",
              lat["p50_ms"].get<double>(), lat["p95_ms"].get<double>(), lat["p99_ms"].get<double>(),
              lat["max_ms"].get<double>(), lat["mean_ms"].get<double>());
+  if (r.contains("recall_cpu")) {
+    fmt::print("recall thread CPU (ms): p50 {:.2f}  p95 {:.2f}\n", r["recall_cpu"]["p50_ms"].get<double>(),
+               r["recall_cpu"]["p95_ms"].get<double>());
+  }
   fmt::print("recall@10 of the gold events:");
   for (const auto& [kind, v] : r["recall_at_10"].items()) {
     fmt::print("  {} {:.3f} ({}/{})", kind, v["recall_at_10"].get<double>(),

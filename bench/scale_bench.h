@@ -16,6 +16,9 @@ struct ScaleBenchOptions {
   std::string db_path;     // "" = a temporary folder, removed at the end; else this file (must not
                            // exist), kept
   bool keep = false;       // keep the temporary folder (its path is printed on stderr)
+  bool reuse = false;      // db_path must exist, written by an earlier run with the same seed,
+                           // events and batch: ingest replays (idempotency keys return the stored
+                           // events), so only recall is measured anew
   bool no_claims = false;  // skip Process(drain): no extraction, no claims channel content
   int batch = 1000;        // events per IngestBatch
 };

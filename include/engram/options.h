@@ -76,6 +76,12 @@ struct Options {
   int retry_jitter_max_ms = 150;
   // A PASSIVE WAL checkpoint runs after this many committed writes (Hermes: 50).
   int checkpoint_every_writes = 50;
+  // Bytes of the database file that SQLite reads through a memory map instead of read() calls
+  // (PRAGMA mmap_size; 0 = off; SQLite caps it at its compile-time maximum). Recall over a large
+  // namespace seeks all over the file: with the default 2 MB page cache, ≈ 23% of a recall at 1M
+  // events went to copying pages out of the OS cache (bench/RESULTS.md, session 4). Address
+  // space only: pages are shared with the OS file cache, not copied.
+  int64_t mmap_bytes = int64_t{1} << 30;
 
   // Used only when the database is created; an existing database keeps its own.
   TextAnalysis analysis = TextAnalysis::kFull;

@@ -32,6 +32,15 @@ int EstimateTokens(std::string_view text) {
   const auto length = static_cast<int32_t>(text.size());
   int32_t i = 0;
   while (i < length) {
+    if (s[i] < 0x80) {  // ASCII: White_Space is \t..\r and space; no ASCII character is CJK
+      const uint8_t b = s[i++];
+      if ((b >= 0x09 && b <= 0x0D) || b == 0x20) {
+        end_run();
+      } else {
+        ++run_bytes;
+      }
+      continue;
+    }
     const int32_t start = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);

@@ -46,12 +46,15 @@ RecallItem ClaimItem(Claim&& c, double score) {
   return item;
 }
 
-// How many of the question's distinct terms `text` holds (as the analyzer normalises a query).
+// How many of the question's distinct terms `text` holds: the tokens the analyzer makes of it as
+// of a query (stems, CJK bigrams), one walk over the text. (QueryTerms would also re-tokenize each
+// unit alone to pick its surface, which this does not need and which cost 4× the walk.)
 size_t TermsHeld(text::Analyzer& analyzer, std::string_view text, const std::set<std::string>& question) {
-  std::set<std::string> held;
-  for (const text::QueryTerm& u : analyzer.QueryTerms(text)) {
-    if (question.count(u.normalized) > 0) held.insert(u.normalized);
-  }
+  std::set<std::string_view> held;
+  analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int, int, bool) {
+    auto it = question.find(std::string(token));
+    if (it != question.end()) held.insert(*it);
+  });
   return held.size();
 }
 
@@ -192,16 +195,23 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     double bm25;
     RecallItem item;
   };
-  std::vector<Fused> fused;
-  for (size_t i = 0; i < events.size(); ++i) fused.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i])});
+  std::vector<Fused> unsorted;
+  unsorted.reserve(events.size() + claims.size());
+  for (size_t i = 0; i < events.size(); ++i) unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i])});
   for (size_t i = 0; i < claims.size(); ++i) {
     const double rank_score = query.include_events ? 0.0 : 1.0 / (kRrfK + i + 1);
-    fused.push_back({rank_score, claims[i].score, std::move(claims[i])});
+    unsorted.push_back({rank_score, claims[i].score, std::move(claims[i])});
   }
-  std::stable_sort(fused.begin(), fused.end(), [](const Fused& a, const Fused& b) {
-    if (a.rrf != b.rrf) return a.rrf > b.rrf;
-    return a.bm25 > b.bm25;
+  // Sorted by index, then moved once (an item is large).
+  std::vector<size_t> by_rank(unsorted.size());
+  for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
+  std::stable_sort(by_rank.begin(), by_rank.end(), [&](size_t a, size_t b) {
+    if (unsorted[a].rrf != unsorted[b].rrf) return unsorted[a].rrf > unsorted[b].rrf;
+    return unsorted[a].bm25 > unsorted[b].bm25;
   });
+  std::vector<Fused> fused;
+  fused.reserve(unsorted.size());
+  for (size_t i : by_rank) fused.push_back(std::move(unsorted[i]));
   // Provenance folding: a claim stands for the events it was read from. An event's place goes to
   // its best-ranked claim matching the question (which carries the event as evidence, content
   // included), and an item whose source events are all represented already adds nothing and is

@@ -1,8 +1,7 @@
 #include "recall/turn_scorer.h"
 
 #include <algorithm>
-#include <map>
-#include <optional>
+#include <memory>
 #include <tuple>
 #include <unordered_map>
 
@@ -21,14 +20,6 @@ double Bm25(const std::vector<double>& idf, const std::vector<uint32_t>& tf, dou
 
 // Sessions of at most this many events are read whole for the window channel.
 constexpr int kWholeSessionEvents = 200;
-
-// One event of a session as the window channel sees it.
-struct SessionSlot {
-  int64_t seq = 0;
-  std::string speaker;
-  int32_t doc_length = 0;
-  const sqlite::TermMatchRow* match = nullptr;  // null: no query term
-};
 
 double Coverage(const std::vector<double>& idf, const std::vector<uint32_t>& tf) {
   double present = 0, total = 0;
@@ -50,7 +41,9 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   std::vector<uint32_t> tf(phrases);
   std::vector<ScoredTurn> out;
   out.reserve(matches.rows.size());
-  std::unordered_map<int64_t, size_t> index_of;  // seq → index in out
+  // seq → index in out; the first matches.rows.size() entries of out are matches.rows, in order.
+  std::unordered_map<int64_t, size_t> index_of;
+  index_of.reserve(matches.rows.size());
   for (const sqlite::TermMatchRow& row : matches.rows) {
     for (size_t i = 0; i < phrases; ++i) tf[i] = row.tf[i];
     ScoredTurn t;
@@ -64,9 +57,13 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     index_of.emplace(row.seq, out.size());
     out.push_back(std::move(t));
   }
-  // Events found by another channel are candidates whatever their own match.
+  const size_t matched = matches.rows.size();
+  // Events found by another channel are candidates whatever their own match (after the matched
+  // rows, so out[i] for i < matched stays matches.rows[i]).
+  std::unordered_map<int64_t, int32_t> extra_length;  // seq → doc length, extra centres
   for (const auto* extras : {&extra_centres, &extra_candidates}) {
     for (const sqlite::NeighbourRow& extra : *extras) {
+      if (extras == &extra_centres) extra_length.emplace(extra.seq, extra.doc_length);
       if (index_of.count(extra.seq) != 0) continue;
       ScoredTurn t;
       t.seq = extra.seq;
@@ -79,14 +76,14 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   }
   const int r = scoring.window_radius;
   if (r <= 0 || out.empty()) return out;
+  auto match_of = [&](int64_t seq) -> const sqlite::TermMatchRow* {
+    auto it = index_of.find(seq);
+    return it != index_of.end() && it->second < matched ? &matches.rows[it->second] : nullptr;
+  };
 
-  std::unordered_map<int64_t, const sqlite::TermMatchRow*> match_of;
-  match_of.reserve(matches.rows.size());
-  for (const sqlite::TermMatchRow& row : matches.rows) match_of.emplace(row.seq, &row);
-
-  // The centres whose neighbourhoods are read: the best single-turn matches (the pool), then the
-  // events other channels found.
-  std::vector<size_t> order(matches.rows.size());
+  // The centres whose neighbourhoods are read: the pool (the best single-turn matches), then the
+  // extra centres.
+  std::vector<size_t> order(matched);
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const size_t pool = std::min(scoring.pool, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(),
@@ -95,120 +92,112 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                                         : out[a].seq < out[b].seq;
                     });
   order.resize(pool);
-  std::vector<SessionSlot> centres;
-  centres.reserve(order.size() + extra_centres.size());
-  for (size_t idx : order) {
-    const sqlite::TermMatchRow* m = match_of[out[idx].seq];
-    centres.push_back(SessionSlot{out[idx].seq, out[idx].speaker, m->doc_length, m});
-  }
-  for (const sqlite::NeighbourRow& extra : extra_centres) {
-    auto m = match_of.find(extra.seq);
-    centres.push_back(SessionSlot{extra.seq, extra.speaker, extra.doc_length,
-                                  m == match_of.end() ? nullptr : m->second});
-  }
+  for (const sqlite::NeighbourRow& extra : extra_centres) order.push_back(index_of.at(extra.seq));
 
-  // Each centre's 2r neighbours either side: every candidate (within r of a centre) then has its
-  // own r neighbours on the contiguous stretch read around that centre.
-  using Key = std::tuple<int64_t, TimestampMs, int64_t>;  // session, occurred_at, seq
-  std::map<Key, SessionSlot> slots;
-  std::vector<Key> candidates;
-  // A small session is read whole, once (one query instead of two per centre in it).
-  std::map<int64_t, std::optional<std::vector<sqlite::NeighbourRow>>> layouts;
-  for (const SessionSlot& centre : centres) {
-    const ScoredTurn& center = out[index_of.at(centre.seq)];
-    Key self{center.session_rowid, center.occurred_at, center.seq};
-    auto layout = layouts.find(center.session_rowid);
-    if (layout == layouts.end()) {
-      auto read = store.SmallSessionLayout(center.session_rowid, kWholeSessionEvents);
-      if (!read) return Error(read.error());
-      layout = layouts.emplace(center.session_rowid, std::move(*read)).first;
-      if (layout->second) {
-        for (const sqlite::NeighbourRow& n : *layout->second) {
-          auto m = match_of.find(n.seq);
-          slots.emplace(Key{center.session_rowid, n.occurred_at, n.seq},
-                        SessionSlot{n.seq, n.speaker, n.doc_length,
-                                    m == match_of.end() ? nullptr : m->second});
+  // Stretches of session order: a small session's whole layout (memoised by the store across
+  // recalls), or for a larger one the pool turn's 2r neighbours either side. Every candidate
+  // (within r of a pool turn) has its own r neighbours on the stretch it was found on, so its
+  // window is read from that stretch alone.
+  std::vector<std::shared_ptr<const std::vector<sqlite::NeighbourRow>>> stretches;
+  struct Candidate {
+    int64_t session_rowid;
+    TimestampMs occurred_at;
+    int64_t seq;
+    size_t stretch;
+    std::ptrdiff_t pos;
+    bool operator<(const Candidate& o) const {
+      return std::tie(session_rowid, occurred_at, seq) < std::tie(o.session_rowid, o.occurred_at, o.seq);
+    }
+    bool operator==(const Candidate& o) const { return seq == o.seq && session_rowid == o.session_rowid; }
+  };
+  std::vector<Candidate> candidates;
+  std::unordered_map<int64_t, size_t> whole;  // session rowid → index in stretches (small sessions)
+  std::unordered_map<int64_t, bool> large;    // session rowid → too large to read whole
+  auto add_candidates = [&](size_t stretch, std::ptrdiff_t pos) {
+    const std::vector<sqlite::NeighbourRow>& rows = *stretches[stretch];
+    const auto lo = std::max<std::ptrdiff_t>(0, pos - r);
+    const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + r);
+    for (auto i = lo; i <= hi; ++i) {
+      candidates.push_back({rows[i].session_rowid, rows[i].occurred_at, rows[i].seq, stretch, i});
+    }
+  };
+  for (size_t idx : order) {
+    const ScoredTurn& center = out[idx];
+    if (!large[center.session_rowid]) {
+      auto known = whole.find(center.session_rowid);
+      if (known == whole.end()) {
+        auto read = store.MemoSessionLayout(center.session_rowid, kWholeSessionEvents);
+        if (!read) return Error(read.error());
+        if (*read == nullptr) {
+          large[center.session_rowid] = true;
+        } else {
+          stretches.push_back(std::move(*read));
+          known = whole.emplace(center.session_rowid, stretches.size() - 1).first;
         }
       }
-    }
-    if (layout->second) {
-      const std::vector<sqlite::NeighbourRow>& rows = *layout->second;
-      auto at = std::find_if(rows.begin(), rows.end(),
-                             [&](const sqlite::NeighbourRow& n) { return n.seq == center.seq; });
-      if (at != rows.end()) {
-        const auto pos = at - rows.begin();
-        const auto lo = std::max<std::ptrdiff_t>(0, pos - r);
-        const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + r);
-        for (auto i = lo; i <= hi; ++i) {
-          candidates.push_back(Key{center.session_rowid, rows[i].occurred_at, rows[i].seq});
+      if (known != whole.end()) {
+        const std::vector<sqlite::NeighbourRow>& rows = *stretches[known->second];
+        auto at = std::find_if(rows.begin(), rows.end(),
+                               [&](const sqlite::NeighbourRow& n) { return n.seq == center.seq; });
+        if (at != rows.end()) {
+          add_candidates(known->second, at - rows.begin());
+          continue;
         }
-        continue;
       }
     }
     auto around =
         store.SessionNeighbours(center.session_rowid, center.occurred_at, center.seq, 2 * r, 2 * r);
     if (!around) return Error(around.error());
-    auto add = [&](const sqlite::NeighbourRow& n, int distance) {
-      Key key{center.session_rowid, n.occurred_at, n.seq};
-      auto m = match_of.find(n.seq);
-      slots.emplace(key, SessionSlot{n.seq, n.speaker, n.doc_length,
-                                     m == match_of.end() ? nullptr : m->second});
-      if (distance <= r) candidates.push_back(key);
-    };
-    for (size_t i = 0; i < around->first.size(); ++i) add(around->first[i], static_cast<int>(i) + 1);
-    for (size_t i = 0; i < around->second.size(); ++i) add(around->second[i], static_cast<int>(i) + 1);
-    slots.emplace(self, centre);
-    candidates.push_back(self);
+    auto stretch = std::make_shared<std::vector<sqlite::NeighbourRow>>();
+    stretch->reserve(around->first.size() + 1 + around->second.size());
+    stretch->insert(stretch->end(), around->first.rbegin(), around->first.rend());
+    const sqlite::TermMatchRow* self = match_of(center.seq);
+    auto own_length = extra_length.find(center.seq);
+    stretch->push_back({center.seq, center.session_rowid, center.occurred_at, center.speaker,
+                        self != nullptr ? self->doc_length
+                                        : own_length != extra_length.end() ? own_length->second : 0});
+    stretch->insert(stretch->end(), around->second.begin(), around->second.end());
+    stretches.push_back(std::move(stretch));
+    add_candidates(stretches.size() - 1, static_cast<std::ptrdiff_t>(around->first.size()));
   }
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
 
   const double window_avg = matches.avg_length * (2 * r + 1);
-  for (const Key& key : candidates) {
-    auto it = slots.find(key);
+  for (const Candidate& c : candidates) {
+    const std::vector<sqlite::NeighbourRow>& rows = *stretches[c.stretch];
     std::fill(tf.begin(), tf.end(), 0);
     double length = 0;
     size_t best_single = 0;  // most distinct terms in one event of the window
-    auto take = [&](const SessionSlot& s) {
-      length += s.doc_length;
-      if (s.match == nullptr) return;
+    const auto lo = std::max<std::ptrdiff_t>(0, c.pos - r);
+    const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, c.pos + r);
+    for (auto i = lo; i <= hi; ++i) {
+      length += rows[i].doc_length;
+      const sqlite::TermMatchRow* m = match_of(rows[i].seq);
+      if (m == nullptr) continue;
       size_t distinct = 0;
-      for (size_t i = 0; i < phrases; ++i) {
-        tf[i] += s.match->tf[i];
-        distinct += s.match->tf[i] > 0 ? 1 : 0;
+      for (size_t k = 0; k < phrases; ++k) {
+        tf[k] += m->tf[k];
+        distinct += m->tf[k] > 0 ? 1 : 0;
       }
       best_single = std::max(best_single, distinct);
-    };
-    take(it->second);
-    auto lo = it;
-    for (int i = 0; i < r && lo != slots.begin(); ++i) {
-      --lo;
-      if (std::get<0>(lo->first) != std::get<0>(key)) break;
-      take(lo->second);
-    }
-    auto hi = it;
-    for (int i = 0; i < r; ++i) {
-      ++hi;
-      if (hi == slots.end() || std::get<0>(hi->first) != std::get<0>(key)) break;
-      take(hi->second);
     }
     const double window = Bm25(matches.idf, tf, length, window_avg, scoring.k1, scoring.b);
     size_t window_distinct = 0;
-    for (size_t i = 0; i < phrases; ++i) window_distinct += tf[i] > 0 ? 1 : 0;
-    auto found = index_of.find(it->second.seq);
+    for (size_t k = 0; k < phrases; ++k) window_distinct += tf[k] > 0 ? 1 : 0;
+    auto found = index_of.find(c.seq);
     if (found == index_of.end()) {
       // An event without a query term of its own joins only when its window holds more distinct
       // query terms than any one event in it (the terms are split across turns, as a question
       // and its answer are); otherwise it would only borrow a neighbour's match.
       if (window_distinct <= best_single) continue;
       ScoredTurn t;
-      t.seq = it->second.seq;
-      t.session_rowid = std::get<0>(key);
-      t.occurred_at = std::get<1>(key);
-      t.speaker = it->second.speaker;
-      index_of.emplace(t.seq, out.size());
+      t.seq = c.seq;
+      t.session_rowid = c.session_rowid;
+      t.occurred_at = c.occurred_at;
+      t.speaker = rows[c.pos].speaker;
+      found = index_of.emplace(t.seq, out.size()).first;
       out.push_back(std::move(t));
-      found = index_of.find(it->second.seq);
     }
     out[found->second].window = window;
     out[found->second].window_coverage = Coverage(matches.idf, tf);

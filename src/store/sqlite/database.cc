@@ -168,6 +168,9 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
     return database->Exec("PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON; PRAGMA synchronous=FULL;");
   });
   if (!setup.ok()) return Error(setup.WithContext(fmt::format("open {}", options.db_path)));
+  const int64_t mmap_bytes = options.mmap_bytes > 0 ? options.mmap_bytes : 0;
+  Status mapped = database->Exec(fmt::format("PRAGMA mmap_size={}", mmap_bytes));
+  if (!mapped.ok()) return Error(mapped.WithContext(fmt::format("open {}", options.db_path)));
   return database;
 }
 

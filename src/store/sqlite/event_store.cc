@@ -365,7 +365,7 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
       for (uint32_t i = 0; i < n; ++i) out.idf[i] = counts.Idf(i);
       out.avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
     }
-    TermMatchRow r;
+    TermMatchRow& r = out.rows.emplace_back();
     r.seq = s.Int(0);
     r.doc_length = static_cast<int32_t>(counts.header().doc_length);
     r.tf.resize(n);
@@ -373,7 +373,6 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
     r.session_rowid = s.Int(2);
     r.occurred_at = s.Int(3);
     r.speaker = s.Text(4);
-    out.rows.push_back(std::move(r));
   }
   s.Reset();
   return out;
@@ -432,6 +431,55 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
     rows.push_back(std::move(*n));
   }
   return std::optional<std::vector<NeighbourRow>>(std::move(rows));
+}
+
+void EventStore::CheckLayoutMemo() {
+  // PRAGMA data_version moves on a commit by another connection (and, as a statement, takes the
+  // read transaction's snapshot first: a file-control read before any statement of a deferred
+  // transaction would see the previous snapshot); total_changes64 moves on this connection's own
+  // changes.
+  auto st = db_.Cached("PRAGMA data_version");
+  int64_t version = -1;
+  if (st) {
+    auto row = (*st)->Step();
+    if (row && *row) version = (*st)->Int(0);
+    (*st)->Reset();
+  }
+  if (version < 0) {
+    layout_memo_ = LayoutMemo();  // cannot tell: keep nothing
+    return;
+  }
+  const int64_t changes = sqlite3_total_changes64(db_.handle());
+  if (!layout_memo_.valid || layout_memo_.data_version != version ||
+      layout_memo_.total_changes != changes) {
+    layout_memo_ = LayoutMemo();
+    layout_memo_.valid = true;
+    layout_memo_.data_version = version;
+    layout_memo_.total_changes = changes;
+  }
+}
+
+Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSessionLayout(
+    int64_t session_rowid, int max_events) {
+  CheckLayoutMemo();
+  auto found = layout_memo_.layouts.find(session_rowid);
+  if (found != layout_memo_.layouts.end() && found->second.first == max_events) {
+    return found->second.second;
+  }
+  auto read = SmallSessionLayout(session_rowid, max_events);
+  if (!read) return Error(read.error());
+  std::shared_ptr<const std::vector<NeighbourRow>> layout;
+  if (read->has_value()) layout = std::make_shared<const std::vector<NeighbourRow>>(std::move(**read));
+  const size_t rows = layout ? layout->size() : 0;
+  if (layout_memo_.valid) {
+    if (layout_memo_.rows + rows > kMaxMemoLayoutRows) {
+      layout_memo_.layouts.clear();
+      layout_memo_.rows = 0;
+    }
+    layout_memo_.rows += rows;
+    layout_memo_.layouts[session_rowid] = {max_events, layout};
+  }
+  return layout;
 }
 
 Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>& seqs) {

@@ -5,9 +5,11 @@
 #define ENGRAM_STORE_SQLITE_EVENT_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engram/status.h"
@@ -110,6 +112,14 @@ class EventStore {
   // nullopt for a larger session (at most max_events + 1 rows are read).
   Result<std::optional<std::vector<NeighbourRow>>> SmallSessionLayout(int64_t session_rowid,
                                                                       int max_events);
+  // SmallSessionLayout through a per-connection memo: the layout of a session read by an earlier
+  // call is returned again while the database is unchanged (no commit by any connection, no change
+  // by this one: PRAGMA data_version and sqlite3_total_changes64). Null for a session of
+  // more than `max_events` events. Call inside a read transaction (the snapshot decides the data
+  // version). The memo holds at most kMaxMemoLayoutRows rows and is emptied when it would exceed
+  // that. Not thread-safe (as the connection).
+  Result<std::shared_ptr<const std::vector<NeighbourRow>>> MemoSessionLayout(int64_t session_rowid,
+                                                                             int max_events);
   // Session, time, speaker and length of the events at these seqs (missing seqs are skipped), in
   // no particular order. One query.
   Result<std::vector<NeighbourRow>> Locate(const std::vector<int64_t>& seqs);
@@ -137,7 +147,22 @@ class EventStore {
   Result<std::vector<std::string>> CheckInvariants();
 
  private:
+  static constexpr size_t kMaxMemoLayoutRows = 200000;
+
+  // Empties the layout memo when the database changed since it was filled.
+  void CheckLayoutMemo();
+
   Database& db_;
+  // MemoSessionLayout's memo: session rowid → its layout (null: larger than the max_events asked).
+  struct LayoutMemo {
+    bool valid = false;
+    int64_t data_version = 0;
+    int64_t total_changes = 0;
+    size_t rows = 0;
+    std::unordered_map<int64_t, std::pair<int, std::shared_ptr<const std::vector<NeighbourRow>>>>
+        layouts;  // session rowid → (max_events asked, layout)
+  };
+  LayoutMemo layout_memo_;
 };
 
 }  // namespace engram::sqlite

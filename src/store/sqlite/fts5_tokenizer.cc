@@ -228,10 +228,20 @@ void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_c
       return;
     }
     const uint32_t n = static_cast<uint32_t>(stats->idf.size());
-    std::vector<unsigned char> blob(TermCountsBlobSize(n));
+    // One call per matching row: a query of up to kStackPhrases phrases builds its blob on the
+    // stack (no allocation per row).
+    constexpr uint32_t kStackPhrases = 64;
+    unsigned char stack_blob[TermCountsBlobSize(kStackPhrases)];
+    std::vector<unsigned char> heap_blob;
+    unsigned char* blob = stack_blob;
+    const size_t blob_size = TermCountsBlobSize(n);
+    if (n > kStackPhrases) {
+      heap_blob.resize(blob_size);
+      blob = heap_blob.data();
+    }
     TermCountsHeader header{n, static_cast<uint32_t>(doc_len), static_cast<float>(stats->avgdl)};
-    std::memcpy(blob.data(), &header, sizeof header);
-    unsigned char* p = blob.data() + sizeof header;
+    std::memcpy(blob, &header, sizeof header);
+    unsigned char* p = blob + sizeof header;
     for (uint32_t i = 0; i < n; ++i) {
       const float idf = static_cast<float>(stats->idf[i]);
       std::memcpy(p + 4 * i, &idf, 4);
@@ -247,7 +257,7 @@ void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_c
       const uint16_t clamped = static_cast<uint16_t>(std::min(tf, 65535));
       std::memcpy(p + 2 * i, &clamped, 2);
     }
-    sqlite3_result_blob(result, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+    sqlite3_result_blob(result, blob, static_cast<int>(blob_size), SQLITE_TRANSIENT);
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(result);
   } catch (...) {
