@@ -16,6 +16,7 @@
 #include "lifecycle/ttl.h"
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/schema.h"
+#include "raw_db.h"
 #include "test_util.h"
 #include "util/time.h"
 
@@ -27,31 +28,7 @@ using ::testing::HasSubstr;
 using test::TempDir;
 
 // A second connection for what the API does not change: backdating, qualifiers, raw rows.
-class RawDb {
- public:
-  explicit RawDb(const std::string& path) {
-    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-    sqlite3_busy_timeout(db_, 5000);
-    EXPECT_OK(sqlite::RegisterFts5Extensions(db_));
-  }
-  ~RawDb() { sqlite3_close_v2(db_); }
-  int64_t Int(const std::string& sql) {
-    sqlite3_stmt* st = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sql << ": " << sqlite3_errmsg(db_);
-    int64_t v = -1;
-    if (st != nullptr && sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-  }
-  void Exec(const std::string& sql) {
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << sql << ": " << (err ? err : "");
-    sqlite3_free(err);
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
+using test::RawDb;
 
 class MaintainTest : public ::testing::Test {
  protected:

@@ -353,14 +353,7 @@ Result<std::vector<int64_t>> ClaimStore::List(int64_t ns, std::string_view subje
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, subject).Bind(3, static_cast<int64_t>(include_history));
   (*st)->Bind(4, static_cast<int64_t>(limit)).Bind(5, static_cast<int64_t>(offset));
-  std::vector<int64_t> out;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    out.push_back((*st)->Int(0));
-  }
-  return out;
+  return (*st)->Ints();
 }
 
 Result<std::vector<ClaimDecision>> ClaimStore::Decisions(int64_t claim_seq) {

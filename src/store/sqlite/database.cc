@@ -85,6 +85,18 @@ Result<bool> Statement::Step() {
   return Error(st);
 }
 
+Result<std::vector<int64_t>> Statement::Ints() {
+  std::vector<int64_t> out;
+  while (true) {
+    auto row = Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back(Int(0));
+  }
+  Reset();
+  return out;
+}
+
 Status Statement::Run() {
   auto r = Step();
   if (!r) return r.error();

@@ -47,6 +47,8 @@ class Statement {
   Result<bool> Step();
   // Steps once and expects no row (INSERT/UPDATE/DDL).
   Status Run();
+  // Steps to the end and returns column 0 of every row as an integer, then resets.
+  Result<std::vector<int64_t>> Ints();
   void Reset();
 
   int64_t Int(int column) const;

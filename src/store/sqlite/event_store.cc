@@ -510,15 +510,7 @@ Result<std::vector<int64_t>> EventStore::SeqsInTimeRange(int64_t namespace_id, T
       "ORDER BY occurred_at LIMIT ?");
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_id).Bind(2, start).Bind(3, end).Bind(4, static_cast<int64_t>(max_events) + 1);
-  std::vector<int64_t> out;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    out.push_back((*st)->Int(0));
-  }
-  (*st)->Reset();
-  return out;
+  return (*st)->Ints();
 }
 
 Result<std::vector<Event>> EventStore::SessionEvents(int64_t session_rowid, int64_t offset,
