@@ -76,6 +76,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   ClaimKeysOfEvents claim_keys;
   std::vector<sqlite::SearchHit> claim_hits;  // best first
   std::map<std::string, std::pair<int64_t, double>> best_claim_of_event;  // event id → claim seq, score
+  std::map<int64_t, std::vector<std::string>> supported_by_claim;  // claim seq → ids of its "supports" events
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
   Status st = ctx.db.ReadTransaction([&]() -> Status {
@@ -105,6 +106,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       const double score = score_of[s.claim_seq];
       double& best = claim_keys[s.event_seq];
       best = std::max(best, score);
+      supported_by_claim[s.claim_seq].push_back(s.event_id);
       auto it = best_claim_of_event.find(s.event_id);
       if (it == best_claim_of_event.end() || score > it->second.second) {
         best_claim_of_event[s.event_id] = {s.claim_seq, score};
@@ -157,8 +159,10 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   }
   if (events.size() > static_cast<size_t>(query.limit)) events.resize(query.limit);
 
-  // Only the claims that can appear are read whole (with their evidence): with events, the best
-  // claim of each recalled event (it stands in for the event); claims-only, the best `limit`.
+  // Only the claims that can appear are considered: with events, the best claim of each recalled
+  // event (it may stand in for the event); claims-only, the best `limit`. Only their text is read
+  // here; the claims emitted are read whole (with their evidence) at the end.
+  std::vector<int64_t> claim_seq_of;  // per entry of `claims`
   if (query.include_claims && !claim_hits.empty()) {
     std::vector<int64_t> wanted;
     std::set<int64_t> seen;
@@ -178,10 +182,15 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     std::map<int64_t, double> score_of;
     for (const sqlite::SearchHit& h : claim_hits) score_of[h.seq] = h.score;
     Status loaded_st = ctx.db.ReadTransaction([&]() -> Status {
-      auto loaded = ctx.claims.GetBySeqs(wanted);
-      if (!loaded) return loaded.error();
-      for (size_t i = 0; i < loaded->size(); ++i) {
-        claims.push_back(ClaimItem(std::move((*loaded)[i]), score_of[wanted[i]]));
+      auto texts = ctx.claims.TextsBySeqs(wanted);
+      if (!texts) return texts.error();
+      for (size_t i = 0; i < texts->size(); ++i) {
+        RecallItem item;
+        item.type = "claim";
+        item.text = std::move((*texts)[i]);
+        item.score = score_of[wanted[i]];
+        claims.push_back(std::move(item));
+        claim_seq_of.push_back(wanted[i]);
       }
       return Status::Ok();
     });
@@ -194,13 +203,14 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     double rrf;
     double bm25;
     RecallItem item;
+    int64_t claim_seq = 0;  // claims only
   };
   std::vector<Fused> unsorted;
   unsorted.reserve(events.size() + claims.size());
   for (size_t i = 0; i < events.size(); ++i) unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i])});
   for (size_t i = 0; i < claims.size(); ++i) {
     const double rank_score = query.include_events ? 0.0 : 1.0 / (kRrfK + i + 1);
-    unsorted.push_back({rank_score, claims[i].score, std::move(claims[i])});
+    unsorted.push_back({rank_score, claims[i].score, std::move(claims[i]), claim_seq_of[i]});
   }
   // Sorted by index, then moved once (an item is large).
   std::vector<size_t> by_rank(unsorted.size());
@@ -226,10 +236,12 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       sources[i] = {item.id};
       continue;
     }
-    for (const EvidenceRef& e : item.evidence) {
-      if (e.relation != "supports") continue;
-      sources[i].push_back(e.event_id);
-      claim_of_event.emplace(e.event_id, i);  // fused is best-first: the first claim wins
+    // The claim's "supports" evidence (the same rows GetBySeqs reads as its evidence).
+    auto supported = supported_by_claim.find(fused[i].claim_seq);
+    if (supported == supported_by_claim.end()) continue;
+    for (const std::string& event_id : supported->second) {
+      sources[i].push_back(event_id);
+      claim_of_event.emplace(event_id, i);  // fused is best-first: the first claim wins
     }
   }
   std::set<std::string> question_terms(events_result.terms.begin(), events_result.terms.end());
@@ -242,8 +254,11 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
                                                   : (claim_stage > 0 ? 1.0 : 0.0);
   std::set<std::string> represented;
   std::vector<bool> emitted(fused.size(), false);
+  std::vector<std::pair<size_t, int64_t>> emitted_claims;  // index in result.items, claim seq
+  std::vector<int> claim_held_memo(fused.size(), -1);      // TermsHeld of a claim's text, -1 = not yet
   auto emit = [&](size_t i) {
     emitted[i] = true;
+    if (fused[i].item.type == "claim") emitted_claims.push_back({result.items.size(), fused[i].claim_seq});
     represented.insert(sources[i].begin(), sources[i].end());
     if (text::LooksLikeInstruction(fused[i].item.text)) fused[i].item.flags.push_back("instruction_like");
     result.items.push_back(std::move(fused[i].item));
@@ -255,9 +270,17 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       auto it = claim_of_event.find(fused[i].item.id);
       // The claim stands in only when it holds as many of the question's terms as the event's own
       // text: a claim that matched weakly (say, only by a name) leaves the event's words in front.
+      // (A claim holding every term needs no walk over the event's longer text; a claim may be the
+      // best of several events: its count is taken once.)
+      size_t claim_held = 0;
+      if (it != claim_of_event.end() && !emitted[it->second]) {
+        int& memo = claim_held_memo[it->second];
+        if (memo < 0) memo = static_cast<int>(TermsHeld(ctx.analyzer, fused[it->second].item.text, question_terms));
+        claim_held = static_cast<size_t>(memo);
+      }
       if (it != claim_of_event.end() && !emitted[it->second] &&
-          TermsHeld(ctx.analyzer, fused[it->second].item.text, question_terms) >=
-              TermsHeld(ctx.analyzer, fused[i].item.text, question_terms)) {
+          (claim_held >= question_terms.size() ||
+           claim_held >= TermsHeld(ctx.analyzer, fused[i].item.text, question_terms))) {
         fused[it->second].item.score = fused[i].item.score;  // it takes the event's place
         fused[it->second].item.channels = fused[i].item.channels;
         chosen = it->second;
@@ -266,6 +289,24 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     bool adds_something = sources[chosen].empty();
     for (const std::string& id : sources[chosen]) adds_something |= represented.count(id) == 0;
     if (adds_something) emit(chosen);
+  }
+  if (!emitted_claims.empty()) {
+    // The emitted claims, read whole: they keep the score, channels and flags given above.
+    std::vector<int64_t> seqs;
+    for (const auto& [index, seq] : emitted_claims) seqs.push_back(seq);
+    Status full_st = ctx.db.ReadTransaction([&]() -> Status {
+      auto loaded = ctx.claims.GetBySeqs(seqs);
+      if (!loaded) return loaded.error();
+      for (size_t k = 0; k < emitted_claims.size(); ++k) {
+        RecallItem& placed = result.items[emitted_claims[k].first];
+        RecallItem full = ClaimItem(std::move((*loaded)[k]), placed.score);
+        full.channels = std::move(placed.channels);
+        full.flags = std::move(placed.flags);
+        placed = std::move(full);
+      }
+      return Status::Ok();
+    });
+    if (!full_st.ok()) return Error(full_st);
   }
   for (RecallItem& item : result.items) item.feedback_id = MakeFeedbackId(item, query.text);
   PackContext(result, query.budget_tokens);

@@ -450,6 +450,24 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
 }
 
 Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
+  // The version is read before the claims: a commit in between makes the memo look older than
+  // what it holds, and the next call reads again (never the other way round).
+  int64_t version = -1;
+  if (auto v = db_.Cached("PRAGMA data_version"); v) {
+    auto row = (*v)->Step();
+    if (row && *row) version = (*v)->Int(0);
+    (*v)->Reset();
+  }
+  const int64_t changes = sqlite3_total_changes64(db_.handle());
+  if (version < 0 || non_current_memo_.data_version != version || non_current_memo_.total_changes != changes) {
+    non_current_memo_ = NonCurrentMemo();
+    non_current_memo_.data_version = version;
+    non_current_memo_.total_changes = changes;
+  }
+  if (version >= 0) {
+    auto found = non_current_memo_.by_namespace.find(namespace_name);
+    if (found != non_current_memo_.by_namespace.end()) return found->second;
+  }
   auto st = db_.Cached(
       "SELECT EXISTS (SELECT 1 FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
       "WHERE n.name = ? AND c.status NOT IN ('active','disputed'))");
@@ -459,7 +477,33 @@ Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
   if (!row) return Error(row.error());
   bool any = *row && (*st)->Int(0) != 0;
   (*st)->Reset();
+  if (version >= 0) non_current_memo_.by_namespace.emplace(std::string(namespace_name), any);
   return any;
+}
+
+Result<std::vector<std::string>> ClaimStore::TextsBySeqs(const std::vector<int64_t>& seqs) {
+  std::vector<std::string> out(seqs.size());
+  if (seqs.empty()) return out;
+  std::map<int64_t, std::vector<size_t>> positions;
+  for (size_t i = 0; i < seqs.size(); ++i) positions[seqs[i]].push_back(i);
+  auto st = db_.Cached("SELECT c.seq, c.text FROM json_each(?) j JOIN claims c ON c.seq = j.value");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, JsonIntArray(seqs));
+  size_t found = 0;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    auto it = positions.find((*st)->Int(0));
+    if (it == positions.end()) continue;
+    for (size_t i : it->second) {
+      out[i] = (*st)->Text(1);
+      ++found;
+    }
+    positions.erase(it);  // a repeated seq in the list gives one row per repetition
+  }
+  if (found != seqs.size()) return Error(Status::NotFound("a claim of the list does not exist"));
+  return out;
 }
 
 Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {

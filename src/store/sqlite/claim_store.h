@@ -82,8 +82,13 @@ class ClaimStore {
   // disputed): what it said is no longer true.
   Result<bool> IsStaleEvidence(int64_t event_seq);
   // True when the namespace holds a claim that is no longer current (superseded, expired, ...):
-  // only then can an event be stale evidence.
+  // only then can an event be stale evidence. Memoised per namespace until the database changes
+  // (PRAGMA data_version for other connections' commits, total_changes for this one's).
   Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
+
+  // The text of each claim, in the order of `seqs` (a seq may repeat). One query. Errors:
+  // kNotFound when a seq is not a claim.
+  Result<std::vector<std::string>> TextsBySeqs(const std::vector<int64_t>& seqs);
 
   // The events each claim was read from (relation "supports"), in the order of `claim_seqs`.
   // One query.
@@ -97,6 +102,13 @@ class ClaimStore {
  private:
   Result<std::vector<EvidenceRef>> Evidence(int64_t claim_seq);
   Database& db_;
+  // HasNonCurrentClaims memo: valid for one (data_version, total_changes) pair.
+  struct NonCurrentMemo {
+    int64_t data_version = -1;
+    int64_t total_changes = -1;
+    std::map<std::string, bool, std::less<>> by_namespace;
+  };
+  NonCurrentMemo non_current_memo_;
 };
 
 // Claim as JSON text (for history before/after snapshots).
