@@ -128,5 +128,53 @@ TEST_F(LifecycleCliTest, ExitCodes) {
   EXPECT_THAT(worker.out, HasSubstr("maintenance at"));
 }
 
+// Backup then restore at once must give back the same database. Here two claims share a fact
+// hash: the temporary one expired, the same fact was remembered again (a new active claim), and
+// the expired one was forgotten by id. Forget kept the active claim; restore's tombstone replay
+// (which matches fact hashes) must not take it away.
+TEST_F(LifecycleCliTest, RestoreOfAFreshBackupKeepsClaimsSharingAForgottenFactHash) {
+  json old_claim = ExtractOne("u1", "I like green tea for now.", "2099-01-01T10:00:00Z");
+  ASSERT_TRUE(old_claim.contains("id"));
+  json pass = JsonOf({"maintain", "-n", "u1", "--now", "2099-01-20T00:00:00Z"});
+  ASSERT_EQ(pass["total"]["expired"], 1) << pass.dump();
+  json again = JsonOf({"remember", "I like green tea for now.", "-n", "u1", "--at", "2099-01-21"});
+  ASSERT_EQ(again["claims"].size(), 1u) << again.dump();
+  const std::string new_id = again["claims"][0]["id"];
+  JsonOf({"forget", old_claim["id"].get<std::string>()});
+  json before = JsonOf({"claims", "-n", "u1", "--include-history"});
+  ASSERT_EQ(before["claims"].size(), 1u) << before.dump();
+  ASSERT_EQ(before["claims"][0]["id"], new_id);
+
+  const std::string backup = dir_.File("b.db");
+  JsonOf({"backup", backup});
+  json restored = JsonOf({"restore", backup});
+  EXPECT_EQ(restored["claims_forgotten"], 0) << restored.dump();
+  EXPECT_EQ(restored["events_forgotten"], 0) << restored.dump();
+  json after = JsonOf({"claims", "-n", "u1", "--include-history"});
+  EXPECT_EQ(after, before);
+}
+
+// The same with events: two events with the same words (different idempotency keys), one
+// forgotten by id; a backup restored right away keeps the other.
+TEST_F(LifecycleCliTest, RestoreOfAFreshBackupKeepsAnEventSharingAForgottenContentHash) {
+  const std::string file = dir_.File("dup.jsonl");
+  json a = {{"namespace", "n"}, {"session_id", "s1"}, {"role", "user"},
+            {"content", "the locker code is 4412"}, {"idempotency_key", "k1"}};
+  json b = a;
+  b["idempotency_key"] = "k2";
+  test::WriteFile(file, a.dump() + "\n" + b.dump() + "\n");
+  ASSERT_EQ(Engram({"ingest", file}).exit_code, 0);
+  json found = JsonOf({"recall", "locker code", "-n", "n", "--events-only"});
+  ASSERT_EQ(found["items"].size(), 2u) << found.dump();
+  JsonOf({"forget", found["items"][0]["id"].get<std::string>()});
+  const std::string backup = dir_.File("b.db");
+  JsonOf({"backup", backup});
+  json restored = JsonOf({"restore", backup});
+  EXPECT_EQ(restored["events_forgotten"], 0) << restored.dump();
+  json left = JsonOf({"recall", "locker code", "-n", "n", "--events-only"});
+  ASSERT_EQ(left["items"].size(), 1u) << left.dump();
+  EXPECT_EQ(left["items"][0]["id"], found["items"][1]["id"]);
+}
+
 }  // namespace
 }  // namespace engram

@@ -368,6 +368,7 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
 
   // The live ledger: every tombstone must hold in the restored file too.
   std::vector<Tombstone> ledger;
+  std::set<std::string> live_survivors;  // hash matches the live database kept (see below)
   if (Exists(live)) {
     auto db = sqlite::Database::Open(options);
     if (!db) return Error(db.error());
@@ -378,6 +379,28 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
       auto list = store.List(std::nullopt, "", 1 << 30);
       if (!list) return Error(list.error());
       ledger.assign(list->rbegin(), list->rend());  // oldest first
+      // Objects the live database still holds although a tombstone names their content or fact
+      // hash: a forget by id keeps another copy of the same words (or a claim of the same fact
+      // that was current while the forgotten one had expired). The replay must keep them too, or
+      // restoring a backup taken a moment ago would delete live data.
+      std::vector<std::string> kept;
+      for (const Tombstone& t : ledger) {
+        if (!t.content_hash.empty()) {
+          auto n = CountRows(**db,
+                             "SELECT e.id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
+                             "WHERE e.content_hash = ?1 AND n.name = ?2",
+                             t.content_hash, t.namespace_name, kept);
+          if (!n) return Error(n.error());
+        }
+        if (!t.fact_hash.empty()) {
+          auto n = CountRows(**db,
+                             "SELECT c.id FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
+                             "WHERE c.fact_hash = ?1 AND n.name = ?2",
+                             t.fact_hash, t.namespace_name, kept);
+          if (!n) return Error(n.error());
+        }
+      }
+      live_survivors.insert(kept.begin(), kept.end());
     }
   }  // closed: the last connection checkpoints the WAL and removes it
 
@@ -437,19 +460,23 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
             "UNION SELECT ?2 WHERE 0",
             t.object_id, "", ids);
         if (!n) return n.error();
+        std::vector<std::string> same_hash;
         if (!t.content_hash.empty()) {
           n = CountRows(d,
                         "SELECT id FROM events WHERE content_hash = ?1 AND namespace_id = CAST(?2 "
                         "AS INTEGER)",
-                        t.content_hash, nss, ids);
+                        t.content_hash, nss, same_hash);
           if (!n) return n.error();
         }
         if (!t.fact_hash.empty()) {
           n = CountRows(
               d,
               "SELECT id FROM claims WHERE fact_hash = ?1 AND namespace_id = CAST(?2 AS INTEGER)",
-              t.fact_hash, nss, ids);
+              t.fact_hash, nss, same_hash);
           if (!n) return n.error();
+        }
+        for (std::string& id : same_hash) {
+          if (!live_survivors.contains(id)) ids.push_back(std::move(id));
         }
         auto present = d.Cached("SELECT 1 FROM tombstones WHERE id = ?");
         if (!present) return present.error();
