@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -174,6 +175,23 @@ TEST_F(LifecycleCliTest, RestoreOfAFreshBackupKeepsAnEventSharingAForgottenConte
   json left = JsonOf({"recall", "locker code", "-n", "n", "--events-only"});
   ASSERT_EQ(left["items"].size(), 1u) << left.dump();
   EXPECT_EQ(left["items"][0]["id"], found["items"][1]["id"]);
+}
+
+// `restore --verify-only` must not call a backup good that `restore` then refuses: a stray
+// sidecar next to it is an invalid-argument error in both.
+TEST_F(LifecycleCliTest, VerifyOnlyRefusesAStraySidecarLikeRestore) {
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  const std::string backup = dir_.File("b.db");
+  JsonOf({"backup", backup});
+  JsonOf({"restore", "--verify-only", backup});
+  for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
+    test::WriteFile(backup + sidecar, "not ours");
+    CliResult verify = Engram({"--json", "restore", "--verify-only", backup});
+    EXPECT_EQ(verify.exit_code, 2) << sidecar << "\n" << verify.Describe();
+    EXPECT_THAT(verify.out, HasSubstr("invalid_argument"));
+    EXPECT_THAT(verify.out, HasSubstr(sidecar));
+    std::remove((backup + sidecar).c_str());
+  }
 }
 
 }  // namespace

@@ -294,6 +294,21 @@ Status MatchesManifest(const std::string& file, const std::string& backup_path, 
                   backup_path, hash->second, m.file_bytes, hash->first, m.file_xxh3));
 }
 
+// A `-wal`, `-shm` or `-journal` next to the backup is not part of the hashed snapshot, and SQLite
+// would apply it when the file is opened normally. Errors: kInvalidArgument.
+Status RefuseStraySidecars(const std::string& backup_path) {
+  for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
+    if (Exists(backup_path + sidecar)) {
+      return Status::InvalidArgument(
+          fmt::format("stray \"{}{}\" next to the backup: it is not part of the verified snapshot "
+                      "and SQLite would apply it; "
+                      "remove it (or restore from a clean copy) and run restore again",
+                      backup_path, sidecar));
+    }
+  }
+  return Status::Ok();
+}
+
 // Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
 // runs integrity_check; its schema must not be newer than this build. Errors: kCorruption.
 Status CheckReadOnly(const std::string& path) {
@@ -340,6 +355,8 @@ Result<BackupManifest> VerifyBackup(const std::string& path) {
 }
 
 Result<BackupManifest> VerifyBackupReadOnly(const std::string& path) {
+  // What restore would refuse is not a good backup, even though the immutable open ignores it.
+  if (!path.empty()) ENGRAM_RETURN_IF_ERROR(RefuseStraySidecars(path));
   auto m = VerifyBackup(path);
   if (!m) return m;
   ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path));
@@ -351,15 +368,7 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
   if (live.empty())
     return Error(Status::InvalidArgument("field \"db\": the live database path is required"));
   if (backup_path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
-  for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
-    if (Exists(backup_path + sidecar)) {
-      return Error(Status::InvalidArgument(
-          fmt::format("stray \"{}{}\" next to the backup: it is not part of the verified snapshot "
-                      "and SQLite would apply it; "
-                      "remove it (or restore from a clean copy) and run restore again",
-                      backup_path, sidecar)));
-    }
-  }
+  ENGRAM_RETURN_IF_ERROR(RefuseStraySidecars(backup_path));
   RestoreReport report;
   auto manifest = VerifyBackup(backup_path);
   if (!manifest) return Error(manifest.error());
