@@ -194,5 +194,17 @@ TEST_F(LifecycleCliTest, VerifyOnlyRefusesAStraySidecarLikeRestore) {
   }
 }
 
+// A backup whose path holds characters special in SQLite URIs ('#', '?', '%') verifies like any
+// other (restore accepts it; verify-only opens the file through a URI).
+TEST_F(LifecycleCliTest, VerifyOnlyAcceptsPathsWithUriCharacters) {
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  for (const char* name : {"b#1.db", "b?x=1.db", "b%41.db"}) {
+    const std::string backup = dir_.File(name);
+    JsonOf({"backup", backup});
+    CliResult verify = Engram({"--json", "restore", "--verify-only", backup});
+    EXPECT_EQ(verify.exit_code, 0) << name << "\n" << verify.Describe();
+  }
+}
+
 }  // namespace
 }  // namespace engram

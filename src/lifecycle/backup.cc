@@ -309,11 +309,25 @@ Status RefuseStraySidecars(const std::string& backup_path) {
   return Status::Ok();
 }
 
+// `path` as the path part of an SQLite URI: '%', '?' and '#' are percent-encoded
+// (sqlite.org/uri.html).
+std::string UriPath(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
 // runs integrity_check; its schema must not be newer than this build. Errors: kCorruption.
 Status CheckReadOnly(const std::string& path) {
   sqlite3* db = nullptr;
-  const std::string uri = "file:" + path + "?mode=ro&immutable=1";
+  const std::string uri = "file:" + UriPath(path) + "?mode=ro&immutable=1";
   int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   Status st = Status::Ok();
   if (rc != SQLITE_OK) {
