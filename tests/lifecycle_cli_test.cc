@@ -206,5 +206,25 @@ TEST_F(LifecycleCliTest, VerifyOnlyAcceptsPathsWithUriCharacters) {
   }
 }
 
+// The manifest's schema version and ledger summary are not covered by the file hash; verify-only
+// reads the file anyway, so a manifest that misdescribes it is refused, not printed as verified.
+TEST_F(LifecycleCliTest, VerifyOnlyRefusesAManifestThatMisdescribesTheFile) {
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  const std::string backup = dir_.File("b.db");
+  JsonOf({"backup", backup});
+  const std::string manifest_path = backup + ".manifest.json";
+  const std::string original = test::ReadFile(manifest_path);
+  for (const char* field : {"schema_version", "tombstone_count"}) {
+    json manifest = json::parse(original);
+    manifest[field] = 99;
+    test::WriteFile(manifest_path, manifest.dump(2));
+    CliResult verify = Engram({"--json", "restore", "--verify-only", backup});
+    EXPECT_EQ(verify.exit_code, 1) << field << "\n" << verify.Describe();
+    EXPECT_THAT(verify.out, HasSubstr("corruption")) << field;
+  }
+  test::WriteFile(manifest_path, original);
+  EXPECT_EQ(Engram({"restore", "--verify-only", backup}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace engram

@@ -324,8 +324,10 @@ std::string UriPath(const std::string& path) {
 }
 
 // Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
-// runs integrity_check; its schema must not be newer than this build. Errors: kCorruption.
-Status CheckReadOnly(const std::string& path) {
+// runs integrity_check; its schema must not be newer than this build, and the manifest's schema
+// version and ledger summary (not covered by the file hash) must be the file's. Errors:
+// kCorruption.
+Status CheckReadOnly(const std::string& path, const BackupManifest& m) {
   sqlite3* db = nullptr;
   const std::string uri = "file:" + UriPath(path) + "?mode=ro&immutable=1";
   int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
@@ -350,6 +352,17 @@ Status CheckReadOnly(const std::string& path) {
         return Status::Corruption(fmt::format("backup schema version {} is newer than this engram supports ({})",
                                               version->Int(0), sqlite::kSchemaVersion));
       }
+      const int64_t file_version = *vrow ? version->Int(0) : 0;
+      BackupManifest held = m;
+      ENGRAM_RETURN_IF_ERROR(LedgerSummary(db, held));
+      if (file_version != m.schema_version || held.tombstone_count != m.tombstone_count ||
+          held.max_tombstone_id != m.max_tombstone_id || held.ledger_xxh3 != m.ledger_xxh3) {
+        return Status::Corruption(fmt::format(
+            "manifest of \"{}\" does not describe the file: it says schema v{}, {} tombstones "
+            "(ledger {}); the file holds schema v{}, {} tombstones (ledger {})",
+            path, m.schema_version, m.tombstone_count, m.ledger_xxh3, file_version,
+            held.tombstone_count, held.ledger_xxh3));
+      }
       return Status::Ok();
     };
     st = run();
@@ -373,7 +386,7 @@ Result<BackupManifest> VerifyBackupReadOnly(const std::string& path) {
   if (!path.empty()) ENGRAM_RETURN_IF_ERROR(RefuseStraySidecars(path));
   auto m = VerifyBackup(path);
   if (!m) return m;
-  ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path));
+  ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path, *m));
   return m;
 }
 
