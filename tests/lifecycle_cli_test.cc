@@ -129,6 +129,21 @@ TEST_F(LifecycleCliTest, ExitCodes) {
   EXPECT_THAT(worker.out, HasSubstr("maintenance at"));
 }
 
+// `maintain -n ""` (an unset shell variable) must not silently become "every namespace": the pass
+// expires and archives, so the wrong scope is not harmless. An empty --now is not "now" either.
+TEST_F(LifecycleCliTest, EmptyNamespaceOrNowIsAnError) {
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--json", "maintain", "-n", ""},
+        std::vector<std::string>{"--json", "maintain", "--now", ""}}) {
+    CliResult r = Engram(args);
+    EXPECT_EQ(r.exit_code, 2) << r.Describe();
+    json j = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(j.contains("error")) << r.Describe();
+    EXPECT_EQ(j["error"]["code"], "invalid_argument");
+  }
+}
+
 // Backup then restore at once must give back the same database. Here two claims share a fact
 // hash: the temporary one expired, the same fact was remembered again (a new active claim), and
 // the expired one was forgotten by id. Forget kept the active claim; restore's tombstone replay
