@@ -129,6 +129,22 @@ TEST_F(LifecycleCliTest, ExitCodes) {
   EXPECT_THAT(worker.out, HasSubstr("maintenance at"));
 }
 
+// Archiving is about a claim nobody uses, not about a fact that stopped being true: the
+// conversation it was read from stays findable by default recall (only replaced or expired claims
+// make their evidence stale).
+TEST_F(LifecycleCliTest, ArchivedClaimLeavesItsEventFindable) {
+  json claim = ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
+  ASSERT_TRUE(claim.contains("id"));
+  const std::string event_id = claim["evidence"][0]["event_id"];
+  EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--events-only"}), event_id));
+  auto recorded = ParseTimestamp(claim["recorded_from"].get<std::string>());
+  ASSERT_TRUE(recorded.has_value());
+  json pass = JsonOf({"maintain", "--now", FormatTimestamp(*recorded + 400 * kDayMs)});
+  ASSERT_EQ(pass["total"]["archived"], 1) << pass.dump();
+  EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--events-only"}), event_id));
+  EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1"}), event_id));
+}
+
 // `maintain -n ""` (an unset shell variable) must not silently become "every namespace": the pass
 // expires and archives, so the wrong scope is not harmless. An empty --now is not "now" either.
 TEST_F(LifecycleCliTest, EmptyNamespaceOrNowIsAnError) {

@@ -459,7 +459,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
 Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
   auto st = db_.Cached(
       "SELECT EXISTS (SELECT 1 FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
-      "WHERE n.name = ? AND c.status NOT IN ('active','disputed'))");
+      "WHERE n.name = ? AND c.status NOT IN ('active','disputed','archived'))");
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_name);
   auto row = (*st)->Step();
@@ -471,7 +471,8 @@ Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
 
 Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {
   auto st = db_.Cached(
-      "SELECT count(*), coalesce(max(c.status IN ('active','disputed')), 0) FROM claim_evidence ce "
+      "SELECT count(*), coalesce(max(c.status IN ('active','disputed','archived')), 0) "
+      "FROM claim_evidence ce "
       "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ? AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
   (*st)->Bind(1, event_seq);

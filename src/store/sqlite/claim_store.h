@@ -78,10 +78,11 @@ class ClaimStore {
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
 
-  // True when the event supports at least one claim and none of them is current (active or
-  // disputed): what it said is no longer true.
+  // True when the event supports at least one claim and none of them still stands (active,
+  // disputed, or archived: an archived claim faded from use, it did not stop being true): what it
+  // said is no longer true.
   Result<bool> IsStaleEvidence(int64_t event_seq);
-  // True when the namespace holds a claim that is no longer current (superseded, expired, ...):
+  // True when the namespace holds a claim that no longer stands (superseded, expired, ...):
   // only then can an event be stale evidence.
   Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
 
