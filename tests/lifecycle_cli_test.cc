@@ -145,6 +145,25 @@ TEST_F(LifecycleCliTest, ArchivedClaimLeavesItsEventFindable) {
   EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1"}), event_id));
 }
 
+// Recall's default leaves out a claim past its TTL before the pass marks it expired
+// (docs/lifecycle.md); the event it was read from must then be hidden the same way as after the
+// pass, or running `engram maintain` changes what the same question returns.
+TEST_F(LifecycleCliTest, EventOfAClaimPastItsTtlIsHiddenBeforeAndAfterThePass) {
+  // Dated long before the wall clock (recall's "now" for claims): 7 days of TTL long gone.
+  json claim = ExtractOne("u1", "I like green tea for now.", "2024-05-01T10:00:00Z");
+  ASSERT_TRUE(claim.contains("id"));
+  ExtractOne("u1", "I like chess puzzles.", "2024-05-01T11:00:00Z");
+  const std::string event_id = claim["evidence"][0]["event_id"];
+  json before = JsonOf({"recall", "green tea", "-n", "u1"});
+  json pass = JsonOf({"maintain"});
+  ASSERT_EQ(pass["total"]["expired"], 1) << pass.dump();
+  json after = JsonOf({"recall", "green tea", "-n", "u1"});
+  EXPECT_FALSE(Recalled(after, event_id)) << after.dump();
+  EXPECT_EQ(Recalled(before, event_id), Recalled(after, event_id)) << before.dump();
+  EXPECT_TRUE(Recalled(
+      JsonOf({"recall", "green tea", "-n", "u1", "--include-history", "--events-only"}), event_id));
+}
+
 // `maintain -n ""` (an unset shell variable) must not silently become "every namespace": the pass
 // expires and archives, so the wrong scope is not harmless. An empty --now is not "now" either.
 TEST_F(LifecycleCliTest, EmptyNamespaceOrNowIsAnError) {

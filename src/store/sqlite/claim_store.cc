@@ -456,12 +456,13 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   return hits;
 }
 
-Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
+Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name, TimestampMs now) {
   auto st = db_.Cached(
       "SELECT EXISTS (SELECT 1 FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
-      "WHERE n.name = ? AND c.status NOT IN ('active','disputed','archived'))");
+      "WHERE n.name = ?1 AND (c.status NOT IN ('active','disputed','archived') "
+      "OR c.expires_at <= ?2))");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, namespace_name);
+  (*st)->Bind(1, namespace_name).Bind(2, now);
   auto row = (*st)->Step();
   if (!row) return Error(row.error());
   bool any = *row && (*st)->Int(0) != 0;
@@ -469,13 +470,16 @@ Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
   return any;
 }
 
-Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {
+Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq, TimestampMs now) {
+  // A claim past its expires_at no longer stands even before the maintenance pass marks it
+  // expired (as in Search), so the pass does not change what recall shows.
   auto st = db_.Cached(
-      "SELECT count(*), coalesce(max(c.status IN ('active','disputed','archived')), 0) "
+      "SELECT count(*), coalesce(max(c.status IN ('active','disputed','archived') "
+      "AND (c.expires_at IS NULL OR c.expires_at > ?2)), 0) "
       "FROM claim_evidence ce "
-      "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ? AND ce.relation = 'supports'");
+      "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ?1 AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, event_seq);
+  (*st)->Bind(1, event_seq).Bind(2, now);
   auto row = (*st)->Step();
   if (!row) return Error(row.error());
   bool stale = *row && (*st)->Int(0) > 0 && (*st)->Int(1) == 0;

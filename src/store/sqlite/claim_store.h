@@ -79,12 +79,13 @@ class ClaimStore {
                                         double k1, double b);
 
   // True when the event supports at least one claim and none of them still stands (active,
-  // disputed, or archived: an archived claim faded from use, it did not stop being true): what it
-  // said is no longer true.
-  Result<bool> IsStaleEvidence(int64_t event_seq);
-  // True when the namespace holds a claim that no longer stands (superseded, expired, ...):
+  // disputed, or archived: an archived claim faded from use, it did not stop being true; and not
+  // past its expires_at at `now`, ms UTC): what it said is no longer true.
+  Result<bool> IsStaleEvidence(int64_t event_seq, TimestampMs now);
+  // True when the namespace holds a claim that no longer stands at `now` (superseded, expired,
+  // past its expires_at, ...):
   // only then can an event be stale evidence.
-  Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
+  Result<bool> HasNonCurrentClaims(std::string_view namespace_name, TimestampMs now);
 
   // The events each claim was read from (relation "supports"), in the order of `claim_seqs`.
   // One query.
