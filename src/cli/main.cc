@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "codec/json_codec.h"
 #include "engram/engine.h"
@@ -447,11 +448,20 @@ void PrintMaintainReport(const MaintainReport& r) {
                            FormatTimestamp(r.now), r.namespaces.size(), r.total.access_flushed, r.took_ms);
 }
 
-int RunMaintain(const GlobalFlags& flags, const std::string& ns, const std::string& now) {
+// An option given with an empty value (`-n "$NS"` with NS unset) is an error, not the default: the
+// default of -n is every namespace, and a pass expires and archives.
+int RunMaintain(const GlobalFlags& flags, const std::optional<std::string>& ns,
+                const std::optional<std::string>& now) {
   MaintainRequest request;
-  request.namespace_name = ns;
-  if (!now.empty()) {
-    auto t = ParseTimestamp(now);
+  if (ns) {
+    if (ns->empty()) {
+      return Fail(flags, Status::InvalidArgument(
+                             "field \"namespace\": is empty (omit -n for every namespace)"));
+    }
+    request.namespace_name = *ns;
+  }
+  if (now) {
+    auto t = ParseTimestamp(*now);
     if (!t) return Fail(flags, t.error().WithContext("--now"));
     request.now = *t;
   }
@@ -997,7 +1007,7 @@ int Main(int argc, char** argv) {
                          "run a maintenance pass over every namespace this often, ms (0 = never; default 10 min)")
       ->check(CLI::Range(int64_t{0}, int64_t{86400000}));
 
-  std::string maintain_ns, maintain_now;
+  std::optional<std::string> maintain_ns, maintain_now;
   auto* maintain_cmd = app.add_subcommand(
       "maintain", "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence (docs/lifecycle.md)");
   maintain_cmd->add_option("--namespace,-n", maintain_ns, "only this namespace (default: every namespace)");

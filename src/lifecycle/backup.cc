@@ -294,11 +294,42 @@ Status MatchesManifest(const std::string& file, const std::string& backup_path, 
                   backup_path, hash->second, m.file_bytes, hash->first, m.file_xxh3));
 }
 
+// A `-wal`, `-shm` or `-journal` next to the backup is not part of the hashed snapshot, and SQLite
+// would apply it when the file is opened normally. Errors: kInvalidArgument.
+Status RefuseStraySidecars(const std::string& backup_path) {
+  for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
+    if (Exists(backup_path + sidecar)) {
+      return Status::InvalidArgument(
+          fmt::format("stray \"{}{}\" next to the backup: it is not part of the verified snapshot "
+                      "and SQLite would apply it; "
+                      "remove it (or restore from a clean copy) and run restore again",
+                      backup_path, sidecar));
+    }
+  }
+  return Status::Ok();
+}
+
+// `path` as the path part of an SQLite URI: '%', '?' and '#' are percent-encoded
+// (sqlite.org/uri.html).
+std::string UriPath(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
-// runs integrity_check; its schema must not be newer than this build. Errors: kCorruption.
-Status CheckReadOnly(const std::string& path) {
+// runs integrity_check; its schema must not be newer than this build, and the manifest's schema
+// version and ledger summary (not covered by the file hash) must be the file's. Errors:
+// kCorruption.
+Status CheckReadOnly(const std::string& path, const BackupManifest& m) {
   sqlite3* db = nullptr;
-  const std::string uri = "file:" + path + "?mode=ro&immutable=1";
+  const std::string uri = "file:" + UriPath(path) + "?mode=ro&immutable=1";
   int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   Status st = Status::Ok();
   if (rc != SQLITE_OK) {
@@ -321,6 +352,17 @@ Status CheckReadOnly(const std::string& path) {
         return Status::Corruption(fmt::format("backup schema version {} is newer than this engram supports ({})",
                                               version->Int(0), sqlite::kSchemaVersion));
       }
+      const int64_t file_version = *vrow ? version->Int(0) : 0;
+      BackupManifest held = m;
+      ENGRAM_RETURN_IF_ERROR(LedgerSummary(db, held));
+      if (file_version != m.schema_version || held.tombstone_count != m.tombstone_count ||
+          held.max_tombstone_id != m.max_tombstone_id || held.ledger_xxh3 != m.ledger_xxh3) {
+        return Status::Corruption(fmt::format(
+            "manifest of \"{}\" does not describe the file: it says schema v{}, {} tombstones "
+            "(ledger {}); the file holds schema v{}, {} tombstones (ledger {})",
+            path, m.schema_version, m.tombstone_count, m.ledger_xxh3, file_version,
+            held.tombstone_count, held.ledger_xxh3));
+      }
       return Status::Ok();
     };
     st = run();
@@ -340,9 +382,11 @@ Result<BackupManifest> VerifyBackup(const std::string& path) {
 }
 
 Result<BackupManifest> VerifyBackupReadOnly(const std::string& path) {
+  // What restore would refuse is not a good backup, even though the immutable open ignores it.
+  if (!path.empty()) ENGRAM_RETURN_IF_ERROR(RefuseStraySidecars(path));
   auto m = VerifyBackup(path);
   if (!m) return m;
-  ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path));
+  ENGRAM_RETURN_IF_ERROR(CheckReadOnly(path, *m));
   return m;
 }
 
@@ -351,15 +395,7 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
   if (live.empty())
     return Error(Status::InvalidArgument("field \"db\": the live database path is required"));
   if (backup_path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
-  for (const char* sidecar : {"-wal", "-shm", "-journal"}) {
-    if (Exists(backup_path + sidecar)) {
-      return Error(Status::InvalidArgument(
-          fmt::format("stray \"{}{}\" next to the backup: it is not part of the verified snapshot "
-                      "and SQLite would apply it; "
-                      "remove it (or restore from a clean copy) and run restore again",
-                      backup_path, sidecar)));
-    }
-  }
+  ENGRAM_RETURN_IF_ERROR(RefuseStraySidecars(backup_path));
   RestoreReport report;
   auto manifest = VerifyBackup(backup_path);
   if (!manifest) return Error(manifest.error());
@@ -368,6 +404,7 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
 
   // The live ledger: every tombstone must hold in the restored file too.
   std::vector<Tombstone> ledger;
+  std::set<std::string> live_survivors;  // hash matches the live database kept (see below)
   if (Exists(live)) {
     auto db = sqlite::Database::Open(options);
     if (!db) return Error(db.error());
@@ -378,6 +415,28 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
       auto list = store.List(std::nullopt, "", 1 << 30);
       if (!list) return Error(list.error());
       ledger.assign(list->rbegin(), list->rend());  // oldest first
+      // Objects the live database still holds although a tombstone names their content or fact
+      // hash: a forget by id keeps another copy of the same words (or a claim of the same fact
+      // that was current while the forgotten one had expired). The replay must keep them too, or
+      // restoring a backup taken a moment ago would delete live data.
+      std::vector<std::string> kept;
+      for (const Tombstone& t : ledger) {
+        if (!t.content_hash.empty()) {
+          auto n = CountRows(**db,
+                             "SELECT e.id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
+                             "WHERE e.content_hash = ?1 AND n.name = ?2",
+                             t.content_hash, t.namespace_name, kept);
+          if (!n) return Error(n.error());
+        }
+        if (!t.fact_hash.empty()) {
+          auto n = CountRows(**db,
+                             "SELECT c.id FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
+                             "WHERE c.fact_hash = ?1 AND n.name = ?2",
+                             t.fact_hash, t.namespace_name, kept);
+          if (!n) return Error(n.error());
+        }
+      }
+      live_survivors.insert(kept.begin(), kept.end());
     }
   }  // closed: the last connection checkpoints the WAL and removes it
 
@@ -437,19 +496,23 @@ Result<RestoreReport> Restore(const Options& options, const std::string& backup_
             "UNION SELECT ?2 WHERE 0",
             t.object_id, "", ids);
         if (!n) return n.error();
+        std::vector<std::string> same_hash;
         if (!t.content_hash.empty()) {
           n = CountRows(d,
                         "SELECT id FROM events WHERE content_hash = ?1 AND namespace_id = CAST(?2 "
                         "AS INTEGER)",
-                        t.content_hash, nss, ids);
+                        t.content_hash, nss, same_hash);
           if (!n) return n.error();
         }
         if (!t.fact_hash.empty()) {
           n = CountRows(
               d,
               "SELECT id FROM claims WHERE fact_hash = ?1 AND namespace_id = CAST(?2 AS INTEGER)",
-              t.fact_hash, nss, ids);
+              t.fact_hash, nss, same_hash);
           if (!n) return n.error();
+        }
+        for (std::string& id : same_hash) {
+          if (!live_survivors.contains(id)) ids.push_back(std::move(id));
         }
         auto present = d.Cached("SELECT 1 FROM tombstones WHERE id = ?");
         if (!present) return present.error();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <set>
@@ -44,6 +45,26 @@ Result<int64_t> RequireNamespace(RecallContext& ctx, std::string_view name) {
     return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", TruncateCodePoints(name, 80))));
   }
   return **ns;
+}
+
+// True when the day `m` bounds a range rather than naming the day itself: "after May 4th",
+// "before", "since", "until", "till", "by", "from", or "5月4日之后/以后/之前/以前/以来/起". Such a
+// day is not a one-day filter (the answer lies outside it); it still boosts.
+bool BoundsARange(std::string_view text, const text::TimeMention& m) {
+  size_t end = std::min(m.byte_start, text.size());
+  while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  size_t start = end;
+  while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1]))) --start;
+  std::string word(text.substr(start, end - start));
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view w : {"after", "before", "since", "until", "till", "by", "from"}) {
+    if (word == w) return true;
+  }
+  const std::string_view rest = text.substr(std::min(m.byte_end, text.size()));
+  for (std::string_view w : {"之后", "以后", "之前", "以前", "以来", "起", "前", "后"}) {
+    if (rest.substr(0, w.size()) == w) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -151,7 +172,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
       }
       if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
-          ctx.options.recall.filter_named_day) {
+          ctx.options.recall.filter_named_day && !BoundsARange(query.text, m)) {
         day_filter = {m.start, m.end};
       }
     }

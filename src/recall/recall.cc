@@ -130,16 +130,17 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     }
     // Candidates are filtered before their events are read: stale evidence is skipped, and for
     // known_as_of the search over-fetches so that events recorded later can be dropped.
+    const TimestampMs stale_now = NowMs();  // the clock of the claim search above
     EventHitFilter stale_filter;
     stale_filter.keep = [&](int64_t seq) -> Result<bool> {
-      auto stale = ctx.claims.IsStaleEvidence(seq);
+      auto stale = ctx.claims.IsStaleEvidence(seq, stale_now);
       if (!stale) return Error(stale.error());
       return !*stale;
     };
     if (query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
     bool check_stale = false;
     if (hide_stale) {
-      auto any = ctx.claims.HasNonCurrentClaims(query.namespace_name);
+      auto any = ctx.claims.HasNonCurrentClaims(query.namespace_name, stale_now);
       if (!any) return Error(any.error());
       check_stale = *any;
     }

@@ -449,7 +449,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   return hits;
 }
 
-Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
+Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name, TimestampMs now) {
   // The version is read before the claims: a commit in between makes the memo look older than
   // what it holds, and the next call reads again (never the other way round).
   int64_t version = -1;
@@ -464,21 +464,32 @@ Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name) {
     non_current_memo_.data_version = version;
     non_current_memo_.total_changes = changes;
   }
+  // The memo holds what does not depend on `now` (a status that no longer stands, the earliest
+  // expires_at); whether that expiry has passed is decided per call.
+  auto answer = [now](const NonCurrentMemo::Entry& e) {
+    return e.by_status || (e.first_expiry && *e.first_expiry <= now);
+  };
   if (version >= 0) {
     auto found = non_current_memo_.by_namespace.find(namespace_name);
-    if (found != non_current_memo_.by_namespace.end()) return found->second;
+    if (found != non_current_memo_.by_namespace.end()) return answer(found->second);
   }
   auto st = db_.Cached(
       "SELECT EXISTS (SELECT 1 FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
-      "WHERE n.name = ? AND c.status NOT IN ('active','disputed'))");
+      "WHERE n.name = ?1 AND c.status NOT IN ('active','disputed','archived')), "
+      "(SELECT min(c.expires_at) FROM claims c JOIN namespaces n ON n.id = c.namespace_id "
+      "WHERE n.name = ?1 AND c.expires_at IS NOT NULL)");
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_name);
   auto row = (*st)->Step();
   if (!row) return Error(row.error());
-  bool any = *row && (*st)->Int(0) != 0;
+  NonCurrentMemo::Entry entry;
+  if (*row) {
+    entry.by_status = (*st)->Int(0) != 0;
+    if (!(*st)->IsNull(1)) entry.first_expiry = (*st)->Int(1);
+  }
   (*st)->Reset();
-  if (version >= 0) non_current_memo_.by_namespace.emplace(std::string(namespace_name), any);
-  return any;
+  if (version >= 0) non_current_memo_.by_namespace.emplace(std::string(namespace_name), entry);
+  return answer(entry);
 }
 
 Result<std::vector<std::string>> ClaimStore::TextsBySeqs(const std::vector<int64_t>& seqs) {
@@ -506,12 +517,16 @@ Result<std::vector<std::string>> ClaimStore::TextsBySeqs(const std::vector<int64
   return out;
 }
 
-Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq) {
+Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq, TimestampMs now) {
+  // A claim past its expires_at no longer stands even before the maintenance pass marks it
+  // expired (as in Search), so the pass does not change what recall shows.
   auto st = db_.Cached(
-      "SELECT count(*), coalesce(max(c.status IN ('active','disputed')), 0) FROM claim_evidence ce "
-      "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ? AND ce.relation = 'supports'");
+      "SELECT count(*), coalesce(max(c.status IN ('active','disputed','archived') "
+      "AND (c.expires_at IS NULL OR c.expires_at > ?2)), 0) "
+      "FROM claim_evidence ce "
+      "JOIN claims c ON c.seq = ce.claim_seq WHERE ce.event_seq = ?1 AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, event_seq);
+  (*st)->Bind(1, event_seq).Bind(2, now);
   auto row = (*st)->Step();
   if (!row) return Error(row.error());
   bool stale = *row && (*st)->Int(0) > 0 && (*st)->Int(1) == 0;

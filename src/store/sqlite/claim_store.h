@@ -78,13 +78,15 @@ class ClaimStore {
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
 
-  // True when the event supports at least one claim and none of them is current (active or
-  // disputed): what it said is no longer true.
-  Result<bool> IsStaleEvidence(int64_t event_seq);
-  // True when the namespace holds a claim that is no longer current (superseded, expired, ...):
-  // only then can an event be stale evidence. Memoised per namespace until the database changes
-  // (PRAGMA data_version for other connections' commits, total_changes for this one's).
-  Result<bool> HasNonCurrentClaims(std::string_view namespace_name);
+  // True when the event supports at least one claim and none of them still stands (active,
+  // disputed, or archived: an archived claim faded from use, it did not stop being true; and not
+  // past its expires_at at `now`, ms UTC): what it said is no longer true.
+  Result<bool> IsStaleEvidence(int64_t event_seq, TimestampMs now);
+  // True when the namespace holds a claim that no longer stands at `now` (superseded, expired,
+  // past its expires_at, ...): only then can an event be stale evidence. Memoised per namespace
+  // until the database changes (PRAGMA data_version for other connections' commits,
+  // total_changes for this one's); the memo keeps the earliest expires_at, compared with `now`.
+  Result<bool> HasNonCurrentClaims(std::string_view namespace_name, TimestampMs now);
 
   // The text of each claim, in the order of `seqs` (a seq may repeat). One query. Errors:
   // kNotFound when a seq is not a claim.
@@ -106,7 +108,11 @@ class ClaimStore {
   struct NonCurrentMemo {
     int64_t data_version = -1;
     int64_t total_changes = -1;
-    std::map<std::string, bool, std::less<>> by_namespace;
+    struct Entry {
+      bool by_status = false;                 // a claim neither active, disputed nor archived
+      std::optional<TimestampMs> first_expiry;  // min(expires_at) of the namespace's claims
+    };
+    std::map<std::string, Entry, std::less<>> by_namespace;
   };
   NonCurrentMemo non_current_memo_;
 };
