@@ -150,16 +150,17 @@ struct RecallFlags {
   std::string namespace_name;
   int limit = 10;
   std::string session;
-  std::string since;
-  std::string until;
+  // Times as given (ISO-8601); unset = not given. An empty value is an error, never "unset".
+  std::optional<std::string> since;
+  std::optional<std::string> until;
   std::string match = "any";
-  std::string as_of;
-  std::string known_as_of;
+  std::optional<std::string> as_of;
+  std::optional<std::string> known_as_of;
   bool include_history = false;
   bool events_only = false;
   bool claims_only = false;
   int budget = 0;
-  std::string now;
+  std::optional<std::string> now;
   bool explain = false;
 };
 
@@ -170,27 +171,15 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   q.limit = rf.limit;
   q.session_id = rf.session;
   q.match = rf.match == "all" ? MatchMode::kAll : MatchMode::kAny;
-  if (!rf.since.empty()) {
-    auto t = ParseTimestamp(rf.since);
-    if (!t) return Fail(flags, t.error().WithContext("field \"since\""));
-    q.since = *t;
-  }
-  if (!rf.until.empty()) {
-    auto t = ParseTimestamp(rf.until);
-    if (!t) return Fail(flags, t.error().WithContext("field \"until\""));
-    q.until = *t;
-  }
-  for (auto [text, field, target] : {std::tuple{&rf.as_of, "as_of", &q.as_of},
-                                     std::tuple{&rf.known_as_of, "known_as_of", &q.known_as_of}}) {
-    if (text->empty()) continue;
-    auto t = ParseTimestamp(*text);
+  for (auto [text, field, target] : {std::tuple{&rf.since, "since", &q.since},
+                                     std::tuple{&rf.until, "until", &q.until},
+                                     std::tuple{&rf.as_of, "as_of", &q.as_of},
+                                     std::tuple{&rf.known_as_of, "known_as_of", &q.known_as_of},
+                                     std::tuple{&rf.now, "now", &q.now}}) {
+    if (!text->has_value()) continue;
+    auto t = ParseTimestamp(**text);
     if (!t) return Fail(flags, t.error().WithContext(fmt::format("field \"{}\"", field)));
     *target = *t;
-  }
-  if (!rf.now.empty()) {
-    auto t = ParseTimestamp(rf.now);
-    if (!t) return Fail(flags, t.error().WithContext("field \"now\""));
-    q.now = *t;
   }
   q.budget_tokens = rf.budget;
   q.include_history = rf.include_history;

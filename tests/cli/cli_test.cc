@@ -767,6 +767,12 @@ TEST_F(CliTest, InvalidRecallArgumentsAreExitCode2) {
   r = Engram({"recall", "-n", "t", "--until", "2024-99-01", "note"});
   EXPECT_EQ(r.exit_code, 2) << r.Describe();
   EXPECT_THAT(r.err, HasSubstr("until"));
+  // An empty time is an error, never "not given" (every time option alike).
+  for (const char* option : {"--since", "--until", "--as-of", "--known-as-of", "--now"}) {
+    r = Engram({"--json", "recall", "-n", "t", option, "", "note"});
+    EXPECT_EQ(r.exit_code, 2) << option << ": " << r.Describe();
+    EXPECT_EQ(ParseJsonOut(r)["error"]["code"], "invalid_argument") << option;
+  }
 
   // The window itself works: since is inclusive, until exclusive.
   EXPECT_THAT(Recall("t", "note", {"--since", "2024-02-01", "--until", "2024-03-01"}),
