@@ -14,6 +14,7 @@
 // claims per turn, claims by predicate and the bytes stored.
 #include "locomo_bench.h"
 #include "temp_dir.h"
+#include "bench_util.h"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -47,7 +48,6 @@ namespace engram::bench {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 
 constexpr int kRecallLimit = 50;
 constexpr std::array<int, 4> kTurnKs = {5, 10, 20, 50};
@@ -350,17 +350,6 @@ struct ObservationReference {
   int64_t turns = 0;  // turns of the conversations scored
   CoverageByCategory coverage;
 };
-
-// CPU time consumed by the calling thread, ms.
-double ThreadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // The "dia_id" of a metadata_json object; "" when absent.
 std::string DiaIdOfMetadata(const std::string& metadata_json) {

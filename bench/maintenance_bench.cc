@@ -15,37 +15,17 @@
 
 #include "engram/engine.h"
 #include "temp_dir.h"
+#include "bench_util.h"
 #include "util/time.h"
 
 namespace engram::bench {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 
 constexpr const char* kNamespace = "bench";
 constexpr int64_t kDayMs = 86'400'000;
 constexpr TimestampMs kStartMs = 1704067200000;  // 2024-01-01T00:00:00Z
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// SplitMix64, as in scale_bench.cc.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  size_t Below(size_t n) { return static_cast<size_t>(Next() % n); }
-
- private:
-  uint64_t state_;
-};
 
 // Made-up lowercase words of three syllables (4096 of them), so that every fact is distinct.
 std::string Word(Rng& rng) {

@@ -45,12 +45,12 @@
 #include "eval/retrieval_metrics.h"
 #include "import/memorybank.h"
 #include "temp_dir.h"
+#include "bench_util.h"
 
 namespace engram::bench {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 
 constexpr int kRecallLimit = 50;
 constexpr std::array<int, 4> kKs = {1, 3, 5, 10};
@@ -62,10 +62,6 @@ constexpr size_t kSnippetChars = 60;  // --dump-misses: code points of text show
 constexpr double kPlainK1 = 1.5;
 constexpr double kPlainB = 0.75;
 constexpr double kPlainEpsilon = 0.25;
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // ---- Plain BM25 baseline -----------------------------------------------------------------------
 

@@ -58,13 +58,13 @@
 #include "engram/engine.h"
 #include "engram/options.h"
 #include "temp_dir.h"
+#include "bench_util.h"
 #include "util/time.h"
 
 namespace engram::bench {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 
 constexpr int kRecallLimit = 10;
 constexpr int kUsers = 300;
@@ -76,48 +76,11 @@ constexpr TimestampMs kStartMs = 1704067200000;            // 2024-01-01T00:00:0
 constexpr TimestampMs kSpanMs = 731LL * 24 * 3600 * 1000;  // two years
 constexpr const char* kNamespace = "synthetic";
 
-// CPU time consumed by the calling thread, ms: unlike wall time it does not count the time other
-// processes hold the core, so it compares builds on a shared machine.
-double ThreadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 int64_t MaxRssKiB() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<int64_t>(usage.ru_maxrss);
 }
-
-// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and the same sequence everywhere.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  // Uniform in [lo, hi].
-  int64_t Between(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[static_cast<size_t>(Next() % v.size())];
-  }
-
- private:
-  uint64_t state_;
-};
 
 // Zipf over ranks 0..n-1: P(rank r) ∝ 1 / (r + 1)^s, sampled by binary search over the CDF.
 class Zipf {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "store/sqlite/schema.h"
+#include "canary.h"
 #include "test_util.h"
 
 // Designated initializers name only the fields a test cares about.
@@ -27,21 +28,7 @@ using test::TempDir;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-const std::vector<std::string> kNeedles = {"Zebracanary4242", "zebracanary4242", "ZEBRACANARY4242",
-                                           "canary4242", "racanary42"};
-
-std::vector<std::string> FindCanary(const std::string& db_path) {
-  std::vector<std::string> found;
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-    const std::string path = db_path + suffix;
-    if (!std::filesystem::exists(path)) continue;
-    const std::string bytes = test::ReadFile(path);
-    for (const std::string& needle : kNeedles) {
-      if (bytes.find(needle) != std::string::npos) found.push_back(path + ": " + needle);
-    }
-  }
-  return found;
-}
+using test::FindCanary;
 
 // A child process that keeps an SQLite connection to `path` open until the object dies.
 class OtherProcess {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "canary.h"
 #include "test_util.h"
 
 // Designated initializers name only the fields a test cares about.
@@ -22,24 +23,7 @@ namespace {
 
 using test::TempDir;
 
-// The canary as written, its case-folded and upper-case forms, and the tails that survive
-// FTS5's prefix compression of neighbouring terms.
-const std::vector<std::string> kNeedles = {"Zebracanary4242", "zebracanary4242", "ZEBRACANARY4242", "canary4242",
-                                           "racanary42"};
-
-// "file: needle" for every needle found in the database, -wal or -shm file.
-std::vector<std::string> FindCanary(const std::string& db_path) {
-  std::vector<std::string> found;
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-    const std::string path = db_path + suffix;
-    if (!std::filesystem::exists(path)) continue;
-    const std::string bytes = test::ReadFile(path);
-    for (const std::string& needle : kNeedles) {
-      if (bytes.find(needle) != std::string::npos) found.push_back(path + ": " + needle);
-    }
-  }
-  return found;
-}
+using test::FindCanary;
 
 class CompactTest : public ::testing::Test {
  protected:

@@ -172,7 +172,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
       }
       if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
-          ctx.options.recall.filter_named_day && !BoundsARange(query.text, m)) {
+          weights.filter_named_day && !BoundsARange(query.text, m)) {
         day_filter = {m.start, m.end};
       }
     }
