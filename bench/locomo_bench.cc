@@ -83,7 +83,7 @@ struct Configuration {
 // Every event channel but the plain BM25 of each event turned off.
 RecallWeights TurnOnly() {
   RecallWeights w;
-  w.window = w.dense = w.date = w.speaker = 0;
+  w.window = w.reply = w.dense = w.date = w.speaker = 0;
   return w;
 }
 
@@ -96,6 +96,7 @@ Result<Configuration> ParseVariant(Configuration base, const std::string& spec) 
   base.name = spec.substr(0, colon);
   const std::map<std::string, double RecallWeights::*> doubles = {
       {"turn", &RecallWeights::turn},       {"window", &RecallWeights::window},
+      {"reply", &RecallWeights::reply},
       {"dense", &RecallWeights::dense},     {"date", &RecallWeights::date},
       {"speaker", &RecallWeights::speaker}, {"claims", &RecallWeights::claims},
       {"feedback", &RecallWeights::feedback}};
@@ -155,6 +156,7 @@ Result<std::vector<Configuration>> Configurations(const LocomoBenchOptions& opti
     // Each event channel of `engram` turned off in turn (RecallWeights): what each is worth.
     const std::pair<const char*, double RecallWeights::*> channels[] = {
         {"engram_no_window", &RecallWeights::window},
+        {"engram_no_reply", &RecallWeights::reply},
         {"engram_no_date", &RecallWeights::date},
         {"engram_no_speaker", &RecallWeights::speaker},
         {"engram_no_claim_keys", &RecallWeights::claims}};
@@ -340,7 +342,37 @@ struct ConfigReport {
   CoverageByCategory coverage;
   int64_t file_bytes = 0;  // Stats() of a freshly opened engine, summed over conversations
   int64_t wal_bytes = 0;
+  std::ofstream* dump = nullptr;  // LocomoBenchOptions::dump_path, when set
 };
+
+// One line of `--dump`: the question, its gold and what the top 10 items were.
+json DumpLine(const ConfigReport& report, const std::string& sample_id, size_t qi,
+              const import::LocomoQuestion& q, const RecallResult& found,
+              const std::vector<std::vector<std::string>>& item_turns) {
+  json items = json::array();
+  for (size_t i = 0; i < found.items.size() && i < 10; ++i) {
+    const RecallItem& item = found.items[i];
+    json channels = json::object();
+    for (const ChannelScore& c : item.channels) channels[c.channel] = {c.rank, c.score};
+    items.push_back({{"type", item.type}, {"dia_ids", item_turns[i]}, {"score", item.score},
+                     {"speaker", item.speaker}, {"text", item.text}, {"channels", channels}});
+  }
+  json stages = json::object();
+  for (const RecallStage& s : found.stages) stages[s.name] = s.count;
+  json gold_ranks = json::object();  // gold dia_id → 1-based rank of the first item holding it, or null
+  for (const std::string& id : q.evidence) {
+    gold_ranks[id] = nullptr;
+    for (size_t i = 0; i < item_turns.size(); ++i) {
+      if (std::find(item_turns[i].begin(), item_turns[i].end(), id) != item_turns[i].end()) {
+        gold_ranks[id] = i + 1;
+        break;
+      }
+    }
+  }
+  return {{"config", report.config.name}, {"sample", sample_id}, {"qa", qi}, {"category", q.category},
+          {"question", q.question}, {"gold", q.evidence}, {"gold_ranks", gold_ranks}, {"intent", found.intent},
+          {"stages", stages}, {"top", items}};
+}
 
 // LoCoMo's own GPT-3.5 `observation` facts, each citing its source dia_id(s): the reference point
 // of P4, computed on the same file and questions.
@@ -583,6 +615,9 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
         return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return gold.count(id) > 0; });
       });
       report.day_filter_no_gold += any_gold ? 0 : 1;
+    }
+    if (report.dump != nullptr) {
+      *report.dump << DumpLine(report, conv.sample_id, qi, q, *found, item_turns).dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     }
     report.buckets[q.category].Add(values);
     if (q.category <= 4) {
@@ -1022,10 +1057,19 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
     std::cerr << "engram-bench locomo: " << configs.error().ToString() << "\n";
     return ExitCodeFor(configs.error().code());
   }
+  std::ofstream dump;
+  if (!options.dump_path.empty()) {
+    dump.open(options.dump_path, std::ios::trunc);
+    if (!dump) {
+      std::cerr << "engram-bench locomo: cannot write --dump " << options.dump_path << "\n";
+      return 1;
+    }
+  }
   std::vector<ConfigReport> reports;
   for (const Configuration& config : *configs) {
     ConfigReport report;
     report.config = config;
+    report.dump = dump.is_open() ? &dump : nullptr;
     report.score_budgets = options.budgets && config.name == "engram";
     for (const import::LocomoConversation& conv : convs) {
       Status st = RunConversation(conv, report);

@@ -21,6 +21,10 @@ struct LocomoBenchOptions {
   std::vector<std::string> variants;
   // Run only the configurations with these names (empty = all).
   std::vector<std::string> only;
+  // When not empty: one JSON line per scored question and configuration written here (config,
+  // sample, question index, category, question, gold dia_ids, the top 10 items with their dia_ids,
+  // score and per-channel ranks): the raw material of a failure analysis.
+  std::string dump_path;
 };
 
 // Runs every configuration (engram defaults with the claims channel, the same events only, then the

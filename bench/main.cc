@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
                          "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder or "
                          "claims_channel changed); repeatable");
   locomo_cmd->add_option("--only", locomo.only, "run only the configurations with these names")->delimiter(',');
+  locomo_cmd->add_option("--dump", locomo.dump_path,
+                         "write one JSON line per question and configuration (gold, top 10 items, channel ranks) to FILE");
   locomo_cmd
       ->add_option("--limit-conversations", locomo.limit_conversations,
                    "score only the first N conversations (0 = all)")

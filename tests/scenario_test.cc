@@ -2124,7 +2124,7 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
                            "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
                            "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl",
-                           "ranking.jsonl", "restore_after_forget.jsonl"}) {
+                           "ranking.jsonl", "reply.jsonl", "restore_after_forget.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }

@@ -203,6 +203,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     scoring.k1 = ctx.options.bm25_k1;
     scoring.b = ctx.options.bm25_b;
     scoring.window_radius = weights.window > 0 ? weights.window_radius : 0;
+    scoring.reply = weights.reply > 0;
     scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
     auto turns = ScoreTurns(ctx.store, *matches, scoring, *extra_centres, *extra_candidates);
     if (!turns) return turns.error();
@@ -227,7 +228,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     auto utility = weights.feedback > 0 ? ctx.feedback.EventUtility(*ns, candidate_seqs)
                                         : Result<std::unordered_map<int64_t, double>>{};
     if (!utility) return utility.error();
-    std::vector<ChannelScores> channels(7);
+    std::vector<ChannelScores> channels(8);
     channels[0] = Channel("turn", weights.turn, n);
     channels[1] = Channel("window", weights.window, n);
     channels[2] = Channel("date", weights.date, n);
@@ -240,6 +241,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       channels[5].population_hi = *hi;
     }
     channels[6] = Channel("feedback", weights.feedback, n);
+    channels[7] = Channel("reply", weights.reply, n);
     std::set<std::string> query_terms;
     for (const text::QueryTerm& u : ctx.analyzer.QueryTerms(query.text)) query_terms.insert(u.normalized);
     std::map<std::string, bool> speaker_named;
@@ -252,6 +254,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         if (key != claim_keys->end()) channels[4].scores[i] = key->second;
       }
       channels[1].scores[i] = t.window;
+      channels[7].scores[i] = t.reply;
       if (matrix != nullptr) {
         auto row = matrix->row_of.find(t.seq);
         if (row != matrix->row_of.end()) channels[5].scores[i] = cosine[row->second];

@@ -60,10 +60,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   const size_t matched = matches.rows.size();
   // Events found by another channel are candidates whatever their own match (after the matched
   // rows, so out[i] for i < matched stays matches.rows[i]).
-  std::unordered_map<int64_t, int32_t> extra_length;  // seq → doc length, extra centres
   for (const auto* extras : {&extra_centres, &extra_candidates}) {
     for (const sqlite::NeighbourRow& extra : *extras) {
-      if (extras == &extra_centres) extra_length.emplace(extra.seq, extra.doc_length);
       if (index_of.count(extra.seq) != 0) continue;
       ScoredTurn t;
       t.seq = extra.seq;
@@ -75,7 +73,10 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     }
   }
   const int r = scoring.window_radius;
-  if (r <= 0 || out.empty()) return out;
+  // How far from a pool turn candidates are read: the window's radius, or the one event after it
+  // for the reply channel alone.
+  const int reach = std::max(r, scoring.reply ? 1 : 0);
+  if (reach <= 0 || out.empty()) return out;
   auto match_of = [&](int64_t seq) -> const sqlite::TermMatchRow* {
     auto it = index_of.find(seq);
     return it != index_of.end() && it->second < matched ? &matches.rows[it->second] : nullptr;
@@ -115,8 +116,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   std::unordered_map<int64_t, bool> large;    // session rowid → too large to read whole
   auto add_candidates = [&](size_t stretch, std::ptrdiff_t pos) {
     const std::vector<sqlite::NeighbourRow>& rows = *stretches[stretch];
-    const auto lo = std::max<std::ptrdiff_t>(0, pos - r);
-    const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + r);
+    const auto lo = std::max<std::ptrdiff_t>(0, pos - reach);
+    const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + reach);
     for (auto i = lo; i <= hi; ++i) {
       candidates.push_back({rows[i].session_rowid, rows[i].occurred_at, rows[i].seq, stretch, i});
     }
@@ -145,52 +146,62 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
         }
       }
     }
-    auto around =
-        store.SessionNeighbours(center.session_rowid, center.occurred_at, center.seq, 2 * r, 2 * r);
+    auto around = store.SessionStretchAround(center.session_rowid, center.occurred_at, center.seq, 2 * reach, 2 * reach);
     if (!around) return Error(around.error());
-    auto stretch = std::make_shared<std::vector<sqlite::NeighbourRow>>();
-    stretch->reserve(around->first.size() + 1 + around->second.size());
-    stretch->insert(stretch->end(), around->first.rbegin(), around->first.rend());
-    const sqlite::TermMatchRow* self = match_of(center.seq);
-    auto own_length = extra_length.find(center.seq);
-    stretch->push_back({center.seq, center.session_rowid, center.occurred_at, center.speaker,
-                        self != nullptr ? self->doc_length
-                                        : own_length != extra_length.end() ? own_length->second : 0});
-    stretch->insert(stretch->end(), around->second.begin(), around->second.end());
-    stretches.push_back(std::move(stretch));
-    add_candidates(stretches.size() - 1, static_cast<std::ptrdiff_t>(around->first.size()));
+    if (!around->centre) continue;  // not stored (cannot happen inside one read transaction)
+    const auto centre = static_cast<std::ptrdiff_t>(*around->centre);
+    stretches.push_back(std::make_shared<const std::vector<sqlite::NeighbourRow>>(std::move(around->rows)));
+    add_candidates(stretches.size() - 1, centre);
   }
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
 
-  const double window_avg = matches.avg_length * (2 * r + 1);
+  const double window_avg = matches.avg_length * (2 * r + 1);  // (unused when r = 0)
+  std::vector<uint32_t> asked_tf(phrases);
   for (const Candidate& c : candidates) {
     const std::vector<sqlite::NeighbourRow>& rows = *stretches[c.stretch];
     std::fill(tf.begin(), tf.end(), 0);
-    double length = 0;
-    size_t best_single = 0;  // most distinct terms in one event of the window
-    const auto lo = std::max<std::ptrdiff_t>(0, c.pos - r);
-    const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, c.pos + r);
-    for (auto i = lo; i <= hi; ++i) {
-      length += rows[i].doc_length;
-      const sqlite::TermMatchRow* m = match_of(rows[i].seq);
-      if (m == nullptr) continue;
-      size_t distinct = 0;
-      for (size_t k = 0; k < phrases; ++k) {
-        tf[k] += m->tf[k];
-        distinct += m->tf[k] > 0 ? 1 : 0;
-      }
-      best_single = std::max(best_single, distinct);
-    }
-    const double window = Bm25(matches.idf, tf, length, window_avg, scoring.k1, scoring.b);
+    double window = 0;
     size_t window_distinct = 0;
-    for (size_t k = 0; k < phrases; ++k) window_distinct += tf[k] > 0 ? 1 : 0;
+    size_t best_single = 0;  // most distinct terms in one event of the window
+    if (r > 0) {
+      double length = 0;
+      const auto lo = std::max<std::ptrdiff_t>(0, c.pos - r);
+      const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, c.pos + r);
+      for (auto i = lo; i <= hi; ++i) {
+        length += rows[i].doc_length;
+        const sqlite::TermMatchRow* m = match_of(rows[i].seq);
+        if (m == nullptr) continue;
+        size_t distinct = 0;
+        for (size_t k = 0; k < phrases; ++k) {
+          tf[k] += m->tf[k];
+          distinct += m->tf[k] > 0 ? 1 : 0;
+        }
+        best_single = std::max(best_single, distinct);
+      }
+      window = Bm25(matches.idf, tf, length, window_avg, scoring.k1, scoring.b);
+      for (size_t k = 0; k < phrases; ++k) window_distinct += tf[k] > 0 ? 1 : 0;
+    }
+    // The reply channel: the event right before this one asked a question (and someone else
+    // asked it) that shares the question's terms.
+    double reply = 0;
+    if (scoring.reply && c.pos > 0) {
+      const sqlite::NeighbourRow& asked = rows[c.pos - 1];
+      const sqlite::TermMatchRow* m = asked.asks_question && asked.speaker != rows[c.pos].speaker
+                                          ? match_of(asked.seq)
+                                          : nullptr;
+      if (m != nullptr) {
+        for (size_t k = 0; k < phrases; ++k) asked_tf[k] = m->tf[k];
+        reply = Bm25(matches.idf, asked_tf, m->doc_length, matches.avg_length, scoring.k1, scoring.b);
+      }
+    }
     auto found = index_of.find(c.seq);
     if (found == index_of.end()) {
-      // An event without a query term of its own joins only when its window holds more distinct
-      // query terms than any one event in it (the terms are split across turns, as a question
-      // and its answer are); otherwise it would only borrow a neighbour's match.
-      if (window_distinct <= best_single) continue;
+      // An event without a query term of its own joins when it answers a matching question, or
+      // when its window holds more distinct query terms than any one event in it (the terms are
+      // split across turns, as a question and its answer are); otherwise it would only borrow a
+      // neighbour's match.
+      if (reply == 0 && window_distinct <= best_single) continue;  // (always, when r = 0)
       ScoredTurn t;
       t.seq = c.seq;
       t.session_rowid = c.session_rowid;
@@ -199,8 +210,11 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       found = index_of.emplace(t.seq, out.size()).first;
       out.push_back(std::move(t));
     }
-    out[found->second].window = window;
-    out[found->second].window_coverage = Coverage(matches.idf, tf);
+    out[found->second].reply = reply;
+    if (r > 0) {
+      out[found->second].window = window;
+      out[found->second].window_coverage = Coverage(matches.idf, tf);
+    }
   }
   return out;
 }

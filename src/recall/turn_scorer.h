@@ -1,5 +1,6 @@
 // recall/turn_scorer.h — the lexical event channels of recall: BM25 of each matching event
-// ("turn") and BM25 of its neighbourhood in the session ("window").
+// ("turn"), BM25 of its neighbourhood in the session ("window") and BM25 of the question it
+// answers ("reply").
 //
 // The window channel scores event i by the text of events i−r..i+r of its session taken as one
 // document: the answer to a question is often the reply right after the turn that shares the
@@ -8,6 +9,14 @@
 // (../shared/reference/retrieval_findings.md: +0.075 recall@10). FTS5's per-row bm25() cannot do
 // this, so matching rows come with their per-term counts (engram_term_counts) and are folded into
 // windows here.
+//
+// The reply channel scores event i by the event just before it when that one asks a question
+// (its text holds '?' or '？') and another speaker asked it: in a conversation the question
+// echoes the words a later recall uses ("What gave you the idea for the colours?") and the
+// answer, which holds the fact, often shares none of them ("I'm obsessed with those…"). On the
+// LoCoMo dev split 60% of the gold evidence turns directly follow a turn holding a question
+// mark (30% of all turns hold one), and a matching question's reply was the most common miss of
+// the window channel (bench/RESULTS.md, session 5).
 #ifndef ENGRAM_RECALL_TURN_SCORER_H_
 #define ENGRAM_RECALL_TURN_SCORER_H_
 
@@ -25,6 +34,7 @@ struct TurnScoring {
   double k1 = 0.9;  // BM25 parameters (Options::bm25_k1 / bm25_b)
   double b = 0.4;
   int window_radius = 2;  // r; 0 turns the window channel off
+  bool reply = true;      // score ScoredTurn::reply (the reply channel)
   size_t pool = 100;      // best single-turn matches whose neighbourhoods are read
 };
 
@@ -36,6 +46,9 @@ struct ScoredTurn {
   std::string speaker;
   double turn = 0;    // BM25 of the event's own text
   double window = 0;  // BM25 of events i−r..i+r of its session as one text; avg length (2r+1)·avgdl
+  // BM25 of event i−1 when it asks a question (holds '?' or '？') and another speaker asked it:
+  // what this event answers. 0 otherwise.
+  double reply = 0;
   // Share of the query's idf mass (Σ idf of the terms present / Σ idf of all terms, 0..1) found
   // in the event itself and in its window: how much of the question one place answers.
   double turn_coverage = 0;

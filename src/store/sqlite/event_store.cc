@@ -12,8 +12,8 @@
 namespace engram::sqlite {
 namespace {
 
-// A row of columns (seq, occurred_at, speaker, <table>_docsize.sz) as a NeighbourRow. Resets the
-// statement on a malformed docsize blob.
+// A row of columns (seq, occurred_at, speaker, <table>_docsize.sz, asks_question) as a
+// NeighbourRow. Resets the statement on a malformed docsize blob.
 Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
   NeighbourRow n;
   n.seq = s.Int(0);
@@ -26,6 +26,7 @@ Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
     return Error(Status::Corruption(fmt::format("event_fts_docsize of seq {} is malformed", n.seq)));
   }
   n.doc_length = doc_length;
+  n.asks_question = s.Int(4) != 0;
   return n;
 }
 
@@ -378,42 +379,50 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   return out;
 }
 
-Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> EventStore::SessionNeighbours(
-    int64_t session_rowid, TimestampMs occurred_at, int64_t seq, int before, int after) {
-  std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>> out;
-  // Both walk the events_session_time index from the event outwards.
+Result<EventStore::SessionStretch> EventStore::SessionStretchAround(int64_t session_rowid, TimestampMs occurred_at,
+                                                                  int64_t seq, int before, int after) {
+  // Both walk the events_session_time index from the event outwards; the first takes the event
+  // itself too.
   static constexpr const char* kSql[2] = {
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e "
-      "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
-      "(e.occurred_at, e.seq) < (?2, ?3) ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ?4",
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e "
-      "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) "
+      "FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
+      "(e.occurred_at, e.seq) <= (?2, ?3) ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ?4",
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) "
+      "FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
       "(e.occurred_at, e.seq) > (?2, ?3) ORDER BY e.occurred_at, e.seq LIMIT ?4"};
+  SessionStretch out;
+  std::vector<NeighbourRow> sides[2];
   for (int side = 0; side < 2; ++side) {
-    const int count = side == 0 ? before : after;
+    const int count = side == 0 ? std::max(before, 0) + 1 : after;
     if (count <= 0) continue;
     auto st = db_.Cached(kSql[side]);
     if (!st) return Error(st.error());
     Statement& s = **st;
     s.Bind(1, session_rowid).Bind(2, occurred_at).Bind(3, seq).Bind(4, static_cast<int64_t>(count));
-    std::vector<NeighbourRow>& rows = side == 0 ? out.first : out.second;
     while (true) {
       auto row = s.Step();
       if (!row) return Error(row.error());
       if (!*row) break;
       auto n = ReadNeighbourRow(s, session_rowid);
       if (!n) return Error(n.error());
-      rows.push_back(std::move(*n));
+      sides[side].push_back(std::move(*n));
     }
   }
+  std::vector<NeighbourRow>& preceding = sides[0];  // nearest first, the event itself (if stored) first of all
+  const bool stored = !preceding.empty() && preceding.front().seq == seq;
+  if (!stored && preceding.size() > static_cast<size_t>(std::max(before, 0))) preceding.pop_back();
+  out.rows.reserve(preceding.size() + sides[1].size());
+  out.rows.insert(out.rows.end(), preceding.rbegin(), preceding.rend());
+  if (stored) out.centre = out.rows.size() - 1;
+  out.rows.insert(out.rows.end(), sides[1].begin(), sides[1].end());
   return out;
 }
 
 Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(int64_t session_rowid,
                                                                                 int max_events) {
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz FROM events e JOIN event_fts_docsize d "
-      "ON d.id = e.seq WHERE e.session_id = ?1 ORDER BY e.occurred_at, e.seq LIMIT ?2");
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) FROM events e "
+      "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 ORDER BY e.occurred_at, e.seq LIMIT ?2");
   if (!st) return Error(st.error());
   Statement& s = **st;
   s.Bind(1, session_rowid).Bind(2, static_cast<int64_t>(max_events) + 1);
@@ -487,7 +496,8 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
   if (seqs.empty()) return out;
   const std::string list = JsonIntArray(seqs);
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, e.session_id FROM json_each(?) j "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0), e.session_id "
+      "FROM json_each(?) j "
       "JOIN events e ON e.seq = j.value JOIN event_fts_docsize d ON d.id = e.seq");
   if (!st) return Error(st.error());
   Statement& s = **st;
@@ -496,7 +506,7 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
     auto row = s.Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    auto n = ReadNeighbourRow(s, s.Int(4));
+    auto n = ReadNeighbourRow(s, s.Int(5));
     if (!n) return Error(n.error());
     out.push_back(std::move(*n));
   }

@@ -65,6 +65,9 @@ struct NeighbourRow {
   TimestampMs occurred_at = 0;
   std::string speaker;
   int32_t doc_length = 0;  // tokens in the indexed text
+  // The text holds a question mark ('?' or the fullwidth '？' of CJK text): the event asks
+  // something, and the event after it (by someone else) is likely the answer.
+  bool asks_question = false;
 };
 
 class EventStore {
@@ -104,10 +107,16 @@ class EventStore {
   // in FTS5's order, not by score).
   Result<TermMatchSet> MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                        size_t max_rows);
-  // Up to `before` events preceding and `after` events following the event (seq, occurred_at) in
-  // its session's order (occurred_at, seq), nearest first on each side: {before, after}.
-  Result<std::pair<std::vector<NeighbourRow>, std::vector<NeighbourRow>>> SessionNeighbours(
-      int64_t session_rowid, TimestampMs occurred_at, int64_t seq, int before, int after);
+  // A stretch of the session's order (occurred_at, seq) around the event (seq, occurred_at): up to
+  // `before` events preceding it, the event itself, up to `after` events following it, in session
+  // order. `centre` is the event's index in `rows`; nullopt when the event is not stored (then
+  // `rows` holds only its neighbours). Two index range scans (events_session_time).
+  struct SessionStretch {
+    std::vector<NeighbourRow> rows;
+    std::optional<size_t> centre;
+  };
+  Result<SessionStretch> SessionStretchAround(int64_t session_rowid, TimestampMs occurred_at, int64_t seq,
+                                              int before, int after);
   // Every event of the session in order (occurred_at, seq), when it holds at most `max_events`;
   // nullopt for a larger session (at most max_events + 1 rows are read).
   Result<std::optional<std::vector<NeighbourRow>>> SmallSessionLayout(int64_t session_rowid,

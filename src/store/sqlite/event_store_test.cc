@@ -30,7 +30,7 @@ class EventStoreTest : public ::testing::Test {
   }
 
   // Appends an event to session "s" of namespace "n"; returns the session's row id.
-  int64_t Append(Database& db, int n) {
+  int64_t Append(Database& db, int n, const std::string& content = "") {
     EventStore store(db);
     int64_t session = 0;
     Status st = db.WriteTransaction([&]() -> Status {
@@ -40,7 +40,7 @@ class EventStoreTest : public ::testing::Test {
       row.event.id = "e" + std::to_string(n);
       row.event.session_id = "s";
       row.event.role = "user";
-      row.event.content = "turn " + std::to_string(n);
+      row.event.content = content.empty() ? "turn " + std::to_string(n) : content;
       row.event.occurred_at = 1000 + n;
       row.event.recorded_at = 1000 + n;
       row.event.origin_class = "direct_user";
@@ -99,6 +99,58 @@ TEST_F(EventStoreTest, MemoSessionLayoutIsNullForALargerSessionThanAsked) {
   for (int i = 1; i <= 3; ++i) session = Append(*db, i);
   EXPECT_EQ(LayoutSize(*db, store, session, 2), -1);
   EXPECT_EQ(LayoutSize(*db, store, session, 3), 3);
+}
+
+TEST_F(EventStoreTest, SessionStretchAroundReadsTheEventItsNeighboursAndQuestionMarks) {
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EventStore store(*db);
+  const std::vector<std::string> texts = {"hello", "What colour is it?", "Blue.", "你喜欢什么颜色？", "蓝色。",
+                                          "done"};
+  int64_t session = 0;
+  for (size_t i = 0; i < texts.size(); ++i) session = Append(*db, static_cast<int>(i), texts[i]);
+  auto stretch_at = [&](int n, int before, int after) {
+    EventStore::SessionStretch out;
+    Status st = db->ReadTransaction([&]() -> Status {
+      auto r = store.SessionStretchAround(session, 1000 + n, n + 1, before, after);  // seq = n + 1
+      if (!r) return r.error();
+      out = std::move(*r);
+      return Status::Ok();
+    });
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return out;
+  };
+  EventStore::SessionStretch middle = stretch_at(2, 1, 2);
+  ASSERT_TRUE(middle.centre.has_value());
+  EXPECT_EQ(*middle.centre, 1u);
+  ASSERT_EQ(middle.rows.size(), 4u);
+  std::vector<int64_t> seqs;
+  std::vector<bool> asks;
+  for (const NeighbourRow& r : middle.rows) {
+    seqs.push_back(r.seq);
+    asks.push_back(r.asks_question);
+  }
+  EXPECT_EQ(seqs, (std::vector<int64_t>{2, 3, 4, 5}));
+  EXPECT_EQ(asks, (std::vector<bool>{true, false, true, false}));  // '?' and the fullwidth '？'
+
+  EventStore::SessionStretch first = stretch_at(0, 2, 1);  // nothing before the first event
+  ASSERT_TRUE(first.centre.has_value());
+  EXPECT_EQ(*first.centre, 0u);
+  EXPECT_EQ(first.rows.size(), 2u);
+
+  // An event that is not stored: only its neighbours, no centre, at most `before` before it.
+  EventStore::SessionStretch missing;
+  Status st = db->ReadTransaction([&]() -> Status {
+    auto r = store.SessionStretchAround(session, 1002, 99, 1, 1);  // between seq 3 and seq 4
+    if (!r) return r.error();
+    missing = std::move(*r);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_FALSE(missing.centre.has_value());
+  ASSERT_EQ(missing.rows.size(), 2u);
+  EXPECT_EQ(missing.rows[0].seq, 3);
+  EXPECT_EQ(missing.rows[1].seq, 4);
 }
 
 }  // namespace
