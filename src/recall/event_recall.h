@@ -51,6 +51,17 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr,
                                   const ClaimKeysOfEvents* claim_keys = nullptr);
 
+// How many matching rows RecallEvents reads with their events (one joined FTS5 query) before it
+// switches to the pruned path for the rest: their postings only (EventStore::MatchPostings), an
+// event read only for a row that can still enter the pool of best turns, be a window neighbour or
+// another channel's candidate, or reach the last kept item (recall/turn_scorer.h,
+// PendingMatches). The pruned path returns the same items in the same order with the same scores;
+// only the channel ranks of the items (RecallItem::channels) count the candidates that were read.
+// Default 500 rows (above every LoCoMo and MemoryBank namespace).
+size_t ExhaustiveMatchRows();
+// For tests: sets ExhaustiveMatchRows (at least 1) for every later recall in the process.
+void SetExhaustiveMatchRowsForTesting(size_t rows);
+
 // See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,
 // when that finds nothing, any term ranked by BM25. Sessions of kind "subagent" are never searched
 // and "cron" sessions rank after all others (Hermes session_search behaviour).
