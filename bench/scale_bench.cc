@@ -25,8 +25,12 @@
 //     nothing, Event). Q questions: 90% pick a recorded fact uniformly and ask about it in other
 //     words ("When did {S} move to {City}?", "Does {S} really love {Food}?", "Where does {S}
 //     work as a {Job}?", "When is {S}'s birthday?", "When did {S} attend the {Event}?"); its gold
-//     is every event where that user stated a fact of that kind and key. 10% have no answer: the
-//     same templates with a name and a value that were never generated.
+//     is every event where that user stated a fact of that kind and key. A live, food or work fact
+//     that the same user replaced later (a later fact of that kind with another key: the claim
+//     was superseded) is asked with a history intent instead ("Did {S} live in {City} before?",
+//     "Did {S} love {Food} before?", "Did {S} work as a {Job} before?") and reported as
+//     `<kind>_history`. 10% have no answer: the current templates with a name and a value that
+//     were never generated.
 //
 // Metrics: ingest rate (events/s over IngestBatch calls of `batch` events), extraction rate
 // (events/s of Process(drain = true)), recall latency of Engine::Recall(limit 10, claims and
@@ -310,6 +314,23 @@ std::string Question(FactKind kind, const std::string& user, const std::string& 
   }
 }
 
+// The kinds whose claims hold one value at a time (a newer statement supersedes the older):
+// where one lives, the favourite food, the employer (and with it the job).
+bool IsSingleValued(FactKind kind) { return kind == kLive || kind == kFood || kind == kWork; }
+
+// A question about a value the user replaced later, with a history intent ("before":
+// text/query_intent.h), so that recall also returns superseded claims and their evidence.
+std::string HistoryQuestion(FactKind kind, const std::string& user, const std::string& key) {
+  switch (kind) {
+    case kLive:
+      return fmt::format("Did {} live in {} before?", user, key);
+    case kFood:
+      return fmt::format("Did {} love {} before?", user, key);
+    default:
+      return fmt::format("Did {} work as a {} before?", user, key);
+  }
+}
+
 std::string FactKey(int user, FactKind kind, const std::string& key) {
   return fmt::format("{}|{}|{}", user, static_cast<int>(kind), key);
 }
@@ -426,6 +447,9 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   // ---- Queries ----
   Rng qrng(opt.seed ^ 0xA5A5A5A5A5A5A5A5ULL);
   const Vocabulary& vocab = gen.vocab();
+  // Each user's last stated value of each kind (facts are in time order): the current one.
+  std::map<std::pair<int, FactKind>, std::string> latest;
+  for (const Fact& f : facts) latest[{f.user, f.kind}] = f.key;
   std::vector<QuerySpec> specs;
   for (int i = 0; i < opt.queries; ++i) {
     QuerySpec s;
@@ -435,8 +459,15 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
       s.kind = "none";
     } else {
       const Fact& f = facts[static_cast<size_t>(qrng.Next() % facts.size())];
-      s.text = Question(f.kind, vocab.users[static_cast<size_t>(f.user)], f.key);
-      s.kind = kFactNames[f.kind];
+      const std::string& user = vocab.users[static_cast<size_t>(f.user)];
+      if (IsSingleValued(f.kind) && latest[{f.user, f.kind}] != f.key) {
+        // A value the user replaced later: asked as history ("... before?"), reported apart.
+        s.text = HistoryQuestion(f.kind, user, f.key);
+        s.kind = std::string(kFactNames[f.kind]) + "_history";
+      } else {
+        s.text = Question(f.kind, user, f.key);
+        s.kind = kFactNames[f.kind];
+      }
       s.gold = &gold[FactKey(f.user, f.kind, f.key)];
     }
     specs.push_back(std::move(s));
@@ -490,6 +521,9 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
       hits[s.kind].first += o.hit ? 1 : 0;
       ++hits["all"].second;
       hits["all"].first += o.hit ? 1 : 0;
+      const char* group = s.kind.find("_history") != std::string::npos ? "all_history" : "all_current";
+      ++hits[group].second;
+      hits[group].first += o.hit ? 1 : 0;
     }
     ++answerability[s.gold != nullptr ? "answerable" : "no_answer"][o.answerability];
     outcomes.push_back(std::move(o));
