@@ -49,6 +49,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -61,6 +62,7 @@
 
 #include "engram/engine.h"
 #include "engram/options.h"
+#include "recall/event_recall.h"
 #include "temp_dir.h"
 #include "bench_util.h"
 #include "util/time.h"
@@ -572,6 +574,45 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["misses"] = misses;
   (*report)["rss_after_recall_kib"] = MaxRssKiB();
 
+  // ---- Pruned vs exhaustive matching, back to back per question ----
+  if (opt.compare_exhaustive) {
+    std::cerr << "recall again: pruned and exhaustive matching, back to back\n";
+    const size_t saved = ExhaustiveMatchRows();
+    std::vector<double> ms_by[2], cpu_by[2];
+    int64_t differ = 0;
+    for (const QuerySpec& s : specs) {
+      RecallQuery q;
+      q.text = s.text;
+      q.namespace_name = kNamespace;
+      q.limit = kRecallLimit;
+      std::vector<std::pair<std::string, double>> items[2];
+      for (int mode = 0; mode < 2; ++mode) {
+        SetExhaustiveMatchRowsForTesting(mode == 0 ? saved : std::numeric_limits<size_t>::max());
+        Clock::time_point t0 = Clock::now();
+        const double cpu0 = ThreadCpuMs();
+        Result<RecallResult> r = engine->Recall(q);
+        ms_by[mode].push_back(MsSince(t0));
+        cpu_by[mode].push_back(ThreadCpuMs() - cpu0);
+        if (!r) {
+          SetExhaustiveMatchRowsForTesting(saved);
+          return r.error().WithContext(fmt::format("Recall \"{}\"", s.text));
+        }
+        for (const RecallItem& item : r->items) items[mode].emplace_back(item.id, item.score);
+      }
+      differ += items[0] != items[1] ? 1 : 0;
+    }
+    SetExhaustiveMatchRowsForTesting(saved);
+    json cmp;
+    for (int mode = 0; mode < 2; ++mode) {
+      cmp[mode == 0 ? "pruned" : "exhaustive"] = {{"p50_ms", Percentile(ms_by[mode], 0.50)},
+                                                  {"p95_ms", Percentile(ms_by[mode], 0.95)},
+                                                  {"cpu_p50_ms", Percentile(cpu_by[mode], 0.50)},
+                                                  {"cpu_p95_ms", Percentile(cpu_by[mode], 0.95)}};
+    }
+    cmp["questions_with_different_items"] = differ;
+    (*report)["pruned_vs_exhaustive"] = cmp;
+  }
+
   // ---- Size: closed and reopened, as a new process would see it ----
   engine.reset();
   Result<std::unique_ptr<Engine>> reopened = Engine::Open(options);
@@ -616,6 +657,15 @@ void PrintTables(const json& r) {
   if (r.contains("recall_cpu")) {
     fmt::print("recall thread CPU (ms): p50 {:.2f}  p95 {:.2f}\n", r["recall_cpu"]["p50_ms"].get<double>(),
                r["recall_cpu"]["p95_ms"].get<double>());
+  }
+  if (r.contains("pruned_vs_exhaustive")) {
+    const json& c = r["pruned_vs_exhaustive"];
+    for (const char* mode : {"pruned", "exhaustive"}) {
+      fmt::print("again, {} matching (back to back): p50 {:.2f}  p95 {:.2f}  CPU p50 {:.2f}  p95 {:.2f}\n",
+                 mode, c[mode]["p50_ms"].get<double>(), c[mode]["p95_ms"].get<double>(),
+                 c[mode]["cpu_p50_ms"].get<double>(), c[mode]["cpu_p95_ms"].get<double>());
+    }
+    fmt::print("questions whose items differ: {}\n", c["questions_with_different_items"].get<int64_t>());
   }
   fmt::print("recall@10 of the gold events:");
   for (const auto& [kind, v] : r["recall_at_10"].items()) {
