@@ -126,7 +126,9 @@ void SetExhaustiveMatchRowsForTesting(size_t rows) {
 }
 
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
-                                  const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys) {
+                                  const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
+                                  const std::vector<text::QueryTerm>* given_units,
+                                  std::unordered_map<std::string, int>* phrases_held) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -148,7 +150,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       }
       filter.session_rowid = **session;
     }
-    MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
+    std::vector<text::QueryTerm> own_units;
+    if (given_units == nullptr) own_units = ctx.analyzer.QueryTerms(query.text);
+    const std::vector<text::QueryTerm>& units = given_units != nullptr ? *given_units : own_units;
+    MatchExpression match = BuildMatchExpression(units, query.match);
     result.terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
     // The first rows with their events (every row of a small namespace); past that, the pruned
@@ -244,7 +249,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     std::vector<double> fused;
     std::vector<size_t> kept;
     std::set<std::string> query_terms;
-    for (const text::QueryTerm& u : ctx.analyzer.QueryTerms(query.text)) query_terms.insert(u.normalized);
+    for (const text::QueryTerm& u : units) query_terms.insert(u.normalized);
     std::map<std::string, bool> speaker_named;
     // Scores the candidates in `turns` by every channel, fuses them and keeps the best
     // query.limit that pass the hit filter.
@@ -385,6 +390,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.speaker = std::move(event.speaker);
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
+      if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
       for (const ChannelScores& c : channels) {
         if (c.weight == 0) continue;
         int rank = RankInChannel(c, kept[k]);

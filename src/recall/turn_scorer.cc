@@ -23,6 +23,13 @@ double Bm25(const std::vector<double>& idf, const Count* tf, double length, doub
 constexpr int kWholeSessionEvents = 200;
 
 template <typename Count>
+int PhrasesHeld(size_t phrases, const Count* tf) {
+  int held = 0;
+  for (size_t i = 0; i < phrases; ++i) held += tf[i] > 0 ? 1 : 0;
+  return held;
+}
+
+template <typename Count>
 double Coverage(const std::vector<double>& idf, const Count* tf) {
   double present = 0, total = 0;
   for (size_t i = 0; i < idf.size(); ++i) {
@@ -75,6 +82,7 @@ Result<std::optional<ScoredTurn>> PendingMatches::Resolve(sqlite::EventStore& st
   t.turn = turn[i];
   t.turn_coverage = Coverage(postings.idf, postings.Tf(i));
   t.window_coverage = t.turn_coverage;
+  t.phrases_held = PhrasesHeld(postings.phrases, postings.Tf(i));
   return std::optional<ScoredTurn>(std::move(t));
 }
 
@@ -149,6 +157,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.turn = Bm25(matches.idf, tf.data(), row.doc_length, matches.avg_length, scoring.k1, scoring.b);
     t.turn_coverage = Coverage(matches.idf, tf.data());
     t.window_coverage = t.turn_coverage;
+    t.phrases_held = PhrasesHeld(phrases, tf.data());
     index_of.emplace(row.seq, out.size());
     out.push_back(std::move(t));
   }
@@ -175,6 +184,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.turn = pending->turn[p];
     t.turn_coverage = Coverage(matches.idf, pending->postings.Tf(p));
     t.window_coverage = t.turn_coverage;
+    t.phrases_held = PhrasesHeld(phrases, pending->postings.Tf(p));
     index_of.emplace(at.seq, out.size());
     out.push_back(std::move(t));
   };

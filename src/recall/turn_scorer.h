@@ -41,6 +41,9 @@ struct ScoredTurn {
   // in the event itself and in its window: how much of the question one place answers.
   double turn_coverage = 0;
   double window_coverage = 0;
+  // Distinct query phrases present in the event's indexed text (speaker, content, image caption):
+  // an upper bound of the question terms its content holds.
+  int phrases_held = 0;
 };
 
 // BM25 of one text from its per-phrase counts `tf` (idf.size() of them) and its length in tokens:
