@@ -6,6 +6,7 @@
 // above the candidates, and feedback ratings.
 #include "recall/event_recall.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,8 +15,6 @@
 #include "engram/engine.h"
 #include "test_util.h"
 #include "util/time.h"
-
-#include <fmt/format.h>
 
 namespace engram {
 namespace {
@@ -55,7 +54,8 @@ std::vector<EventInput> Corpus() {
         e.occurred_at = fmt::format("2024-01-{:02d}T10:{:02d}:00Z", 1 + s, t);
         std::string text;
         if (s == 5) {
-          static const char* kZh[] = {"我喜欢喝咖啡", "我们在北京喝咖啡", "咖啡很好喝", "明天去上海"};
+          static const char* kZh[] = {"我喜欢喝咖啡", "我们在北京喝咖啡", "咖啡很好喝",
+                                      "明天去上海"};
           text = kZh[next() % 4];
         } else if (t % 7 == 3) {
           text = "I had coffee with my friend.";  // the same turn in many sessions: ties
@@ -113,11 +113,11 @@ std::vector<RecallQuery> Queries() {
   };
   for (bool claims : {false, true}) {
     for (int limit : {1, 3, 10, 40, 1000}) {
-      add("coffee", limit, claims);                        // the frequent term alone: ties
+      add("coffee", limit, claims);                          // the frequent term alone: ties
       add("Did Mia drink coffee in Paris?", limit, claims);  // rare + frequent + a speaker
-      add("coffee tea walk garden", limit, claims);       // frequent terms only
+      add("coffee tea walk garden", limit, claims);          // frequent terms only
       add("violin marathon coffee", limit, claims);
-      add("咖啡 北京", limit, claims);                      // Chinese
+      add("咖啡 北京", limit, claims);                                       // Chinese
       add("What did Noah say about coffee on January 3rd?", limit, claims);  // a named day
     }
   }
@@ -161,7 +161,8 @@ void ExpectSameAsExhaustive(Engine& engine, bool expect_pruning) {
                    std::to_string(q.include_claims) + " exhaustive rows " + std::to_string(rows));
       EXPECT_EQ(pruned.ids, full.ids);
       ASSERT_EQ(pruned.scores.size(), full.scores.size());
-      for (size_t i = 0; i < full.scores.size(); ++i) EXPECT_EQ(pruned.scores[i], full.scores[i]) << i;
+      for (size_t i = 0; i < full.scores.size(); ++i)
+        EXPECT_EQ(pruned.scores[i], full.scores[i]) << i;
       if (pruned.read >= 0 && pruned.read < pruned.matched) pruned_somewhere = true;
     }
   }
@@ -178,8 +179,8 @@ TEST(PrunedMatchTest, SameItemsAndScoresAsExhaustive) {
 
 TEST(PrunedMatchTest, UnreadRowsThatCanStillBeKeptAreRead) {
   // A heavy dense channel (character n-gram hashing vectors) and no window channel lift rows far
-  // below the pool in turn score above the last kept item: the fused-score bound must send the pruned path back for
-  // them.
+  // below the pool in turn score above the last kept item: the fused-score bound must send the
+  // pruned path back for them.
   ExhaustiveRows restore;
   TempDir dir;
   auto engine = OpenFilled(dir, "hash", /*dense_weight=*/3.0, /*window_weight=*/0.0);

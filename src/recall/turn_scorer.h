@@ -35,7 +35,7 @@ struct ScoredTurn {
   int64_t session_rowid = 0;
   TimestampMs occurred_at = 0;
   std::string speaker;
-  double turn = 0;    // BM25 of the event's own text
+  double turn = 0;  // BM25 of the event's own text
   double window = 0;  // BM25 of events i−r..i+r of its session as one text; avg length (2r+1)·avgdl
   // Share of the query's idf mass (Σ idf of the terms present / Σ idf of all terms, 0..1) found
   // in the event itself and in its window: how much of the question one place answers.
@@ -48,8 +48,8 @@ struct ScoredTurn {
 
 // BM25 of one text from its per-phrase counts `tf` (idf.size() of them) and its length in tokens:
 // Σ idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / avg_length)), the turn channel's score.
-double TurnBm25(const std::vector<double>& idf, const uint16_t* tf, double length, double avg_length,
-                double k1, double b);
+double TurnBm25(const std::vector<double>& idf, const uint16_t* tf, double length,
+                double avg_length, double k1, double b);
 // Σ idf of the phrases present / Σ idf of all, in [0, 1] (0 when there is no phrase).
 double TermCoverage(const std::vector<double>& idf, const uint16_t* tf);
 
@@ -73,7 +73,8 @@ struct PendingMatches {
   double b = 0.4;
 
   // Builds turn and state from postings (every row kPending).
-  PendingMatches(sqlite::TermPostings postings, const sqlite::SearchFilter& filter, double k1, double b);
+  PendingMatches(sqlite::TermPostings postings, const sqlite::SearchFilter& filter, double k1,
+                 double b);
   // True when an event of this namespace with this session and time passes `filter`.
   bool Eligible(int64_t session_rowid, TimestampMs occurred_at) const;
   // Reads row i's event: its ScoredTurn (turn and turn coverage set, window 0) when it is in the
@@ -94,17 +95,16 @@ Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet&
 // channel found: vectors, a named date) and the events within r of them (read from the session
 // order), the window BM25. With `pending` (the pruned path), a pending row that is an extra or
 // within r of a centre counts as a matching row (its counts feed the windows, it becomes a
-// candidate with its turn score, kResolved); pending rows elsewhere are not candidates. Returns the candidates in no particular order: every matching row,
-// every extra centre and extra candidate (found elsewhere, no window read: claims), plus the
-// neighbours without a match of their own whose window holds more distinct query terms than any
-// single event in it (terms split across turns).
+// candidate with its turn score, kResolved); pending rows elsewhere are not candidates. Returns the
+// candidates in no particular order: every matching row, every extra centre and extra candidate
+// (found elsewhere, no window read: claims), plus the neighbours without a match of their own whose
+// window holds more distinct query terms than any single event in it (terms split across turns).
 // Reads SQLite (call inside a read transaction). Errors: from the store.
-Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
-                                           const sqlite::TermMatchSet& matches,
-                                           const TurnScoring& scoring,
-                                           const std::vector<sqlite::NeighbourRow>& extra_centres = {},
-                                           const std::vector<sqlite::NeighbourRow>& extra_candidates = {},
-                                           PendingMatches* pending = nullptr);
+Result<std::vector<ScoredTurn>> ScoreTurns(
+    sqlite::EventStore& store, const sqlite::TermMatchSet& matches, const TurnScoring& scoring,
+    const std::vector<sqlite::NeighbourRow>& extra_centres = {},
+    const std::vector<sqlite::NeighbourRow>& extra_candidates = {},
+    PendingMatches* pending = nullptr);
 
 }  // namespace engram
 
