@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
                       "--batch: replay its ingest (idempotent) and measure recall again");
   scale_cmd->add_flag("--no-claims", scale.no_claims,
                       "skip extraction (Process): events only, no claims");
+  scale_cmd->add_flag("--compare-exhaustive", scale.compare_exhaustive,
+                      "ask each question again with pruned matching and without it, back to back: "
+                      "latency of both and the number of questions whose items differ");
 
   engram::bench::MaintenanceBenchOptions maintenance;
   CLI::App* maintenance_cmd = app.add_subcommand(

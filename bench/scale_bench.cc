@@ -25,8 +25,12 @@
 //     nothing, Event). Q questions: 90% pick a recorded fact uniformly and ask about it in other
 //     words ("When did {S} move to {City}?", "Does {S} really love {Food}?", "Where does {S}
 //     work as a {Job}?", "When is {S}'s birthday?", "When did {S} attend the {Event}?"); its gold
-//     is every event where that user stated a fact of that kind and key. 10% have no answer: the
-//     same templates with a name and a value that were never generated.
+//     is every event where that user stated a fact of that kind and key. A live, food or work fact
+//     that the same user replaced later (a later fact of that kind with another key: the claim
+//     was superseded) is asked with a history intent instead ("Did {S} live in {City} before?",
+//     "Did {S} love {Food} before?", "Did {S} work as a {Job} before?") and reported as
+//     `<kind>_history`. 10% have no answer: the current templates with a name and a value that
+//     were never generated.
 //
 // Metrics: ingest rate (events/s over IngestBatch calls of `batch` events), extraction rate
 // (events/s of Process(drain = true)), recall latency of Engine::Recall(limit 10, claims and
@@ -45,6 +49,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -57,6 +62,7 @@
 
 #include "engram/engine.h"
 #include "engram/options.h"
+#include "recall/event_recall.h"
 #include "temp_dir.h"
 #include "bench_util.h"
 #include "util/time.h"
@@ -310,6 +316,23 @@ std::string Question(FactKind kind, const std::string& user, const std::string& 
   }
 }
 
+// The kinds whose claims hold one value at a time (a newer statement supersedes the older):
+// where one lives, the favourite food, the employer (and with it the job).
+bool IsSingleValued(FactKind kind) { return kind == kLive || kind == kFood || kind == kWork; }
+
+// A question about a value the user replaced later, with a history intent ("before":
+// text/query_intent.h), so that recall also returns superseded claims and their evidence.
+std::string HistoryQuestion(FactKind kind, const std::string& user, const std::string& key) {
+  switch (kind) {
+    case kLive:
+      return fmt::format("Did {} live in {} before?", user, key);
+    case kFood:
+      return fmt::format("Did {} love {} before?", user, key);
+    default:
+      return fmt::format("Did {} work as a {} before?", user, key);
+  }
+}
+
 std::string FactKey(int user, FactKind kind, const std::string& key) {
   return fmt::format("{}|{}|{}", user, static_cast<int>(kind), key);
 }
@@ -426,6 +449,9 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   // ---- Queries ----
   Rng qrng(opt.seed ^ 0xA5A5A5A5A5A5A5A5ULL);
   const Vocabulary& vocab = gen.vocab();
+  // Each user's last stated value of each kind (facts are in time order): the current one.
+  std::map<std::pair<int, FactKind>, std::string> latest;
+  for (const Fact& f : facts) latest[{f.user, f.kind}] = f.key;
   std::vector<QuerySpec> specs;
   for (int i = 0; i < opt.queries; ++i) {
     QuerySpec s;
@@ -435,8 +461,15 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
       s.kind = "none";
     } else {
       const Fact& f = facts[static_cast<size_t>(qrng.Next() % facts.size())];
-      s.text = Question(f.kind, vocab.users[static_cast<size_t>(f.user)], f.key);
-      s.kind = kFactNames[f.kind];
+      const std::string& user = vocab.users[static_cast<size_t>(f.user)];
+      if (IsSingleValued(f.kind) && latest[{f.user, f.kind}] != f.key) {
+        // A value the user replaced later: asked as history ("... before?"), reported apart.
+        s.text = HistoryQuestion(f.kind, user, f.key);
+        s.kind = std::string(kFactNames[f.kind]) + "_history";
+      } else {
+        s.text = Question(f.kind, user, f.key);
+        s.kind = kFactNames[f.kind];
+      }
       s.gold = &gold[FactKey(f.user, f.kind, f.key)];
     }
     specs.push_back(std::move(s));
@@ -490,6 +523,9 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
       hits[s.kind].first += o.hit ? 1 : 0;
       ++hits["all"].second;
       hits["all"].first += o.hit ? 1 : 0;
+      const char* group = s.kind.find("_history") != std::string::npos ? "all_history" : "all_current";
+      ++hits[group].second;
+      hits[group].first += o.hit ? 1 : 0;
     }
     ++answerability[s.gold != nullptr ? "answerable" : "no_answer"][o.answerability];
     outcomes.push_back(std::move(o));
@@ -538,6 +574,45 @@ Status Run(const ScaleBenchOptions& opt, json* report) {
   (*report)["misses"] = misses;
   (*report)["rss_after_recall_kib"] = MaxRssKiB();
 
+  // ---- Pruned vs exhaustive matching, back to back per question ----
+  if (opt.compare_exhaustive) {
+    std::cerr << "recall again: pruned and exhaustive matching, back to back\n";
+    const size_t saved = ExhaustiveMatchRows();
+    std::vector<double> ms_by[2], cpu_by[2];
+    int64_t differ = 0;
+    for (const QuerySpec& s : specs) {
+      RecallQuery q;
+      q.text = s.text;
+      q.namespace_name = kNamespace;
+      q.limit = kRecallLimit;
+      std::vector<std::pair<std::string, double>> items[2];
+      for (int mode = 0; mode < 2; ++mode) {
+        SetExhaustiveMatchRowsForTesting(mode == 0 ? saved : std::numeric_limits<size_t>::max());
+        Clock::time_point t0 = Clock::now();
+        const double cpu0 = ThreadCpuMs();
+        Result<RecallResult> r = engine->Recall(q);
+        ms_by[mode].push_back(MsSince(t0));
+        cpu_by[mode].push_back(ThreadCpuMs() - cpu0);
+        if (!r) {
+          SetExhaustiveMatchRowsForTesting(saved);
+          return r.error().WithContext(fmt::format("Recall \"{}\"", s.text));
+        }
+        for (const RecallItem& item : r->items) items[mode].emplace_back(item.id, item.score);
+      }
+      differ += items[0] != items[1] ? 1 : 0;
+    }
+    SetExhaustiveMatchRowsForTesting(saved);
+    json cmp;
+    for (int mode = 0; mode < 2; ++mode) {
+      cmp[mode == 0 ? "pruned" : "exhaustive"] = {{"p50_ms", Percentile(ms_by[mode], 0.50)},
+                                                  {"p95_ms", Percentile(ms_by[mode], 0.95)},
+                                                  {"cpu_p50_ms", Percentile(cpu_by[mode], 0.50)},
+                                                  {"cpu_p95_ms", Percentile(cpu_by[mode], 0.95)}};
+    }
+    cmp["questions_with_different_items"] = differ;
+    (*report)["pruned_vs_exhaustive"] = cmp;
+  }
+
   // ---- Size: closed and reopened, as a new process would see it ----
   engine.reset();
   Result<std::unique_ptr<Engine>> reopened = Engine::Open(options);
@@ -582,6 +657,15 @@ void PrintTables(const json& r) {
   if (r.contains("recall_cpu")) {
     fmt::print("recall thread CPU (ms): p50 {:.2f}  p95 {:.2f}\n", r["recall_cpu"]["p50_ms"].get<double>(),
                r["recall_cpu"]["p95_ms"].get<double>());
+  }
+  if (r.contains("pruned_vs_exhaustive")) {
+    const json& c = r["pruned_vs_exhaustive"];
+    for (const char* mode : {"pruned", "exhaustive"}) {
+      fmt::print("again, {} matching (back to back): p50 {:.2f}  p95 {:.2f}  CPU p50 {:.2f}  p95 {:.2f}\n",
+                 mode, c[mode]["p50_ms"].get<double>(), c[mode]["p95_ms"].get<double>(),
+                 c[mode]["cpu_p50_ms"].get<double>(), c[mode]["cpu_p95_ms"].get<double>());
+    }
+    fmt::print("questions whose items differ: {}\n", c["questions_with_different_items"].get<int64_t>());
   }
   fmt::print("recall@10 of the gold events:");
   for (const auto& [kind, v] : r["recall_at_10"].items()) {

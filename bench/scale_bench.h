@@ -21,6 +21,10 @@ struct ScaleBenchOptions {
                            // events), so only recall is measured anew
   bool no_claims = false;  // skip Process(drain): no extraction, no claims channel content
   int batch = 1000;        // events per IngestBatch
+  // After the recall phase, ask every question again twice in a row — recall as built, then with
+  // recall's pruned matching off (ExhaustiveMatchRows = ∞) — and report both latencies and how
+  // many questions got different items or scores (must be 0).
+  bool compare_exhaustive = false;
 };
 
 // Generates N synthetic chat events (see the generator comment in scale_bench.cc), ingests them

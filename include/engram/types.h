@@ -149,7 +149,7 @@ struct RecallItem {
 
 // How many candidates one stage of recall saw (RecallResult::stages, `engram recall --explain`).
 struct RecallStage {
-  std::string name;   // claims, matched, window, day_filter, fused, kept, packed
+  std::string name;   // claims, matched, window, day_filter, read (pruned matching), fused, kept, packed
   int64_t count = 0;  // candidates after the stage
 };
 

@@ -341,7 +341,7 @@ TEST_F(MaintainTest, EveryNamespaceByDefaultAndUnknownNamespaceIsNotFound) {
   EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
 }
 
-TEST_F(MaintainTest, SchemaFiveDatabaseIsMigratedToSix) {
+TEST_F(MaintainTest, SchemaFiveDatabaseIsMigratedToCurrent) {
   Claim c = ExtractOne("u1", "I like green tea.");
   engine_.reset();
   {
@@ -355,7 +355,7 @@ TEST_F(MaintainTest, SchemaFiveDatabaseIsMigratedToSix) {
   }
   Open();
   ASSERT_OK_AND_ASSIGN(DoctorReport doctor, engine_->Doctor());
-  EXPECT_EQ(doctor.schema_version, 6);
+  EXPECT_EQ(doctor.schema_version, sqlite::kSchemaVersion);
   EXPECT_TRUE(doctor.ok) << ::testing::PrintToString(doctor.problems);
   RawDb raw(db_path_);
   EXPECT_EQ(raw.Int("SELECT count(*) FROM claims WHERE ttl_version = 0"), 1) << "TTL pending after migration";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <map>
@@ -94,6 +95,8 @@ Status ValidateRecallQuery(const RecallQuery& query) {
 
 namespace {
 
+std::atomic<size_t> exhaustive_match_rows{500};
+
 // At most this many matching rows are scored per query (a bound on the cost of very common terms
 // in huge namespaces; rows beyond it are not read).
 constexpr size_t kMaxMatchedRows = 200000;
@@ -116,8 +119,16 @@ bool NamedInQuery(text::Analyzer& analyzer, const std::string& name,
 
 }  // namespace
 
+size_t ExhaustiveMatchRows() { return exhaustive_match_rows.load(std::memory_order_relaxed); }
+
+void SetExhaustiveMatchRowsForTesting(size_t rows) {
+  exhaustive_match_rows.store(std::max<size_t>(rows, 1), std::memory_order_relaxed);
+}
+
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
-                                  const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys) {
+                                  const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
+                                  const std::vector<text::QueryTerm>* given_units,
+                                  std::unordered_map<std::string, int>* phrases_held) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -139,11 +150,25 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       }
       filter.session_rowid = **session;
     }
-    MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
+    std::vector<text::QueryTerm> own_units;
+    if (given_units == nullptr) own_units = ctx.analyzer.QueryTerms(query.text);
+    const std::vector<text::QueryTerm>& units = given_units != nullptr ? *given_units : own_units;
+    MatchExpression match = BuildMatchExpression(units, query.match);
     result.terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
-    auto matches = ctx.store.MatchTermCounts(match.fts5, filter, kMaxMatchedRows);
+    // The first rows with their events (every row of a small namespace); past that, the pruned
+    // path: postings only, events read where a row can still matter (PendingMatches).
+    const size_t exhaustive_rows = std::min(ExhaustiveMatchRows(), kMaxMatchedRows);
+    auto matches = ctx.store.MatchTermCounts(match.fts5, filter, exhaustive_rows);
     if (!matches) return matches.error();
+    std::optional<PendingMatches> pending;
+    if (matches->stopped_at_max && !matches->rows.empty()) {
+      auto more = ctx.store.MatchPostings(match.fts5, matches->rows.back().seq,
+                                          kMaxMatchedRows - matches->rows.size());
+      if (!more) return more.error();
+      if (!more->seqs.empty()) pending.emplace(std::move(*more), filter, ctx.options.bm25_k1, ctx.options.bm25_b);
+    }
+    const size_t matched_rows = matches->rows.size() + (pending ? pending->postings.seqs.size() : 0);
     // The dense channel: the cosine of every event vector with the query's; the best `pool`
     // events join the candidates.
     std::vector<float> cosine;
@@ -205,89 +230,147 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     scoring.window_radius = weights.window > 0 ? weights.window_radius : 0;
     scoring.reply = weights.reply > 0;
     scoring.pool = static_cast<size_t>(std::max(weights.window_pool, query.limit));
-    auto turns = ScoreTurns(ctx.store, *matches, scoring, *extra_centres, *extra_candidates);
+    if (pending) ENGRAM_RETURN_IF_ERROR(ResolvePool(ctx.store, scoring.pool, *matches, *pending));
+    auto turns = ScoreTurns(ctx.store, *matches, scoring, *extra_centres, *extra_candidates,
+                            pending ? &*pending : nullptr);
     if (!turns) return turns.error();
-    result.stages.push_back({"matched", static_cast<int64_t>(matches->rows.size())});
+    result.stages.push_back({"matched", static_cast<int64_t>(matched_rows)});
     result.stages.push_back({"window", static_cast<int64_t>(turns->size())});
     // The window channel reaches events outside since/until and the session filter: drop them.
-    turns->erase(std::remove_if(turns->begin(), turns->end(),
-                                [&](const ScoredTurn& t) {
-                                  return (filter.session_rowid && t.session_rowid != *filter.session_rowid) ||
-                                         (filter.since && t.occurred_at < *filter.since) ||
-                                         (filter.until && t.occurred_at >= *filter.until) ||
-                                         (day_filter && (t.occurred_at < day_filter->first ||
-                                                         t.occurred_at >= day_filter->second));
-                                }),
-                 turns->end());
-    const size_t n = turns->size();
-    if (day_filter) result.stages.push_back({"day_filter", static_cast<int64_t>(n)});
+    auto outside = [&](const ScoredTurn& t) {
+      return (filter.session_rowid && t.session_rowid != *filter.session_rowid) ||
+             (filter.since && t.occurred_at < *filter.since) ||
+             (filter.until && t.occurred_at >= *filter.until) ||
+             (day_filter && (t.occurred_at < day_filter->first || t.occurred_at >= day_filter->second));
+    };
+    turns->erase(std::remove_if(turns->begin(), turns->end(), outside), turns->end());
+    if (day_filter) result.stages.push_back({"day_filter", static_cast<int64_t>(turns->size())});
 
-    std::vector<int64_t> candidate_seqs;
-    candidate_seqs.reserve(n);
-    for (const ScoredTurn& t : *turns) candidate_seqs.push_back(t.seq);
-    auto utility = weights.feedback > 0 ? ctx.feedback.EventUtility(*ns, candidate_seqs)
-                                        : Result<std::unordered_map<int64_t, double>>{};
-    if (!utility) return utility.error();
-    std::vector<ChannelScores> channels(8);
-    channels[0] = Channel("turn", weights.turn, n);
-    channels[1] = Channel("window", weights.window, n);
-    channels[2] = Channel("date", weights.date, n);
-    channels[3] = Channel("speaker", weights.speaker, n);
-    channels[4] = Channel("claims", claim_keys != nullptr ? weights.claims : 0.0, n);
-    channels[5] = Channel("dense", matrix != nullptr ? weights.dense : 0.0, n, false);
-    if (!cosine.empty()) {
-      const auto [lo, hi] = std::minmax_element(cosine.begin(), cosine.end());
-      channels[5].population_lo = *lo;
-      channels[5].population_hi = *hi;
-    }
-    channels[6] = Channel("feedback", weights.feedback, n);
-    channels[7] = Channel("reply", weights.reply, n);
-    std::set<std::string> query_terms;
-    for (const text::QueryTerm& u : ctx.analyzer.QueryTerms(query.text)) query_terms.insert(u.normalized);
-    std::map<std::string, bool> speaker_named;
-    for (size_t i = 0; i < n; ++i) {
-      const ScoredTurn& t = (*turns)[i];
-      channels[0].scores[i] = t.turn;
-      if (auto u = utility->find(t.seq); u != utility->end()) channels[6].scores[i] = u->second;
-      if (claim_keys != nullptr) {
-        auto key = claim_keys->find(t.seq);
-        if (key != claim_keys->end()) channels[4].scores[i] = key->second;
-      }
-      channels[1].scores[i] = t.window;
-      channels[7].scores[i] = t.reply;
-      if (matrix != nullptr) {
-        auto row = matrix->row_of.find(t.seq);
-        if (row != matrix->row_of.end()) channels[5].scores[i] = cosine[row->second];
-      }
-      for (const text::TimeMention& m : times) {
-        if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;
-      }
-      if (weights.speaker > 0) {
-        auto it = speaker_named.find(t.speaker);
-        if (it == speaker_named.end()) {
-          it = speaker_named.emplace(t.speaker, NamedInQuery(ctx.analyzer, t.speaker, query_terms)).first;
-        }
-        channels[3].scores[i] = it->second ? 1.0 : 0.0;
-      }
-    }
-    std::vector<double> fused = FuseNormalisedScores(channels);
-    result.stages.push_back({"fused", static_cast<int64_t>(n)});
-    std::vector<size_t> order(n);
-    for (size_t i = 0; i < n; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return fused[a] != fused[b] ? fused[a] > fused[b] : (*turns)[a].seq < (*turns)[b].seq;
-    });
+    std::vector<ChannelScores> channels;
+    std::vector<double> fused;
     std::vector<size_t> kept;
-    for (size_t i : order) {
-      if (kept.size() >= static_cast<size_t>(query.limit)) break;
-      if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
-      if (hit_filter != nullptr) {
-        auto keep = hit_filter->keep((*turns)[i].seq);
-        if (!keep) return keep.error();
-        if (!*keep) continue;
+    std::set<std::string> query_terms;
+    for (const text::QueryTerm& u : units) query_terms.insert(u.normalized);
+    std::map<std::string, bool> speaker_named;
+    // Scores the candidates in `turns` by every channel, fuses them and keeps the best
+    // query.limit that pass the hit filter.
+    auto rank = [&]() -> Status {
+      const size_t n = turns->size();
+      std::vector<int64_t> candidate_seqs;
+      candidate_seqs.reserve(n);
+      for (const ScoredTurn& t : *turns) candidate_seqs.push_back(t.seq);
+      auto utility = weights.feedback > 0 ? ctx.feedback.EventUtility(*ns, candidate_seqs)
+                                          : Result<std::unordered_map<int64_t, double>>{};
+      if (!utility) return utility.error();
+      channels.assign(8, ChannelScores{});
+      channels[0] = Channel("turn", weights.turn, n);
+      channels[1] = Channel("window", weights.window, n);
+      channels[2] = Channel("date", weights.date, n);
+      channels[3] = Channel("speaker", weights.speaker, n);
+      channels[4] = Channel("claims", claim_keys != nullptr ? weights.claims : 0.0, n);
+      channels[5] = Channel("dense", matrix != nullptr ? weights.dense : 0.0, n, false);
+      if (!cosine.empty()) {
+        const auto [lo, hi] = std::minmax_element(cosine.begin(), cosine.end());
+        channels[5].population_lo = *lo;
+        channels[5].population_hi = *hi;
       }
-      kept.push_back(i);
+      channels[6] = Channel("feedback", weights.feedback, n);
+      channels[7] = Channel("reply", weights.reply, n);
+      for (size_t i = 0; i < n; ++i) {
+        const ScoredTurn& t = (*turns)[i];
+        channels[0].scores[i] = t.turn;
+        if (auto u = utility->find(t.seq); u != utility->end()) channels[6].scores[i] = u->second;
+        if (claim_keys != nullptr) {
+          auto key = claim_keys->find(t.seq);
+          if (key != claim_keys->end()) channels[4].scores[i] = key->second;
+        }
+        channels[1].scores[i] = t.window;
+        channels[7].scores[i] = t.reply;
+        if (matrix != nullptr) {
+          auto row = matrix->row_of.find(t.seq);
+          if (row != matrix->row_of.end()) channels[5].scores[i] = cosine[row->second];
+        }
+        for (const text::TimeMention& m : times) {
+          if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;
+        }
+        if (weights.speaker > 0) {
+          auto it = speaker_named.find(t.speaker);
+          if (it == speaker_named.end()) {
+            it = speaker_named.emplace(t.speaker, NamedInQuery(ctx.analyzer, t.speaker, query_terms)).first;
+          }
+          channels[3].scores[i] = it->second ? 1.0 : 0.0;
+        }
+      }
+      fused = FuseNormalisedScores(channels);
+      std::vector<size_t> order(n);
+      for (size_t i = 0; i < n; ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return fused[a] != fused[b] ? fused[a] > fused[b] : (*turns)[a].seq < (*turns)[b].seq;
+      });
+      kept.clear();
+      for (size_t i : order) {
+        if (kept.size() >= static_cast<size_t>(query.limit)) break;
+        if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
+        if (hit_filter != nullptr) {
+          auto keep = hit_filter->keep((*turns)[i].seq);
+          if (!keep) return keep.error();
+          if (!*keep) continue;
+        }
+        kept.push_back(i);
+      }
+      return Status::Ok();
+    };
+    ENGRAM_RETURN_IF_ERROR(rank());
+    if (pending) {
+      // The pruned path: a pending row is neither in the pool nor within r of a centre nor another
+      // channel's candidate, so its window, reply and claims scores are 0 and its turn is below the
+      // pool's worst. It could still be kept if the upper bound of its fused score reaches the
+      // last kept item's: then it is read and the candidates ranked again. Exact, because no
+      // pending row can move a channel's scale (turn: below the best candidate's, checked;
+      // date, speaker: 0/1; dense: the population's; claims, window, reply: 0), except feedback ratings,
+      // which are not bounded here: a namespace with ratings reads every pending row.
+      double max_turn = 0;
+      for (double v : channels[0].scores) max_turn = std::max(max_turn, v);
+      bool read_all = kept.size() < static_cast<size_t>(query.limit);  // every candidate was taken
+      if (!read_all && weights.feedback > 0) {
+        auto any = ctx.feedback.HasRatings(*ns);
+        if (!any) return any.error();
+        read_all = *any;
+      }
+      const double last = kept.empty() ? 0.0 : fused[kept.back()];
+      // Weights of the channels a pending row may score in besides turn (its dense score is known).
+      double others = 0;
+      if (weights.speaker > 0) others += weights.speaker;
+      if (weights.date > 0 && !times.empty()) others += weights.date;
+      const size_t before = turns->size();
+      for (size_t i = 0; i < pending->turn.size(); ++i) {
+        if (pending->state[i] != PendingMatches::State::kPending) continue;
+        bool read = read_all || !(pending->turn[i] < max_turn);
+        if (!read) {
+          double bound = weights.turn * pending->turn[i] / max_turn + others;
+          const ChannelScores& dense = channels[5];
+          if (dense.weight > 0 && dense.population_lo && dense.population_hi &&
+              *dense.population_hi > *dense.population_lo) {
+            auto row = matrix->row_of.find(pending->postings.seqs[i]);
+            const double cos = row != matrix->row_of.end() ? cosine[row->second] : 0.0;
+            bound += dense.weight * (cos - *dense.population_lo) / (*dense.population_hi - *dense.population_lo);
+          }
+          // A margin for rounding: the bound and the fused scores sum in different orders.
+          read = bound * (1 + 1e-9) + 1e-12 >= last;
+        }
+        if (!read) continue;
+        auto t = pending->Resolve(ctx.store, i);
+        if (!t) return t.error();
+        if (t->has_value() && !outside(**t)) turns->push_back(std::move(**t));
+      }
+      if (turns->size() > before) ENGRAM_RETURN_IF_ERROR(rank());
+      // Matching rows whose event was read (with the first rows, alone, or in a session layout).
+      int64_t unread = 0;
+      for (PendingMatches::State st : pending->state) unread += st == PendingMatches::State::kPending ? 1 : 0;
+      result.stages.push_back({"read", static_cast<int64_t>(matched_rows) - unread});
     }
+    const size_t n = turns->size();
+    result.stages.push_back({"fused", static_cast<int64_t>(n)});
     result.stages.push_back({"kept", static_cast<int64_t>(kept.size())});
     if (!kept.empty()) {
       const ScoredTurn& best = (*turns)[kept.front()];
@@ -310,6 +393,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.speaker = std::move(event.speaker);
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
+      if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
       for (const ChannelScores& c : channels) {
         if (c.weight == 0) continue;
         int rank = RankInChannel(c, kept[k]);

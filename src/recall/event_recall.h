@@ -3,7 +3,9 @@
 #define ENGRAM_RECALL_EVENT_RECALL_H_
 
 #include <functional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "engram/options.h"
 #include "engram/status.h"
@@ -47,9 +49,26 @@ Status ValidateRecallQuery(const RecallQuery& query);
 // event (turn), of its session neighbourhood (window), the cosine of its vector with the query's
 // (dense, when ctx.dense is set: its best window_pool events join the candidates), the dates and
 // speakers the question names, and `claim_keys` when given. Returns events only, best first, each with its channels.
+// `units`, when given, is ctx.analyzer.QueryTerms(query.text), computed once by the caller.
+// `phrases_held`, when given, receives for each returned event (by id) the number of distinct
+// search terms (RecallResult::terms) its indexed text holds — speaker, content and image caption,
+// so at least as many as its content alone holds.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr,
-                                  const ClaimKeysOfEvents* claim_keys = nullptr);
+                                  const ClaimKeysOfEvents* claim_keys = nullptr,
+                                  const std::vector<text::QueryTerm>* units = nullptr,
+                                  std::unordered_map<std::string, int>* phrases_held = nullptr);
+
+// How many matching rows RecallEvents reads with their events (one joined FTS5 query) before it
+// switches to the pruned path for the rest: their postings only (EventStore::MatchPostings), an
+// event read only for a row that can still enter the pool of best turns, be a window neighbour or
+// another channel's candidate, or reach the last kept item (recall/turn_scorer.h,
+// PendingMatches). The pruned path returns the same items in the same order with the same scores;
+// only the channel ranks of the items (RecallItem::channels) count the candidates that were read.
+// Default 500 rows (above every LoCoMo and MemoryBank namespace).
+size_t ExhaustiveMatchRows();
+// For tests: sets ExhaustiveMatchRows (at least 1) for every later recall in the process.
+void SetExhaustiveMatchRowsForTesting(size_t rows);
 
 // See Engine::SearchSessions. Keyword semantics first (every term must occur in the event), then,
 // when that finds nothing, any term ranked by BM25. Sessions of kind "subagent" are never searched

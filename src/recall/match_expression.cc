@@ -6,7 +6,10 @@ namespace engram {
 
 MatchExpression BuildMatchExpression(text::Analyzer& analyzer, std::string_view query,
                                      MatchMode mode) {
-  std::vector<text::QueryTerm> units = analyzer.QueryTerms(query);
+  return BuildMatchExpression(analyzer.QueryTerms(query), mode);
+}
+
+MatchExpression BuildMatchExpression(std::vector<text::QueryTerm> units, MatchMode mode) {
   units.erase(std::remove_if(units.begin(), units.end(),
                              [](const text::QueryTerm& u) { return u.normalized.empty(); }),
               units.end());

@@ -23,6 +23,9 @@ struct MatchExpression {
 // every unit is one ("who is it" still searches). kAny joins units with OR (ranked by BM25), kAll
 // with AND. Inside a unit, `"` is doubled.
 MatchExpression BuildMatchExpression(text::Analyzer& analyzer, std::string_view query, MatchMode mode);
+// The same from units already computed by analyzer.QueryTerms(query) (recall analyses a question
+// once for all its channels).
+MatchExpression BuildMatchExpression(std::vector<text::QueryTerm> units, MatchMode mode);
 
 }  // namespace engram
 

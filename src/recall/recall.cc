@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "recall/context_packet.h"
 #include "recall/event_recall.h"
@@ -49,10 +50,11 @@ RecallItem ClaimItem(Claim&& c, double score) {
 // How many of the question's distinct terms `text` holds: the tokens the analyzer makes of it as
 // of a query (stems, CJK bigrams), one walk over the text. (QueryTerms would also re-tokenize each
 // unit alone to pick its surface, which this does not need and which cost 4× the walk.)
-size_t TermsHeld(text::Analyzer& analyzer, std::string_view text, const std::set<std::string>& question) {
+size_t TermsHeld(text::Analyzer& analyzer, std::string_view text,
+                 const std::set<std::string, std::less<>>& question) {
   std::set<std::string_view> held;
   analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int, int, bool) {
-    auto it = question.find(std::string(token));
+    auto it = question.find(token);
     if (it != question.end()) held.insert(*it);
   });
   return held.size();
@@ -79,6 +81,8 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   std::map<int64_t, std::vector<std::string>> supported_by_claim;  // claim seq → ids of its "supports" events
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
+  // The question's search units, analysed once for the claims and every event channel.
+  const std::vector<text::QueryTerm> units = ctx.analyzer.QueryTerms(query.text);
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     if (!query.include_claims) return Status::Ok();
     auto ns = ctx.store.FindNamespace(query.namespace_name);
@@ -86,7 +90,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     if (!ns->has_value()) {
       return Status::NotFound(fmt::format("namespace \"{}\" does not exist", query.namespace_name));
     }
-    MatchExpression match = BuildMatchExpression(ctx.analyzer, query.text, query.match);
+    MatchExpression match = BuildMatchExpression(units, query.match);
     claim_terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
     sqlite::ClaimVisibility visibility{query.as_of, query.known_as_of, query.include_history};
@@ -119,6 +123,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   if (!st.ok()) return Error(st);
 
   RecallResult events_result;
+  std::unordered_map<std::string, int> phrases_held;  // event id → search terms its indexed text holds
   if (query.include_events) {
     RecallQuery events_query = query;
     if (temporal) {
@@ -145,7 +150,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       check_stale = *any;
     }
     auto r = RecallEvents(ctx, events_query, check_stale ? &stale_filter : nullptr,
-                          query.include_claims ? &claim_keys : nullptr);
+                          query.include_claims ? &claim_keys : nullptr, &units, &phrases_held);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   }
@@ -245,7 +250,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       claim_of_event.emplace(event_id, i);  // fused is best-first: the first claim wins
     }
   }
-  std::set<std::string> question_terms(events_result.terms.begin(), events_result.terms.end());
+  std::set<std::string, std::less<>> question_terms(events_result.terms.begin(), events_result.terms.end());
   RecallResult result;
   result.intent = temporal ? "as_of" : query.include_history ? "history" : "current";
   result.terms = std::move(events_result.terms);
@@ -279,8 +284,13 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
         if (memo < 0) memo = static_cast<int>(TermsHeld(ctx.analyzer, fused[it->second].item.text, question_terms));
         claim_held = static_cast<size_t>(memo);
       }
+      // The event's content holds at most the terms its indexed text (speaker, content, image
+      // caption) matched: query-mode tokens of a text are among its index-mode tokens at the same
+      // positions, so when the claim holds that many, the walk over the event's text is skipped.
+      auto held_bound = phrases_held.find(fused[i].item.id);
       if (it != claim_of_event.end() && !emitted[it->second] &&
           (claim_held >= question_terms.size() ||
+           (held_bound != phrases_held.end() && claim_held >= static_cast<size_t>(held_bound->second)) ||
            claim_held >= TermsHeld(ctx.analyzer, fused[i].item.text, question_terms))) {
         fused[it->second].item.score = fused[i].item.score;  // it takes the event's place
         fused[it->second].item.channels = fused[i].item.channels;

@@ -8,8 +8,9 @@
 namespace engram {
 namespace {
 
-double Bm25(const std::vector<double>& idf, const std::vector<uint32_t>& tf, double length,
-            double avg_length, double k1, double b) {
+template <typename Count>
+double Bm25(const std::vector<double>& idf, const Count* tf, double length, double avg_length,
+            double k1, double b) {
   const double norm = k1 * (1.0 - b + b * length / avg_length);
   double score = 0.0;
   for (size_t i = 0; i < idf.size(); ++i) {
@@ -21,7 +22,15 @@ double Bm25(const std::vector<double>& idf, const std::vector<uint32_t>& tf, dou
 // Sessions of at most this many events are read whole for the window channel.
 constexpr int kWholeSessionEvents = 200;
 
-double Coverage(const std::vector<double>& idf, const std::vector<uint32_t>& tf) {
+template <typename Count>
+int PhrasesHeld(size_t phrases, const Count* tf) {
+  int held = 0;
+  for (size_t i = 0; i < phrases; ++i) held += tf[i] > 0 ? 1 : 0;
+  return held;
+}
+
+template <typename Count>
+double Coverage(const std::vector<double>& idf, const Count* tf) {
   double present = 0, total = 0;
   for (size_t i = 0; i < idf.size(); ++i) {
     total += idf[i];
@@ -32,11 +41,105 @@ double Coverage(const std::vector<double>& idf, const std::vector<uint32_t>& tf)
 
 }  // namespace
 
+double TurnBm25(const std::vector<double>& idf, const uint16_t* tf, double length, double avg_length,
+                double k1, double b) {
+  return Bm25(idf, tf, length, avg_length, k1, b);
+}
+
+double TermCoverage(const std::vector<double>& idf, const uint16_t* tf) { return Coverage(idf, tf); }
+
+PendingMatches::PendingMatches(sqlite::TermPostings p, const sqlite::SearchFilter& f, double k1_in,
+                               double b_in)
+    : postings(std::move(p)), filter(f), k1(k1_in), b(b_in) {
+  const size_t n = postings.seqs.size();
+  turn.resize(n);
+  state.assign(n, State::kPending);
+  for (size_t i = 0; i < n; ++i) {
+    turn[i] = Bm25(postings.idf, postings.Tf(i), postings.doc_lengths[i], postings.avg_length, k1, b);
+  }
+}
+
+bool PendingMatches::Eligible(int64_t session_rowid, TimestampMs occurred_at) const {
+  return (!filter.session_rowid || session_rowid == *filter.session_rowid) &&
+         (!filter.since || occurred_at >= *filter.since) && (!filter.until || occurred_at < *filter.until);
+}
+
+Result<std::optional<ScoredTurn>> PendingMatches::Resolve(sqlite::EventStore& store, size_t i) {
+  auto located = store.LocateOne(postings.seqs[i]);
+  if (!located) return Error(located.error());
+  if (!located->has_value() || (*located)->namespace_id != filter.namespace_id ||
+      !Eligible((*located)->row.session_rowid, (*located)->row.occurred_at)) {
+    state[i] = State::kOutside;
+    return std::optional<ScoredTurn>();
+  }
+  state[i] = State::kResolved;
+  sqlite::NeighbourRow& row = (*located)->row;
+  ScoredTurn t;
+  t.seq = row.seq;
+  t.session_rowid = row.session_rowid;
+  t.occurred_at = row.occurred_at;
+  t.speaker = std::move(row.speaker);
+  t.turn = turn[i];
+  t.turn_coverage = Coverage(postings.idf, postings.Tf(i));
+  t.window_coverage = t.turn_coverage;
+  t.phrases_held = PhrasesHeld(postings.phrases, postings.Tf(i));
+  return std::optional<ScoredTurn>(std::move(t));
+}
+
+Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet& matches,
+                   PendingMatches& pending) {
+  // (turn, seq) of the pool so far, worst on top: a row enters when it beats the worst (higher
+  // turn, or the same turn and a lower seq: ScoreTurns' order).
+  using Entry = std::pair<double, int64_t>;
+  auto better = [](const Entry& a, const Entry& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
+  std::vector<Entry> heap;  // a heap under `better`: the worst entry at the front
+  auto offer = [&](double turn, int64_t seq) {
+    if (pool == 0) return;
+    heap.emplace_back(turn, seq);
+    std::push_heap(heap.begin(), heap.end(), better);
+    if (heap.size() > pool) {
+      std::pop_heap(heap.begin(), heap.end(), better);
+      heap.pop_back();
+    }
+  };
+  for (const sqlite::TermMatchRow& row : matches.rows) {
+    offer(Bm25(matches.idf, row.tf.data(), row.doc_length, matches.avg_length, pending.k1, pending.b),
+          row.seq);
+  }
+  std::vector<size_t> order(pending.turn.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return pending.turn[a] != pending.turn[b] ? pending.turn[a] > pending.turn[b] : a < b;
+  });
+  for (size_t i : order) {
+    if (pending.state[i] != PendingMatches::State::kPending) continue;
+    const Entry entry{pending.turn[i], pending.postings.seqs[i]};
+    if (heap.size() >= pool && !better(entry, heap.front())) break;  // sorted: no later row enters
+    auto turn = pending.Resolve(store, i);
+    if (!turn) return turn.error();
+    if (!turn->has_value()) continue;
+    ScoredTurn& t = **turn;
+    sqlite::TermMatchRow& row = matches.rows.emplace_back();
+    row.seq = t.seq;
+    row.session_rowid = t.session_rowid;
+    row.occurred_at = t.occurred_at;
+    row.speaker = std::move(t.speaker);
+    row.doc_length = pending.postings.doc_lengths[i];
+    const uint16_t* tf = pending.postings.Tf(i);
+    row.tf.assign(tf, tf + pending.postings.phrases);
+    offer(entry.first, entry.second);
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                            const sqlite::TermMatchSet& matches,
                                            const TurnScoring& scoring,
                                            const std::vector<sqlite::NeighbourRow>& extra_centres,
-                                           const std::vector<sqlite::NeighbourRow>& extra_candidates) {
+                                           const std::vector<sqlite::NeighbourRow>& extra_candidates,
+                                           PendingMatches* pending) {
   const size_t phrases = matches.idf.size();
   std::vector<uint32_t> tf(phrases);
   std::vector<ScoredTurn> out;
@@ -51,18 +154,49 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.session_rowid = row.session_rowid;
     t.occurred_at = row.occurred_at;
     t.speaker = row.speaker;
-    t.turn = Bm25(matches.idf, tf, row.doc_length, matches.avg_length, scoring.k1, scoring.b);
-    t.turn_coverage = Coverage(matches.idf, tf);
+    t.turn = Bm25(matches.idf, tf.data(), row.doc_length, matches.avg_length, scoring.k1, scoring.b);
+    t.turn_coverage = Coverage(matches.idf, tf.data());
     t.window_coverage = t.turn_coverage;
+    t.phrases_held = PhrasesHeld(phrases, tf.data());
     index_of.emplace(row.seq, out.size());
     out.push_back(std::move(t));
   }
   const size_t matched = matches.rows.size();
+  // A pending row (pruned path) that passes the filter for an event of this session and time:
+  // its index in pending->postings, or -1.
+  auto pending_match = [&](int64_t seq, int64_t session_rowid, TimestampMs occurred_at) -> std::ptrdiff_t {
+    if (pending == nullptr) return -1;
+    const std::ptrdiff_t p = pending->postings.Find(seq);
+    if (p < 0 || pending->state[p] == PendingMatches::State::kOutside ||
+        !pending->Eligible(session_rowid, occurred_at)) {
+      return -1;
+    }
+    return p;
+  };
+  // Makes pending row p a candidate (the extra or neighbour `at`, whose place is known).
+  auto resolve_pending = [&](std::ptrdiff_t p, const sqlite::NeighbourRow& at) {
+    pending->state[p] = PendingMatches::State::kResolved;
+    ScoredTurn t;
+    t.seq = at.seq;
+    t.session_rowid = at.session_rowid;
+    t.occurred_at = at.occurred_at;
+    t.speaker = at.speaker;
+    t.turn = pending->turn[p];
+    t.turn_coverage = Coverage(matches.idf, pending->postings.Tf(p));
+    t.window_coverage = t.turn_coverage;
+    t.phrases_held = PhrasesHeld(phrases, pending->postings.Tf(p));
+    index_of.emplace(at.seq, out.size());
+    out.push_back(std::move(t));
+  };
   // Events found by another channel are candidates whatever their own match (after the matched
   // rows, so out[i] for i < matched stays matches.rows[i]).
   for (const auto* extras : {&extra_centres, &extra_candidates}) {
     for (const sqlite::NeighbourRow& extra : *extras) {
       if (index_of.count(extra.seq) != 0) continue;
+      if (const std::ptrdiff_t p = pending_match(extra.seq, extra.session_rowid, extra.occurred_at); p >= 0) {
+        resolve_pending(p, extra);
+        continue;
+      }
       ScoredTurn t;
       t.seq = extra.seq;
       t.session_rowid = extra.session_rowid;
@@ -77,9 +211,20 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   // for the reply channel alone.
   const int reach = std::max(r, scoring.reply ? 1 : 0);
   if (reach <= 0 || out.empty()) return out;
-  auto match_of = [&](int64_t seq) -> const sqlite::TermMatchRow* {
+  // The per-phrase counts and length of a matching row (nullptr counts: not a matching row).
+  struct MatchRef {
+    const uint16_t* tf = nullptr;
+    int32_t doc_length = 0;
+  };
+  auto match_of = [&](int64_t seq, int64_t session_rowid, TimestampMs occurred_at) -> MatchRef {
     auto it = index_of.find(seq);
-    return it != index_of.end() && it->second < matched ? &matches.rows[it->second] : nullptr;
+    if (it != index_of.end() && it->second < matched) {
+      const sqlite::TermMatchRow& row = matches.rows[it->second];
+      return {row.tf.data(), row.doc_length};
+    }
+    const std::ptrdiff_t p = pending_match(seq, session_rowid, occurred_at);
+    if (p < 0) return {};
+    return {pending->postings.Tf(p), pending->postings.doc_lengths[p]};
   };
 
   // The centres whose neighbourhoods are read: the pool (the best single-turn matches), then the
@@ -146,7 +291,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
         }
       }
     }
-    auto around = store.SessionStretchAround(center.session_rowid, center.occurred_at, center.seq, 2 * reach, 2 * reach);
+    auto around = store.SessionStretchAround(center.session_rowid, center.occurred_at, center.seq, 2 * reach,
+                                             2 * reach);
     if (!around) return Error(around.error());
     if (!around->centre) continue;  // not stored (cannot happen inside one read transaction)
     const auto centre = static_cast<std::ptrdiff_t>(*around->centre);
@@ -157,7 +303,6 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
 
   const double window_avg = matches.avg_length * (2 * r + 1);  // (unused when r = 0)
-  std::vector<uint32_t> asked_tf(phrases);
   for (const Candidate& c : candidates) {
     const std::vector<sqlite::NeighbourRow>& rows = *stretches[c.stretch];
     std::fill(tf.begin(), tf.end(), 0);
@@ -170,32 +315,35 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, c.pos + r);
       for (auto i = lo; i <= hi; ++i) {
         length += rows[i].doc_length;
-        const sqlite::TermMatchRow* m = match_of(rows[i].seq);
-        if (m == nullptr) continue;
+        const MatchRef m = match_of(rows[i].seq, rows[i].session_rowid, rows[i].occurred_at);
+        if (m.tf == nullptr) continue;
         size_t distinct = 0;
         for (size_t k = 0; k < phrases; ++k) {
-          tf[k] += m->tf[k];
-          distinct += m->tf[k] > 0 ? 1 : 0;
+          tf[k] += m.tf[k];
+          distinct += m.tf[k] > 0 ? 1 : 0;
         }
         best_single = std::max(best_single, distinct);
       }
-      window = Bm25(matches.idf, tf, length, window_avg, scoring.k1, scoring.b);
+      window = Bm25(matches.idf, tf.data(), length, window_avg, scoring.k1, scoring.b);
       for (size_t k = 0; k < phrases; ++k) window_distinct += tf[k] > 0 ? 1 : 0;
     }
-    // The reply channel: the event right before this one asked a question (and someone else
-    // asked it) that shares the question's terms.
+    // The reply channel: the event right before this one asks a question, someone else asked
+    // it, and it shares the query's terms.
     double reply = 0;
     if (scoring.reply && c.pos > 0) {
       const sqlite::NeighbourRow& asked = rows[c.pos - 1];
-      const sqlite::TermMatchRow* m = asked.asks_question && asked.speaker != rows[c.pos].speaker
-                                          ? match_of(asked.seq)
-                                          : nullptr;
-      if (m != nullptr) {
-        for (size_t k = 0; k < phrases; ++k) asked_tf[k] = m->tf[k];
-        reply = Bm25(matches.idf, asked_tf, m->doc_length, matches.avg_length, scoring.k1, scoring.b);
+      if (asked.asks_question && asked.speaker != rows[c.pos].speaker) {
+        const MatchRef m = match_of(asked.seq, asked.session_rowid, asked.occurred_at);
+        if (m.tf != nullptr) reply = Bm25(matches.idf, m.tf, m.doc_length, matches.avg_length, scoring.k1, scoring.b);
       }
     }
     auto found = index_of.find(c.seq);
+    if (found == index_of.end()) {
+      if (const std::ptrdiff_t p = pending_match(c.seq, c.session_rowid, c.occurred_at); p >= 0) {
+        resolve_pending(p, rows[c.pos]);  // a matching row: a candidate as every other
+        found = index_of.find(c.seq);
+      }
+    }
     if (found == index_of.end()) {
       // An event without a query term of its own joins when it answers a matching question, or
       // when its window holds more distinct query terms than any one event in it (the terms are
@@ -213,7 +361,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     out[found->second].reply = reply;
     if (r > 0) {
       out[found->second].window = window;
-      out[found->second].window_coverage = Coverage(matches.idf, tf);
+      out[found->second].window_coverage = Coverage(matches.idf, tf.data());
     }
   }
   return out;

@@ -375,8 +375,76 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
     r.occurred_at = s.Int(3);
     r.speaker = s.Text(4);
   }
+  out.stopped_at_max = out.rows.size() >= max_rows;
   s.Reset();
   return out;
+}
+
+std::ptrdiff_t TermPostings::Find(int64_t seq) const {
+  auto it = std::lower_bound(seqs.begin(), seqs.end(), seq);
+  return it != seqs.end() && *it == seq ? it - seqs.begin() : -1;
+}
+
+Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t after_seq,
+                                               size_t max_rows) {
+  auto st = db_.Cached(
+      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz) FROM event_fts "
+      "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
+      "WHERE event_fts MATCH ?1 AND event_fts.rowid > ?2");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, match).Bind(2, after_seq);
+  TermPostings out;
+  bool first = true;
+  while (out.seqs.size() < max_rows) {
+    auto row = s.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    std::string_view blob = s.Blob(1);
+    TermCountsView counts;
+    if (!counts.Parse(blob.data(), blob.size())) {
+      s.Reset();
+      return Error(Status::Internal("engram_term_counts returned a malformed blob"));
+    }
+    const uint32_t n = counts.header().phrases;
+    if (first) {
+      first = false;
+      out.phrases = n;
+      out.idf.resize(n);
+      for (uint32_t i = 0; i < n; ++i) out.idf[i] = counts.Idf(i);
+      out.avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
+    } else if (n != out.phrases) {
+      s.Reset();
+      return Error(Status::Internal("engram_term_counts changed its phrase count between rows"));
+    }
+    out.seqs.push_back(s.Int(0));
+    out.doc_lengths.push_back(static_cast<int32_t>(counts.header().doc_length));
+    for (uint32_t i = 0; i < n; ++i) out.tf.push_back(counts.Tf(i));
+  }
+  s.Reset();
+  return out;
+}
+
+Result<std::optional<LocatedEvent>> EventStore::LocateOne(int64_t seq) {
+  auto st = db_.Cached(
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0), "
+      "e.session_id, e.namespace_id FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.seq = ?1");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, seq);
+  auto row = s.Step();
+  if (!row) return Error(row.error());
+  if (!*row) {
+    s.Reset();
+    return std::optional<LocatedEvent>();
+  }
+  LocatedEvent out;
+  out.namespace_id = s.Int(6);
+  auto n = ReadNeighbourRow(s, s.Int(5));
+  if (!n) return Error(n.error());
+  out.row = std::move(*n);
+  s.Reset();
+  return std::optional<LocatedEvent>(std::move(out));
 }
 
 Result<EventStore::SessionStretch> EventStore::SessionStretchAround(int64_t session_rowid, TimestampMs occurred_at,

@@ -4,6 +4,7 @@
 #ifndef ENGRAM_STORE_SQLITE_EVENT_STORE_H_
 #define ENGRAM_STORE_SQLITE_EVENT_STORE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,6 +42,18 @@ struct SearchFilter {
   std::optional<TimestampMs> until;
 };
 
+// An event next to another in its session's order (occurred_at, seq).
+struct NeighbourRow {
+  int64_t seq = 0;
+  int64_t session_rowid = 0;
+  TimestampMs occurred_at = 0;
+  std::string speaker;
+  int32_t doc_length = 0;  // tokens in the indexed text
+  // The text holds a question mark ('?' or the fullwidth '？' of CJK text): the event asks
+  // something, and the event after it (by someone else) is likely the answer.
+  bool asks_question = false;
+};
+
 // One event that matched a full-text query, with what recall's own scorers need.
 struct TermMatchRow {
   int64_t seq = 0;
@@ -55,19 +68,29 @@ struct TermMatchRow {
 struct TermMatchSet {
   std::vector<double> idf;  // per query phrase (engram_bm25's idf, over the whole table)
   double avg_length = 1.0;  // average tokens per indexed event (the whole table)
-  std::vector<TermMatchRow> rows;  // in no particular order
+  std::vector<TermMatchRow> rows;  // in FTS5's order (ascending seq)
+  // True when the query stopped at `max_rows` rows: more may match (every row with a seq above
+  // rows.back().seq is unread).
+  bool stopped_at_max = false;
 };
 
-// An event next to another in its session's order (occurred_at, seq).
-struct NeighbourRow {
-  int64_t seq = 0;
-  int64_t session_rowid = 0;
-  TimestampMs occurred_at = 0;
-  std::string speaker;
-  int32_t doc_length = 0;  // tokens in the indexed text
-  // The text holds a question mark ('?' or the fullwidth '？' of CJK text): the event asks
-  // something, and the event after it (by someone else) is likely the answer.
-  bool asks_question = false;
+// Matching rows without their events: seq, length and per-phrase counts only (MatchPostings).
+struct TermPostings {
+  std::vector<double> idf;  // per query phrase, as TermMatchSet::idf
+  double avg_length = 1.0;
+  uint32_t phrases = 0;
+  std::vector<int64_t> seqs;         // ascending
+  std::vector<int32_t> doc_lengths;  // tokens in the indexed text, one per seq
+  std::vector<uint16_t> tf;          // seqs.size() × phrases, row-major, MatchTermCounts' order
+  const uint16_t* Tf(size_t row) const { return tf.data() + row * phrases; }
+  // Row index of `seq`, or -1 (binary search).
+  std::ptrdiff_t Find(int64_t seq) const;
+};
+
+// An event's namespace and place (LocateOne).
+struct LocatedEvent {
+  int64_t namespace_id = 0;
+  NeighbourRow row;
 };
 
 class EventStore {
@@ -107,6 +130,14 @@ class EventStore {
   // in FTS5's order, not by score).
   Result<TermMatchSet> MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                        size_t max_rows);
+  // Every full-text row matching `match` with seq > `after_seq`, in ascending seq, with its length
+  // and per-phrase counts but nothing of its event (no namespace or time filter: the caller
+  // checks the rows it keeps with LocateOne). Stops after `max_rows` rows. One FTS5 query joined to
+  // the (small, seq-ordered) docsize table only: the cheap first pass of recall's pruned matching.
+  Result<TermPostings> MatchPostings(std::string_view match, int64_t after_seq, size_t max_rows);
+  // Namespace, session, time, speaker and length of the event at `seq`; nullopt when there is
+  // none. One indexed lookup.
+  Result<std::optional<LocatedEvent>> LocateOne(int64_t seq);
   // A stretch of the session's order (occurred_at, seq) around the event (seq, occurred_at): up to
   // `before` events preceding it, the event itself, up to `after` events following it, in session
   // order. `centre` is the event's index in `rows`; nullopt when the event is not stored (then

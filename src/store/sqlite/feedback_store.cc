@@ -52,6 +52,16 @@ Result<FeedbackCounts> FeedbackStore::Counts(std::string_view item_type, int64_t
   return c;
 }
 
+Result<bool> FeedbackStore::HasRatings(int64_t namespace_id) {
+  auto any = db_.Cached("SELECT 1 FROM feedback WHERE namespace_id = ? LIMIT 1");
+  if (!any) return Error(any.error());
+  (*any)->Bind(1, namespace_id);
+  auto has = (*any)->Step();
+  if (!has) return Error(has.error());
+  (*any)->Reset();
+  return *has;
+}
+
 Result<std::unordered_map<int64_t, double>> FeedbackStore::EventUtility(
     int64_t namespace_id, const std::vector<int64_t>& seqs) {
   std::unordered_map<int64_t, double> out;

@@ -40,6 +40,8 @@ class FeedbackStore {
                 bool helpful, TimestampMs now);
   // Ratings of one item over every question.
   Result<FeedbackCounts> Counts(std::string_view item_type, int64_t seq);
+  // True when some item of the namespace has a rating (one seek).
+  Result<bool> HasRatings(int64_t namespace_id);
   // helpful − unhelpful per event seq, for the events among `seqs` that were rated (one query);
   // empty when the namespace has no ratings at all (one seek).
   Result<std::unordered_map<int64_t, double>> EventUtility(int64_t namespace_id,

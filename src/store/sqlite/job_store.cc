@@ -30,12 +30,15 @@ Status JobStore::EnqueueExtraction(int64_t ns, int64_t session_rowid, int64_t ev
 }
 
 Result<std::optional<int64_t>> JobStore::OldestReadySession(TimestampMs now) {
-  // Two walks of jobs_status_id in id order, each stopping at its first ready job.
+  // Two walks of jobs_status_id in id order, each stopping at its first ready job. INDEXED BY:
+  // without it (no ANALYZE statistics) SQLite picks jobs_ready for the pending walk — a range on
+  // available_at that reads every pending job and sorts them by id, once per lease, which made a
+  // drain quadratic in the backlog (65% of a 20k-event scale run).
   auto st = db_.Cached(
-      "SELECT session_id, id FROM (SELECT session_id, id FROM jobs WHERE status = 'pending' AND "
-      "available_at <= ?1 ORDER BY id LIMIT 1) UNION ALL SELECT session_id, id FROM (SELECT "
-      "session_id, id FROM jobs WHERE status = 'leased' AND lease_expires_at <= ?1 ORDER BY id "
-      "LIMIT 1) ORDER BY 2 LIMIT 1");
+      "SELECT session_id, id FROM (SELECT session_id, id FROM jobs INDEXED BY jobs_status_id "
+      "WHERE status = 'pending' AND available_at <= ?1 ORDER BY id LIMIT 1) UNION ALL "
+      "SELECT session_id, id FROM (SELECT session_id, id FROM jobs INDEXED BY jobs_status_id "
+      "WHERE status = 'leased' AND lease_expires_at <= ?1 ORDER BY id LIMIT 1) ORDER BY 2 LIMIT 1");
   if (!st) return Error(st.error());
   (*st)->Bind(1, now);
   auto row = (*st)->Step();

@@ -326,7 +326,17 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration6Indexes));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 6"));
     }
-    // Later migrations go here: `if (*version < 7) { ... PRAGMA user_version = 7; }`.
+    if (*version < 7) {
+      // The current and next values of a single-valued slot by its conflict key: without this
+      // index CurrentByConflictKey (status active or disputed) and NextInValidTime scanned every
+      // current claim of the namespace for each extracted candidate, which made extraction
+      // quadratic in the namespace's claims.
+      ENGRAM_RETURN_IF_ERROR(db.Exec(
+          "CREATE INDEX IF NOT EXISTS claims_conflict ON claims(namespace_id, conflict_key, valid_from) "
+          "WHERE conflict_key IS NOT NULL"));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 7"));
+    }
+    // Later migrations go here: `if (*version < 8) { ... PRAGMA user_version = 8; }`.
     return Status::Ok();
   });
 }
