@@ -1,14 +1,14 @@
-// The optional rerank stage of recall (issue 4), end to end through the library and the CLI, against
-// a scripted local rerank server: reordering, the pool cap, both wire shapes, retries inside the
-// budget, and every failure (timeout, HTTP error, malformed reply) falling back to the fused order
-// with the packet saying why.
+// The optional rerank stage of recall (issue 4), end to end through the library and the CLI,
+// against a scripted local rerank server: reordering, the pool cap, both wire shapes, retries
+// inside the budget, and every failure (timeout, HTTP error, malformed reply) falling back to the
+// fused order with the packet saying why.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +38,8 @@ std::vector<std::string> DocumentsOf(const RecordedRequest& r) {
 ScriptedReply Reverse(const RecordedRequest& r) {
   json results = json::array();
   const size_t n = DocumentsOf(r).size();
-  for (size_t i = 0; i < n; ++i) results.push_back({{"index", n - 1 - i}, {"relevance_score", double(n - 1 - i)}});
+  for (size_t i = 0; i < n; ++i)
+    results.push_back({{"index", n - 1 - i}, {"relevance_score", double(n - 1 - i)}});
   return {200, json{{"results", results}}.dump(), 0, {}};
 }
 
@@ -75,9 +76,12 @@ class RerankRecallTest : public ::testing::Test {
   void Fill(Engine& engine, const std::vector<std::string>& contents = {}) {
     std::vector<std::string> texts = contents;
     if (texts.empty()) {
-      texts = {"coffee coffee coffee every morning", "I drink coffee at work",
-               "coffee beans from Kenya",            "the coffee machine broke",
-               "tea or coffee? coffee, always",       "we talked about coffee prices"};
+      texts = {"coffee coffee coffee every morning",
+               "I drink coffee at work",
+               "coffee beans from Kenya",
+               "the coffee machine broke",
+               "tea or coffee? coffee, always",
+               "we talked about coffee prices"};
     }
     int minute = 0;
     for (const std::string& t : texts) {
@@ -87,7 +91,8 @@ class RerankRecallTest : public ::testing::Test {
       in.role = "user";
       in.speaker = "Ann";
       in.content = t;
-      in.occurred_at = "2026-05-04T10:" + std::string(minute < 10 ? "0" : "") + std::to_string(minute) + ":00Z";
+      in.occurred_at =
+          "2026-05-04T10:" + std::string(minute < 10 ? "0" : "") + std::to_string(minute) + ":00Z";
       ++minute;
       auto r = engine.Ingest(in);
       ASSERT_TRUE(r.has_value()) << r.error().ToString();
@@ -164,7 +169,8 @@ TEST_F(RerankRecallTest, PoolCapIsRespectedAndTheRestKeepTheirOrder) {
   std::swap(expected[0], expected[1]);
   EXPECT_EQ(Ids(reranked), expected);
   EXPECT_EQ(reranked.rerank.pool, 2);
-  for (size_t i = 2; i < reranked.items.size(); ++i) EXPECT_EQ(Channel(reranked.items[i], "rerank"), nullptr);
+  for (size_t i = 2; i < reranked.items.size(); ++i)
+    EXPECT_EQ(Channel(reranked.items[i], "rerank"), nullptr);
 }
 
 // A pool deeper than the limit lets the reranker lift an item from below the cut.
@@ -268,7 +274,8 @@ TEST_F(RerankRecallTest, MalformedRepliesAreSkippedWithTheReasonNeverACrash) {
     RecallResult r = Recall(*engine, "coffee");
     EXPECT_EQ(Ids(r), Ids(fused)) << c.body;
     EXPECT_EQ(r.rerank.status, "skipped") << c.body;
-    EXPECT_NE(r.rerank.reason.find(c.reason), std::string::npos) << c.body << " → " << r.rerank.reason;
+    EXPECT_NE(r.rerank.reason.find(c.reason), std::string::npos)
+        << c.body << " → " << r.rerank.reason;
     EXPECT_EQ(server.requests().size(), 1u);
   }
 }
@@ -351,9 +358,11 @@ TEST_F(RerankRecallTest, BadSettingsAreInvalidArgumentAtOpen) {
     auto engine = Engine::Open(options);
     ASSERT_FALSE(engine.has_value()) << c.expected;
     EXPECT_EQ(engine.error().code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(engine.error().message().find(c.expected), std::string::npos) << engine.error().ToString();
+    EXPECT_NE(engine.error().message().find(c.expected), std::string::npos)
+        << engine.error().ToString();
   }
-  EXPECT_FALSE(std::filesystem::exists(dir_.File("never.db"))) << "bad settings must not create the database";
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("never.db")))
+      << "bad settings must not create the database";
 }
 
 // ---- the CLI ------------------------------------------------------------------------------------
@@ -363,10 +372,13 @@ class RerankCliTest : public ::testing::Test {
   void SetUp() override {
     db_ = dir_.File("cli.db");
     std::string lines;
-    const std::vector<std::string> texts = {"coffee coffee coffee every morning", "I drink coffee at work",
-                                            "coffee beans from Kenya"};
+    const std::vector<std::string> texts = {"coffee coffee coffee every morning",
+                                            "I drink coffee at work", "coffee beans from Kenya"};
     for (size_t i = 0; i < texts.size(); ++i) {
-      lines += json{{"namespace", "u"}, {"session_id", "s1"}, {"role", "user"}, {"content", texts[i]},
+      lines += json{{"namespace", "u"},
+                    {"session_id", "s1"},
+                    {"role", "user"},
+                    {"content", texts[i]},
                     {"occurred_at", "2026-05-04T10:0" + std::to_string(i) + ":00Z"}}
                    .dump() +
                "\n";
@@ -379,8 +391,9 @@ class RerankCliTest : public ::testing::Test {
   // Every $ENGRAM_RERANK_* of whoever runs the tests removed; the base URL set when given.
   static test::EnvChanges Env(const std::string& base_url) {
     test::EnvChanges env;
-    for (const char* v : {"ENGRAM_RERANK_BASE_URL", "ENGRAM_RERANK_MODEL", "ENGRAM_RERANK_API_KEY",
-                          "ENGRAM_RERANK_FORMAT", "ENGRAM_RERANK_POOL", "ENGRAM_RERANK_BUDGET_MS"}) {
+    for (const char* v :
+         {"ENGRAM_RERANK_BASE_URL", "ENGRAM_RERANK_MODEL", "ENGRAM_RERANK_API_KEY",
+          "ENGRAM_RERANK_FORMAT", "ENGRAM_RERANK_POOL", "ENGRAM_RERANK_BUDGET_MS"}) {
       env.push_back({v, std::nullopt});
     }
     if (!base_url.empty()) env.push_back({"ENGRAM_RERANK_BASE_URL", base_url});
@@ -400,13 +413,14 @@ class RerankCliTest : public ::testing::Test {
 
 TEST_F(RerankCliTest, RecallRerankedThroughTheEnvironmentAndFlags) {
   ScriptedHttpServer server(Reverse);
-  CliResult fused = RunCli({"--db", db_, "--json", "recall", "coffee", "-n", "u", "--no-rerank"}, "",
-                           Env(server.base_url()));
+  CliResult fused = RunCli({"--db", db_, "--json", "recall", "coffee", "-n", "u", "--no-rerank"},
+                           "", Env(server.base_url()));
   ASSERT_EQ(fused.exit_code, 0) << fused.Describe();
   EXPECT_TRUE(server.requests().empty());
   EXPECT_FALSE(json::parse(fused.out).contains("rerank"));
 
-  CliResult r = RunCli({"--db", db_, "--json", "recall", "coffee", "-n", "u"}, "", Env(server.base_url()));
+  CliResult r =
+      RunCli({"--db", db_, "--json", "recall", "coffee", "-n", "u"}, "", Env(server.base_url()));
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   ASSERT_EQ(server.requests().size(), 1u);
   std::vector<std::string> expected = JsonIds(fused);
@@ -415,18 +429,20 @@ TEST_F(RerankCliTest, RecallRerankedThroughTheEnvironmentAndFlags) {
   EXPECT_EQ(json::parse(r.out)["rerank"]["status"], "applied");
 
   // A flag wins over the environment: the pool of 2 is what the server sees.
-  r = RunCli({"--db", db_, "--rerank-pool", "2", "--json", "recall", "coffee", "-n", "u", "--rerank"}, "",
-             Env(server.base_url()));
+  r = RunCli(
+      {"--db", db_, "--rerank-pool", "2", "--json", "recall", "coffee", "-n", "u", "--rerank"}, "",
+      Env(server.base_url()));
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   ASSERT_EQ(server.requests().size(), 2u);
   EXPECT_EQ(DocumentsOf(server.requests()[1]).size(), 2u);
 
   // --explain names the stage.
-  r = RunCli({"--db", db_, "--rerank-url", server.base_url(), "recall", "coffee", "-n", "u", "--explain"}, "",
-             Env(""));
+  r = RunCli(
+      {"--db", db_, "--rerank-url", server.base_url(), "recall", "coffee", "-n", "u", "--explain"},
+      "", Env(""));
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_NE(r.out.find("rerank applied: 3 items"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" rerank 3"), std::string::npos) << r.out;  // the stage
+  EXPECT_NE(r.out.find(" rerank 3"), std::string::npos) << r.out;           // the stage
   EXPECT_NE(r.out.find("rerank   rank    1"), std::string::npos) << r.out;  // an item's channel
 }
 
@@ -438,14 +454,17 @@ TEST_F(RerankCliTest, SlowRerankerStillAnswersAndSaysSo) {
   });
   CliResult fused = RunCli({"--db", db_, "--json", "recall", "coffee", "-n", "u"}, "", Env(""));
   ASSERT_EQ(fused.exit_code, 0) << fused.Describe();
-  CliResult r = RunCli({"--db", db_, "--rerank-budget-ms", "100", "--json", "recall", "coffee", "-n", "u"}, "",
-                       Env(server.base_url()));
+  CliResult r =
+      RunCli({"--db", db_, "--rerank-budget-ms", "100", "--json", "recall", "coffee", "-n", "u"},
+             "", Env(server.base_url()));
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_EQ(JsonIds(r), JsonIds(fused));
   json packet = json::parse(r.out);
   EXPECT_EQ(packet["rerank"]["status"], "skipped");
-  EXPECT_EQ(packet["rerank"]["reason"].get<std::string>().rfind("timeout after 100 ms", 0), 0u) << r.out;
-  EXPECT_NE(r.err.find("warning: rerank skipped: timeout after 100 ms"), std::string::npos) << r.err;
+  EXPECT_EQ(packet["rerank"]["reason"].get<std::string>().rfind("timeout after 100 ms", 0), 0u)
+      << r.out;
+  EXPECT_NE(r.err.find("warning: rerank skipped: timeout after 100 ms"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(RerankCliTest, BadSettingsAreInvalidArgument) {
@@ -456,11 +475,18 @@ TEST_F(RerankCliTest, BadSettingsAreInvalidArgument) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-pool=-1"}, Env(""), "field \"rerank.pool\""},
-      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-budget-ms", "0"}, Env(""), "field \"rerank.budget_ms\""},
+      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-pool=-1"},
+       Env(""),
+       "field \"rerank.pool\""},
+      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-budget-ms", "0"},
+       Env(""),
+       "field \"rerank.budget_ms\""},
       {{"--rerank-url", "127.0.0.1:9"}, Env(""), "field \"rerank.base_url\""},
-      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-format", "x"}, Env(""), "field \"rerank.format\""},
-      {{}, [] {
+      {{"--rerank-url", "http://127.0.0.1:9/v1", "--rerank-format", "x"},
+       Env(""),
+       "field \"rerank.format\""},
+      {{},
+       [] {
          test::EnvChanges env = Env("http://127.0.0.1:9/v1");
          env.push_back({"ENGRAM_RERANK_POOL", "lots"});
          return env;

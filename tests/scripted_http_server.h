@@ -28,7 +28,10 @@ struct ScriptedReply {
   // {status, body}, {status, body, delay_ms}, {status, body, delay_ms, headers}.
   ScriptedReply(int status_code, std::string reply_body, int delay = 0,
                 std::vector<std::pair<std::string, std::string>> reply_headers = {})
-      : status(status_code), body(std::move(reply_body)), delay_ms(delay), headers(std::move(reply_headers)) {}
+      : status(status_code),
+        body(std::move(reply_body)),
+        delay_ms(delay),
+        headers(std::move(reply_headers)) {}
 
   int status = 200;
   std::string body;
@@ -46,7 +49,8 @@ class ScriptedHttpServer {
  public:
   using Responder = std::function<ScriptedReply(const RecordedRequest&)>;
 
-  explicit ScriptedHttpServer(std::vector<ScriptedReply> replies) : ScriptedHttpServer(nullptr, std::move(replies)) {}
+  explicit ScriptedHttpServer(std::vector<ScriptedReply> replies)
+      : ScriptedHttpServer(nullptr, std::move(replies)) {}
   explicit ScriptedHttpServer(Responder responder) : ScriptedHttpServer(std::move(responder), {}) {}
 
   ~ScriptedHttpServer() {
@@ -75,7 +79,8 @@ class ScriptedHttpServer {
         if (!responder_ && next_ < replies_.size()) reply = replies_[next_++];
       }
       if (responder_) reply = responder_(recorded);
-      if (reply.delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(reply.delay_ms));
+      if (reply.delay_ms > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(reply.delay_ms));
       res.status = reply.status;
       for (const auto& [name, value] : reply.headers) res.set_header(name, value);
       res.set_content(reply.body, "application/json");

@@ -21,8 +21,10 @@ const std::vector<std::string> kDocs = {"alpha", "beta", "gamma"};
 
 std::string CohereReply(const std::vector<std::pair<int, double>>& results) {
   json r = json::array();
-  for (const auto& [index, score] : results) r.push_back({{"index", index}, {"relevance_score", score}});
-  return json{{"id", "rr-1"}, {"model", "m"}, {"results", r}, {"usage", {{"total_tokens", 12}}}}.dump();
+  for (const auto& [index, score] : results)
+    r.push_back({{"index", index}, {"relevance_score", score}});
+  return json{{"id", "rr-1"}, {"model", "m"}, {"results", r}, {"usage", {{"total_tokens", 12}}}}
+      .dump();
 }
 
 RerankClientOptions Options(const ScriptedHttpServer& server, std::vector<int>* waits,
@@ -66,7 +68,8 @@ TEST(RerankClientTest, CohereShapeRequestAndReply) {
 }
 
 TEST(RerankClientTest, TeiShapeRequestAndReply) {
-  ScriptedHttpServer server({{200, R"([{"index":1,"score":0.99},{"index":0,"score":0.01},{"index":2,"score":0.5}])"}});
+  ScriptedHttpServer server(
+      {{200, R"([{"index":1,"score":0.99},{"index":0,"score":0.01},{"index":2,"score":0.5}])"}});
   std::vector<int> waits;
   auto client = MustCreate(Options(server, &waits, "tei"));
   auto reply = client->Rerank("q", kDocs);
@@ -81,7 +84,8 @@ TEST(RerankClientTest, TeiShapeRequestAndReply) {
 }
 
 TEST(RerankClientTest, CjkTextPassesThroughIntact) {
-  const std::vector<std::string> docs = {"我上周在杭州买了一台咖啡机", "東京の天気は晴れ", "게임을 했어요"};
+  const std::vector<std::string> docs = {"我上周在杭州买了一台咖啡机", "東京の天気は晴れ",
+                                         "게임을 했어요"};
   ScriptedHttpServer server({{200, CohereReply({{0, 1}, {1, 0}, {2, 0.5}})}});
   std::vector<int> waits;
   auto client = MustCreate(Options(server, &waits));
@@ -107,7 +111,8 @@ TEST(RerankClientTest, LongDocumentsAreCutToTheCap) {
 }
 
 TEST(RerankClientTest, ServerErrorThenSuccessRetriesWithinBudget) {
-  ScriptedHttpServer server({{500, R"({"error":{"message":"warming up"}})"}, {200, CohereReply({{0, 1}, {1, 2}, {2, 3}})}});
+  ScriptedHttpServer server({{500, R"({"error":{"message":"warming up"}})"},
+                             {200, CohereReply({{0, 1}, {1, 2}, {2, 3}})}});
   std::vector<int> waits;
   auto client = MustCreate(Options(server, &waits));
   auto reply = client->Rerank("q", kDocs);
@@ -126,14 +131,16 @@ TEST(RerankClientTest, SlowServerTimesOutAtTheBudget) {
   auto reply = client->Rerank("q", kDocs);
   ASSERT_FALSE(reply.has_value());
   EXPECT_EQ(reply.error().code(), StatusCode::kIOError);
-  EXPECT_EQ(reply.error().message().rfind("timeout after 150 ms", 0), 0u) << reply.error().ToString();
+  EXPECT_EQ(reply.error().message().rfind("timeout after 150 ms", 0), 0u)
+      << reply.error().ToString();
   // No retry: the budget was spent by the first attempt.
   EXPECT_EQ(server.requests().size(), 1u);
   EXPECT_TRUE(waits.empty());
 }
 
 TEST(RerankClientTest, RetryAfterBeyondTheBudgetStopsAtOnce) {
-  ScriptedHttpServer server({{503, "busy", 0, {{"Retry-After", "5"}}}, {200, CohereReply({{0, 1}})}});
+  ScriptedHttpServer server(
+      {{503, "busy", 0, {{"Retry-After", "5"}}}, {200, CohereReply({{0, 1}})}});
   std::vector<int> waits;
   RerankClientOptions o = Options(server, &waits);
   o.endpoint.budget_ms = 300;
@@ -153,7 +160,8 @@ TEST(RerankClientTest, BackoffThatWouldPassTheDeadlineIsNotWaited) {
   auto client = MustCreate(o);
   auto reply = client->Rerank("q", {"x"});
   ASSERT_FALSE(reply.has_value());
-  EXPECT_NE(reply.error().message().find("no time left"), std::string::npos) << reply.error().ToString();
+  EXPECT_NE(reply.error().message().find("no time left"), std::string::npos)
+      << reply.error().ToString();
   EXPECT_EQ(server.requests().size(), 1u);
 }
 
@@ -167,7 +175,8 @@ TEST(RerankClientTest, UnreachableServerIsAnErrorNotATimeout) {
   auto reply = client->Rerank("q", {"x"});
   ASSERT_FALSE(reply.has_value());
   EXPECT_EQ(reply.error().code(), StatusCode::kIOError);
-  EXPECT_EQ(reply.error().message().find("timeout after"), std::string::npos) << reply.error().ToString();
+  EXPECT_EQ(reply.error().message().find("timeout after"), std::string::npos)
+      << reply.error().ToString();
   EXPECT_EQ(waits, (std::vector<int>{20, 40}));  // two retries, 20 then 40 ms apart
 }
 
@@ -234,7 +243,8 @@ TEST(RerankClientTest, MalformedRepliesNameTheField) {
     EXPECT_EQ(parsed.error().code(), StatusCode::kIOError) << c.body;
     EXPECT_NE(parsed.error().message().find(c.expected), std::string::npos)
         << c.body << " → " << parsed.error().ToString();
-    EXPECT_EQ(parsed.error().message().rfind("rerank client: malformed reply: ", 0), 0u) << parsed.error().ToString();
+    EXPECT_EQ(parsed.error().message().rfind("rerank client: malformed reply: ", 0), 0u)
+        << parsed.error().ToString();
   }
   // And the same through a request.
   ScriptedHttpServer server({{200, cases[5].body}});
@@ -257,8 +267,10 @@ TEST(RerankClientTest, CreateValidatesEveryField) {
       {[](RerankOptions& r) { r.pool = 0; }, "field \"rerank.pool\": 0 is out of range"},
       {[](RerankOptions& r) { r.pool = 101; }, "field \"rerank.pool\": 101 is out of range"},
       {[](RerankOptions& r) { r.budget_ms = 0; }, "field \"rerank.budget_ms\": 0 is out of range"},
-      {[](RerankOptions& r) { r.budget_ms = -5; }, "field \"rerank.budget_ms\": -5 is out of range"},
-      {[](RerankOptions& r) { r.format = "openai"; }, "field \"rerank.format\": unknown value \"openai\""},
+      {[](RerankOptions& r) { r.budget_ms = -5; },
+       "field \"rerank.budget_ms\": -5 is out of range"},
+      {[](RerankOptions& r) { r.format = "openai"; },
+       "field \"rerank.format\": unknown value \"openai\""},
       {[](RerankOptions& r) { r.base_url = "127.0.0.1:8000"; }, "has no scheme"},
       {[](RerankOptions& r) { r.base_url = "ftp://host/v1"; }, "scheme \"ftp\" is not supported"},
       {[](RerankOptions& r) { r.base_url = "http:///v1"; }, "has no host"},
@@ -270,7 +282,8 @@ TEST(RerankClientTest, CreateValidatesEveryField) {
     auto client = RerankClient::Create(bad);
     ASSERT_FALSE(client.has_value()) << c.expected;
     EXPECT_EQ(client.error().code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(client.error().message().find(c.expected), std::string::npos) << client.error().ToString();
+    EXPECT_NE(client.error().message().find(c.expected), std::string::npos)
+        << client.error().ToString();
   }
 }
 
@@ -288,19 +301,23 @@ TEST(RerankClientTest, ResolveReadsAndValidatesTheEnvironment) {
   ::setenv("ENGRAM_RERANK_POOL", "abc", 1);
   auto bad = ResolveRerankOptions(given);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().ToString().find("$ENGRAM_RERANK_POOL: \"abc\" is not an integer") != std::string::npos, true)
+  EXPECT_EQ(bad.error().ToString().find("$ENGRAM_RERANK_POOL: \"abc\" is not an integer") !=
+                std::string::npos,
+            true)
       << bad.error().ToString();
   ::unsetenv("ENGRAM_RERANK_POOL");
   ::unsetenv("ENGRAM_RERANK_MODEL");
   ::setenv("ENGRAM_RERANK_BUDGET_MS", "0", 1);
   bad = ResolveRerankOptions(given);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_NE(bad.error().message().find("$ENGRAM_RERANK_BUDGET_MS: 0 is out of range"), std::string::npos);
+  EXPECT_NE(bad.error().message().find("$ENGRAM_RERANK_BUDGET_MS: 0 is out of range"),
+            std::string::npos);
   ::unsetenv("ENGRAM_RERANK_BUDGET_MS");
   ::setenv("ENGRAM_RERANK_BASE_URL", "localhost:8000", 1);
   bad = ResolveRerankOptions(given);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_NE(bad.error().message().find("$ENGRAM_RERANK_BASE_URL"), std::string::npos) << bad.error().ToString();
+  EXPECT_NE(bad.error().message().find("$ENGRAM_RERANK_BASE_URL"), std::string::npos)
+      << bad.error().ToString();
   ::unsetenv("ENGRAM_RERANK_BASE_URL");
   // Options' own bad values name the field; an empty base_url (no reranker) is fine.
   given.base_url.clear();
