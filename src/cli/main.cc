@@ -49,11 +49,18 @@ int Fail(const GlobalFlags& flags, const Status& st) {
 Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
   Options options;
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
-  if (!flags.embedder.empty()) options.embedder = flags.embedder;
-  if (!flags.embedder_model.empty()) options.embedder_model = flags.embedder_model;
-  // The library lets $ENGRAM_RERANK_* override Options::rerank; a flag given here wins over the
-  // variable (as the help text says), so the variable is dropped from this process's environment.
-  // Values are validated by Engine::Open, like every other entry point's.
+  // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
+  // Options; a flag given here wins over its variable (as the help texts say: "default:
+  // $VARIABLE"), so the variable is dropped from this process's environment. Values are validated
+  // by Engine::Open, like every other entry point's.
+  if (!flags.embedder.empty()) {
+    options.embedder = flags.embedder;
+    unsetenv("ENGRAM_EMBEDDER");
+  }
+  if (!flags.embedder_model.empty()) {
+    options.embedder_model = flags.embedder_model;
+    unsetenv("ENGRAM_EMBEDDER_MODEL");
+  }
   auto take = [](const auto& flag, auto& field, const char* variable) {
     if (!flag.has_value()) return;
     field = *flag;
