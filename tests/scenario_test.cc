@@ -22,12 +22,14 @@
 //                                                      the valid_from/valid_to of a claim matcher)
 #include <dirent.h>
 #include <gmock/gmock.h>
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -334,6 +336,11 @@ struct Step {
   std::vector<std::string> expect_absent;
   std::vector<std::string> expect_exact;
   std::optional<std::string> expect_first;
+  // [a, b]: some item contains a, and it ranks above every item that contains b (b may be absent).
+  std::vector<std::string> expect_before;
+  // A recall weight (RecallWeights) without which this step's expectations must fail: checked by
+  // ScenarioChannelTest, which reruns the file through the library with that weight at 0.
+  std::string needs_channel;
   std::optional<bool> expect_empty;
   std::optional<int> expect_count;  // also claims, jobs
   std::vector<std::string> expect_flagged;
@@ -396,6 +403,17 @@ struct Step {
   }
 };
 
+// The RecallWeights field of a channel name ("window" → &RecallWeights::window); null if unknown.
+double RecallWeights::*ChannelWeight(const std::string& name) {
+  static const std::map<std::string, double RecallWeights::*> kWeights = {
+      {"turn", &RecallWeights::turn},       {"window", &RecallWeights::window},
+      {"dense", &RecallWeights::dense},     {"date", &RecallWeights::date},
+      {"speaker", &RecallWeights::speaker}, {"claims", &RecallWeights::claims},
+      {"feedback", &RecallWeights::feedback}, {"reply", &RecallWeights::reply}};
+  auto it = kWeights.find(name);
+  return it == kWeights.end() ? nullptr : it->second;
+}
+
 const std::map<std::string, std::set<std::string>>& StepKeys() {
   static const std::map<std::string, std::set<std::string>> kKeys = {
       {"ingest", {"step", "note", "event", "expect_duplicate", "expect_forgotten"}},
@@ -404,7 +422,8 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
        {"step", "note", "query", "namespace", "session", "limit", "match", "as_of", "known_as_of", "since", "until",
         "now", "budget", "expect_answerability", "expect_truncated", "include_history", "claims_only", "events_only", "expect_contains", "expect_absent",
         "expect_exact", "expect_first", "expect_empty", "expect_count", "expect_flagged",
-        "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error"}},
+        "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error",
+        "expect_before", "needs_channel"}},
       {"remember",
        {"step", "note", "namespace", "text", "subject", "predicate", "value", "at", "speaker", "session",
         "idempotency_key", "expect_duplicate", "expect_forgotten", "save_event", "save_claims", "expect_decisions", "expect_decisions_include",
@@ -770,6 +789,15 @@ std::string ParseStep(const json& j, Step* step) {
   ENGRAM_STEP_TRY(list_field("expect_exact", &step->expect_exact));
   ENGRAM_STEP_TRY(list_field("expect_flagged", &step->expect_flagged));
   ENGRAM_STEP_TRY(optional_string("expect_first", &step->expect_first));
+  ENGRAM_STEP_TRY(list_field("expect_before", &step->expect_before));
+  if (j.contains("expect_before") && step->expect_before.size() != 2) {
+    return "\"expect_before\" must list exactly two substrings";
+  }
+  ENGRAM_STEP_TRY(string_field("needs_channel", &step->needs_channel, false));
+  if (j.contains("needs_channel") && !ChannelWeight(step->needs_channel)) {
+    return "\"needs_channel\": unknown channel \"" + step->needs_channel +
+           "\" (expected one of: turn, window, dense, date, speaker, claims, feedback)";
+  }
   ENGRAM_STEP_TRY(optional_bool("expect_empty", &step->expect_empty));
   ENGRAM_STEP_TRY(int_field("expect_count", &step->expect_count));
   ENGRAM_STEP_TRY(int_field("expect_claim_count", &step->expect_claim_count));
@@ -992,6 +1020,18 @@ void CheckRecall(const Step& step, const RecallOutcome& got) {
     EXPECT_TRUE(!texts.empty() && Contains(texts.front(), *step.expect_first))
         << "the first item does not contain \"" << *step.expect_first << "\"; " << Listing(texts);
   }
+  if (!step.expect_before.empty()) {
+    const std::string& above = step.expect_before[0];
+    const std::string& below = step.expect_before[1];
+    auto first = [&](const std::string& s) {
+      return std::find_if(texts.begin(), texts.end(), [&](const std::string& t) { return Contains(t, s); }) -
+             texts.begin();
+    };
+    const auto a = first(above), b = first(below);
+    EXPECT_TRUE(a < static_cast<std::ptrdiff_t>(texts.size()) && a < b)
+        << "no item containing \"" << above << "\" ranks above every item containing \"" << below << "\"; "
+        << Listing(texts);
+  }
   if (step.expect_empty) {
     EXPECT_EQ(texts.empty(), *step.expect_empty) << Listing(texts);
   }
@@ -1186,11 +1226,21 @@ ClaimView ViewOf(const RecallItem& it) {
 
 class LibraryBackend : public Backend {
  public:
-  explicit LibraryBackend(const std::string& db_path) : db_path_(db_path) {
+  // `configure` (optional) changes the default Options before every open (ScenarioChannelTest
+  // zeroes a recall weight with it).
+  explicit LibraryBackend(const std::string& db_path, std::function<void(Options&)> configure = nullptr)
+      : db_path_(db_path), configure_(std::move(configure)) {
     unsetenv("ENGRAM_EXTRACTOR");  // the default (rules) extractor, as in the CLI runs
-    auto engine = test::OpenTestEngine(db_path);
+    auto engine = OpenEngine();
     EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
     if (engine) engine_ = std::move(*engine);
+  }
+
+  Result<std::unique_ptr<Engine>> OpenEngine() const {
+    Options options;
+    options.db_path = db_path_;
+    if (configure_) configure_(options);
+    return Engine::Open(options);
   }
   bool ready() const { return engine_ != nullptr; }
 
@@ -1508,7 +1558,7 @@ class LibraryBackend : public Backend {
     Options options;
     options.db_path = db_path_;
     auto r = Engine::Restore(options, file);
-    auto engine = test::OpenTestEngine(db_path_);
+    auto engine = OpenEngine();
     EXPECT_TRUE(engine.has_value()) << engine.error().ToString();
     if (engine) engine_ = std::move(*engine);
     return r ? "" : r.error().ToString();
@@ -1522,6 +1572,7 @@ class LibraryBackend : public Backend {
 
  private:
   std::string db_path_;
+  std::function<void(Options&)> configure_;
   std::unique_ptr<Engine> engine_;
 };
 
@@ -2117,10 +2168,108 @@ TEST_P(ScenarioTest, Run) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioTest, ::testing::ValuesIn(AllParams()), ParamName);
 
+// A ranking scenario must be able to fail: every recall step that says "needs_channel": C fails
+// when the file is rerun through the library with RecallWeights::C = 0 (the other steps may or may
+// not; the steps that are not recalls must still pass, or the rerun proves nothing).
+TEST(ScenarioChannelTest, StepsThatNeedAChannelFailWithoutIt) {
+  int checked = 0;
+  for (const std::string& file : ScenarioFiles()) {
+    std::vector<Step> steps;
+    ASSERT_EQ(ParseScenario(test::ReadFile(kScenarioDir + "/" + file), &steps), "") << file;
+    std::set<std::string> channels;
+    for (const Step& step : steps) {
+      if (!step.needs_channel.empty()) channels.insert(step.needs_channel);
+    }
+    for (const std::string& channel : channels) {
+      SCOPED_TRACE(file + " with the " + channel + " weight at 0");
+      TempDir dir;
+      LibraryBackend backend(dir.File("ablation.db"),
+                             [&](Options& o) { o.recall.*ChannelWeight(channel) = 0; });
+      ASSERT_TRUE(backend.ready());
+      Runner runner(backend);
+      for (const Step& step : steps) {
+        ::testing::TestPartResultArray failures;
+        {
+          ::testing::ScopedFakeTestPartResultReporter intercept(
+              ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+          if (step.kind == "ingest") {
+            backend.Ingest(step);
+          } else {
+            runner.Run(step);
+          }
+        }
+        if (step.needs_channel == channel) {
+          ++checked;
+          EXPECT_GT(failures.size(), 0) << step.Where(file) << "\n  passes without the " << channel << " channel";
+        } else if (step.kind != "recall" && step.kind != "sessions_search") {
+          EXPECT_EQ(failures.size(), 0) << step.Where(file) << "\n  a setup step failed";
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0) << "no scenario step says needs_channel";
+}
+
+// (f) of cjk_channels.jsonl: a Chinese question answered by the dense channel alone, with the
+// hashing embedder (scenario files cannot choose an embedder). 猫咪 shares no bigram with 小猫很可爱
+// (full text finds nothing) but shares the character 猫, which the embedder's 1-grams see. Without
+// the dense channel (weight 0, or no embedder) nothing comes back: the step can fail.
+TEST(DenseChannelTest, ChineseQueryAnsweredByTheHashingEmbedder) {
+  TempDir dir;
+  const std::string db = dir.File("dense.db");
+  auto open = [&](double dense_weight) {
+    Options options;
+    options.db_path = db;
+    options.embedder = "hash";
+    options.recall.dense = dense_weight;
+    return Engine::Open(options);
+  };
+  unsetenv("ENGRAM_EMBEDDER");
+  {
+    ASSERT_OK_AND_ASSIGN(auto engine, open(0.5));
+    for (const char* content : {"小猫很可爱。", "今天下雨了。", "股票又跌了。"}) {
+      EventInput in;
+      in.namespace_name = "zh_dense";
+      in.session_id = "s1";
+      in.role = "user";
+      in.content = content;
+      ASSERT_OK(engine->Ingest(in));
+    }
+  }
+  RecallQuery q;
+  q.text = "猫咪";
+  q.namespace_name = "zh_dense";
+  {
+    ASSERT_OK_AND_ASSIGN(auto engine, open(0.5));
+    ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(q));
+    ASSERT_FALSE(r.items.empty());
+    EXPECT_EQ(r.items.front().text, "小猫很可爱。");
+    bool dense = false;
+    for (const ChannelScore& c : r.items.front().channels) dense |= c.channel == "dense";
+    EXPECT_TRUE(dense);
+    EXPECT_TRUE(r.warnings.empty()) << ::testing::PrintToString(r.warnings);
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto engine, open(0.0));
+    ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(q));
+    EXPECT_TRUE(r.items.empty()) << "found without the dense channel: " << r.items.front().text;
+  }
+  // The CLI, through --embedder.
+  CliResult r = RunCli({"--db", db, "--embedder", "hash", "--json", "recall", "-n", "zh_dense", "猫咪"}, "",
+                       {{"ENGRAM_EMBEDDER", std::nullopt}});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  json packet = json::parse(r.out);
+  ASSERT_FALSE(packet["items"].empty()) << r.out;
+  EXPECT_EQ(packet["items"][0]["text"], "小猫很可爱。");
+  r = RunCli({"--db", db, "--json", "recall", "-n", "zh_dense", "猫咪"}, "", {{"ENGRAM_EMBEDDER", std::nullopt}});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_TRUE(json::parse(r.out)["items"].empty()) << r.out;
+}
+
 // The suite must not shrink silently: a renamed or deleted file fails here.
 TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
   std::vector<std::string> files = ScenarioFiles();
-  for (const char* name : {"cjk.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
+  for (const char* name : {"cjk.jsonl", "cjk_channels.jsonl", "english.jsonl", "isolation.jsonl", "query_syntax.jsonl", "validation.jsonl",
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
                            "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
                            "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl",
@@ -2156,6 +2305,12 @@ TEST(ScenarioFormatTest, RejectsTyposAndBadSteps) {
           R"({"step":"recall","query":"x","namespace":"n","expect_error":"e","expect_count":1})",
           &steps),
       ::testing::HasSubstr("cannot be combined"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"x","namespace":"n","expect_before":["a"]})", &steps),
+              ::testing::HasSubstr("exactly two"));
+  steps.clear();
+  EXPECT_THAT(ParseScenario(R"({"step":"recall","query":"x","namespace":"n","needs_channel":"bm25"})", &steps),
+              ::testing::HasSubstr("unknown channel \"bm25\""));
   steps.clear();
   EXPECT_EQ(ParseScenario(R"({"step":"recall","query":"x","namespace":"n","limit":3,"match":"all",
 "expect_contains":["a"],"expect_absent":["b"],"expect_exact":["c"],"expect_first":"d","expect_empty":false,"expect_count":1})",

@@ -28,7 +28,8 @@ namespace engram {
 class Engine {
  public:
   // Opens (creating when missing) the database at options.db_path and runs pending schema
-  // migrations in one transaction. Errors: kInvalidArgument (empty path), kIOError (cannot create
+  // migrations in one transaction. Errors: kInvalidArgument (empty path; Options::rerank or its
+  // $ENGRAM_RERANK_* variables out of range or malformed, naming the field), kIOError (cannot create
   // or open the file), kCorruption (not an engram database, or a newer schema than this build).
   static Result<std::unique_ptr<Engine>> Open(const Options& options);
 
@@ -69,9 +70,12 @@ class Engine {
   // another model in the namespace, a missing model file, an embedder error) the other channels
   // still do and RecallResult::warnings says why. See docs/retrieval.md. The query is literal: quotes,
   // operators (AND, OR, NOT, NEAR), '*', ':' and parentheses are plain characters. A query with no
-  // searchable term returns no items (not an error). Errors: kInvalidArgument (empty namespace,
-  // limit outside 1–1000, since >= until, query not UTF-8 or over 64 KiB), kNotFound (unknown
-  // namespace or session).
+  // searchable term returns no items (not an error). With Options::rerank configured, the best
+  // items are reordered by the reranker within its time budget; a reranker that times out, fails
+  // or answers nonsense never fails recall (RecallResult::rerank says "skipped" and why). Errors:
+  // kInvalidArgument (empty namespace, limit outside 1–1000, since >= until, query not UTF-8 or
+  // over 64 KiB, rerank = true without a configured reranker), kNotFound (unknown namespace or
+  // session).
   virtual Result<RecallResult> Recall(const RecallQuery& query) = 0;
 
   // Rates one recalled item (its RecallItem::feedback_id) as helpful or not for that question; a

@@ -56,6 +56,37 @@ struct RecallWeights {
   bool filter_named_day = true;
 };
 
+// The optional reranker of recall (docs/retrieval.md, "Reranker"): after fusion and folding, the
+// best `pool` items are scored by a cross-encoder behind a rerank API (vLLM, llama.cpp server,
+// Hugging Face TEI, Cohere-compatible gateways) and reordered by that score. Off while base_url is
+// empty. Every field is overridden by its environment variable when that is set and not empty:
+// $ENGRAM_RERANK_BASE_URL, _MODEL, _API_KEY, _FORMAT, _POOL, _BUDGET_MS. When the reranker is
+// slow, down or answers nonsense, recall still succeeds with the fused order and says so
+// (RecallResult::rerank). Engine::Open rejects bad values with kInvalidArgument naming the field.
+struct RerankOptions {
+  // Everything before "/rerank": "http://127.0.0.1:8000/v1" (vLLM, llama.cpp server),
+  // "http://127.0.0.1:8080" (TEI). http or https. Empty = no reranker.
+  std::string base_url;
+  std::string model;    // sent as "model" when not empty (format "cohere")
+  std::string api_key;  // sent as "Authorization: Bearer <api_key>" when not empty
+  // "cohere": {"model","query","documents","top_n"} → {"results":[{"index","relevance_score"}]}
+  // (vLLM, llama.cpp server, Jina, Cohere); "tei": {"query","texts"} → [{"index","score"}]
+  // (text-embeddings-inference's native /rerank). Either reply shape is accepted.
+  std::string format = "cohere";
+  // How many of the best fused items are sent (1–100; when larger than the query's limit, the
+  // stage looks this deep and the limit is cut after it). 20: twice the default limit of 10, so
+  // the model can lift an item from just below the cut; a cross-encoder's cost grows linearly
+  // with the pairs it reads (a CPU-only llama.cpp reranker was measured at ≈ 0.5 s per pair, and
+  // cutting its pool from 50 to 20 cut latency 2.5×:
+  // https://git.jpaul.io/justin/crop-chem-docs/raw/commit/278fe5f456a952204a5b6e6354a5415235a2945d/deploy/rerank-docker.md).
+  int pool = 20;
+  // The whole rerank step (every attempt and retry), ms, 1–60000. 300 ms: recall itself takes a
+  // few ms, and an agent waits for the packet before it can answer; 300 ms is enough for a GPU
+  // cross-encoder over 20 short chat turns but not for a CPU-only one (raise it there, e.g. to
+  // 2000). Not measured here (no model weights, no network): see docs/retrieval.md.
+  int budget_ms = 300;
+};
+
 // The lifecycle (docs/lifecycle.md): TTL, activation decay, archive, resurrection. The TTL table,
 // half-lives and thresholds are constants of lifecycle/ttl.h and lifecycle/decay.h (HL-Mem's,
 // ../shared/reference/hlmem_hindsight.md §A5); these are the switches around them.
@@ -127,6 +158,9 @@ struct Options {
   // "glove": the word-vector file; empty = DefaultGloveModelPath(). $ENGRAM_EMBEDDER_MODEL
   // overrides it when set.
   std::string embedder_model;
+
+  // The optional reranker (off by default; see RerankOptions).
+  RerankOptions rerank;
 
   LifecycleOptions lifecycle;
 };

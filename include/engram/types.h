@@ -98,6 +98,9 @@ struct RecallQuery {
   // The moment the question is asked: relative time expressions in `text` ("yesterday", "last
   // week", "上周") resolve against it. Default: now.
   std::optional<TimestampMs> now;
+  // The reranker (Options::rerank): unset = used when configured; false = not for this query;
+  // true = required (kInvalidArgument when no reranker is configured).
+  std::optional<bool> rerank;
 };
 
 // An event cited as evidence of a claim.
@@ -114,7 +117,7 @@ struct EvidenceRef {
 };
 
 struct ChannelScore {
-  std::string channel;  // turn, window, dense, date, speaker, claims, fusion
+  std::string channel;  // turn, window, dense, date, speaker, claims, feedback, rerank
   int rank = 0;         // 1-based rank within the channel's candidates
   double score = 0;
 };
@@ -149,8 +152,20 @@ struct RecallItem {
 
 // How many candidates one stage of recall saw (RecallResult::stages, `engram recall --explain`).
 struct RecallStage {
-  std::string name;   // claims, matched, window, day_filter, read (pruned matching), fused, kept, packed
+  std::string name;   // claims, matched, window, day_filter, read (pruned matching), fused, kept, rerank, packed
   int64_t count = 0;  // candidates after the stage
+};
+
+// What the optional rerank stage did (RecallResult::rerank).
+struct RerankReport {
+  // "" = no reranker configured, or turned off for this query (the JSON packet then has no
+  // "rerank" field); "applied" = the pool was reordered by the reranker's scores; "skipped" =
+  // the reranker failed (timeout, error, malformed reply) and the fused order was kept.
+  std::string status;
+  std::string reason;  // skipped only: "timeout after 300 ms", the provider's error, ...
+  std::string model;   // Options::rerank.model (may be empty)
+  int pool = 0;        // items sent to the reranker
+  double took_ms = 0;  // wall time of the stage, ms
 };
 
 // The context packet: what one question recalls, ready for a prompt.
@@ -176,6 +191,8 @@ struct RecallResult {
   // Why a channel was off for this query, for the user ("dense channel disabled: ..."); the
   // other channels still ran. Empty normally.
   std::vector<std::string> warnings;
+  // The rerank stage (empty status when no reranker ran). When skipped, warnings also says why.
+  RerankReport rerank;
 };
 
 // `engram feedback`: a rating of one recalled item.

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <thread>
 #include <tuple>
 #include <filesystem>
@@ -31,6 +32,12 @@ struct GlobalFlags {
   bool json = false;
   std::string embedder;        // Options::embedder when given
   std::string embedder_model;  // Options::embedder_model when given
+  // Options::rerank fields when given (a given flag wins over its $ENGRAM_RERANK_* variable).
+  std::optional<std::string> rerank_url;
+  std::optional<std::string> rerank_model;
+  std::optional<std::string> rerank_format;
+  std::optional<int> rerank_pool;
+  std::optional<int> rerank_budget_ms;
 };
 
 int Fail(const GlobalFlags& flags, const Status& st) {
@@ -42,8 +49,28 @@ int Fail(const GlobalFlags& flags, const Status& st) {
 Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
   Options options;
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
-  if (!flags.embedder.empty()) options.embedder = flags.embedder;
-  if (!flags.embedder_model.empty()) options.embedder_model = flags.embedder_model;
+  // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
+  // Options; a flag given here wins over its variable (as the help texts say: "default:
+  // $VARIABLE"), so the variable is dropped from this process's environment. Values are validated
+  // by Engine::Open, like every other entry point's.
+  if (!flags.embedder.empty()) {
+    options.embedder = flags.embedder;
+    unsetenv("ENGRAM_EMBEDDER");
+  }
+  if (!flags.embedder_model.empty()) {
+    options.embedder_model = flags.embedder_model;
+    unsetenv("ENGRAM_EMBEDDER_MODEL");
+  }
+  auto take = [](const auto& flag, auto& field, const char* variable) {
+    if (!flag.has_value()) return;
+    field = *flag;
+    unsetenv(variable);
+  };
+  take(flags.rerank_url, options.rerank.base_url, "ENGRAM_RERANK_BASE_URL");
+  take(flags.rerank_model, options.rerank.model, "ENGRAM_RERANK_MODEL");
+  take(flags.rerank_format, options.rerank.format, "ENGRAM_RERANK_FORMAT");
+  take(flags.rerank_pool, options.rerank.pool, "ENGRAM_RERANK_POOL");
+  take(flags.rerank_budget_ms, options.rerank.budget_ms, "ENGRAM_RERANK_BUDGET_MS");
   return Engine::Open(options);
 }
 
@@ -162,6 +189,8 @@ struct RecallFlags {
   int budget = 0;
   std::optional<std::string> now;
   bool explain = false;
+  bool rerank = false;     // --rerank: the configured reranker must run
+  bool no_rerank = false;  // --no-rerank: not for this query
 };
 
 int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
@@ -185,6 +214,8 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   q.include_history = rf.include_history;
   q.include_claims = !rf.events_only;
   q.include_events = !rf.claims_only;
+  if (rf.rerank) q.rerank = true;
+  if (rf.no_rerank) q.rerank = false;
   auto engine = OpenExistingEngine(flags);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Recall(q);
@@ -200,6 +231,11 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
     std::cout << fmt::format("\nanswerability {} (evidence strength {:.2f}), {} tokens{}, {:.2f} ms\n",
                              result->answerability, result->evidence_strength, result->used_tokens,
                              result->truncated ? " (truncated to the budget)" : "", result->took_ms);
+    const RerankReport& rr = result->rerank;
+    if (!rr.status.empty()) {
+      std::cout << fmt::format("rerank {}{}: {} items, model \"{}\", {:.2f} ms\n", rr.status,
+                               rr.reason.empty() ? "" : " (" + rr.reason + ")", rr.pool, rr.model, rr.took_ms);
+    }
   }
   if (result->items.empty()) {
     std::cout << "no matching memories\n";
@@ -938,6 +974,15 @@ int Main(int argc, char** argv) {
                  "dense channel: none, glove, hash or openai (default: $ENGRAM_EMBEDDER, else none)");
   app.add_option("--embedder-model", flags.embedder_model,
                  "glove: word-vector file (default: $ENGRAM_EMBEDDER_MODEL, else the installed one)");
+  app.add_option("--rerank-url", flags.rerank_url,
+                 "reranker base URL, before /rerank, e.g. http://127.0.0.1:8000/v1 (default: $ENGRAM_RERANK_BASE_URL, else none)");
+  app.add_option("--rerank-model", flags.rerank_model, "reranker model name (default: $ENGRAM_RERANK_MODEL)");
+  app.add_option("--rerank-format", flags.rerank_format,
+                 "reranker wire format: cohere (vLLM, llama.cpp, Jina) or tei (default: $ENGRAM_RERANK_FORMAT, else cohere)");
+  app.add_option("--rerank-pool", flags.rerank_pool,
+                 "items sent to the reranker, 1-100 (default: $ENGRAM_RERANK_POOL, else 20)");
+  app.add_option("--rerank-budget-ms", flags.rerank_budget_ms,
+                 "time budget of the whole rerank step in ms, 1-60000 (default: $ENGRAM_RERANK_BUDGET_MS, else 300)");
 
   IngestFlags ingest;
   auto* ingest_cmd = app.add_subcommand("ingest", "store events from a file");
@@ -965,6 +1010,9 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000000));
   recall_cmd->add_option("--now", recall.now, "when the question is asked (ISO-8601; default now): resolves \"yesterday\"");
   recall_cmd->add_flag("--explain", recall.explain, "show every stage's candidates and each item's channel ranks and scores");
+  auto* rerank_flag =
+      recall_cmd->add_flag("--rerank", recall.rerank, "use the configured reranker (an error when none is configured)");
+  recall_cmd->add_flag("--no-rerank", recall.no_rerank, "do not use the reranker for this query")->excludes(rerank_flag);
 
   RememberInput remember;
   auto* remember_cmd = app.add_subcommand("remember", "store an explicit memory (an event and its claims)");

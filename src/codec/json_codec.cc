@@ -362,6 +362,16 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
   out["stages"] = std::move(stages);
   out["took_ms"] = r.took_ms;
   if (!r.warnings.empty()) out["warnings"] = r.warnings;
+  if (!r.rerank.status.empty()) {
+    // Optional like "warnings": packets without a reranker are unchanged (still version 1).
+    OrderedJson rj;
+    rj["status"] = r.rerank.status;
+    if (!r.rerank.reason.empty()) rj["reason"] = r.rerank.reason;
+    rj["model"] = r.rerank.model;
+    rj["pool"] = r.rerank.pool;
+    rj["took_ms"] = r.rerank.took_ms;
+    out["rerank"] = std::move(rj);
+  }
   return out;
 }
 

@@ -24,6 +24,10 @@ using OrderedJson = nlohmann::ordered_json;
 Result<EventInput> EventInputFromJson(const nlohmann::json& j);
 
 OrderedJson EventToJson(const Event& e);
+// The context packet (docs/retrieval.md): {"version", "answerability", "intent", "evidence_strength",
+// "used_tokens", "truncated", "items", "terms", "stages", "took_ms"}, plus "warnings" when there
+// are any and "rerank": {"status": "applied"|"skipped", "reason"? (skipped), "model", "pool",
+// "took_ms"} when a reranker ran.
 OrderedJson RecallResultToJson(const RecallResult& r);
 OrderedJson SessionInfoToJson(const SessionInfo& s);
 OrderedJson SessionSearchResultToJson(const SessionSearchResult& r);

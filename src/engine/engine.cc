@@ -16,6 +16,7 @@
 #include "lifecycle/maintain.h"
 #include "lifecycle/resurrect.h"
 #include "providers/embedder_factory.h"
+#include "providers/rerank_client.h"
 #include "recall/context_packet.h"
 #include "recall/dense_index.h"
 #include "recall/event_recall.h"
@@ -57,7 +58,8 @@ class EngineImpl final : public Engine {
   EngineImpl(std::unique_ptr<sqlite::Database> db, std::unique_ptr<text::Analyzer> analyzer,
              std::unique_ptr<extraction::Extractor> extractor,
              std::unique_ptr<extraction::Extractor> rules, const Options& options,
-             std::unique_ptr<providers::EmbedderFactory> embedders, Status embedder_status)
+             std::unique_ptr<providers::EmbedderFactory> embedders, Status embedder_status,
+             std::unique_ptr<providers::RerankClient> reranker)
       : db_(std::move(db)),
         store_(*db_),
         claims_(*db_),
@@ -70,7 +72,8 @@ class EngineImpl final : public Engine {
         rules_(std::move(rules)),
         options_(options),
         embedders_(std::move(embedders)),
-        embedder_status_(std::move(embedder_status)) {
+        embedder_status_(std::move(embedder_status)),
+        reranker_(std::move(reranker)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
     if (embedders_ != nullptr) dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_);
   }
@@ -152,9 +155,18 @@ class EngineImpl final : public Engine {
 
   Result<RecallResult> Recall(const RecallQuery& query) override {
     ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
+    if (query.rerank.value_or(false) && reranker_ == nullptr) {
+      return Error(Status::InvalidArgument(
+          "field \"rerank\": no reranker is configured (set ENGRAM_RERANK_BASE_URL, "
+          "Options::rerank.base_url or --rerank-url)"));
+    }
     std::lock_guard<std::mutex> lock(mu_);
     auto started = std::chrono::steady_clock::now();
     RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
+    if (reranker_ != nullptr && query.rerank.value_or(true)) {
+      ctx.reranker = reranker_.get();
+      ctx.rerank_pool = reranker_->options().endpoint.pool;
+    }
     DenseIndex::Prepared dense;
     if (options_.recall.dense > 0 && query.include_events) {
       if (!embedder_status_.ok()) {
@@ -826,6 +838,7 @@ class EngineImpl final : public Engine {
   Options options_;
   std::unique_ptr<providers::EmbedderFactory> embedders_;
   Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
+  std::unique_ptr<providers::RerankClient> reranker_;  // null = no reranker configured
   std::unique_ptr<DenseIndex> dense_;
   lifecycle::AccessBatch access_;  // recall hits not yet written (guarded by mu_)
 };
@@ -846,6 +859,10 @@ Result<BackupManifest> Engine::VerifyBackup(const std::string& backup_path) {
 }
 
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
+  // The reranker's settings first: bad ones are the caller's error at every entry point (library,
+  // CLI), before any file is created.
+  auto rerank_options = providers::ResolveRerankOptions(options.rerank);
+  if (!rerank_options) return Error(rerank_options.error());
   auto db = sqlite::Database::Open(options);
   if (!db) return Error(db.error());
   ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions((*db)->handle()));
@@ -871,9 +888,15 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
     if (factory.error().code() == StatusCode::kInvalidArgument) return Error(factory.error());
     embedder_status = factory.error();
   }
+  std::unique_ptr<providers::RerankClient> reranker;
+  if (!rerank_options->base_url.empty()) {
+    auto client = providers::RerankClient::Create({*rerank_options, 2, 20, nullptr});
+    if (!client) return Error(client.error());
+    reranker = std::move(*client);
+  }
   return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), std::move(*extractor),
                                                 std::move(*rules), options, std::move(embedders),
-                                                std::move(embedder_status)));
+                                                std::move(embedder_status), std::move(reranker)));
 }
 
 }  // namespace engram

@@ -111,7 +111,8 @@ Result<ChatResponse> ChatClient::Complete(const std::vector<ChatMessage>& messag
   }
 
   HttpRetryOptions retry{options_.api_key,        options_.timeout_ms,         options_.max_retries,
-                         options_.retry_backoff_ms, options_.max_retry_after_ms, options_.sleep_for_ms};
+                         options_.retry_backoff_ms, options_.max_retry_after_ms, options_.sleep_for_ms,
+                         std::nullopt};
   int attempts = 0;
   auto posted = PostJsonWithRetries(retry, *endpoint, body, "chat client", &attempts);
   if (!posted) return Error(posted.error());

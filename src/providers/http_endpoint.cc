@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "util/utf8.h"
@@ -97,8 +98,6 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
                                        const std::string& body, std::string_view client_name,
                                        int* attempts_made) {
   const std::string client_prefix = std::string(client_name) + ": ";
-  const int timeout_ms = std::max(1, options.timeout_ms);
-  const auto timeout = std::chrono::milliseconds(timeout_ms);
   const int max_attempts = 1 + std::max(0, options.max_retries);
   auto sleep = [&options](int ms) {
     if (ms <= 0) return;
@@ -109,8 +108,24 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
     }
   };
 
+  // Whole ms left before options.deadline (INT_MAX without one).
+  auto left_ms = [&options]() -> int64_t {
+    if (!options.deadline) return std::numeric_limits<int>::max();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(*options.deadline -
+                                                                 std::chrono::steady_clock::now())
+        .count();
+  };
+
   Status last;
+  *attempts_made = 0;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
+    const int64_t left = left_ms();
+    if (left <= 0) {
+      if (last.ok()) last = Status::IOError(client_prefix + "the deadline passed before the request was sent");
+      return Error(last);
+    }
+    const int timeout_ms = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options.timeout_ms, left)));
+    const auto timeout = std::chrono::milliseconds(timeout_ms);
     *attempts_made = attempt;
     std::optional<int> retry_after_ms;
     try {
@@ -166,6 +181,13 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
       double backoff =
           static_cast<double>(std::max(0, options.retry_backoff_ms)) * std::pow(2.0, attempt - 1);
       wait_ms = static_cast<int>(std::min<double>(backoff, kMaxBackoffMs));
+    }
+    if (options.deadline && left_ms() <= 0) {  // this attempt ran into the deadline
+      return Error(last.WithContext("after " + std::to_string(attempt) + " attempt(s)"));
+    }
+    if (options.deadline && wait_ms >= left_ms()) {
+      return Error(last.WithContext("no time left before the deadline for a retry, after " +
+                                    std::to_string(attempt) + " attempt(s)"));
     }
     spdlog::debug("{}attempt {}/{} failed ({}); retrying in {} ms", client_prefix, attempt,
                   max_attempts, last.ToString(), wait_ms);

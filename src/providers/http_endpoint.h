@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,6 +39,11 @@ struct HttpRetryOptions {
   int retry_backoff_ms = 500;  // wait before retry n is retry_backoff_ms × 2^(n-1), capped at 30 s
   int max_retry_after_ms = 10000;  // a longer Retry-After stops retrying at once
   std::function<void(int ms)> sleep_for_ms;  // test hook; null = real sleep
+  // When set, nothing runs past it: each attempt's connect, send and read timeouts are
+  // min(timeout_ms, time left), and a retry whose wait would end at or after it is not made (the
+  // last error is returned, saying so). Null = no deadline (the rerank client sets one from its
+  // time budget).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 struct PostResult {
@@ -48,7 +54,8 @@ struct PostResult {
 
 // POSTs `body` as JSON to `endpoint`, retrying as `options` says. Errors (prefixed with
 // `client_name`): kIOError (unreachable, timeout, 5xx after retries), kBusy (429 after retries),
-// kInvalidArgument (other 4xx, with the provider's error text). *attempts_made = attempts used.
+// kInvalidArgument (other 4xx, with the provider's error text); kIOError also when
+// options.deadline has passed before an attempt could start. *attempts_made = attempts used.
 Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const Endpoint& endpoint,
                                        const std::string& body, std::string_view client_name,
                                        int* attempts_made);

@@ -24,7 +24,8 @@ namespace {
 using nlohmann::json;
 
 HttpRetryOptions RetryOptionsOf(const OpenAiEmbedderOptions& o) {
-  return {o.api_key, o.timeout_ms, o.max_retries, o.retry_backoff_ms, o.max_retry_after_ms, o.sleep_for_ms};
+  return {o.api_key, o.timeout_ms, o.max_retries, o.retry_backoff_ms, o.max_retry_after_ms, o.sleep_for_ms,
+          std::nullopt};
 }
 
 constexpr const char* kProbeText = "dimension probe";

@@ -18,6 +18,9 @@
 namespace engram {
 
 struct DenseQuery;
+namespace providers {
+class RerankClient;
+}
 
 // What recall needs from the engine; all references outlive the call.
 struct RecallContext {
@@ -29,6 +32,10 @@ struct RecallContext {
   const Options& options;
   // The dense channel (recall/dense_index.h), or null when no embedder is set up or it is off.
   const DenseQuery* dense = nullptr;
+  // The rerank stage (recall/recall.h), or null when no reranker is configured or the query turned
+  // it off; `rerank_pool` items are sent (ResolveRerankOptions' value).
+  const providers::RerankClient* reranker = nullptr;
+  int rerank_pool = 20;
 };
 
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)

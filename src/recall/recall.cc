@@ -11,6 +11,7 @@
 #include "recall/context_packet.h"
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
+#include "providers/rerank_client.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
 #include "text/query_intent.h"
@@ -60,6 +61,53 @@ size_t TermsHeld(text::Analyzer& analyzer, std::string_view text,
   return held.size();
 }
 
+// The text a reranker reads for an item: what a reader of the packet sees first — an event's
+// "speaker: content" (the form the full-text index holds), a claim's text.
+std::string RerankText(const RecallItem& item) {
+  if (item.type != "claim" && !item.speaker.empty()) return item.speaker + ": " + item.text;
+  return item.text;
+}
+
+// The rerank stage (see Recall in recall.h): reorders the first ctx.rerank_pool items of `result`
+// in place, or leaves them as they are and says why.
+void RerankItems(RecallContext& ctx, const std::string& query_text, RecallResult& result) {
+  const auto started = std::chrono::steady_clock::now();
+  RerankReport& report = result.rerank;
+  report.model = ctx.reranker->options().endpoint.model;
+  const size_t pool = std::min(result.items.size(), static_cast<size_t>(std::max(1, ctx.rerank_pool)));
+  report.pool = static_cast<int>(pool);
+  if (pool == 0) {
+    report.status = "skipped";
+    report.reason = "no items";
+    return;
+  }
+  std::vector<std::string> documents;
+  documents.reserve(pool);
+  for (size_t i = 0; i < pool; ++i) documents.push_back(RerankText(result.items[i]));
+  auto reply = ctx.reranker->Rerank(query_text, documents);
+  report.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  if (!reply) {
+    report.status = "skipped";
+    report.reason = reply.error().message();
+    result.warnings.push_back("rerank skipped: " + report.reason + " (the fused order is kept)");
+    return;
+  }
+  std::vector<size_t> order(pool);
+  for (size_t i = 0; i < pool; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return reply->scores[a] > reply->scores[b]; });
+  std::vector<RecallItem> reordered;
+  reordered.reserve(pool);
+  for (size_t rank = 0; rank < pool; ++rank) {
+    RecallItem& item = result.items[order[rank]];
+    item.channels.push_back({"rerank", static_cast<int>(rank + 1), reply->scores[order[rank]]});
+    reordered.push_back(std::move(item));
+  }
+  std::move(reordered.begin(), reordered.end(), result.items.begin());
+  report.status = "applied";
+  result.stages.push_back({"rerank", static_cast<int64_t>(pool)});
+}
+
 }  // namespace
 
 Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
@@ -72,6 +120,9 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   const bool history_intent = !temporal && !asked.include_history && text::AsksAboutHistory(asked.text);
   if (history_intent) query.include_history = true;
   const bool hide_stale = !query.include_history && !temporal;
+  // With a reranker, the stage looks as deep as its pool; the list is cut to the limit after it.
+  const int candidate_limit =
+      ctx.reranker != nullptr ? std::max(query.limit, ctx.rerank_pool) : query.limit;
 
   // Claims matching the question: items of their own, and keys of the events they were read from.
   std::vector<RecallItem> claims;
@@ -142,7 +193,8 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       if (!stale) return Error(stale.error());
       return !*stale;
     };
-    if (query.known_as_of) events_query.limit = std::min(1000, query.limit * 2 + 10);
+    events_query.limit = candidate_limit;
+    if (query.known_as_of) events_query.limit = std::min(1000, candidate_limit * 2 + 10);
     bool check_stale = false;
     if (hide_stale) {
       auto any = ctx.claims.HasNonCurrentClaims(query.namespace_name, stale_now);
@@ -163,7 +215,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
                                 [&](const RecallItem& e) { return e.recorded_at > *query.known_as_of; }),
                  events.end());
   }
-  if (events.size() > static_cast<size_t>(query.limit)) events.resize(query.limit);
+  if (events.size() > static_cast<size_t>(candidate_limit)) events.resize(candidate_limit);
 
   // Only the claims that can appear are considered: with events, the best claim of each recalled
   // event (it may stand in for the event); claims-only, the best `limit`. Only their text is read
@@ -181,7 +233,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       }
     } else {
       for (const sqlite::SearchHit& h : claim_hits) {
-        if (wanted.size() >= static_cast<size_t>(query.limit)) break;
+        if (wanted.size() >= static_cast<size_t>(candidate_limit)) break;
         wanted.push_back(h.seq);
       }
     }
@@ -269,7 +321,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     if (text::LooksLikeInstruction(fused[i].item.text)) fused[i].item.flags.push_back("instruction_like");
     result.items.push_back(std::move(fused[i].item));
   };
-  for (size_t i = 0; i < fused.size() && result.items.size() < static_cast<size_t>(query.limit); ++i) {
+  for (size_t i = 0; i < fused.size() && result.items.size() < static_cast<size_t>(candidate_limit); ++i) {
     if (emitted[i]) continue;
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
@@ -318,6 +370,10 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       return Status::Ok();
     });
     if (!full_st.ok()) return Error(full_st);
+  }
+  if (ctx.reranker != nullptr) {
+    RerankItems(ctx, query.text, result);
+    if (result.items.size() > static_cast<size_t>(query.limit)) result.items.resize(query.limit);
   }
   for (RecallItem& item : result.items) item.feedback_id = MakeFeedbackId(item, query.text);
   PackContext(result, query.budget_tokens);

@@ -18,7 +18,13 @@ namespace engram {
 // k = 60), ties broken by channel BM25; then provenance folding: an event's place goes to its
 // best-ranked claim (which carries the event as evidence) when that claim ranks at least as well in
 // its channel, and an item whose source events are all represented by a better-ranked item is
-// dropped.
+// dropped. Rerank (when ctx.reranker is set): the best max(limit, ctx.rerank_pool) folded items are
+// candidates; the best ctx.rerank_pool of them are scored by the reranker and reordered by its
+// score (ties keep the fused order; the items after the pool keep theirs, after it), each gets a
+// "rerank" channel (its rank in the pool, the reranker's score), and the list is cut to `limit`.
+// Its failure (timeout after the budget, HTTP error, malformed reply) is not recall's: the fused
+// order is kept, RecallResult::rerank says "skipped" with the reason and warnings repeats it.
+// `score` stays the fused score either way.
 Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query);
 
 }  // namespace engram

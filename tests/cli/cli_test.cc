@@ -834,6 +834,14 @@ TEST(CliDenseTest, ModelsInstallFromAFolderAndReindexAfterAModelChange) {
   ASSERT_TRUE(j["warnings"].is_array());
   EXPECT_EQ(j["items"].size(), 1u);
 
+  // A flag wins over its variable, as the help text says ("default: $ENGRAM_EMBEDDER"): the
+  // environment used to override --embedder and --embedder-model.
+  test::CliResult flag_wins = test::RunCli({"--db", db, "--embedder", "glove", "--embedder-model", model, "recall",
+                                            "-n", "u1", "violin"},
+                                           "", {{"ENGRAM_EMBEDDER", "bogus"}, {"ENGRAM_EMBEDDER_MODEL", "/nonexistent"}});
+  ASSERT_EQ(flag_wins.exit_code, 0) << flag_wins.Describe();
+  EXPECT_THAT(flag_wins.err, Not(HasSubstr("warning")));
+
   test::CliResult reindex = test::RunCli({"--db", db, "--embedder", "hash", "reindex", "-n", "u1"}, "", {});
   ASSERT_EQ(reindex.exit_code, 0) << reindex.Describe();
   EXPECT_THAT(reindex.out, HasSubstr("re-embedded 1 events"));

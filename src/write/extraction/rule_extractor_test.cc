@@ -475,6 +475,10 @@ TEST(RuleExtractorTest, OtherPeoplesStatementsAreNotTheSpeakers) {
   EXPECT_TRUE(Extract("He lives in Paris.").empty());
   EXPECT_TRUE(Extract("You should move to Berlin.").empty());
   EXPECT_TRUE(Extract("他住在上海。").empty());
+  // A bare relation word opens the clause: someone else's fact (found by the cjk_channels scenario:
+  // "同事住在上海" superseded the speaker's own home and hid its evidence from recall).
+  EXPECT_TRUE(Extract("同事住在上海，每天通勤。").empty()) << Dump(Extract("同事住在上海，每天通勤。"));
+  EXPECT_TRUE(Extract("邻居上个月搬到北京了。").empty()) << Dump(Extract("邻居上个月搬到北京了。"));
   EXPECT_TRUE(Extract("If I move to Paris, I will learn French.").empty());
 }
 

@@ -201,9 +201,11 @@ const icu::RegexPattern* RelationSubject() {
   return kRe.get();
 }
 
+// Someone else opens the clause: a pronoun, or a bare relation word with no 我 before it
+// ("同事住在上海" is about a colleague, never the speaker; whose colleague is not said).
 const icu::RegexPattern* BlockedSubject() {
   static const std::unique_ptr<icu::RegexPattern> kRe =
-      Compile("^" ZH_LEAD "(?:他们|她们|他|她|它|你们|你|您|这|那|大家|别人|有人|谁)");
+      Compile("^" ZH_LEAD "(?:他们|她们|他|她|它|你们|你|您|这|那|大家|别人|有人|谁|" ZH_REL ")");
   return kRe.get();
 }
 

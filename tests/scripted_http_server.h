@@ -1,0 +1,105 @@
+// tests/scripted_http_server.h — a local HTTP server for testing engram's provider clients
+// (rerank so far; chat, embeddings and the LLM extractor still have their own copies):
+//
+//   ScriptedHttpServer server({{200, R"({"results":[...]})"}, {500, "boom"}});  // in order
+//   ScriptedHttpServer server([](const RecordedRequest& r) { return ScriptedReply{...}; });
+//   options.base_url = server.base_url();   // "http://127.0.0.1:<port>/v1"
+//   server.requests();                       // what was POSTed, in order
+//
+// Binds 127.0.0.1 on a port the OS picks: no network. A request beyond the script gets a 500.
+// Header-only (every test file is its own binary).
+#ifndef ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
+#define ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
+
+#include <httplib.h>
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace engram::test {
+
+struct ScriptedReply {
+  ScriptedReply() = default;
+  // {status, body}, {status, body, delay_ms}, {status, body, delay_ms, headers}.
+  ScriptedReply(int status_code, std::string reply_body, int delay = 0,
+                std::vector<std::pair<std::string, std::string>> reply_headers = {})
+      : status(status_code),
+        body(std::move(reply_body)),
+        delay_ms(delay),
+        headers(std::move(reply_headers)) {}
+
+  int status = 200;
+  std::string body;
+  int delay_ms = 0;  // the handler sleeps this long before answering
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct RecordedRequest {
+  std::string path;
+  std::string body;
+  std::string authorization;
+};
+
+class ScriptedHttpServer {
+ public:
+  using Responder = std::function<ScriptedReply(const RecordedRequest&)>;
+
+  explicit ScriptedHttpServer(std::vector<ScriptedReply> replies)
+      : ScriptedHttpServer(nullptr, std::move(replies)) {}
+  explicit ScriptedHttpServer(Responder responder) : ScriptedHttpServer(std::move(responder), {}) {}
+
+  ~ScriptedHttpServer() {
+    server_.stop();
+    thread_.join();
+  }
+
+  ScriptedHttpServer(const ScriptedHttpServer&) = delete;
+  ScriptedHttpServer& operator=(const ScriptedHttpServer&) = delete;
+
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  std::vector<RecordedRequest> requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  ScriptedHttpServer(Responder responder, std::vector<ScriptedReply> replies)
+      : responder_(std::move(responder)), replies_(std::move(replies)) {
+    server_.Post(R"(/.*)", [this](const httplib::Request& req, httplib::Response& res) {
+      RecordedRequest recorded{req.path, req.body, req.get_header_value("Authorization")};
+      ScriptedReply reply{500, R"({"error":{"message":"script exhausted"}})", 0, {}};
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        requests_.push_back(recorded);
+        if (!responder_ && next_ < replies_.size()) reply = replies_[next_++];
+      }
+      if (responder_) reply = responder_(recorded);
+      if (reply.delay_ms > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(reply.delay_ms));
+      res.status = reply.status;
+      for (const auto& [name, value] : reply.headers) res.set_header(name, value);
+      res.set_content(reply.body, "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::mutex mu_;
+  Responder responder_;
+  std::vector<ScriptedReply> replies_;
+  size_t next_ = 0;
+  std::vector<RecordedRequest> requests_;
+};
+
+}  // namespace engram::test
+
+#endif  // ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
