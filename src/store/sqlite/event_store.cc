@@ -30,6 +30,27 @@ Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
   return n;
 }
 
+// Column `column` of the current row as an engram_term_counts blob (valid until the next Step).
+// Errors (the statement is reset): kInternal for a malformed blob.
+Result<TermCountsView> ReadTermCounts(Statement& s, int column) {
+  std::string_view blob = s.Blob(column);
+  TermCountsView counts;
+  if (!counts.Parse(blob.data(), blob.size())) {
+    s.Reset();
+    return Error(Status::Internal("engram_term_counts returned a malformed blob"));
+  }
+  return counts;
+}
+
+// The query's idf per phrase and the table's average length in tokens, as every row's counts
+// carry them.
+void TakeQueryStatistics(const TermCountsView& counts, std::vector<double>* idf, double* avg_length) {
+  const uint32_t n = counts.header().phrases;
+  idf->resize(n);
+  for (uint32_t i = 0; i < n; ++i) (*idf)[i] = counts.Idf(i);
+  *avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
+}
+
 constexpr const char* kEventColumns =
     "SELECT e.id, n.name, s.external_id, e.role, e.speaker, e.content, e.occurred_at, "
     "e.recorded_at, e.origin_class, e.content_hash, e.idempotency_key, e.metadata, e.tool_name, "
@@ -354,18 +375,11 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
     auto row = s.Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    std::string_view blob = s.Blob(1);
-    TermCountsView counts;
-    if (!counts.Parse(blob.data(), blob.size())) {
-      s.Reset();
-      return Error(Status::Internal("engram_term_counts returned a malformed blob"));
-    }
+    auto parsed = ReadTermCounts(s, 1);
+    if (!parsed) return Error(parsed.error());
+    const TermCountsView& counts = *parsed;
     const uint32_t n = counts.header().phrases;
-    if (out.idf.empty() && n > 0) {
-      out.idf.resize(n);
-      for (uint32_t i = 0; i < n; ++i) out.idf[i] = counts.Idf(i);
-      out.avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
-    }
+    if (out.idf.empty() && n > 0) TakeQueryStatistics(counts, &out.idf, &out.avg_length);
     TermMatchRow& r = out.rows.emplace_back();
     r.seq = s.Int(0);
     r.doc_length = static_cast<int32_t>(counts.header().doc_length);
@@ -400,19 +414,14 @@ Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t a
     auto row = s.Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    std::string_view blob = s.Blob(1);
-    TermCountsView counts;
-    if (!counts.Parse(blob.data(), blob.size())) {
-      s.Reset();
-      return Error(Status::Internal("engram_term_counts returned a malformed blob"));
-    }
+    auto parsed = ReadTermCounts(s, 1);
+    if (!parsed) return Error(parsed.error());
+    const TermCountsView& counts = *parsed;
     const uint32_t n = counts.header().phrases;
     if (first) {
       first = false;
       out.phrases = n;
-      out.idf.resize(n);
-      for (uint32_t i = 0; i < n; ++i) out.idf[i] = counts.Idf(i);
-      out.avg_length = counts.header().avg_length > 0 ? counts.header().avg_length : 1.0;
+      TakeQueryStatistics(counts, &out.idf, &out.avg_length);
     } else if (n != out.phrases) {
       s.Reset();
       return Error(Status::Internal("engram_term_counts changed its phrase count between rows"));
