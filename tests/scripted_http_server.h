@@ -1,5 +1,5 @@
 // tests/scripted_http_server.h — a local HTTP server for testing engram's provider clients
-// (rerank so far; chat, embeddings and the LLM extractor still have their own copies):
+// (rerank and chat; the embeddings and LLM-extractor tests still have their own copies):
 //
 //   ScriptedHttpServer server({{200, R"({"results":[...]})"}, {500, "boom"}});  // in order
 //   ScriptedHttpServer server([](const RecordedRequest& r) { return ScriptedReply{...}; });

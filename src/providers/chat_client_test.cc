@@ -12,68 +12,18 @@
 #include <utility>
 #include <vector>
 
+#include "scripted_http_server.h"
+
 namespace engram::providers {
 namespace {
 
 using nlohmann::json;
 
-// One recorded reply of the scripted provider.
-struct ScriptedReply {
-  int status = 200;
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;
-  int delay_ms = 0;  // the handler sleeps this long before answering
-};
-
-struct RecordedRequest {
-  std::string path;
-  std::string body;
-  std::string authorization;
-};
-
-// A local OpenAI-compatible server on 127.0.0.1 (port chosen by the OS) that answers every POST
-// with the next scripted reply, in order, and records the requests. No network.
-class ScriptedServer {
- public:
-  explicit ScriptedServer(std::vector<ScriptedReply> replies) : replies_(std::move(replies)) {
-    server_.Post(R"(/.*)", [this](const httplib::Request& req, httplib::Response& res) {
-      ScriptedReply reply{500, R"({"error":{"message":"script exhausted"}})", {}, 0};
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back({req.path, req.body, req.get_header_value("Authorization")});
-        if (next_ < replies_.size()) reply = replies_[next_++];
-      }
-      if (reply.delay_ms > 0) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(reply.delay_ms));
-      }
-      res.status = reply.status;
-      for (const auto& [name, value] : reply.headers) res.set_header(name, value);
-      res.set_content(reply.body, "application/json");
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~ScriptedServer() {
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-  std::vector<RecordedRequest> requests() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return requests_;
-  }
-
- private:
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::mutex mu_;
-  std::vector<ScriptedReply> replies_;
-  size_t next_ = 0;
-  std::vector<RecordedRequest> requests_;
-};
+// A local OpenAI-compatible server answering every POST with the next scripted reply
+// (tests/scripted_http_server.h).
+using test::RecordedRequest;
+using test::ScriptedReply;
+using ScriptedServer = test::ScriptedHttpServer;
 
 std::string CompletionBody(const std::string& content, const std::string& finish = "stop") {
   json body = {{"id", "chatcmpl-1"},
@@ -87,7 +37,7 @@ std::string CompletionBody(const std::string& content, const std::string& finish
   return body.dump();
 }
 
-ScriptedReply Ok(const std::string& content) { return {200, CompletionBody(content), {}, 0}; }
+ScriptedReply Ok(const std::string& content) { return {200, CompletionBody(content), 0}; }
 
 // Options pointing at `server`, recording waits instead of sleeping.
 ChatClientOptions TestOptions(ScriptedServer& server, std::vector<int>* waits) {
@@ -169,7 +119,7 @@ TEST(ChatClientTest, ChineseContentIsByteExactBothWays) {
 }
 
 TEST(ChatClientTest, RetriesAfter500ThenSucceeds) {
-  ScriptedServer server({{500, R"({"error":{"message":"overloaded"}})", {}, 0}, Ok("second")});
+  ScriptedServer server({{500, R"({"error":{"message":"overloaded"}})", 0}, Ok("second")});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
   auto response = client.Complete(kMessages, nullptr);
@@ -181,7 +131,7 @@ TEST(ChatClientTest, RetriesAfter500ThenSucceeds) {
 }
 
 TEST(ChatClientTest, Persistent5xxIsIOErrorAfterBoundedRetriesWithBackoff) {
-  ScriptedReply bad{502, R"({"error":{"message":"bad gateway"}})", {}, 0};
+  ScriptedReply bad{502, R"({"error":{"message":"bad gateway"}})", 0};
   ScriptedServer server({bad, bad, bad, bad});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
@@ -195,7 +145,7 @@ TEST(ChatClientTest, Persistent5xxIsIOErrorAfterBoundedRetriesWithBackoff) {
 
 TEST(ChatClientTest, Honours429RetryAfterSeconds) {
   ScriptedServer server(
-      {{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "2"}}, 0}, Ok("done")});
+      {{429, R"({"error":{"message":"slow down"}})", 0, {{"Retry-After", "2"}}}, Ok("done")});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
   auto response = client.Complete(kMessages, nullptr);
@@ -205,7 +155,7 @@ TEST(ChatClientTest, Honours429RetryAfterSeconds) {
 }
 
 TEST(ChatClientTest, Persistent429IsBusy) {
-  ScriptedReply limited{429, R"({"error":{"message":"rate limit"}})", {}, 0};
+  ScriptedReply limited{429, R"({"error":{"message":"rate limit"}})", 0};
   ScriptedServer server({limited, limited, limited});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
@@ -217,7 +167,7 @@ TEST(ChatClientTest, Persistent429IsBusy) {
 }
 
 TEST(ChatClientTest, LongRetryAfterIsBusyWithoutWaiting) {
-  ScriptedServer server({{429, "{}", {{"Retry-After", "3600"}}, 0}, Ok("never")});
+  ScriptedServer server({{429, "{}", 0, {{"Retry-After", "3600"}}}, Ok("never")});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
   auto response = client.Complete(kMessages, nullptr);
@@ -229,10 +179,7 @@ TEST(ChatClientTest, LongRetryAfterIsBusyWithoutWaiting) {
 
 TEST(ChatClientTest, Unauthorized401IsInvalidArgumentWithoutRetry) {
   ScriptedServer server(
-      {{401,
-        R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})",
-        {},
-        0},
+      {{401, R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})", 0},
        Ok("never")});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
@@ -246,7 +193,7 @@ TEST(ChatClientTest, Unauthorized401IsInvalidArgumentWithoutRetry) {
 }
 
 TEST(ChatClientTest, BadRequest400WithPlainErrorStringIsInvalidArgument) {
-  ScriptedServer server({{400, R"({"error":"model 'nope' not found"})", {}, 0}});
+  ScriptedServer server({{400, R"({"error":"model 'nope' not found"})", 0}});
   std::vector<int> waits;
   ChatClient client(TestOptions(server, &waits));
   auto response = client.Complete(kMessages, nullptr);
@@ -258,7 +205,7 @@ TEST(ChatClientTest, BadRequest400WithPlainErrorStringIsInvalidArgument) {
 
 TEST(ChatClientTest, TimeoutIsIOErrorAfterRetries) {
   ScriptedServer server(
-      {{200, CompletionBody("late"), {}, 800}, {200, CompletionBody("late"), {}, 800}});
+      {{200, CompletionBody("late"), 800}, {200, CompletionBody("late"), 800}});
   std::vector<int> waits;
   ChatClientOptions options = TestOptions(server, &waits);
   options.timeout_ms = 200;
@@ -274,7 +221,7 @@ TEST(ChatClientTest, TimeoutIsIOErrorAfterRetries) {
 TEST(ChatClientTest, UnreachableServerIsIOError) {
   std::string base_url;
   {
-    ScriptedServer closed({});
+    ScriptedServer closed(std::vector<ScriptedReply>{});
     base_url = closed.base_url();
   }  // stopped: nothing listens on the port any more
   std::vector<int> waits;
@@ -291,7 +238,7 @@ TEST(ChatClientTest, UnreachableServerIsIOError) {
 }
 
 TEST(ChatClientTest, MalformedSuccessBodyIsIOError) {
-  ScriptedServer server({{200, "<html>proxy error</html>", {}, 0}});
+  ScriptedServer server({{200, "<html>proxy error</html>", 0}});
   std::vector<int> waits;
   auto response = ChatClient(TestOptions(server, &waits)).Complete(kMessages, nullptr);
   ASSERT_FALSE(response.has_value());
@@ -302,7 +249,7 @@ TEST(ChatClientTest, NullContentBecomesEmpty) {
   json body = {{"choices",
                 {{{"message", {{"role", "assistant"}, {"content", nullptr}}},
                   {"finish_reason", "length"}}}}};
-  ScriptedServer server({{200, body.dump(), {}, 0}});
+  ScriptedServer server({{200, body.dump(), 0}});
   std::vector<int> waits;
   auto response = ChatClient(TestOptions(server, &waits)).Complete(kMessages, nullptr);
   ASSERT_TRUE(response.has_value()) << response.error().ToString();
