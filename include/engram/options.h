@@ -27,7 +27,7 @@ struct RecallWeights {
   double turn = 1.0;     // BM25 of the event's own text
   double window = 0.5;   // BM25 of the events i−r..i+r of its session taken as one text
   // BM25 of the question this event answers: the event just before it in its session, by another
-  // speaker, holding '?' or '？' (recall/turn_scorer.h). Not in the study; 0.5 like the other
+  // speaker (or role), asking a question (recall/turn_scorer.h). Not in the study; 0.5 like the other
   // secondary channels (+0.033 recall@5, +0.033 recall@10 on LoCoMo dev, bench/RESULTS.md).
   double reply = 0.5;
   double dense = 0.5;    // cosine similarity of the embeddings (when a vector model is set up)

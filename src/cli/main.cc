@@ -21,6 +21,7 @@
 #include "import/jsonl_import.h"
 #include "import/locomo.h"
 #include "providers/model_install.h"
+#include "providers/rerank_client.h"
 #include "util/time.h"
 #include "util/utf8.h"
 
@@ -46,7 +47,9 @@ int Fail(const GlobalFlags& flags, const Status& st) {
   return ExitCodeFor(st.code());
 }
 
-Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
+// The engine's Options from the global flags (and, for what a flag does not set, the library's
+// environment variables).
+Options EngineOptions(const GlobalFlags& flags) {
   Options options;
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
   // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
@@ -71,20 +74,25 @@ Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) {
   take(flags.rerank_format, options.rerank.format, "ENGRAM_RERANK_FORMAT");
   take(flags.rerank_pool, options.rerank.pool, "ENGRAM_RERANK_POOL");
   take(flags.rerank_budget_ms, options.rerank.budget_ms, "ENGRAM_RERANK_BUDGET_MS");
-  return Engine::Open(options);
+  return options;
 }
+
+Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) { return Engine::Open(EngineOptions(flags)); }
 
 // For commands that read or change what is stored (all but ingest, remember, import, process,
 // worker, and doctor/stats, which describe the file they are pointed at): a database path that
 // does not exist is an error — a typo in --db must not silently give an empty, new database.
+// Bad settings are reported before a missing file (invalid_argument, as for every other command).
 Result<std::unique_ptr<Engine>> OpenExistingEngine(const GlobalFlags& flags) {
-  const std::string path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  const Options options = EngineOptions(flags);
+  auto rerank = providers::ResolveRerankOptions(options.rerank);
+  if (!rerank) return Error(rerank.error());
   std::error_code ec;
-  if (path != ":memory:" && !std::filesystem::exists(path, ec)) {
+  if (options.db_path != ":memory:" && !std::filesystem::exists(options.db_path, ec)) {
     return Error(Status::NotFound(fmt::format(
-        "no database at \"{}\" (ingest, remember or import create one)", path)));
+        "no database at \"{}\" (ingest, remember or import create one)", options.db_path)));
   }
-  return OpenEngine(flags);
+  return Engine::Open(options);
 }
 
 std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }

@@ -43,9 +43,34 @@ Result<Endpoint> ParseEndpoint(std::string_view base_url, std::string_view suffi
   std::string_view host_port = rest.substr(0, slash);
   std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  if (host_port.empty()) {
-    return Error(Status::InvalidArgument(std::string(client) + ": base_url \"" + std::string(base_url) +
-                                         "\" has no host"));
+  auto invalid = [&](std::string_view why) {
+    // The URL is not echoed whole: it may hold credentials.
+    return Error(Status::InvalidArgument(std::string(client) + ": base_url " + std::string(why)));
+  };
+  if (host_port.empty()) return invalid("has no host");
+  if (host_port.find('@') != std::string_view::npos) {
+    return invalid("holds credentials (user:password@); pass the key as the API key setting instead");
+  }
+  if (base_url.find_first_of("?#") != std::string_view::npos) {
+    return invalid("holds a query or fragment ('?' or '#'); give scheme://host:port/path only");
+  }
+  for (char c : base_url) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) return invalid("holds a space or control character");
+  }
+  // host, [v6 host] or either with :port (1–65535, digits only).
+  size_t host_end = host_port.front() == '[' ? host_port.find(']') : host_port.rfind(':');
+  if (host_port.front() == '[' && host_end == std::string_view::npos) return invalid("has an unclosed '[' in its host");
+  size_t colon = host_port.front() == '[' ? host_port.find(':', host_end) : host_end;
+  if (colon != std::string_view::npos) {
+    std::string_view port = host_port.substr(colon + 1);
+    int value = 0;
+    bool digits = !port.empty() && port.size() <= 5;
+    for (char c : port) {
+      if (c < '0' || c > '9') digits = false;
+      else value = value * 10 + (c - '0');
+    }
+    if (!digits || value < 1 || value > 65535) return invalid("has a port that is not a number in 1–65535");
+    if (colon == 0) return invalid("has no host");
   }
   Endpoint endpoint;
   endpoint.scheme_host_port = scheme + "://" + std::string(host_port);
@@ -134,7 +159,9 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
       http.set_read_timeout(timeout);
       http.set_write_timeout(timeout);
       http.set_keep_alive(false);
-      http.set_follow_location(true);
+      // Redirects are not followed: a 3xx to another host would carry the API key and the
+      // request (memories) there. Point base_url at the final address instead.
+      http.set_follow_location(false);
       httplib::Headers headers = {{"Accept", "application/json"}};
       if (!options.api_key.empty()) headers.emplace("Authorization", "Bearer " + options.api_key);
       auto start = std::chrono::steady_clock::now();
@@ -160,6 +187,12 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
         return Error(Status::InvalidArgument(client_prefix + "HTTP " +
                                              std::to_string(res->status) + ": " +
                                              ProviderErrorText(res->body)));
+      } else if (res->status >= 300 && res->status < 400) {
+        return Error(Status::InvalidArgument(
+            client_prefix + "HTTP " + std::to_string(res->status) + " redirect to \"" +
+            Shorten(res->get_header_value("Location")) +
+            "\" is not followed (it would send the API key and the request there); set base_url "
+            "to the final address"));
       } else {
         return Error(Status::IOError(client_prefix + "unexpected HTTP " +
                                      std::to_string(res->status) + ": " +

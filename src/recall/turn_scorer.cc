@@ -19,6 +19,13 @@ double Bm25(const std::vector<double>& idf, const Count* tf, double length, doub
   return score;
 }
 
+// True when both events were said by the same speaker, or, where a speaker name is missing, in
+// the same role (plain user/assistant chat has no names).
+bool SameVoice(const sqlite::NeighbourRow& a, const sqlite::NeighbourRow& b) {
+  if (!a.speaker.empty() || !b.speaker.empty()) return a.speaker == b.speaker;
+  return a.role == b.role;
+}
+
 // Sessions of at most this many events are read whole for the window channel.
 constexpr int kWholeSessionEvents = 200;
 
@@ -332,7 +339,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     double reply = 0;
     if (scoring.reply && c.pos > 0) {
       const sqlite::NeighbourRow& asked = rows[c.pos - 1];
-      if (asked.asks_question && asked.speaker != rows[c.pos].speaker) {
+      if (asked.asks_question && !SameVoice(asked, rows[c.pos])) {
         const MatchRef m = match_of(asked.seq, asked.session_rowid, asked.occurred_at);
         if (m.tf != nullptr) reply = Bm25(matches.idf, m.tf, m.doc_length, matches.avg_length, scoring.k1, scoring.b);
       }

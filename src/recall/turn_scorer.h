@@ -11,7 +11,8 @@
 // windows here.
 //
 // The reply channel scores event i by the event just before it when that one asks a question
-// (its text holds '?' or '？') and another speaker asked it: in a conversation the question
+// (text::AsksQuestion: a sentence-final '?' or any '？') and another speaker (or, without speaker
+// names, another role) asked it: in a conversation the question
 // echoes the words a later recall uses ("What gave you the idea for the colours?") and the
 // answer, which holds the fact, often shares none of them ("I'm obsessed with those…"). On the
 // LoCoMo dev split 60% of the gold evidence turns directly follow a turn holding a question
@@ -47,7 +48,8 @@ struct ScoredTurn {
   std::string speaker;
   double turn = 0;  // BM25 of the event's own text
   double window = 0;  // BM25 of events i−r..i+r of its session as one text; avg length (2r+1)·avgdl
-  // BM25 of event i−1 when it asks a question (holds '?' or '？') and another speaker asked it:
+  // BM25 of event i−1 when it asks a question (text::AsksQuestion) and another speaker (another
+  // role, when neither has a speaker name) asked it:
   // what this event answers. 0 otherwise.
   double reply = 0;
   // Share of the query's idf mass (Σ idf of the terms present / Σ idf of all terms, 0..1) found

@@ -12,7 +12,7 @@
 namespace engram::sqlite {
 namespace {
 
-// A row of columns (seq, occurred_at, speaker, <table>_docsize.sz, asks_question) as a
+// A row of columns (seq, occurred_at, speaker, <table>_docsize.sz, asks_question, role) as a
 // NeighbourRow. Resets the statement on a malformed docsize blob.
 Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
   NeighbourRow n;
@@ -27,6 +27,7 @@ Result<NeighbourRow> ReadNeighbourRow(Statement& s, int64_t session_rowid) {
   }
   n.doc_length = doc_length;
   n.asks_question = s.Int(4) != 0;
+  n.role = s.Text(5);
   return n;
 }
 
@@ -436,7 +437,7 @@ Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t a
 
 Result<std::optional<LocatedEvent>> EventStore::LocateOne(int64_t seq) {
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0), "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role, "
       "e.session_id, e.namespace_id FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.seq = ?1");
   if (!st) return Error(st.error());
   Statement& s = **st;
@@ -448,8 +449,8 @@ Result<std::optional<LocatedEvent>> EventStore::LocateOne(int64_t seq) {
     return std::optional<LocatedEvent>();
   }
   LocatedEvent out;
-  out.namespace_id = s.Int(6);
-  auto n = ReadNeighbourRow(s, s.Int(5));
+  out.namespace_id = s.Int(7);
+  auto n = ReadNeighbourRow(s, s.Int(6));
   if (!n) return Error(n.error());
   out.row = std::move(*n);
   s.Reset();
@@ -461,10 +462,10 @@ Result<EventStore::SessionStretch> EventStore::SessionStretchAround(int64_t sess
   // Both walk the events_session_time index from the event outwards; the first takes the event
   // itself too.
   static constexpr const char* kSql[2] = {
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role "
       "FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
       "(e.occurred_at, e.seq) <= (?2, ?3) ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ?4",
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role "
       "FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 AND "
       "(e.occurred_at, e.seq) > (?2, ?3) ORDER BY e.occurred_at, e.seq LIMIT ?4"};
   SessionStretch out;
@@ -498,7 +499,7 @@ Result<EventStore::SessionStretch> EventStore::SessionStretchAround(int64_t sess
 Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(int64_t session_rowid,
                                                                                 int max_events) {
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0) FROM events e "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role FROM events e "
       "JOIN event_fts_docsize d ON d.id = e.seq WHERE e.session_id = ?1 ORDER BY e.occurred_at, e.seq LIMIT ?2");
   if (!st) return Error(st.error());
   Statement& s = **st;
@@ -573,7 +574,7 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
   if (seqs.empty()) return out;
   const std::string list = JsonIntArray(seqs);
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, (instr(e.content, '?') > 0 OR instr(e.content, '？') > 0), e.session_id "
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role, e.session_id "
       "FROM json_each(?) j "
       "JOIN events e ON e.seq = j.value JOIN event_fts_docsize d ON d.id = e.seq");
   if (!st) return Error(st.error());
@@ -583,7 +584,7 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
     auto row = s.Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    auto n = ReadNeighbourRow(s, s.Int(5));
+    auto n = ReadNeighbourRow(s, s.Int(6));
     if (!n) return Error(n.error());
     out.push_back(std::move(*n));
   }

@@ -49,9 +49,10 @@ struct NeighbourRow {
   TimestampMs occurred_at = 0;
   std::string speaker;
   int32_t doc_length = 0;  // tokens in the indexed text
-  // The text holds a question mark ('?' or the fullwidth '？' of CJK text): the event asks
-  // something, and the event after it (by someone else) is likely the answer.
+  // The text asks a question (text::AsksQuestion): the event after it, by someone else, is
+  // likely the answer.
   bool asks_question = false;
+  std::string role;  // user, assistant, tool, ... (who spoke, when there is no speaker name)
 };
 
 // One event that matched a full-text query, with what recall's own scorers need.

@@ -12,6 +12,7 @@
 
 #include "engram/options.h"
 #include "text/analyzer.h"
+#include "text/dialogue_act.h"
 
 namespace engram::sqlite {
 namespace {
@@ -294,6 +295,18 @@ bool ParseDocSizeColumn0(std::string_view blob, int* doc_len) {
   return false;
 }
 
+namespace {
+
+// engram_asks_question(text) → 1 when text::AsksQuestion(text), else 0 (NULL → 0): the reply
+// channel's "this event asks something" (store/sqlite/event_store.h, NeighbourRow).
+void AsksQuestionFunction(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  const int bytes = sqlite3_value_bytes(argv[0]);
+  sqlite3_result_int(ctx, text != nullptr && text::AsksQuestion(std::string_view(text, static_cast<size_t>(bytes))) ? 1 : 0);
+}
+
+}  // namespace
+
 Status RegisterFts5Extensions(sqlite3* db) {
   if (db == nullptr) return Status::InvalidArgument("RegisterFts5Extensions: null connection");
   fts5_api* api = GetFts5Api(db);
@@ -314,6 +327,13 @@ Status RegisterFts5Extensions(sqlite3* db) {
   rc = api->xCreateFunction(api, "engram_term_counts", nullptr, TermCountsFunction, nullptr);
   if (rc != SQLITE_OK) {
     return Status::Internal(std::string("registering FTS5 function engram_term_counts: ") +
+                            sqlite3_errstr(rc));
+  }
+  rc = sqlite3_create_function_v2(db, "engram_asks_question", 1,
+                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr,
+                                  AsksQuestionFunction, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::Internal(std::string("registering SQL function engram_asks_question: ") +
                             sqlite3_errstr(rc));
   }
   return Status::Ok();

@@ -93,7 +93,8 @@ class TermCountsView {
   const unsigned char* base_ = nullptr;
 };
 
-// Registers the `engram` tokenizer and the `engram_bm25` and `engram_term_counts` functions on `db` (see above). Calling it
+// Registers the `engram` tokenizer, the `engram_bm25` and `engram_term_counts` functions and the SQL
+// function `engram_asks_question(text)` (text/dialogue_act.h) on `db` (see above). Calling it
 // again on the same connection replaces both. Errors: kInvalidArgument when db is null; kInternal
 // when this SQLite has no FTS5 (or an fts5_api older than version 2) or registration fails.
 Status RegisterFts5Extensions(sqlite3* db);
