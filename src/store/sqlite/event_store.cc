@@ -437,7 +437,9 @@ Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t a
 
 Result<std::optional<LocatedEvent>> EventStore::LocateOne(int64_t seq) {
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role, "
+      // asks_question is left false: only session layouts and stretches need it, and reading the
+      // content here would cost every row the pruned path resolves.
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, 0, e.role, "
       "e.session_id, e.namespace_id FROM events e JOIN event_fts_docsize d ON d.id = e.seq WHERE e.seq = ?1");
   if (!st) return Error(st.error());
   Statement& s = **st;
@@ -574,7 +576,8 @@ Result<std::vector<NeighbourRow>> EventStore::Locate(const std::vector<int64_t>&
   if (seqs.empty()) return out;
   const std::string list = JsonIntArray(seqs);
   auto st = db_.Cached(
-      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, engram_asks_question(e.content), e.role, e.session_id "
+      // asks_question is left false, as in LocateOne (the content is not read).
+      "SELECT e.seq, e.occurred_at, e.speaker, d.sz, 0, e.role, e.session_id "
       "FROM json_each(?) j "
       "JOIN events e ON e.seq = j.value JOIN event_fts_docsize d ON d.id = e.seq");
   if (!st) return Error(st.error());

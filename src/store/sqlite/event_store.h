@@ -50,7 +50,8 @@ struct NeighbourRow {
   std::string speaker;
   int32_t doc_length = 0;  // tokens in the indexed text
   // The text asks a question (text::AsksQuestion): the event after it, by someone else, is
-  // likely the answer.
+  // likely the answer. Read by SmallSessionLayout and SessionStretchAround only (Locate and
+  // LocateOne leave it false: they do not read the content).
   bool asks_question = false;
   std::string role;  // user, assistant, tool, ... (who spoke, when there is no speaker name)
 };
