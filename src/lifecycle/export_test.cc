@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "raw_db.h"
 #include "test_util.h"
 
 // Designated initializers name only the fields a test cares about.
@@ -122,6 +123,53 @@ TEST_F(ExportTest, ExportImportExportIsByteIdentical) {
   // Recall works on the imported rows (the full-text index was rebuilt).
   ASSERT_OK_AND_ASSIGN(RecallResult found, b->Recall({.text = "jazz", .namespace_name = "u1"}));
   EXPECT_FALSE(found.items.empty());
+}
+
+// The activation-decay clock of a claim (its last recall hit, when its activation fell below the
+// archive threshold) survives export → import; a dump written before those fields were exported
+// still imports, with both null.
+TEST_F(ExportTest, DecayClockRoundTripsAndOlderDumpsStillImport) {
+  Populate();
+  {
+    test::RawDb raw(dir_.File("a.db"));
+    raw.Exec("UPDATE claims SET last_accessed_at = 1700000000123, decay_below_since = 1700000999000 "
+             "WHERE status = 'active'");
+  }
+  const std::string dump = ExportAll(*a_);
+  EXPECT_THAT(dump, HasSubstr("\"last_accessed_at\":1700000000123"));
+  EXPECT_THAT(dump, HasSubstr("\"decay_below_since\":1700000999000"));
+
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  std::istringstream in(dump);
+  ASSERT_OK(b->Import(in));
+  {
+    test::RawDb raw(dir_.File("b.db"));
+    EXPECT_EQ(raw.Int("SELECT count(*) FROM claims WHERE last_accessed_at = 1700000000123 AND "
+                      "decay_below_since = 1700000999000"),
+              raw.Int("SELECT count(*) FROM claims WHERE status = 'active'"));
+    EXPECT_GT(raw.Int("SELECT count(*) FROM claims WHERE status = 'active'"), 0);
+  }
+  EXPECT_EQ(ExportAll(*b), dump);
+
+  // The same dump without the two fields (as written before they were exported).
+  std::string older;
+  std::istringstream lines(dump);
+  for (std::string line; std::getline(lines, line);) {
+    for (const char* field : {"\"last_accessed_at\":1700000000123,", "\"decay_below_since\":1700000999000,",
+                              "\"last_accessed_at\":null,", "\"decay_below_since\":null,"}) {
+      if (auto at = line.find(field); at != std::string::npos) line.erase(at, std::string_view(field).size());
+    }
+    older += line + "\n";
+  }
+  ASSERT_THAT(older, ::testing::Not(HasSubstr("decay_below_since")));
+  ASSERT_OK_AND_ASSIGN(auto c, test::OpenTestEngine(dir_.File("c.db")));
+  std::istringstream older_in(older);
+  ASSERT_OK_AND_ASSIGN(ImportReport report, c->Import(older_in));
+  EXPECT_GT(report.imported.claims, 0);
+  test::RawDb raw(dir_.File("c.db"));
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM claims WHERE last_accessed_at IS NOT NULL OR "
+                    "decay_below_since IS NOT NULL"),
+            0);
 }
 
 TEST_F(ExportTest, ExportOfUnknownNamespaceIsNotFound) {
