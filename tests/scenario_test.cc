@@ -1306,6 +1306,11 @@ class LibraryBackend : public Backend {
       }
       *target = *t;
     }
+    // As `engram recall --now`: calendar words are the days of the offset the time is written with.
+    if (!step.now.empty()) {
+      auto local = ParseLocalTimestamp(step.now);
+      if (local) q.utc_offset_minutes = local->utc_offset_minutes;
+    }
     q.include_history = step.include_history;
     q.include_claims = !step.events_only;
     q.include_events = !step.claims_only;

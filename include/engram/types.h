@@ -98,6 +98,10 @@ struct RecallQuery {
   // The moment the question is asked: relative time expressions in `text` ("yesterday", "last
   // week", "上周") resolve against it. Default: now.
   std::optional<TimestampMs> now;
+  // The asker's UTC offset, minutes east of UTC (−720…+840): calendar words in `text` mean the
+  // asker's local days ("yesterday" asked at 01:00 +08:00 is the previous day in UTC+8). 0 = UTC.
+  // `engram recall --now` takes it from the offset written in the time, or --utc-offset.
+  int utc_offset_minutes = 0;
   // The reranker (Options::rerank): unset = used when configured; false = not for this query;
   // true = required (kInvalidArgument when no reranker is configured).
   std::optional<bool> rerank;

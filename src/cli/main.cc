@@ -196,6 +196,7 @@ struct RecallFlags {
   bool claims_only = false;
   int budget = 0;
   std::optional<std::string> now;
+  std::optional<std::string> utc_offset;  // --utc-offset "+08:00"
   bool explain = false;
   bool rerank = false;     // --rerank: the configured reranker must run
   bool no_rerank = false;  // --no-rerank: not for this query
@@ -217,6 +218,17 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
     auto t = ParseTimestamp(**text);
     if (!t) return Fail(flags, t.error().WithContext(fmt::format("field \"{}\"", field)));
     *target = *t;
+  }
+  // Calendar words resolve in the asker's local days: the offset written in --now, unless
+  // --utc-offset says otherwise.
+  if (rf.now) {
+    auto local = ParseLocalTimestamp(*rf.now);
+    if (local) q.utc_offset_minutes = local->utc_offset_minutes;
+  }
+  if (rf.utc_offset) {
+    auto offset = ParseUtcOffset(*rf.utc_offset);
+    if (!offset) return Fail(flags, offset.error().WithContext("field \"utc_offset\""));
+    q.utc_offset_minutes = *offset;
   }
   q.budget_tokens = rf.budget;
   q.include_history = rf.include_history;
@@ -1016,7 +1028,12 @@ int Main(int argc, char** argv) {
   recall_cmd->add_flag("--claims-only", recall.claims_only, "search claims only");
   recall_cmd->add_option("--budget", recall.budget, "pack items under this many tokens (0 = no budget)")
       ->check(CLI::Range(0, 1000000));
-  recall_cmd->add_option("--now", recall.now, "when the question is asked (ISO-8601; default now): resolves \"yesterday\"");
+  recall_cmd->add_option("--now", recall.now,
+                         "when the question is asked (ISO-8601; default now): resolves \"yesterday\" (in the days of "
+                         "the offset it is written with, e.g. 2023-05-08T01:00:00+08:00)");
+  recall_cmd->add_option("--utc-offset", recall.utc_offset,
+                         "the asker's UTC offset, e.g. +08:00 (default: the offset of --now, else UTC): \"yesterday\" "
+                         "and \"last week\" are local days");
   recall_cmd->add_flag("--explain", recall.explain, "show every stage's candidates and each item's channel ranks and scores");
   auto* rerank_flag =
       recall_cmd->add_flag("--rerank", recall.rerank, "use the configured reranker (an error when none is configured)");

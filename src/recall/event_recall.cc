@@ -87,6 +87,10 @@ Status ValidateRecallQuery(const RecallQuery& query) {
     return Status::InvalidArgument(fmt::format("field \"budget_tokens\": {} is outside 0–{}",
                                                query.budget_tokens, kMaxBudgetTokens));
   }
+  if (query.utc_offset_minutes < kMinUtcOffsetMinutes || query.utc_offset_minutes > kMaxUtcOffsetMinutes) {
+    return Status::InvalidArgument(fmt::format("field \"utc_offset_minutes\": {} is outside −720…840",
+                                               query.utc_offset_minutes));
+  }
   if (query.since && query.until && *query.since >= *query.until) {
     return Status::InvalidArgument("field \"since\": must be earlier than \"until\"");
   }
@@ -197,7 +201,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // date holds few enough events to list ("what did we talk about on May 4th?" shares no word
     // with its answers); a broader range ("in 2023") only boosts.
     std::vector<text::TimeMention> times;
-    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()));
+    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()), query.utc_offset_minutes);
     // A single named day that holds events is certain enough to filter by ("on May 4th", "5月4日",
     // "yesterday"); anything broader or ambiguous only boosts.
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;

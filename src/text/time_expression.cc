@@ -719,7 +719,19 @@ class ChineseScanner {
 
 }  // namespace
 
-std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference) {
+std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference,
+                                          int utc_offset_minutes) {
+  // The calendar arithmetic below works in UTC days; for another offset it runs on local wall
+  // time (the reference shifted by the offset) and the ranges found are shifted back.
+  const int64_t shift = static_cast<int64_t>(std::clamp(utc_offset_minutes, -12 * 60, 14 * 60)) * 60000;
+  if (shift != 0) {
+    std::vector<TimeMention> local = FindTimeMentions(text, reference + shift, 0);
+    for (TimeMention& m : local) {
+      m.start -= shift;
+      m.end -= shift;
+    }
+    return local;
+  }
   std::vector<TimeMention> out;
   int64_t ref_day = reference >= 0 ? reference / kMsPerDay : -((-reference - 1) / kMsPerDay) - 1;
   if (ref_day < kMinDay || ref_day > kMaxDay || text.empty()) return out;

@@ -3,7 +3,9 @@
 //
 // The reference is the moment the text was said: for an event, its occurred_at (UTC ms); for a
 // query, the time the query is about (usually now). Relative expressions are always resolved
-// against the reference, never against the wall clock (bug_scenarios.md B35). Days are UTC days.
+// against the reference, never against the wall clock (bug_scenarios.md B35). Days are the
+// calendar days of the speaker's UTC offset (default 0: UTC days): "yesterday" asked at
+// 01:00 +08:00 is the day before in Shanghai, not in London.
 //
 // Precision first: only expressions whose meaning is certain are emitted. Bare weekdays ("on
 // Tuesday"), "next Tuesday", "a few days ago", "recently", seasons and the modal "may" are not
@@ -56,16 +58,19 @@ struct TimeMention {
   std::string phrase;     // the expression as written: text.substr(byte_start, byte_end - byte_start)
   size_t byte_start = 0;  // byte offsets into the text given to FindTimeMentions
   size_t byte_end = 0;
-  TimestampMs start = 0;  // [start, end): the UTC range meant, in ms since the epoch; start is a
-  TimestampMs end = 0;    // UTC midnight and end > start
+  TimestampMs start = 0;  // [start, end): the range meant, in UTC ms since the epoch; start is a
+  TimestampMs end = 0;    // midnight at the offset given to FindTimeMentions, and end > start
   Precision precision = Precision::kDay;  // the calendar unit of the expression
 };
 
 // Every time expression of `text` (UTF-8; invalid bytes are skipped, never fatal), resolved
-// against `reference` (UTC ms; for an event, its occurred_at). Returns mentions in text order;
+// against `reference` (UTC ms; for an event, its occurred_at) in the calendar of
+// `utc_offset_minutes` (minutes east of UTC, −720…+840; clamped to that range): days, weeks,
+// months and years begin at local midnight there. Returns mentions in text order;
 // they never overlap (the longest expression wins). Never fails; text without a recognised
 // expression gives an empty vector. Linear in the size of the text.
-std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference);
+std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference,
+                                          int utc_offset_minutes = 0);
 
 // "day", "week", "month", "year".
 std::string_view PrecisionName(TimeMention::Precision precision);

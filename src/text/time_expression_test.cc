@@ -43,6 +43,27 @@ TEST(TimeExpressionTest, B35RelativeDaysResolveAgainstTheReference) {
             "yesterday|2023-05-07|2023-05-08|day");
 }
 
+// Calendar words are the speaker's local days: at 01:00 on 8 May in Shanghai (+08:00) it is still
+// 7 May in UTC, but "yesterday" is 7 May local = [6 May 16:00Z, 7 May 16:00Z).
+TEST(TimeExpressionTest, DaysFollowTheUtcOffset) {
+  const TimestampMs asked = Ms("2023-05-08T01:00:00+08:00");
+  auto at = [&](std::string_view text, int offset) {
+    std::vector<TimeMention> all = FindTimeMentions(text, asked, offset);
+    if (all.size() != 1) return "count=" + std::to_string(all.size());
+    return FormatTimestamp(all[0].start) + "|" + FormatTimestamp(all[0].end);
+  };
+  EXPECT_EQ(at("yesterday", 480), "2023-05-06T16:00:00.000Z|2023-05-07T16:00:00.000Z");
+  EXPECT_EQ(at("yesterday", 0), "2023-05-06T00:00:00.000Z|2023-05-07T00:00:00.000Z");
+  EXPECT_EQ(at("today", 480), "2023-05-07T16:00:00.000Z|2023-05-08T16:00:00.000Z");
+  EXPECT_EQ(at("昨天", 480), "2023-05-06T16:00:00.000Z|2023-05-07T16:00:00.000Z");
+  // Weeks, months and explicit dates begin at local midnight too; west of UTC as well.
+  EXPECT_EQ(at("in May 2023", 480), "2023-04-30T16:00:00.000Z|2023-05-31T16:00:00.000Z");
+  EXPECT_EQ(at("on May 4th", -300), "2023-05-04T05:00:00.000Z|2023-05-05T05:00:00.000Z");
+  // The default is UTC; impossible offsets are clamped to −12:00…+14:00.
+  EXPECT_EQ(FindTimeMentions("yesterday", asked)[0].start, Ms("2023-05-06"));
+  EXPECT_EQ(at("yesterday", 100000), at("yesterday", 14 * 60));
+}
+
 TEST(TimeExpressionTest, EnglishDays) {
   EXPECT_EQ(One("today is nice"), "today|2026-03-10|2026-03-11|day");
   EXPECT_EQ(One("Tonight we dance"), "Tonight|2026-03-10|2026-03-11|day");

@@ -1,5 +1,6 @@
 #include "util/time.h"
 
+#include <cctype>
 #include <chrono>
 #include <date/date.h>
 #include <sstream>
@@ -37,7 +38,7 @@ bool TryParse(const std::string& text, const char* format, Ms* out, std::chrono:
 
 }  // namespace
 
-Result<TimestampMs> ParseTimestamp(std::string_view raw) {
+Result<LocalTimestamp> ParseLocalTimestamp(std::string_view raw) {
   std::string text(raw);
   // Trim spaces.
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
@@ -86,7 +87,7 @@ Result<TimestampMs> ParseTimestamp(std::string_view raw) {
   }
   // Real UTC offsets lie within −12:00 … +14:00; "+25:00" or "+99:99" is a typo, not a time.
   const auto offset_minutes = offset.count();
-  if (offset_minutes < -12 * 60 || offset_minutes > 14 * 60) {
+  if (offset_minutes < kMinUtcOffsetMinutes || offset_minutes > kMaxUtcOffsetMinutes) {
     return Error(Status::InvalidArgument("UTC offset outside −12:00…+14:00: \"" +
                                          std::string(raw.substr(0, 64)) + "\""));
   }
@@ -96,7 +97,40 @@ Result<TimestampMs> ParseTimestamp(std::string_view raw) {
   if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
     return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
   }
-  return tp.time_since_epoch().count();
+  return LocalTimestamp{tp.time_since_epoch().count(), static_cast<int>(offset_minutes)};
+}
+
+Result<TimestampMs> ParseTimestamp(std::string_view text) {
+  auto t = ParseLocalTimestamp(text);
+  if (!t) return Error(t.error());
+  return t->utc_ms;
+}
+
+Result<int> ParseUtcOffset(std::string_view raw) {
+  std::string text(raw);
+  auto bad = [&] {
+    return Error(Status::InvalidArgument("not a UTC offset (expected e.g. +08:00, -05:00, +0530 or Z): \"" +
+                                         std::string(raw.substr(0, 64)) + "\""));
+  };
+  if (text == "Z" || text == "z") return 0;
+  if (text.size() < 3 || (text[0] != '+' && text[0] != '-')) return bad();
+  std::string digits;
+  for (size_t i = 1; i < text.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      digits += text[i];
+    } else if (!(text[i] == ':' && i == 3)) {
+      return bad();
+    }
+  }
+  if (digits.size() != 2 && digits.size() != 4) return bad();
+  const int hours = std::stoi(digits.substr(0, 2));
+  const int minutes = digits.size() == 4 ? std::stoi(digits.substr(2, 2)) : 0;
+  if (minutes >= 60) return bad();
+  const int offset = (text[0] == '-' ? -1 : 1) * (hours * 60 + minutes);
+  if (offset < kMinUtcOffsetMinutes || offset > kMaxUtcOffsetMinutes) {
+    return Error(Status::InvalidArgument("UTC offset outside −12:00…+14:00: \"" + std::string(raw.substr(0, 64)) + "\""));
+  }
+  return offset;
 }
 
 std::string FormatTimestamp(TimestampMs ms) {

@@ -20,6 +20,24 @@ TimestampMs NowMs();
 // Errors: kInvalidArgument naming the expected form.
 Result<TimestampMs> ParseTimestamp(std::string_view text);
 
+// Real UTC offsets lie within −12:00 … +14:00 (minutes).
+constexpr int kMinUtcOffsetMinutes = -12 * 60;
+constexpr int kMaxUtcOffsetMinutes = 14 * 60;
+
+// A parsed time and the UTC offset it was written with (0 for "Z" or no offset).
+struct LocalTimestamp {
+  TimestampMs utc_ms = 0;
+  int utc_offset_minutes = 0;
+};
+
+// ParseTimestamp that also returns the offset written ("2023-05-08T01:00:00+08:00" →
+// {2023-05-07T17:00Z, 480}). Errors: as ParseTimestamp.
+Result<LocalTimestamp> ParseLocalTimestamp(std::string_view text);
+
+// "+08:00", "-05:00", "+0530", "+08" or "Z" → minutes east of UTC (480, −300, 330, 480, 0).
+// Errors: kInvalidArgument for another form or an offset outside −12:00…+14:00.
+Result<int> ParseUtcOffset(std::string_view text);
+
 // "2023-05-08T13:56:00.000Z".
 std::string FormatTimestamp(TimestampMs ms);
 

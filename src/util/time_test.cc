@@ -27,6 +27,39 @@ TEST(TimeTest, OffsetIsConvertedToUtc) {
   EXPECT_EQ(FormatTimestamp(*t2), "2023-05-08T13:56:00.000Z");
 }
 
+TEST(TimeTest, LocalTimestampKeepsTheWrittenOffset) {
+  auto t = ParseLocalTimestamp("2023-05-08T01:00:00+08:00");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(FormatTimestamp(t->utc_ms), "2023-05-07T17:00:00.000Z");
+  EXPECT_EQ(t->utc_offset_minutes, 480);
+  auto west = ParseLocalTimestamp("2023-05-08T08:56:00-0530");
+  ASSERT_TRUE(west.has_value());
+  EXPECT_EQ(west->utc_offset_minutes, -330);
+  for (const char* utc : {"2023-05-08", "2023-05-08T01:00:00Z", "2023-05-08T01:00"}) {
+    auto u = ParseLocalTimestamp(utc);
+    ASSERT_TRUE(u.has_value()) << utc;
+    EXPECT_EQ(u->utc_offset_minutes, 0) << utc;
+  }
+  EXPECT_FALSE(ParseLocalTimestamp("yesterday").has_value());
+}
+
+TEST(TimeTest, ParsesUtcOffsets) {
+  const std::pair<const char*, int> good[] = {{"+08:00", 480}, {"-05:00", -300}, {"+0530", 330},
+                                              {"+08", 480},    {"Z", 0},         {"-12:00", -720},
+                                              {"+14:00", 840}, {"+00:00", 0}};
+  for (const auto& [text, minutes] : good) {
+    auto o = ParseUtcOffset(text);
+    ASSERT_TRUE(o.has_value()) << text;
+    EXPECT_EQ(*o, minutes) << text;
+  }
+  for (const char* bad : {"", "8", "08:00", "+8:00", "+08:60", "+15:00", "-13:00", "+08:00x", "UTC", "+08-00",
+                          "+080", "++08:00"}) {
+    auto o = ParseUtcOffset(bad);
+    ASSERT_FALSE(o.has_value()) << bad;
+    EXPECT_EQ(o.error().code(), StatusCode::kInvalidArgument) << bad;
+  }
+}
+
 TEST(TimeTest, FractionalSecondsAndSpaceSeparator) {
   auto t = ParseTimestamp("2023-05-08 13:56:00.250");
   ASSERT_TRUE(t.has_value());
