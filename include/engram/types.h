@@ -53,6 +53,9 @@ struct Event {
   std::string speaker;
   std::string content;
   TimestampMs occurred_at = 0;  // valid time of the event (when it happened)
+  // The UTC offset occurred_at was written with (minutes east of UTC; 0 for "Z" or none): the
+  // speaker's calendar, in which the event's own "yesterday" or "last week" is resolved.
+  int utc_offset_minutes = 0;
   TimestampMs recorded_at = 0;  // when engram stored it
   std::string origin_class;
   std::string content_hash;     // 32 hex digits: XXH3-128 of the content bytes

@@ -40,7 +40,7 @@ constexpr const char* kEvents =
     "at,"
     "'origin_class',e.origin_class,'content_hash',e.content_hash,'idempotency_key',e.idempotency_"
     "key,"
-    "'metadata',e.metadata,'tool_name',e.tool_name,'tool_call_id',e.tool_call_id) "
+    "'metadata',e.metadata,'tool_name',e.tool_name,'tool_call_id',e.tool_call_id,'utc_offset_minutes',e.utc_offset_minutes) "
     "FROM events e JOIN namespaces n ON n.id = e.namespace_id JOIN sessions s ON s.id = "
     "e.session_id "
     "WHERE ?1 IS NULL OR e.namespace_id = ?1 ORDER BY e.seq";

@@ -97,7 +97,8 @@ TEST_F(ExportTest, ExportImportExportIsByteIdentical) {
   for (const char* kind :
        {"\"kind\":\"namespace\"", "\"kind\":\"session\"", "\"kind\":\"event\"",
         "\"kind\":\"claim\"", "\"kind\":\"tombstone\"", "\"status\":\"superseded\"",
-        "\"superseded_by_id\":\"", "\"valid_to\":", "\"recorded_to\":", "\"parent\":\"s1\""}) {
+        "\"superseded_by_id\":\"", "\"valid_to\":", "\"recorded_to\":", "\"parent\":\"s1\"",
+        "\"utc_offset_minutes\":480"}) {
     EXPECT_THAT(first, HasSubstr(kind));
   }
   EXPECT_THAT(first, ::testing::Not(HasSubstr("Zebracanary4242")));

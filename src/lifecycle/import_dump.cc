@@ -166,7 +166,9 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
                                            {"idempotency_key", "s"},
                                            {"metadata", "s?"},
                                            {"tool_name", "s?"},
-                                           {"tool_call_id", "s?"}}));
+                                           {"tool_call_id", "s?"},
+                                           // Absent in dumps written before session 6: UTC.
+                                           {"utc_offset_minutes", "i?"}}));
     EventInput in;
     in.namespace_name = S(o, "namespace");
     in.session_id = S(o, "session");
@@ -188,6 +190,13 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
     row->event.id = S(o, "id");
     row->event.occurred_at = o["occurred_at"].get<int64_t>();
     row->event.recorded_at = o["recorded_at"].get<int64_t>();
+    if (auto offset = o.find("utc_offset_minutes"); offset != o.end() && !offset->is_null()) {
+      const int64_t minutes = offset->get<int64_t>();
+      if (minutes < kMinUtcOffsetMinutes || minutes > kMaxUtcOffsetMinutes) {
+        return FieldError("utc_offset_minutes", fmt::format("{} is outside −720…840", minutes));
+      }
+      row->event.utc_offset_minutes = static_cast<int>(minutes);
+    }
     *event_row = std::move(*row);
     return Status::Ok();
   }

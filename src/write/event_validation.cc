@@ -104,9 +104,10 @@ Result<sqlite::EventRow> ValidateEventInput(const EventInput& in, TimestampMs no
   if (in.occurred_at.empty()) {
     e.occurred_at = now;
   } else {
-    auto t = ParseTimestamp(in.occurred_at);
+    auto t = ParseLocalTimestamp(in.occurred_at);
     if (!t) return Error(FieldError("occurred_at", t.error().message()));
-    e.occurred_at = *t;
+    e.occurred_at = t->utc_ms;
+    e.utc_offset_minutes = t->utc_offset_minutes;
   }
 
   if (!in.metadata_json.empty()) {

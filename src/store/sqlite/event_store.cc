@@ -55,7 +55,7 @@ void TakeQueryStatistics(const TermCountsView& counts, std::vector<double>* idf,
 constexpr const char* kEventColumns =
     "SELECT e.id, n.name, s.external_id, e.role, e.speaker, e.content, e.occurred_at, "
     "e.recorded_at, e.origin_class, e.content_hash, e.idempotency_key, e.metadata, e.tool_name, "
-    "e.tool_call_id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
+    "e.tool_call_id, e.utc_offset_minutes FROM events e JOIN namespaces n ON n.id = e.namespace_id "
     "JOIN sessions s ON s.id = e.session_id ";
 
 // Reads the kEventColumns of the current row, starting at column `first`.
@@ -75,6 +75,7 @@ Event ReadEvent(const Statement& st, int first = 0) {
   e.metadata_json = st.Text(first + 11);
   e.tool_name = st.Text(first + 12);
   e.tool_call_id = st.Text(first + 13);
+  e.utc_offset_minutes = static_cast<int>(st.Int(first + 14));
   return e;
 }
 
@@ -216,14 +217,15 @@ Result<int64_t> EventStore::Insert(int64_t namespace_id, int64_t session_rowid, 
   const Event& e = row.event;
   auto st = db_.Cached(
       "INSERT INTO events(id, namespace_id, session_id, role, speaker, content, occurred_at, "
-      "recorded_at, origin_class, content_hash, idempotency_key, metadata, tool_name, tool_call_id) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "recorded_at, origin_class, content_hash, idempotency_key, metadata, tool_name, tool_call_id, "
+      "utc_offset_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st) return Error(st.error());
   Statement& s = **st;
   s.Bind(1, e.id).Bind(2, namespace_id).Bind(3, session_rowid).Bind(4, e.role);
   s.BindOptional(5, e.speaker).Bind(6, e.content).Bind(7, e.occurred_at).Bind(8, e.recorded_at);
   s.Bind(9, e.origin_class).Bind(10, e.content_hash).Bind(11, e.idempotency_key);
   s.BindOptional(12, e.metadata_json).BindOptional(13, e.tool_name).BindOptional(14, e.tool_call_id);
+  s.Bind(15, static_cast<int64_t>(e.utc_offset_minutes));
   ENGRAM_RETURN_IF_ERROR(s.Run());
   int64_t seq = sqlite3_last_insert_rowid(db_.handle());
 

@@ -153,5 +153,48 @@ TEST_F(EventStoreTest, SessionStretchAroundReadsTheEventItsNeighboursAndQuestion
   EXPECT_EQ(missing.rows[1].seq, 4);
 }
 
+// Schema 8 stores the UTC offset each event was written with; a schema-7 file (no such column) is
+// migrated, its events read as UTC (offset 0), and new events keep their offset.
+TEST_F(EventStoreTest, SchemaSevenEventsMigrateAsUtcAndKeepNewOffsets) {
+  {
+    auto db = Open();
+    ASSERT_NE(db, nullptr);
+    Append(*db, 1);
+    ASSERT_TRUE(db->Exec("ALTER TABLE events DROP COLUMN utc_offset_minutes; PRAGMA user_version = 7").ok());
+  }
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(db->QueryInt("PRAGMA user_version").value_or(-1), kSchemaVersion);
+  EventStore store(*db);
+  auto old = store.Get("e1");
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->utc_offset_minutes, 0);
+  Status st = db->WriteTransaction([&]() -> Status {
+    EventRow row;
+    row.event.id = "e2";
+    row.event.session_id = "s";
+    row.event.role = "user";
+    row.event.content = "later";
+    row.event.occurred_at = 2000;
+    row.event.utc_offset_minutes = -330;
+    row.event.recorded_at = 2000;
+    row.event.origin_class = "direct_user";
+    row.event.content_hash = "h2";
+    row.event.idempotency_key = "k2";
+    row.session_kind = "interactive";
+    row.indexed_text = row.event.content;
+    auto ns = store.EnsureNamespace("n", 0);
+    if (!ns) return ns.error();
+    auto s = store.EnsureSession(*ns, row, 0);
+    if (!s) return s.error();
+    auto seq = store.Insert(*ns, *s, row);
+    return seq ? Status::Ok() : seq.error();
+  });
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  auto later = store.Get("e2");
+  ASSERT_TRUE(later.has_value());
+  EXPECT_EQ(later->utc_offset_minutes, -330);
+}
+
 }  // namespace
 }  // namespace engram::sqlite

@@ -336,7 +336,19 @@ Status Migrate(Database& db, TextAnalysis analysis) {
           "WHERE conflict_key IS NOT NULL"));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 7"));
     }
-    // Later migrations go here: `if (*version < 8) { ... PRAGMA user_version = 8; }`.
+    if (*version < 8) {
+      // The UTC offset each event's occurred_at was written with (Event::utc_offset_minutes):
+      // relative dates in its text resolve in the speaker's local days. Rows stored before
+      // this column were taken as UTC, as they were then.
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('events') WHERE name = 'utc_offset_minutes'");
+      if (!has) return has.error();
+      if (*has == 0) {
+        ENGRAM_RETURN_IF_ERROR(
+            db.Exec("ALTER TABLE events ADD COLUMN utc_offset_minutes INTEGER NOT NULL DEFAULT 0"));
+      }
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 8"));
+    }
+    // Later migrations go here: `if (*version < 9) { ... PRAGMA user_version = 9; }`.
     return Status::Ok();
   });
 }

@@ -68,9 +68,10 @@ double ImportanceOf(std::string_view scope, std::string_view predicate) {
 }
 
 // The resolved date of a mention, for a claim's text: "2026-03-09", "week of 2026-03-02",
-// "2026-03", "2026" (Chinese: "2026-03-02那周", "2026年").
-std::string DateText(const text::TimeMention& mention, bool chinese) {
-  std::string iso = FormatTimestamp(mention.start);
+// "2026-03", "2026" (Chinese: "2026-03-02那周", "2026年"), in the speaker's calendar (the
+// mention starts at local midnight of `utc_offset_minutes`).
+std::string DateText(const text::TimeMention& mention, bool chinese, int utc_offset_minutes) {
+  std::string iso = FormatTimestamp(mention.start + static_cast<int64_t>(utc_offset_minutes) * 60000);
   switch (mention.precision) {
     case text::TimeMention::Precision::kDay:
       return iso.substr(0, 10);
@@ -246,7 +247,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
     if (!Counts(event, batch)) continue;
     const std::string speaker = event.speaker.empty() ? event.role : event.speaker;
     std::string_view content = Readable(event.content);
-    std::vector<text::TimeMention> mentions = text::FindTimeMentions(content, event.occurred_at);
+    std::vector<text::TimeMention> mentions = text::FindTimeMentions(content, event.occurred_at, event.utc_offset_minutes);
     std::vector<Span> times;
     times.reserve(mentions.size());
     for (const text::TimeMention& m : mentions) times.push_back({m.byte_start, m.byte_end});
@@ -301,8 +302,9 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
         }
         claim.text = r.chinese ? ChineseText(claim, display) : EnglishText(claim, display);
         if (mention != nullptr) {
-          claim.text += r.chinese ? "（" + DateText(*mention, true) + "）"
-                                  : " " + mention->phrase + " (" + DateText(*mention, false) + ")";
+          claim.text += r.chinese ? "（" + DateText(*mention, true, event.utc_offset_minutes) + "）"
+                                  : " " + mention->phrase + " (" +
+                                        DateText(*mention, false, event.utc_offset_minutes) + ")";
         }
         if (r.subject_kind != SubjectKind::kSpeaker && (bits & rules::kBitReported)) {
           claim.text += r.chinese ? "（" + speaker + "转述）" : " (reported by " + speaker + ")";
