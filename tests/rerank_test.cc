@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -244,6 +245,31 @@ TEST_F(RerankRecallTest, SlowServerBeyondTheBudgetKeepsTheFusedOrder) {
   EXPECT_EQ(packet["rerank"]["status"], "skipped");
   EXPECT_EQ(packet["rerank"]["reason"].get<std::string>().rfind("timeout after 200 ms", 0), 0u);
   EXPECT_EQ(packet["answerability"], "ok");
+}
+
+// httplib's read timeout is per read: a server that trickles a valid reply byte by byte never lets
+// one read time out. The budget is a deadline all the same.
+TEST_F(RerankRecallTest, TrickledReplyIsCutAtTheBudget) {
+  ScriptedHttpServer server([](const RecordedRequest& r) {
+    ScriptedReply reply = Reverse(r);
+    if (reply.body.size() < 200) reply.body.append(200 - reply.body.size(), ' ');  // JSON allows it
+    reply.trickle_ms = 50;  // ≥ 200 bytes: ≥ 10 s to send it all
+    return reply;
+  });
+  auto engine = Open(server.base_url(), 20, /*budget_ms=*/300);
+  Fill(*engine);
+  RecallResult fused = Recall(*engine, "coffee", 10, false);
+  const auto started = std::chrono::steady_clock::now();
+  RecallResult r = Recall(*engine, "coffee");
+  const double waited_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_LT(waited_ms, 300.0 + 1500.0) << "the trickle would take ≥ 10 s";
+  EXPECT_EQ(r.rerank.status, "skipped");
+  EXPECT_EQ(r.rerank.reason.rfind("timeout after 300 ms", 0), 0u) << r.rerank.reason;
+  EXPECT_LT(r.rerank.took_ms, 300.0 + 1500.0);
+  EXPECT_EQ(Ids(r), Ids(fused));
+  for (const RecallItem& item : r.items) EXPECT_EQ(Channel(item, "rerank"), nullptr);
 }
 
 TEST_F(RerankRecallTest, MalformedRepliesAreSkippedWithTheReasonNeverACrash) {
