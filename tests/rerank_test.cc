@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "codec/json_codec.h"
@@ -244,6 +247,119 @@ TEST_F(RerankRecallTest, SlowServerBeyondTheBudgetKeepsTheFusedOrder) {
   EXPECT_EQ(packet["rerank"]["status"], "skipped");
   EXPECT_EQ(packet["rerank"]["reason"].get<std::string>().rfind("timeout after 200 ms", 0), 0u);
   EXPECT_EQ(packet["answerability"], "ok");
+}
+
+// httplib's read timeout is per read: a server that trickles a valid reply byte by byte never lets
+// one read time out. The budget is a deadline all the same.
+TEST_F(RerankRecallTest, TrickledReplyIsCutAtTheBudget) {
+  ScriptedHttpServer server([](const RecordedRequest& r) {
+    ScriptedReply reply = Reverse(r);
+    if (reply.body.size() < 200) reply.body.append(200 - reply.body.size(), ' ');  // JSON allows it
+    reply.trickle_ms = 50;  // ≥ 200 bytes: ≥ 10 s to send it all
+    return reply;
+  });
+  auto engine = Open(server.base_url(), 20, /*budget_ms=*/300);
+  Fill(*engine);
+  RecallResult fused = Recall(*engine, "coffee", 10, false);
+  const auto started = std::chrono::steady_clock::now();
+  RecallResult r = Recall(*engine, "coffee");
+  const double waited_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_LT(waited_ms, 300.0 + 1500.0) << "the trickle would take ≥ 10 s";
+  EXPECT_EQ(r.rerank.status, "skipped");
+  EXPECT_EQ(r.rerank.reason.rfind("timeout after 300 ms", 0), 0u) << r.rerank.reason;
+  EXPECT_LT(r.rerank.took_ms, 300.0 + 1500.0);
+  EXPECT_EQ(Ids(r), Ids(fused));
+  for (const RecallItem& item : r.items) EXPECT_EQ(Channel(item, "rerank"), nullptr);
+}
+
+// answerability and evidence_strength describe the item the packet puts first: after reranking,
+// that is the reranker's first, not the fused first.
+TEST_F(RerankRecallTest, AnswerabilityDescribesTheRerankedFirstItem) {
+  ScriptedHttpServer server(Reverse);
+  auto engine = Open(server.base_url());
+  // One event per session (no session window lends an event another's words): only the first
+  // holds the rare words of the question; the others hold "coffee" alone, which every event has.
+  const std::vector<std::string> texts = {"coffee beans from Kenya", "coffee at work",
+                                          "coffee after lunch", "the coffee machine"};
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EventInput in;
+    in.namespace_name = "u";
+    in.session_id = "s" + std::to_string(i);
+    in.role = "user";
+    in.speaker = "Ann";
+    in.content = texts[i];
+    in.occurred_at = "2026-05-0" + std::to_string(i + 1) + "T10:00:00Z";
+    auto r = engine->Ingest(in);
+    ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  }
+  RecallResult fused = Recall(*engine, "Kenya coffee beans", 10, false);
+  ASSERT_EQ(fused.items.size(), 4u);
+  ASSERT_EQ(fused.items[0].text, "coffee beans from Kenya");
+  EXPECT_EQ(fused.answerability, "ok");
+  EXPECT_GE(fused.evidence_strength, 0.5);
+
+  RecallResult reranked = Recall(*engine, "Kenya coffee beans");
+  ASSERT_EQ(reranked.rerank.status, "applied");
+  ASSERT_EQ(reranked.items.front().id, fused.items.back().id);
+  EXPECT_NE(reranked.items.front().text.find("coffee"), std::string::npos);
+  EXPECT_EQ(reranked.items.front().text.find("Kenya"), std::string::npos);
+  EXPECT_EQ(reranked.answerability, "low_confidence")
+      << "the first item holds only \"coffee\" (evidence_strength " << reranked.evidence_strength << ")";
+  EXPECT_LT(reranked.evidence_strength, 0.5);
+  json packet = json::parse(Dump(RecallResultToJson(reranked)));
+  EXPECT_EQ(packet["answerability"], "low_confidence");
+
+  // A limit that cuts the fused first item away leaves the packet's answer to the item kept.
+  RecallResult cut = Recall(*engine, "Kenya coffee beans", /*limit=*/1);
+  ASSERT_EQ(cut.items.size(), 1u);
+  EXPECT_EQ(cut.items[0].id, fused.items.back().id);
+  EXPECT_EQ(cut.answerability, "low_confidence");
+}
+
+// The reranker's network call runs outside the Engine's lock: a slow reranker delays its own
+// recall, not the other calls on the same Engine.
+TEST_F(RerankRecallTest, SlowRerankerDoesNotBlockOtherCallsOnTheEngine) {
+  ScriptedHttpServer server([](const RecordedRequest& r) {
+    ScriptedReply reply = Reverse(r);
+    reply.delay_ms = 3000;
+    return reply;
+  });
+  auto engine = Open(server.base_url(), 20, /*budget_ms=*/10000);
+  Fill(*engine);
+  std::atomic<bool> slow_done{false};
+  RecallResult slow;
+  std::thread slow_recall([&] {
+    slow = Recall(*engine, "coffee");
+    slow_done = true;
+  });
+  // Wait until the slow recall is inside the rerank call (the server has its request).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (server.requests().empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(server.requests().size(), 1u);
+
+  EventInput in;
+  in.namespace_name = "u";
+  in.session_id = "s2";
+  in.role = "user";
+  in.speaker = "Bo";
+  in.content = "espresso with coffee";
+  in.occurred_at = "2026-05-05T10:00:00Z";
+  auto ingested = engine->Ingest(in);
+  const bool ingest_before_slow = !slow_done;
+  RecallResult other = Recall(*engine, "espresso", 10, /*rerank=*/false);
+  const bool recall_before_slow = !slow_done;
+  slow_recall.join();
+
+  ASSERT_TRUE(ingested.has_value()) << ingested.error().ToString();
+  EXPECT_TRUE(ingest_before_slow) << "Ingest waited for the other recall's reranker";
+  EXPECT_TRUE(recall_before_slow) << "Recall waited for the other recall's reranker";
+  ASSERT_EQ(other.items.size(), 1u);
+  EXPECT_EQ(other.items[0].id, ingested->event.id);
+  EXPECT_EQ(slow.rerank.status, "applied");
+  EXPECT_EQ(slow.items.size(), 6u);
 }
 
 TEST_F(RerankRecallTest, MalformedRepliesAreSkippedWithTheReasonNeverACrash) {

@@ -6,6 +6,8 @@
 //   options.base_url = server.base_url();   // "http://127.0.0.1:<port>/v1"
 //   server.requests();                       // what was POSTed, in order
 //
+//   ScriptedReply slow{200, body}; slow.trickle_ms = 100;  // the body one byte every 100 ms
+//
 // Binds 127.0.0.1 on a port the OS picks: no network. A request beyond the script gets a 500.
 // Header-only (every test file is its own binary).
 #ifndef ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
@@ -13,6 +15,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <mutex>
@@ -36,6 +39,9 @@ struct ScriptedReply {
   int status = 200;
   std::string body;
   int delay_ms = 0;  // the handler sleeps this long before answering
+  // > 0: the headers (with Content-Length) go out at once, then the body one byte every
+  // trickle_ms ms, until it is all sent, the client hangs up or the server is destroyed.
+  int trickle_ms = 0;
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
@@ -54,6 +60,7 @@ class ScriptedHttpServer {
   explicit ScriptedHttpServer(Responder responder) : ScriptedHttpServer(std::move(responder), {}) {}
 
   ~ScriptedHttpServer() {
+    stopping_ = true;  // a trickle in progress ends at its next byte
     server_.stop();
     thread_.join();
   }
@@ -83,7 +90,17 @@ class ScriptedHttpServer {
         std::this_thread::sleep_for(std::chrono::milliseconds(reply.delay_ms));
       res.status = reply.status;
       for (const auto& [name, value] : reply.headers) res.set_header(name, value);
-      res.set_content(reply.body, "application/json");
+      if (reply.trickle_ms <= 0) {
+        res.set_content(reply.body, "application/json");
+        return;
+      }
+      res.set_content_provider(
+          reply.body.size(), "application/json",
+          [this, body = reply.body, every = reply.trickle_ms](size_t offset, size_t, httplib::DataSink& sink) {
+            if (stopping_ || !sink.is_writable()) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(every));
+            return !stopping_ && sink.write(body.data() + offset, 1);
+          });
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
@@ -93,6 +110,7 @@ class ScriptedHttpServer {
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
+  std::atomic<bool> stopping_{false};
   std::mutex mu_;
   Responder responder_;
   std::vector<ScriptedReply> replies_;

@@ -160,48 +160,62 @@ class EngineImpl final : public Engine {
           "field \"rerank\": no reranker is configured (set ENGRAM_RERANK_BASE_URL, "
           "Options::rerank.base_url or --rerank-url)"));
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    auto started = std::chrono::steady_clock::now();
-    RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
-    if (reranker_ != nullptr && query.rerank.value_or(true)) {
-      ctx.reranker = reranker_.get();
-      ctx.rerank_pool = reranker_->options().endpoint.pool;
-    }
+    const providers::RerankClient* reranker =
+        reranker_ != nullptr && query.rerank.value_or(true) ? reranker_.get() : nullptr;
+    RecallCandidates candidates;
     DenseIndex::Prepared dense;
-    if (options_.recall.dense > 0 && query.include_events) {
-      if (!embedder_status_.ok()) {
-        dense.warning = "dense channel disabled: " + embedder_status_.ToString();
-      } else if (dense_ != nullptr) {
-        auto prepared = dense_->Prepare(query.namespace_name, query.text);
-        if (prepared) {
-          dense = std::move(*prepared);
-        } else {
-          dense.warning = "dense channel disabled: " + prepared.error().ToString();
+    double prepare_ms = 0;
+    {
+      // The database steps under the lock; the reranker's network call, below, without it: a slow
+      // reranker delays this recall only, not the other calls on this Engine.
+      std::lock_guard<std::mutex> lock(mu_);
+      auto started = std::chrono::steady_clock::now();
+      RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
+      if (reranker != nullptr) {
+        ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it
+        ctx.rerank_pool = reranker->options().endpoint.pool;
+      }
+      if (options_.recall.dense > 0 && query.include_events) {
+        if (!embedder_status_.ok()) {
+          dense.warning = "dense channel disabled: " + embedder_status_.ToString();
+        } else if (dense_ != nullptr) {
+          auto prepared = dense_->Prepare(query.namespace_name, query.text);
+          if (prepared) {
+            dense = std::move(*prepared);
+          } else {
+            dense.warning = "dense channel disabled: " + prepared.error().ToString();
+          }
+          if (dense.query) ctx.dense = &*dense.query;
         }
-        if (dense.query) ctx.dense = &*dense.query;
       }
-    }
-    const double prepare_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    auto result = engram::Recall(ctx, query);
-    if (!result) return result;
-    if (options_.lifecycle.resurrect_archived && query.include_claims && result->answerability != "ok" &&
-        !query.as_of && !query.known_as_of && !query.include_history) {
-      // The cold path (lifecycle/resurrect.h): only when nothing current answered.
-      auto revived = ResurrectFor(query);
-      if (!revived) return Error(revived.error());
-      if (*revived > 0) {
-        result = engram::Recall(ctx, query);
-        if (!result) return result;
+      prepare_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      auto found = FindRecallCandidates(ctx, query);
+      if (!found) return Error(found.error());
+      // The cold path (lifecycle/resurrect.h): only when nothing current answered (judged on the
+      // fused order: the reranker has not run yet, and only reorders what was found).
+      if (options_.lifecycle.resurrect_archived && query.include_claims &&
+          found->result.answerability != "ok" && !query.as_of && !query.known_as_of &&
+          !query.include_history) {
+        auto revived = ResurrectFor(query);
+        if (!revived) return Error(revived.error());
+        if (*revived > 0) {
+          found = FindRecallCandidates(ctx, query);
+          if (!found) return Error(found.error());
+        }
       }
+      candidates = std::move(*found);
     }
-    result->took_ms += prepare_ms;
-    if (!dense.warning.empty()) result->warnings.push_back(std::move(dense.warning));
+    if (reranker != nullptr) RerankCandidates(*reranker, reranker->options().endpoint.pool, candidates);
+    RecallResult result = FinishRecall(std::move(candidates));
+    result.took_ms += prepare_ms;
+    if (!dense.warning.empty()) result.warnings.push_back(std::move(dense.warning));
     // Recall hits feed activation (lifecycle/decay.h): counted in memory, written later.
     std::vector<std::string> hit_claims;
-    for (const RecallItem& item : result->items) {
+    for (const RecallItem& item : result.items) {
       if (item.type == "claim") hit_claims.push_back(item.id);
     }
+    std::lock_guard<std::mutex> lock(mu_);
     const TimestampMs now = NowMs();
     access_.Record(hit_claims, now);
     if (access_.Due(now, options_.lifecycle.access_flush_claims, options_.lifecycle.access_flush_ms)) {

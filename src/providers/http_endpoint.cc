@@ -8,7 +8,9 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include "util/utf8.h"
@@ -20,6 +22,56 @@ using nlohmann::json;
 
 constexpr size_t kMaxErrorTextChars = 500;
 constexpr int kMaxBackoffMs = 30000;
+
+// Stops `http` once `deadline` has passed, so that no part of an attempt outlives it: httplib's
+// timeouts bound each connect, write and read, not their sum, and a server that trickles its reply
+// one byte at a time never lets a read time out. httplib's Client::stop() is safe while a request
+// is in flight on another thread (it shuts the socket down; the request fails at its next read or
+// write). A stop that lands before the request has opened its socket does nothing, so after the
+// deadline it is repeated every kRestopMs until the watchdog is dismissed. One thread per attempt,
+// joined when the watchdog is destroyed (before `http`: declare it after the client).
+class DeadlineWatchdog {
+ public:
+  static constexpr auto kRestopMs = std::chrono::milliseconds(10);
+
+  DeadlineWatchdog(httplib::Client& http, std::chrono::steady_clock::time_point deadline)
+      : thread_([this, &http, deadline] {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (cv_.wait_until(lock, deadline, [this] { return dismissed_; })) return;
+          while (!dismissed_) {
+            fired_ = true;
+            lock.unlock();
+            http.stop();
+            lock.lock();
+            cv_.wait_for(lock, kRestopMs, [this] { return dismissed_; });
+          }
+        }) {}
+
+  ~DeadlineWatchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dismissed_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  DeadlineWatchdog(const DeadlineWatchdog&) = delete;
+  DeadlineWatchdog& operator=(const DeadlineWatchdog&) = delete;
+
+  // True when the deadline passed and the client was stopped.
+  bool fired() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return fired_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool dismissed_ = false;
+  bool fired_ = false;
+  std::thread thread_;  // last: it starts once the members above exist
+};
 
 }  // namespace
 
@@ -165,11 +217,20 @@ Result<PostResult> PostJsonWithRetries(const HttpRetryOptions& options, const En
       httplib::Headers headers = {{"Accept", "application/json"}};
       if (!options.api_key.empty()) headers.emplace("Authorization", "Bearer " + options.api_key);
       auto start = std::chrono::steady_clock::now();
+      std::optional<DeadlineWatchdog> watchdog;
+      if (options.deadline) watchdog.emplace(http, *options.deadline);
       httplib::Result res = http.Post(endpoint.path, headers, body, "application/json");
+      const bool stopped = watchdog && watchdog->fired();
+      watchdog.reset();
       double latency_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
-      if (!res) {
+      if (stopped) {
+        // Whatever came back (a read error, or a reply cut short), it came after the deadline.
+        last = Status::IOError(client_prefix + endpoint.scheme_host_port + endpoint.path +
+                               ": stopped at the deadline (" + std::to_string(timeout_ms) +
+                               " ms left when the attempt started)");
+      } else if (!res) {
         last = Status::IOError(client_prefix + endpoint.scheme_host_port + endpoint.path +
                                ": " + httplib::to_string(res.error()) + " (timeout " +
                                std::to_string(timeout_ms) + " ms)");

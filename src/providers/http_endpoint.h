@@ -40,9 +40,10 @@ struct HttpRetryOptions {
   int max_retry_after_ms = 10000;  // a longer Retry-After stops retrying at once
   std::function<void(int ms)> sleep_for_ms;  // test hook; null = real sleep
   // When set, nothing runs past it: each attempt's connect, send and read timeouts are
-  // min(timeout_ms, time left), and a retry whose wait would end at or after it is not made (the
-  // last error is returned, saying so). Null = no deadline (the rerank client sets one from its
-  // time budget).
+  // min(timeout_ms, time left), an attempt still running at the deadline is stopped (its socket
+  // shut down: a reply trickled byte by byte, each read within the read timeout, is cut there
+  // too), and a retry whose wait would end at or after it is not made (the last error is
+  // returned, saying so). Null = no deadline (the rerank client sets one from its time budget).
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 

@@ -25,11 +25,11 @@
 // range and given once, every score a finite number. Scores are the server's own (a logit or a
 // probability, depending on the model and server): comparable within one reply only.
 //
-// Time: every call has a budget (budget_ms). Attempts and retries run through PostJsonWithRetries
-// with a deadline at call start + budget: each attempt's connect, send and read timeouts are the
-// time left, and no retry starts whose wait would pass the deadline. (httplib's read timeout
-// applies to each read, so a server trickling its reply byte by byte could still overrun; one that
-// answers late cannot.)
+// Time: every call has a budget (budget_ms), a deadline at call start + budget. Attempts and
+// retries run through PostJsonWithRetries with that deadline: each attempt's connect, send and read
+// timeouts are the time left, an attempt still running at the deadline is stopped (so a server
+// trickling its reply byte by byte, each read within httplib's per-read timeout, is cut there
+// too), and no retry starts whose wait would pass the deadline.
 //
 // No exception leaves this module.
 #ifndef ENGRAM_PROVIDERS_RERANK_CLIENT_H_

@@ -74,11 +74,12 @@ void PackContext(RecallResult& result, int budget_tokens) {
     packed.push_back(std::move(item));
   }
   result.items = std::move(packed);
-  if (!found) {
-    result.answerability = "no_evidence";
-  } else {
-    result.answerability = result.evidence_strength >= 0.5 ? "ok" : "low_confidence";
-  }
+  result.answerability = Answerability(found, result.evidence_strength);
+}
+
+std::string Answerability(bool found, double evidence_strength) {
+  if (!found) return "no_evidence";
+  return evidence_strength >= 0.5 ? "ok" : "low_confidence";
 }
 
 std::string MakeFeedbackId(const RecallItem& item, std::string_view query_text) {

@@ -28,6 +28,10 @@ int EstimateTokens(std::string_view text);
 // `evidence_strength`.
 void PackContext(RecallResult& result, int budget_tokens);
 
+// "no_evidence" when nothing was found, else "ok" when evidence_strength (of the first item) is at
+// least 0.5, else "low_confidence".
+std::string Answerability(bool found, double evidence_strength);
+
 // Feedback ids name the item and the question, so that no state is written at recall time:
 // "fb1:<e|c>:<item id>:<16 hex digits of XXH3-64 of the query text>".
 std::string MakeFeedbackId(const RecallItem& item, std::string_view query_text);

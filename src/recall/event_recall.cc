@@ -143,7 +143,8 @@ void SetExhaustiveMatchRowsForTesting(size_t rows) {
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
                                   const std::vector<text::QueryTerm>* given_units,
-                                  std::unordered_map<std::string, int>* phrases_held) {
+                                  std::unordered_map<std::string, int>* phrases_held,
+                                  std::unordered_map<std::string, double>* strength_of) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -419,6 +420,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
       if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
+      if (strength_of != nullptr) {
+        const ScoredTurn& turn = (*turns)[kept[k]];
+        (*strength_of)[item.id] = std::max(turn.turn_coverage, turn.window_coverage);
+      }
       for (const ChannelScores& c : channels) {
         if (c.weight == 0) continue;
         int rank = RankInChannel(c, kept[k]);

@@ -68,13 +68,21 @@ std::string RerankText(const RecallItem& item) {
   return item.text;
 }
 
-// The rerank stage (see Recall in recall.h): reorders the first ctx.rerank_pool items of `result`
-// in place, or leaves them as they are and says why.
-void RerankItems(RecallContext& ctx, const std::string& query_text, RecallResult& result) {
+}  // namespace
+
+Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& query) {
+  auto candidates = FindRecallCandidates(ctx, query);
+  if (!candidates) return Error(candidates.error());
+  if (ctx.reranker != nullptr) RerankCandidates(*ctx.reranker, ctx.rerank_pool, *candidates);
+  return FinishRecall(std::move(*candidates));
+}
+
+void RerankCandidates(const providers::RerankClient& reranker, int max_pool, RecallCandidates& candidates) {
   const auto started = std::chrono::steady_clock::now();
+  RecallResult& result = candidates.result;
   RerankReport& report = result.rerank;
-  report.model = ctx.reranker->options().endpoint.model;
-  const size_t pool = std::min(result.items.size(), static_cast<size_t>(std::max(1, ctx.rerank_pool)));
+  report.model = reranker.options().endpoint.model;
+  const size_t pool = std::min(result.items.size(), static_cast<size_t>(std::max(1, max_pool)));
   report.pool = static_cast<int>(pool);
   if (pool == 0) {
     report.status = "skipped";
@@ -84,7 +92,7 @@ void RerankItems(RecallContext& ctx, const std::string& query_text, RecallResult
   std::vector<std::string> documents;
   documents.reserve(pool);
   for (size_t i = 0; i < pool; ++i) documents.push_back(RerankText(result.items[i]));
-  auto reply = ctx.reranker->Rerank(query_text, documents);
+  auto reply = reranker.Rerank(candidates.query.text, documents);
   report.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (!reply) {
     report.status = "skipped";
@@ -97,20 +105,36 @@ void RerankItems(RecallContext& ctx, const std::string& query_text, RecallResult
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return reply->scores[a] > reply->scores[b]; });
   std::vector<RecallItem> reordered;
+  std::vector<double> strength;
   reordered.reserve(pool);
+  strength.reserve(pool);
   for (size_t rank = 0; rank < pool; ++rank) {
     RecallItem& item = result.items[order[rank]];
     item.channels.push_back({"rerank", static_cast<int>(rank + 1), reply->scores[order[rank]]});
     reordered.push_back(std::move(item));
+    strength.push_back(candidates.strength[order[rank]]);
   }
   std::move(reordered.begin(), reordered.end(), result.items.begin());
+  std::copy(strength.begin(), strength.end(), candidates.strength.begin());
   report.status = "applied";
   result.stages.push_back({"rerank", static_cast<int64_t>(pool)});
 }
 
-}  // namespace
+RecallResult FinishRecall(RecallCandidates candidates) {
+  RecallResult result = std::move(candidates.result);
+  const RecallQuery& query = candidates.query;
+  if (result.items.size() > static_cast<size_t>(query.limit)) result.items.resize(query.limit);
+  // The packet's answer is about its first item, whatever put it there.
+  if (!result.items.empty()) result.evidence_strength = candidates.strength.front();
+  for (RecallItem& item : result.items) item.feedback_id = MakeFeedbackId(item, query.text);
+  PackContext(result, query.budget_tokens);
+  result.stages.push_back({"packed", static_cast<int64_t>(result.items.size())});
+  result.took_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - candidates.started).count();
+  return result;
+}
 
-Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
+Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQuery& asked) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(asked));
   const bool temporal = asked.as_of.has_value() || asked.known_as_of.has_value();
@@ -175,6 +199,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
 
   RecallResult events_result;
   std::unordered_map<std::string, int> phrases_held;  // event id → search terms its indexed text holds
+  std::unordered_map<std::string, double> strength_of;  // event id → its evidence strength
   if (query.include_events) {
     RecallQuery events_query = query;
     if (temporal) {
@@ -202,7 +227,8 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
       check_stale = *any;
     }
     auto r = RecallEvents(ctx, events_query, check_stale ? &stale_filter : nullptr,
-                          query.include_claims ? &claim_keys : nullptr, &units, &phrases_held);
+                          query.include_claims ? &claim_keys : nullptr, &units, &phrases_held,
+                          &strength_of);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   }
@@ -308,8 +334,21 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
   result.terms = std::move(events_result.terms);
   if (query.include_claims) result.stages.push_back({"claims", claim_stage});
   for (RecallStage& s : events_result.stages) result.stages.push_back(std::move(s));
-  result.evidence_strength = query.include_events ? events_result.evidence_strength
-                                                  : (claim_stage > 0 ? 1.0 : 0.0);
+  // Each item's evidence strength (RecallCandidates::strength): an event's own; a claim's, the
+  // best of its recalled evidence events' until it stands in for an event (then that event's);
+  // claims-only, 1 (a claim matched).
+  std::vector<double> strength(fused.size(), 0.0);
+  for (size_t i = 0; i < fused.size(); ++i) {
+    if (!query.include_events) {
+      strength[i] = 1.0;
+      continue;
+    }
+    for (const std::string& id : sources[i]) {
+      auto it = strength_of.find(id);
+      if (it != strength_of.end()) strength[i] = std::max(strength[i], it->second);
+    }
+  }
+  std::vector<double> item_strength;  // per entry of result.items
   std::set<std::string> represented;
   std::vector<bool> emitted(fused.size(), false);
   std::vector<std::pair<size_t, int64_t>> emitted_claims;  // index in result.items, claim seq
@@ -320,6 +359,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     represented.insert(sources[i].begin(), sources[i].end());
     if (text::LooksLikeInstruction(fused[i].item.text)) fused[i].item.flags.push_back("instruction_like");
     result.items.push_back(std::move(fused[i].item));
+    item_strength.push_back(strength[i]);
   };
   for (size_t i = 0; i < fused.size() && result.items.size() < static_cast<size_t>(candidate_limit); ++i) {
     if (emitted[i]) continue;
@@ -346,6 +386,7 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
            claim_held >= TermsHeld(ctx.analyzer, fused[i].item.text, question_terms))) {
         fused[it->second].item.score = fused[i].item.score;  // it takes the event's place
         fused[it->second].item.channels = fused[i].item.channels;
+        strength[it->second] = strength[i];
         chosen = it->second;
       }
     }
@@ -371,15 +412,15 @@ Result<RecallResult> Recall(RecallContext& ctx, const RecallQuery& asked) {
     });
     if (!full_st.ok()) return Error(full_st);
   }
-  if (ctx.reranker != nullptr) {
-    RerankItems(ctx, query.text, result);
-    if (result.items.size() > static_cast<size_t>(query.limit)) result.items.resize(query.limit);
-  }
-  for (RecallItem& item : result.items) item.feedback_id = MakeFeedbackId(item, query.text);
-  PackContext(result, query.budget_tokens);
-  result.stages.push_back({"packed", static_cast<int64_t>(result.items.size())});
-  result.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  return result;
+  // The fused order's answer; FinishRecall gives the final order's.
+  result.evidence_strength = item_strength.empty() ? 0.0 : item_strength.front();
+  result.answerability = Answerability(!result.items.empty(), result.evidence_strength);
+  RecallCandidates candidates;
+  candidates.query = std::move(query);
+  candidates.result = std::move(result);
+  candidates.strength = std::move(item_strength);
+  candidates.started = started;
+  return candidates;
 }
 
 }  // namespace engram
