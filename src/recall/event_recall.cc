@@ -381,6 +381,11 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     for (size_t i : kept) seqs.push_back((*turns)[i].seq);
     auto events = ctx.store.GetBySeqs(seqs);
     if (!events) return events.error();
+    std::vector<ChannelRanks> ranks;  // per channel of nonzero weight, in order
+    ranks.reserve(channels.size());
+    for (const ChannelScores& c : channels) {
+      if (c.weight != 0) ranks.emplace_back(c);
+    }
     for (size_t k = 0; k < kept.size(); ++k) {
       Event& event = (*events)[k];
       RecallItem item;
@@ -394,10 +399,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
       if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
-      for (const ChannelScores& c : channels) {
-        if (c.weight == 0) continue;
-        int rank = RankInChannel(c, kept[k]);
-        if (rank > 0) item.channels.push_back({c.name, rank, c.scores[kept[k]]});
+      for (const ChannelRanks& r : ranks) {
+        const int rank = r.Rank(kept[k]);
+        if (rank > 0) item.channels.push_back({r.channel().name, rank, r.channel().scores[kept[k]]});
       }
       result.items.push_back(std::move(item));
     }

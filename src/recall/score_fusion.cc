@@ -1,6 +1,7 @@
 #include "recall/score_fusion.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace engram {
 
@@ -36,6 +37,21 @@ int RankInChannel(const ChannelScores& channel, size_t i) {
   int higher = 0;
   for (double x : channel.scores) higher += x > s ? 1 : 0;
   return higher + 1;
+}
+
+ChannelRanks::ChannelRanks(const ChannelScores& channel) : channel_(channel) {
+  scan_ = std::any_of(channel.scores.begin(), channel.scores.end(), [](double x) { return std::isnan(x); });
+  if (scan_) return;
+  ascending_ = channel.scores;
+  std::sort(ascending_.begin(), ascending_.end());
+}
+
+int ChannelRanks::Rank(size_t i) const {
+  if (scan_) return RankInChannel(channel_, i);
+  if (i >= channel_.scores.size() || channel_.scores[i] == 0) return 0;
+  // Candidates scoring strictly higher: those after the last score equal to (or below) this one.
+  const auto above = std::upper_bound(ascending_.begin(), ascending_.end(), channel_.scores[i]);
+  return static_cast<int>(ascending_.end() - above) + 1;
 }
 
 }  // namespace engram
