@@ -128,7 +128,8 @@ void SetExhaustiveMatchRowsForTesting(size_t rows) {
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
                                   const std::vector<text::QueryTerm>* given_units,
-                                  std::unordered_map<std::string, int>* phrases_held) {
+                                  std::unordered_map<std::string, int>* phrases_held,
+                                  std::vector<int64_t>* item_seqs) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -399,6 +400,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
       if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
+      if (item_seqs != nullptr) item_seqs->push_back(seqs[k]);
       for (const ChannelRanks& r : ranks) {
         const int rank = r.Rank(kept[k]);
         if (rank > 0) item.channels.push_back({r.channel().name, rank, r.channel().scores[kept[k]]});

@@ -257,8 +257,8 @@ Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
   // evidence by event seq (claim_evidence's primary key) — so that no sorter copies the rows; the
   // order is checked below all the same and restored when it is not so.
   auto st = db_.Cached(
-      "SELECT j.key, ce.claim_seq, ce.event_seq, e.id FROM json_each(?) j CROSS JOIN claim_evidence ce "
-      "ON ce.claim_seq = j.value AND ce.relation = 'supports' CROSS JOIN events e ON e.seq = ce.event_seq");
+      "SELECT j.key, ce.claim_seq, ce.event_seq FROM json_each(?) j CROSS JOIN claim_evidence ce "
+      "ON ce.claim_seq = j.value AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
   (*st)->Bind(1, list);
   std::vector<int64_t> keys;  // the position in `claim_seqs` of each row's claim
@@ -267,7 +267,7 @@ Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
     if (!row) return Error(row.error());
     if (!*row) break;
     keys.push_back((*st)->Int(0));
-    out.push_back({(*st)->Int(1), (*st)->Int(2), (*st)->Text(3)});
+    out.push_back({(*st)->Int(1), (*st)->Int(2)});
   }
   auto before = [&](size_t a, size_t b) {
     return keys[a] != keys[b] ? keys[a] < keys[b] : out[a].event_seq < out[b].event_seq;
