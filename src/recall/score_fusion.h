@@ -50,7 +50,8 @@ class ChannelRanks {
 
  private:
   const ChannelScores& channel_;
-  std::vector<double> ascending_;  // the channel's scores, sorted; empty when scanning
+  std::vector<double> ascending_;  // the channel's nonzero scores, sorted; empty when scanning
+  size_t zeros_ = 0;               // the channel's zero scores
   bool scan_ = false;
 };
 
