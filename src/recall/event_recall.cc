@@ -144,7 +144,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
                                   const std::vector<text::QueryTerm>* given_units,
                                   std::unordered_map<std::string, int>* phrases_held,
-                                  std::unordered_map<std::string, double>* strength_of) {
+                                  std::unordered_map<int64_t, double>* strength_of,
+                                  std::vector<int64_t>* item_seqs) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -407,6 +408,11 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     for (size_t i : kept) seqs.push_back((*turns)[i].seq);
     auto events = ctx.store.GetBySeqs(seqs);
     if (!events) return events.error();
+    std::vector<ChannelRanks> ranks;  // per channel of nonzero weight, in order
+    ranks.reserve(channels.size());
+    for (const ChannelScores& c : channels) {
+      if (c.weight != 0) ranks.emplace_back(c);
+    }
     for (size_t k = 0; k < kept.size(); ++k) {
       Event& event = (*events)[k];
       RecallItem item;
@@ -422,12 +428,12 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
       if (strength_of != nullptr) {
         const ScoredTurn& turn = (*turns)[kept[k]];
-        (*strength_of)[item.id] = std::max(turn.turn_coverage, turn.window_coverage);
+        (*strength_of)[seqs[k]] = std::max(turn.turn_coverage, turn.window_coverage);
       }
-      for (const ChannelScores& c : channels) {
-        if (c.weight == 0) continue;
-        int rank = RankInChannel(c, kept[k]);
-        if (rank > 0) item.channels.push_back({c.name, rank, c.scores[kept[k]]});
+      if (item_seqs != nullptr) item_seqs->push_back(seqs[k]);
+      for (const ChannelRanks& r : ranks) {
+        const int rank = r.Rank(kept[k]);
+        if (rank > 0) item.channels.push_back({r.channel().name, rank, r.channel().scores[kept[k]]});
       }
       result.items.push_back(std::move(item));
     }

@@ -60,14 +60,16 @@ Status ValidateRecallQuery(const RecallQuery& query);
 // `phrases_held`, when given, receives for each returned event (by id) the number of distinct
 // search terms (RecallResult::terms) its indexed text holds — speaker, content and image caption,
 // so at least as many as its content alone holds. `strength_of`, when given, receives for each
-// returned event (by id) its evidence strength: the share of the question's idf mass (0..1) in its
-// text or its session window (RecallResult::evidence_strength is the first event's).
+// returned event (by seq) its evidence strength: the share of the question's idf mass (0..1) in its
+// text or its session window (RecallResult::evidence_strength is the first event's). `item_seqs`,
+// when given, receives the seq of each returned event, in the order of RecallResult::items.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr,
                                   const ClaimKeysOfEvents* claim_keys = nullptr,
                                   const std::vector<text::QueryTerm>* units = nullptr,
                                   std::unordered_map<std::string, int>* phrases_held = nullptr,
-                                  std::unordered_map<std::string, double>* strength_of = nullptr);
+                                  std::unordered_map<int64_t, double>* strength_of = nullptr,
+                                  std::vector<int64_t>* item_seqs = nullptr);
 
 // How many matching rows RecallEvents reads with their events (one joined FTS5 query) before it
 // switches to the pruned path for the rest: their postings only (EventStore::MatchPostings), an

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "recall/context_packet.h"
 #include "recall/event_recall.h"
@@ -49,16 +50,14 @@ RecallItem ClaimItem(Claim&& c, double score) {
 }
 
 // How many of the question's distinct terms `text` holds: the tokens the analyzer makes of it as
-// of a query (stems, CJK bigrams), one walk over the text. (QueryTerms would also re-tokenize each
-// unit alone to pick its surface, which this does not need and which cost 4× the walk.)
+// of a query (stems, CJK bigrams). (QueryTerms would also re-tokenize each unit alone to pick its
+// surface, which this does not need and which cost 4× the walk.) The analyzer memoises each
+// text's tokens: the same claims and events come back for many questions.
 size_t TermsHeld(text::Analyzer& analyzer, std::string_view text,
                  const std::set<std::string, std::less<>>& question) {
-  std::set<std::string_view> held;
-  analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int, int, bool) {
-    auto it = question.find(token);
-    if (it != question.end()) held.insert(*it);
-  });
-  return held.size();
+  size_t held = 0;
+  for (const std::string& token : analyzer.QueryTokenSet(text)) held += question.count(token);
+  return held;
 }
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
@@ -152,8 +151,9 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   std::vector<RecallItem> claims;
   ClaimKeysOfEvents claim_keys;
   std::vector<sqlite::SearchHit> claim_hits;  // best first
-  std::map<std::string, std::pair<int64_t, double>> best_claim_of_event;  // event id → claim seq, score
-  std::map<int64_t, std::vector<std::string>> supported_by_claim;  // claim seq → ids of its "supports" events
+  // Events are named by seq here (one-to-one with their ids).
+  std::unordered_map<int64_t, std::pair<int64_t, double>> best_claim_of_event;  // event seq → claim seq, score
+  std::unordered_map<int64_t, std::vector<int64_t>> supported_by_claim;  // claim seq → its "supports" events
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
   // The question's search units, analysed once for the claims and every event channel.
@@ -185,10 +185,10 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       const double score = score_of[s.claim_seq];
       double& best = claim_keys[s.event_seq];
       best = std::max(best, score);
-      supported_by_claim[s.claim_seq].push_back(s.event_id);
-      auto it = best_claim_of_event.find(s.event_id);
+      supported_by_claim[s.claim_seq].push_back(s.event_seq);
+      auto it = best_claim_of_event.find(s.event_seq);
       if (it == best_claim_of_event.end() || score > it->second.second) {
-        best_claim_of_event[s.event_id] = {s.claim_seq, score};
+        best_claim_of_event[s.event_seq] = {s.claim_seq, score};
       }
     }
     claim_stage = static_cast<int64_t>(hits->size());
@@ -199,7 +199,8 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
 
   RecallResult events_result;
   std::unordered_map<std::string, int> phrases_held;  // event id → search terms its indexed text holds
-  std::unordered_map<std::string, double> strength_of;  // event id → its evidence strength
+  std::unordered_map<int64_t, double> strength_of;   // event seq → its evidence strength
+  std::vector<int64_t> event_seqs;                     // per entry of events_result.items
   if (query.include_events) {
     RecallQuery events_query = query;
     if (temporal) {
@@ -228,7 +229,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     }
     auto r = RecallEvents(ctx, events_query, check_stale ? &stale_filter : nullptr,
                           query.include_claims ? &claim_keys : nullptr, &units, &phrases_held,
-                          &strength_of);
+                          &strength_of, &event_seqs);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   }
@@ -237,11 +238,22 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   std::vector<RecallItem> events = std::move(events_result.items);
   if (query.known_as_of) {
     // ... and only what engram had recorded by then (recorded time).
-    events.erase(std::remove_if(events.begin(), events.end(),
-                                [&](const RecallItem& e) { return e.recorded_at > *query.known_as_of; }),
-                 events.end());
+    size_t kept = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (events[i].recorded_at > *query.known_as_of) continue;
+      if (kept != i) {
+        events[kept] = std::move(events[i]);
+        event_seqs[kept] = event_seqs[i];
+      }
+      ++kept;
+    }
+    events.resize(kept);
+    event_seqs.resize(kept);
   }
-  if (events.size() > static_cast<size_t>(candidate_limit)) events.resize(candidate_limit);
+  if (events.size() > static_cast<size_t>(candidate_limit)) {
+    events.resize(candidate_limit);
+    event_seqs.resize(candidate_limit);
+  }
 
   // Only the claims that can appear are considered: with events, the best claim of each recalled
   // event (it may stand in for the event); claims-only, the best `limit`. Only their text is read
@@ -251,8 +263,8 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     std::vector<int64_t> wanted;
     std::set<int64_t> seen;
     if (query.include_events) {
-      for (const RecallItem& e : events) {
-        auto it = best_claim_of_event.find(e.id);
+      for (const int64_t event_seq : event_seqs) {
+        auto it = best_claim_of_event.find(event_seq);
         if (it != best_claim_of_event.end() && seen.insert(it->second.first).second) {
           wanted.push_back(it->second.first);
         }
@@ -288,10 +300,13 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     double bm25;
     RecallItem item;
     int64_t claim_seq = 0;  // claims only
+    int64_t event_seq = 0;  // events only
   };
   std::vector<Fused> unsorted;
   unsorted.reserve(events.size() + claims.size());
-  for (size_t i = 0; i < events.size(); ++i) unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i])});
+  for (size_t i = 0; i < events.size(); ++i) {
+    unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i]), 0, event_seqs[i]});
+  }
   for (size_t i = 0; i < claims.size(); ++i) {
     const double rank_score = query.include_events ? 0.0 : 1.0 / (kRrfK + i + 1);
     unsorted.push_back({rank_score, claims[i].score, std::move(claims[i]), claim_seq_of[i]});
@@ -312,20 +327,20 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   // dropped — a claim and its own evidence turn never take two places. Measured on LoCoMo
   // (docs/retrieval.md): claims as stand-ins keep the events' recall (0.732 vs 0.734 @10) where
   // interleaving them by reciprocal rank fusion lost 0.044.
-  std::map<std::string, size_t> claim_of_event;  // event id → index in `fused` of its best claim
-  std::vector<std::vector<std::string>> sources(fused.size());
+  std::unordered_map<int64_t, size_t> claim_of_event;  // event seq → index in `fused` of its best claim
+  std::vector<std::vector<int64_t>> sources(fused.size());  // event seqs
   for (size_t i = 0; i < fused.size(); ++i) {
     const RecallItem& item = fused[i].item;
     if (item.type != "claim") {
-      sources[i] = {item.id};
+      sources[i] = {fused[i].event_seq};
       continue;
     }
     // The claim's "supports" evidence (the same rows GetBySeqs reads as its evidence).
     auto supported = supported_by_claim.find(fused[i].claim_seq);
     if (supported == supported_by_claim.end()) continue;
-    for (const std::string& event_id : supported->second) {
-      sources[i].push_back(event_id);
-      claim_of_event.emplace(event_id, i);  // fused is best-first: the first claim wins
+    for (const int64_t event_seq : supported->second) {
+      sources[i].push_back(event_seq);
+      claim_of_event.emplace(event_seq, i);  // fused is best-first: the first claim wins
     }
   }
   std::set<std::string, std::less<>> question_terms(events_result.terms.begin(), events_result.terms.end());
@@ -343,13 +358,13 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       strength[i] = 1.0;
       continue;
     }
-    for (const std::string& id : sources[i]) {
-      auto it = strength_of.find(id);
+    for (const int64_t seq : sources[i]) {
+      auto it = strength_of.find(seq);
       if (it != strength_of.end()) strength[i] = std::max(strength[i], it->second);
     }
   }
   std::vector<double> item_strength;  // per entry of result.items
-  std::set<std::string> represented;
+  std::unordered_set<int64_t> represented;  // event seqs
   std::vector<bool> emitted(fused.size(), false);
   std::vector<std::pair<size_t, int64_t>> emitted_claims;  // index in result.items, claim seq
   std::vector<int> claim_held_memo(fused.size(), -1);      // TermsHeld of a claim's text, -1 = not yet
@@ -365,7 +380,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     if (emitted[i]) continue;
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
-      auto it = claim_of_event.find(fused[i].item.id);
+      auto it = claim_of_event.find(fused[i].event_seq);
       // The claim stands in only when it holds as many of the question's terms as the event's own
       // text: a claim that matched weakly (say, only by a name) leaves the event's words in front.
       // (A claim holding every term needs no walk over the event's longer text; a claim may be the
@@ -391,7 +406,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       }
     }
     bool adds_something = sources[chosen].empty();
-    for (const std::string& id : sources[chosen]) adds_something |= represented.count(id) == 0;
+    for (const int64_t seq : sources[chosen]) adds_something |= represented.count(seq) == 0;
     if (adds_something) emit(chosen);
   }
   if (!emitted_claims.empty()) {

@@ -1,6 +1,7 @@
 #include "recall/score_fusion.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace engram {
 
@@ -36,6 +37,31 @@ int RankInChannel(const ChannelScores& channel, size_t i) {
   int higher = 0;
   for (double x : channel.scores) higher += x > s ? 1 : 0;
   return higher + 1;
+}
+
+ChannelRanks::ChannelRanks(const ChannelScores& channel) : channel_(channel) {
+  scan_ = std::any_of(channel.scores.begin(), channel.scores.end(), [](double x) { return std::isnan(x); });
+  if (scan_) return;
+  // Zeros (most candidates of the sparse channels) are counted, not sorted.
+  ascending_.reserve(channel.scores.size());
+  for (double x : channel.scores) {
+    if (x != 0) {
+      ascending_.push_back(x);
+    } else {
+      ++zeros_;
+    }
+  }
+  std::sort(ascending_.begin(), ascending_.end());
+}
+
+int ChannelRanks::Rank(size_t i) const {
+  if (scan_) return RankInChannel(channel_, i);
+  if (i >= channel_.scores.size() || channel_.scores[i] == 0) return 0;
+  // Candidates scoring strictly higher: the nonzero ones after the last score equal to (or below)
+  // this one, and the zeros when this one is negative.
+  const double s = channel_.scores[i];
+  const auto above = std::upper_bound(ascending_.begin(), ascending_.end(), s);
+  return static_cast<int>(ascending_.end() - above) + (s < 0 ? static_cast<int>(zeros_) : 0) + 1;
 }
 
 }  // namespace engram

@@ -39,6 +39,22 @@ std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& chann
 // score is 0 (the channel did not find it). O(candidates).
 int RankInChannel(const ChannelScores& channel, size_t i);
 
+// RankInChannel for many candidates of one channel: O(n log n) once, then O(log n) per rank (the
+// same answers; a channel holding a NaN score is scanned as RankInChannel does). Keeps a
+// reference to `channel`, which must outlive it.
+class ChannelRanks {
+ public:
+  explicit ChannelRanks(const ChannelScores& channel);
+  int Rank(size_t i) const;
+  const ChannelScores& channel() const { return channel_; }
+
+ private:
+  const ChannelScores& channel_;
+  std::vector<double> ascending_;  // the channel's nonzero scores, sorted; empty when scanning
+  size_t zeros_ = 0;               // the channel's zero scores
+  bool scan_ = false;
+};
+
 }  // namespace engram
 
 #endif  // ENGRAM_RECALL_SCORE_FUSION_H_

@@ -139,6 +139,8 @@ struct Analyzer::Impl {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::optional<std::string>, StringHash, std::equal_to<>> stems;
+  // Text → its distinct query-mode tokens, sorted (Analyzer::QueryTokenSet).
+  std::unordered_map<std::string, std::vector<std::string>, StringHash, std::equal_to<>> token_sets;
 
   // Walks the words of `utf8` in order. Calls on_word(folded, byte_start, byte_end) for each
   // non-CJK word (kPlain: every word) and on_run(run) for each maximal CJK run (kFull only).
@@ -288,6 +290,19 @@ void Analyzer::Tokenize(std::string_view utf8, TokenizeMode mode, const EmitFn& 
           if (index) emit(run[k].token, run[k].byte_start, run[k].byte_end, has_pair);
         }
       });
+}
+
+const std::vector<std::string>& Analyzer::QueryTokenSet(std::string_view utf8) {
+  Impl& impl = *impl_;
+  auto hit = impl.token_sets.find(utf8);
+  if (hit != impl.token_sets.end()) return hit->second;
+  std::vector<std::string> tokens;
+  Tokenize(utf8, TokenizeMode::kQuery,
+           [&](std::string_view token, int, int, bool) { tokens.emplace_back(token); });
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+  if (impl.token_sets.size() >= kMaxMemoTexts) impl.token_sets.clear();
+  return impl.token_sets.emplace(std::string(utf8), std::move(tokens)).first->second;
 }
 
 std::vector<QueryTerm> Analyzer::QueryTerms(std::string_view text) {

@@ -94,6 +94,13 @@ class Analyzer {
   // Dropped tokens (too long) give no unit. Empty or punctuation-only text gives an empty vector.
   std::vector<QueryTerm> QueryTerms(std::string_view text);
 
+  // The distinct tokens Tokenize(utf8, kQuery) emits, sorted (std::string order). Recall asks this
+  // of the same texts again and again (a claim or an event that answers several questions), so the
+  // answers are memoised by text: at most kMaxMemoTexts of them, all dropped when full. The
+  // reference is valid until the next call.
+  static constexpr size_t kMaxMemoTexts = 1 << 12;
+  const std::vector<std::string>& QueryTokenSet(std::string_view utf8);
+
  private:
   struct Impl;
   Analyzer(TextAnalysis analysis, std::unique_ptr<Impl> impl);

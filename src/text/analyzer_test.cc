@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -280,6 +281,29 @@ TEST_F(AnalyzerTest, PlainQueryTermsHaveNoStopwords) {
   ASSERT_EQ(terms.size(), 2u);
   EXPECT_FALSE(terms[0].stopword);
   EXPECT_EQ(terms[1].normalized, "running");
+}
+
+TEST_F(AnalyzerTest, QueryTokenSetIsTheSortedDistinctQueryTokens) {
+  const std::vector<std::string_view> texts = {"Runs and running: I run!", "早报配置已更新 早报", "",
+                                               "Caroline went to the LGBTQ support group"};
+  // Twice over: the second pass answers from the memo.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::string_view text : texts) {
+      std::vector<std::string> expected = Query(text);
+      std::sort(expected.begin(), expected.end());
+      expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+      EXPECT_EQ(full_->QueryTokenSet(text), expected) << text;
+    }
+  }
+  EXPECT_THAT(full_->QueryTokenSet("Runs and running: I run!"), ElementsAre("and", "i", "run"));
+}
+
+TEST_F(AnalyzerTest, QueryTokenSetMemoIsBounded) {
+  // More distinct texts than the memo holds: each answer is still right after it is cleared.
+  for (size_t i = 0; i < Analyzer::kMaxMemoTexts + 10; ++i) {
+    const std::string text = "note " + std::to_string(i);
+    EXPECT_THAT(full_->QueryTokenSet(text), ElementsAre(std::to_string(i), "note")) << text;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <unicode/regex.h>
 
-#include <cctype>
 #include <memory>
 #include <string>
 
@@ -26,8 +25,12 @@ bool LooksLikeInstruction(std::string_view raw) {
   if (pattern == nullptr) return false;
   std::string text = StripZeroWidth(raw);
   // Cheap prefilter: the regex needs one of these words; most stored text has none of them.
+  // ASCII case folding, as std::tolower does in the "C" locale (the engine never sets another);
+  // the triggers' other letters are Han, whose UTF-8 bytes are all >= 0x80.
   std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   static const char* const kTriggers[] = {"ignore", "disregard", "forget", "override", "you are now",
                                           "system prompt", "忽略", "无视", "忘记", "不要理会"};
   bool triggered = false;

@@ -253,17 +253,35 @@ Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
   std::vector<Support> out;
   if (claim_seqs.empty()) return out;
   const std::string list = JsonIntArray(claim_seqs);
+  // The joins are pinned (CROSS JOIN) to the order of the answer — the list, then each claim's
+  // evidence by event seq (claim_evidence's primary key) — so that no sorter copies the rows; the
+  // order is checked below all the same and restored when it is not so.
   auto st = db_.Cached(
-      "SELECT ce.claim_seq, ce.event_seq, e.id FROM json_each(?) j JOIN claim_evidence ce "
-      "ON ce.claim_seq = j.value AND ce.relation = 'supports' JOIN events e ON e.seq = ce.event_seq "
-      "ORDER BY j.key, ce.event_seq");
+      "SELECT j.key, ce.claim_seq, ce.event_seq FROM json_each(?) j CROSS JOIN claim_evidence ce "
+      "ON ce.claim_seq = j.value AND ce.relation = 'supports'");
   if (!st) return Error(st.error());
   (*st)->Bind(1, list);
+  std::vector<int64_t> keys;  // the position in `claim_seqs` of each row's claim
   while (true) {
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
-    out.push_back({(*st)->Int(0), (*st)->Int(1), (*st)->Text(2)});
+    keys.push_back((*st)->Int(0));
+    out.push_back({(*st)->Int(1), (*st)->Int(2)});
+  }
+  auto before = [&](size_t a, size_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : out[a].event_seq < out[b].event_seq;
+  };
+  bool sorted = true;
+  for (size_t i = 1; i < out.size() && sorted; ++i) sorted = !before(i, i - 1);
+  if (!sorted) {
+    std::vector<size_t> order(out.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), before);
+    std::vector<Support> reordered;
+    reordered.reserve(out.size());
+    for (size_t i : order) reordered.push_back(std::move(out[i]));
+    out = std::move(reordered);
   }
   return out;
 }
@@ -320,27 +338,53 @@ Result<std::vector<Claim>> ClaimStore::GetBySeqs(const std::vector<int64_t>& seq
     if (!row) return Error(row.error());
     if (!*row) break;
     StoredClaim c = ReadClaim(**st);
-    for (size_t i : positions[c.seq]) {
-      out[i] = c.claim;
+    const std::vector<size_t>& at = positions[c.seq];
+    for (size_t k = 0; k < at.size(); ++k) {
+      out[at[k]] = k + 1 == at.size() ? std::move(c.claim) : c.claim;
       ++found;
     }
   }
   if (found != seqs.size()) return Error(Status::NotFound("a claim of the list does not exist"));
 
+  // Each claim's evidence by (occurred_at, event seq); rows of one event under several relations
+  // keep the primary key's order (by relation). Sorted here rather than by SQLite, whose sorter
+  // would copy every row, content included.
   auto ev = db_.Cached(
       "SELECT ce.claim_seq, e.id, ce.relation, e.role, e.speaker, e.origin_class, s.external_id, "
-      "e.occurred_at, e.content, e.metadata FROM claim_evidence ce JOIN events e ON e.seq = ce.event_seq "
+      "e.occurred_at, e.content, e.metadata, e.seq FROM claim_evidence ce JOIN events e ON e.seq = ce.event_seq "
       "JOIN sessions s ON s.id = e.session_id WHERE ce.claim_seq IN (SELECT value FROM json_each(?)) "
-      "ORDER BY ce.claim_seq, e.occurred_at, e.seq");
+      "ORDER BY ce.claim_seq, ce.event_seq, ce.relation");
   if (!ev) return Error(ev.error());
   (*ev)->Bind(1, list);
+  struct Row {
+    int64_t claim_seq;
+    int64_t event_seq;
+    EvidenceRef ref;
+  };
+  std::vector<Row> rows;
   while (true) {
     auto row = (*ev)->Step();
     if (!row) return Error(row.error());
     if (!*row) break;
     const Statement& q = **ev;
-    EvidenceRef ref{q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Int(7), q.Text(8), q.Text(9)};
-    for (size_t i : positions[q.Int(0)]) out[i].evidence.push_back(ref);
+    rows.push_back({q.Int(0), q.Int(10),
+                    EvidenceRef{q.Text(1), q.Text(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Int(7),
+                                q.Text(8), q.Text(9)}});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
+    if (x.claim_seq != y.claim_seq) return x.claim_seq < y.claim_seq;
+    if (x.ref.occurred_at != y.ref.occurred_at) return x.ref.occurred_at < y.ref.occurred_at;
+    return x.event_seq < y.event_seq;
+  });
+  for (Row& r : rows) {
+    const std::vector<size_t>& at = positions[r.claim_seq];
+    for (size_t k = 0; k < at.size(); ++k) {
+      if (k + 1 == at.size()) {
+        out[at[k]].evidence.push_back(std::move(r.ref));
+      } else {
+        out[at[k]].evidence.push_back(r.ref);
+      }
+    }
   }
   return out;
 }

@@ -92,12 +92,11 @@ class ClaimStore {
   // kNotFound when a seq is not a claim.
   Result<std::vector<std::string>> TextsBySeqs(const std::vector<int64_t>& seqs);
 
-  // The events each claim was read from (relation "supports"), in the order of `claim_seqs`.
-  // One query.
+  // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
+  // claim's by event seq. One query, over claim_evidence alone.
   struct Support {
     int64_t claim_seq = 0;
     int64_t event_seq = 0;
-    std::string event_id;
   };
   Result<std::vector<Support>> SupportingEvents(const std::vector<int64_t>& claim_seqs);
 
