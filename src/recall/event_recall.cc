@@ -196,7 +196,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     std::vector<int64_t> found_elsewhere;
     std::vector<int64_t> found_by_claims;
     if (claim_keys != nullptr && weights.claims > 0) {
-      for (const auto& [seq, score] : *claim_keys) found_by_claims.push_back(seq);
+      for (const auto& [seq, score] : claim_keys->score) found_by_claims.push_back(seq);
       std::sort(found_by_claims.begin(), found_by_claims.end());
     }
     // The date channel: the events of a date the question names join the candidates when the
@@ -254,13 +254,25 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     result.stages.push_back({"matched", static_cast<int64_t>(matched_rows)});
     result.stages.push_back({"window", static_cast<int64_t>(turns->size())});
     // The window channel reaches events outside since/until and the session filter: drop them.
+    // A named day keeps the events of that day, and those whose matching claim is dated to it.
+    Status dated_status;
+    auto outside_day = [&](const ScoredTurn& t) {
+      if (!day_filter || (t.occurred_at >= day_filter->first && t.occurred_at < day_filter->second)) return false;
+      if (claim_keys == nullptr || !claim_keys->dated_in || claim_keys->score.count(t.seq) == 0) return true;
+      auto dated = claim_keys->dated_in(t.seq, day_filter->first, day_filter->second);
+      if (!dated) {
+        dated_status = dated.error();
+        return true;
+      }
+      return !*dated;
+    };
     auto outside = [&](const ScoredTurn& t) {
       return (filter.session_rowid && t.session_rowid != *filter.session_rowid) ||
              (filter.since && t.occurred_at < *filter.since) ||
-             (filter.until && t.occurred_at >= *filter.until) ||
-             (day_filter && (t.occurred_at < day_filter->first || t.occurred_at >= day_filter->second));
+             (filter.until && t.occurred_at >= *filter.until) || outside_day(t);
     };
     turns->erase(std::remove_if(turns->begin(), turns->end(), outside), turns->end());
+    if (!dated_status.ok()) return dated_status;
     if (day_filter) result.stages.push_back({"day_filter", static_cast<int64_t>(turns->size())});
 
     std::vector<ChannelScores> channels;
@@ -296,8 +308,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         channels[0].scores[i] = t.turn;
         if (auto u = utility->find(t.seq); u != utility->end()) channels[6].scores[i] = u->second;
         if (claim_keys != nullptr) {
-          auto key = claim_keys->find(t.seq);
-          if (key != claim_keys->end()) channels[4].scores[i] = key->second;
+          auto key = claim_keys->score.find(t.seq);
+          if (key != claim_keys->score.end()) channels[4].scores[i] = key->second;
         }
         channels[1].scores[i] = t.window;
         channels[7].scores[i] = t.reply;
@@ -389,6 +401,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         auto t = pending->Resolve(ctx.store, i);
         if (!t) return t.error();
         if (t->has_value() && !outside(**t)) turns->push_back(std::move(**t));
+        if (!dated_status.ok()) return dated_status;
       }
       if (turns->size() > before) ENGRAM_RETURN_IF_ERROR(rank());
       // Matching rows whose event was read (with the first rows, alone, or in a session layout).

@@ -47,7 +47,14 @@ struct EventHitFilter {
 // The claims channel as keys of events: for each event, the best BM25 of the claims matching the
 // query that were read from it (claims are short, normalised statements, so they match questions
 // that the event's own words miss).
-using ClaimKeysOfEvents = std::unordered_map<int64_t, double>;
+struct ClaimKeysOfEvents {
+  std::unordered_map<int64_t, double> score;  // event seq → best matching claim's BM25
+  // True when a matching claim read from the event is valid from a time in [start, end) (UTC ms):
+  // a question naming one day keeps the event whose claim says it happened that day ("I went
+  // hiking yesterday", said the day after). Unset = never. Runs inside RecallEvents' read
+  // transaction. Errors: from the store.
+  std::function<Result<bool>(int64_t event_seq, TimestampMs start, TimestampMs end)> dated_in;
+};
 
 // The checks every recall runs first (namespace given, query text, limit, since/until); errors name the field.
 Status ValidateRecallQuery(const RecallQuery& query);

@@ -154,6 +154,17 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   // Events are named by seq here (one-to-one with their ids).
   std::unordered_map<int64_t, std::pair<int64_t, double>> best_claim_of_event;  // event seq → claim seq, score
   std::unordered_map<int64_t, std::vector<int64_t>> supported_by_claim;  // claim seq → its "supports" events
+  std::unordered_map<int64_t, std::vector<int64_t>> claims_of_event;     // event seq → matching claims it supports
+  claim_keys.dated_in = [&](int64_t event_seq, TimestampMs start, TimestampMs end) -> Result<bool> {
+    auto it = claims_of_event.find(event_seq);
+    if (it == claims_of_event.end()) return false;
+    for (const int64_t claim_seq : it->second) {
+      auto from = ctx.claims.ValidFrom(claim_seq);
+      if (!from) return Error(from.error());
+      if (*from && **from >= start && **from < end) return true;
+    }
+    return false;
+  };
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
   // The question's search units, analysed once for the claims and every event channel.
@@ -183,9 +194,10 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     if (!supports) return supports.error();
     for (const sqlite::ClaimStore::Support& s : *supports) {
       const double score = score_of[s.claim_seq];
-      double& best = claim_keys[s.event_seq];
+      double& best = claim_keys.score[s.event_seq];
       best = std::max(best, score);
       supported_by_claim[s.claim_seq].push_back(s.event_seq);
+      claims_of_event[s.event_seq].push_back(s.claim_seq);
       auto it = best_claim_of_event.find(s.event_seq);
       if (it == best_claim_of_event.end() || score > it->second.second) {
         best_claim_of_event[s.event_seq] = {s.claim_seq, score};

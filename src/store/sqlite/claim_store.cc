@@ -248,6 +248,18 @@ Status ClaimStore::AddDecision(int64_t ns, std::optional<int64_t> event_seq,
   return q.Run();
 }
 
+Result<std::optional<TimestampMs>> ClaimStore::ValidFrom(int64_t claim_seq) {
+  auto st = db_.Cached("SELECT valid_from FROM claims WHERE seq = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, claim_seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  std::optional<TimestampMs> from;
+  if (*row) from = (*st)->Int(0);
+  (*st)->Reset();
+  return from;
+}
+
 Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
     const std::vector<int64_t>& claim_seqs) {
   std::vector<Support> out;
