@@ -7,6 +7,7 @@
 
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "raw_db.h"
@@ -278,6 +279,46 @@ TEST_F(ExportTest, ABadLineNamesLineAndFieldAndImportsNothing) {
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message(), HasSubstr("line 5"));
 
+  EXPECT_EQ(ExportAll(*b), "") << "nothing half-imported";
+}
+
+// Numbers out of range never slip in: a time outside the years 1–9999, an integer above INT64_MAX
+// (which would wrap to a small negative value), a number where an integer belongs. The message
+// names the line and the field in words, and nothing is imported.
+TEST_F(ExportTest, OutOfRangeAndWrappedNumbersAreRejected) {
+  Populate();
+  const std::string dump = ExportAll(*a_);
+  ASSERT_THAT(dump, HasSubstr("\"utc_offset_minutes\":480"));
+  ASSERT_THAT(dump, HasSubstr("\"last_accessed_at\":"));
+  auto replace_first = [&](const std::string& pattern, const std::string& with) {
+    std::string out = dump;
+    const size_t at = out.find(pattern);
+    EXPECT_NE(at, std::string::npos) << pattern;
+    if (at != std::string::npos) {
+      const size_t end = out.find_first_of(",}", at + pattern.size());
+      out.replace(at, end - at, pattern + with);
+    }
+    return out;
+  };
+  const std::tuple<std::string, std::string, std::string> cases[] = {
+      {"\"last_accessed_at\":", "9999999999999999", "outside the years 1–9999"},
+      {"\"valid_from\":", "-99999999999999999", "outside the years 1–9999"},
+      {"\"utc_offset_minutes\":", "18446744073709551136", "expected an integer or null"},
+      {"\"utc_offset_minutes\":", "\"480\"", "expected an integer or null"},
+      {"\"utc_offset_minutes\":", "4.5", "expected an integer or null"},
+      {"\"utc_offset_minutes\":", "10000", "outside"},
+      {"\"recorded_from\":", "\"2024-01-01\"", "expected an integer (ms since the epoch, UTC)"},
+  };
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  for (const auto& [pattern, value, message] : cases) {
+    std::istringstream in(replace_first(pattern, value));
+    auto r = b->Import(in);
+    ASSERT_FALSE(r) << pattern << value;
+    EXPECT_EQ(r.error().code(), StatusCode::kInvalidArgument);
+    EXPECT_THAT(r.error().message(), HasSubstr("line ")) << r.error().message();
+    EXPECT_THAT(r.error().message(), HasSubstr(pattern.substr(1, pattern.size() - 3))) << r.error().message();
+    EXPECT_THAT(r.error().message(), HasSubstr(message)) << r.error().message();
+  }
   EXPECT_EQ(ExportAll(*b), "") << "nothing half-imported";
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,6 +30,14 @@ Status FieldError(std::string_view field, std::string_view what) {
 
 // Checks that `field` has the JSON type the kind needs: "s" string, "s?" string or null, "i"
 // integer, "i?" integer or null, "n" number, "a" array.
+// Milliseconds since the epoch of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the range
+// every stored time lies in (util/time.h parses years 1–9999).
+constexpr int64_t kMinTimeMs = -62135596800000;
+constexpr int64_t kMaxTimeMs = 253402300799999;
+
+// Checks that each field is present with its JSON type: "s" string, "i" integer (int64), "n"
+// number, "a" array, "t" a time (integer ms since the epoch, years 1–9999); a trailing "?" allows
+// null or absence.
 Status CheckFields(const json& o,
                    std::initializer_list<std::pair<const char*, const char*>> fields) {
   for (const auto& [name, type] : fields) {
@@ -38,22 +48,40 @@ Status CheckFields(const json& o,
       if (nullable) continue;
       return FieldError(name, "is required");
     }
+    // nlohmann keeps integers above INT64_MAX as unsigned: they are not int64 values.
+    const bool int64 = it->is_number_integer() &&
+                       !(it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX));
     bool ok = true;
+    std::string expected;
     switch (t[0]) {
       case 's':
         ok = it->is_string();
+        expected = "a string";
         break;
       case 'i':
-        ok = it->is_number_integer();
+        ok = int64;
+        expected = "an integer";
         break;
       case 'n':
         ok = it->is_number();
+        expected = "a number";
         break;
       case 'a':
         ok = it->is_array();
+        expected = "an array";
+        break;
+      case 't':
+        ok = int64;
+        expected = "an integer (ms since the epoch, UTC)";
+        if (ok && (it->get<int64_t>() < kMinTimeMs || it->get<int64_t>() > kMaxTimeMs)) {
+          return FieldError(name, fmt::format("{} is outside the years 1–9999 (ms since the epoch, UTC)",
+                                              it->get<int64_t>()));
+        }
         break;
     }
-    if (!ok) return FieldError(name, fmt::format("has the wrong type (expected {})", t));
+    if (!ok) {
+      return FieldError(name, fmt::format("has the wrong type (expected {}{})", expected, nullable ? " or null" : ""));
+    }
   }
   return Status::Ok();
 }
@@ -210,10 +238,10 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
                                            {"text", "s"},
                                            {"qualifiers", "s"},
                                            {"negated", "i"},
-                                           {"valid_from", "i"},
-                                           {"valid_to", "i?"},
-                                           {"recorded_from", "i"},
-                                           {"recorded_to", "i?"},
+                                           {"valid_from", "t"},
+                                           {"valid_to", "t?"},
+                                           {"recorded_from", "t"},
+                                           {"recorded_to", "t?"},
                                            {"status", "s"},
                                            {"scope", "s"},
                                            {"authority", "s"},
@@ -223,8 +251,8 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
                                            {"activation", "n"},
                                            {"access_count", "i"},
                                            // Absent in dumps written before session 6: NULL.
-                                           {"last_accessed_at", "i?"},
-                                           {"decay_below_since", "i?"},
+                                           {"last_accessed_at", "t?"},
+                                           {"decay_below_since", "t?"},
                                            {"supersedes_id", "s?"},
                                            {"superseded_by_id", "s?"},
                                            {"topic_key", "s"},
@@ -248,7 +276,7 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
     for (const json& ev : o["evidence"]) {
       if (!ev.is_object()) return FieldError("evidence", "every item must be an object");
       ENGRAM_RETURN_IF_ERROR(
-          CheckFields(ev, {{"event", "s"}, {"relation", "s"}, {"created_at", "i"}})
+          CheckFields(ev, {{"event", "s"}, {"relation", "s"}, {"created_at", "t"}})
               .WithContext("evidence"));
       const std::string rel = S(ev, "relation");
       if (rel != "supports" && rel != "contradicts" && rel != "supersedes") {

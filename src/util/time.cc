@@ -51,6 +51,12 @@ Result<LocalTimestamp> ParseLocalTimestamp(std::string_view raw) {
   }
   // A space between date and time is accepted as 'T'.
   if (text.size() > 10 && text[10] == ' ') text[10] = 'T';
+  // Fractions finer than milliseconds ("…:00.123456", Python's isoformat) are truncated to ms.
+  if (text.size() > 20 && text[19] == '.') {
+    size_t digits = 0;
+    while (20 + digits < text.size() && std::isdigit(static_cast<unsigned char>(text[20 + digits]))) ++digits;
+    if (digits > 3) text.erase(23, digits - 3);
+  }
 
   bool has_z = !text.empty() && text.back() == 'Z';
   if (has_z) text.pop_back();
@@ -113,18 +119,28 @@ Result<int> ParseUtcOffset(std::string_view raw) {
                                          std::string(raw.substr(0, 64)) + "\""));
   };
   if (text == "Z" || text == "z") return 0;
-  if (text.size() < 3 || (text[0] != '+' && text[0] != '-')) return bad();
-  std::string digits;
-  for (size_t i = 1; i < text.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
-      digits += text[i];
-    } else if (!(text[i] == ':' && i == 3)) {
-      return bad();
+  if (text.size() < 2 || (text[0] != '+' && text[0] != '-')) return bad();
+  // "+H", "+HH", "+H:MM", "+HH:MM" or "+HHMM" (as ParseTimestamp accepts after a time).
+  std::string hour_digits, minute_digits;
+  const size_t colon = text.find(':');
+  if (colon != std::string::npos) {
+    hour_digits = text.substr(1, colon - 1);
+    minute_digits = text.substr(colon + 1);
+    if (minute_digits.size() != 2) return bad();
+  } else if (text.size() == 5) {
+    hour_digits = text.substr(1, 2);
+    minute_digits = text.substr(3, 2);
+  } else {
+    hour_digits = text.substr(1);
+  }
+  if (hour_digits.empty() || hour_digits.size() > 2) return bad();
+  for (const std::string* part : {&hour_digits, &minute_digits}) {
+    for (char c : *part) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return bad();
     }
   }
-  if (digits.size() != 2 && digits.size() != 4) return bad();
-  const int hours = std::stoi(digits.substr(0, 2));
-  const int minutes = digits.size() == 4 ? std::stoi(digits.substr(2, 2)) : 0;
+  const int hours = std::stoi(hour_digits);
+  const int minutes = minute_digits.empty() ? 0 : std::stoi(minute_digits);
   if (minutes >= 60) return bad();
   const int offset = (text[0] == '-' ? -1 : 1) * (hours * 60 + minutes);
   if (offset < kMinUtcOffsetMinutes || offset > kMaxUtcOffsetMinutes) {

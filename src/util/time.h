@@ -14,7 +14,8 @@ namespace engram {
 TimestampMs NowMs();
 
 // Parses an ISO-8601 date or date-time and returns UTC milliseconds. Accepted forms:
-//   "2023-05-08", "2023-05-08T13:56", "2023-05-08T13:56:00", "2023-05-08 13:56:00.250",
+//   "2023-05-08", "2023-05-08T13:56", "2023-05-08T13:56:00", "2023-05-08 13:56:00.250" (finer
+//   fractions, "…:00.123456", are truncated to milliseconds),
 //   each optionally followed by "Z" or an offset "+08:00" / "-0500".
 // Input without an offset is taken as UTC (the one documented rule; see docs/time.md).
 // Errors: kInvalidArgument naming the expected form.
@@ -34,7 +35,8 @@ struct LocalTimestamp {
 // {2023-05-07T17:00Z, 480}). Errors: as ParseTimestamp.
 Result<LocalTimestamp> ParseLocalTimestamp(std::string_view text);
 
-// "+08:00", "-05:00", "+0530", "+08" or "Z" → minutes east of UTC (480, −300, 330, 480, 0).
+// "+08:00", "-05:00", "+0530", "+08", "+8", "+5:30" or "Z" → minutes east of UTC (480, −300, 330,
+// 480, 480, 330, 0).
 // Errors: kInvalidArgument for another form or an offset outside −12:00…+14:00.
 Result<int> ParseUtcOffset(std::string_view text);
 

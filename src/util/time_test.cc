@@ -43,17 +43,31 @@ TEST(TimeTest, LocalTimestampKeepsTheWrittenOffset) {
   EXPECT_FALSE(ParseLocalTimestamp("yesterday").has_value());
 }
 
+TEST(TimeTest, FractionsFinerThanMillisecondsAreTruncated) {
+  for (const char* text : {"2023-05-08T09:00:00.123456+08:00", "2023-05-08T09:00:00.123999999+08:00",
+                           "2023-05-08 09:00:00.1234+08:00"}) {
+    auto t = ParseTimestamp(text);
+    ASSERT_TRUE(t.has_value()) << text;
+    EXPECT_EQ(FormatTimestamp(*t), "2023-05-08T01:00:00.123Z") << text;
+  }
+  auto utc = ParseTimestamp("2023-05-08T01:00:00.000001Z");
+  ASSERT_TRUE(utc.has_value());
+  EXPECT_EQ(FormatTimestamp(*utc), "2023-05-08T01:00:00.000Z");
+  EXPECT_FALSE(ParseTimestamp("2023-05-08T01:00:00.12x4Z").has_value());
+}
+
 TEST(TimeTest, ParsesUtcOffsets) {
   const std::pair<const char*, int> good[] = {{"+08:00", 480}, {"-05:00", -300}, {"+0530", 330},
                                               {"+08", 480},    {"Z", 0},         {"-12:00", -720},
-                                              {"+14:00", 840}, {"+00:00", 0}};
+                                              {"+14:00", 840}, {"+00:00", 0},    {"+8", 480},
+                                              {"+8:00", 480},  {"-9:30", -570}};
   for (const auto& [text, minutes] : good) {
     auto o = ParseUtcOffset(text);
     ASSERT_TRUE(o.has_value()) << text;
     EXPECT_EQ(*o, minutes) << text;
   }
-  for (const char* bad : {"", "8", "08:00", "+8:00", "+08:60", "+15:00", "-13:00", "+08:00x", "UTC", "+08-00",
-                          "+080", "++08:00"}) {
+  for (const char* bad : {"", "8", "08:00", "+", "+08:60", "+15:00", "-13:00", "+08:00x", "UTC", "+08-00",
+                          "+080", "++08:00", "+08:00:00", "+8:0", "+123:00", "+08:", "+:30"}) {
     auto o = ParseUtcOffset(bad);
     ASSERT_FALSE(o.has_value()) << bad;
     EXPECT_EQ(o.error().code(), StatusCode::kInvalidArgument) << bad;
