@@ -367,7 +367,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       // last kept item's: then it is read and the candidates ranked again. Exact, because no
       // pending row can move a channel's scale (turn: below the best candidate's, checked;
       // date, speaker: 0/1; dense: the population's; claims, window, reply: 0), except feedback ratings,
-      // which are not bounded here: a namespace with ratings reads every pending row.
+      // which are not bounded here: a namespace with ratings reads every pending row. One channel
+      // depends on the other candidates: a row of a speaker named before every speaker seen so
+      // far demotes those speakers to kLaterNamedSpeaker and lowers the last kept score, so the
+      // pending rows are checked again against the lower threshold until it holds.
       double max_turn = 0;
       for (double v : channels[0].scores) max_turn = std::max(max_turn, v);
       bool read_all = kept.size() < static_cast<size_t>(query.limit);  // every candidate was taken
@@ -376,34 +379,40 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         if (!any) return any.error();
         read_all = *any;
       }
-      const double last = kept.empty() ? 0.0 : fused[kept.back()];
+      double last = kept.empty() ? 0.0 : fused[kept.back()];
       // Weights of the channels a pending row may score in besides turn (its dense score is known).
       double others = 0;
       if (weights.speaker > 0) others += weights.speaker;
       if (weights.date > 0 && !times.empty()) others += weights.date;
-      const size_t before = turns->size();
-      for (size_t i = 0; i < pending->turn.size(); ++i) {
-        if (pending->state[i] != PendingMatches::State::kPending) continue;
-        bool read = read_all || !(pending->turn[i] < max_turn);
-        if (!read) {
-          double bound = weights.turn * pending->turn[i] / max_turn + others;
-          const ChannelScores& dense = channels[5];
-          if (dense.weight > 0 && dense.population_lo && dense.population_hi &&
-              *dense.population_hi > *dense.population_lo) {
-            auto row = matrix->row_of.find(pending->postings.seqs[i]);
-            const double cos = row != matrix->row_of.end() ? cosine[row->second] : 0.0;
-            bound += dense.weight * (cos - *dense.population_lo) / (*dense.population_hi - *dense.population_lo);
+      while (true) {
+        const size_t before = turns->size();
+        for (size_t i = 0; i < pending->turn.size(); ++i) {
+          if (pending->state[i] != PendingMatches::State::kPending) continue;
+          bool read = read_all || !(pending->turn[i] < max_turn);
+          if (!read) {
+            double bound = weights.turn * pending->turn[i] / max_turn + others;
+            const ChannelScores& dense = channels[5];
+            if (dense.weight > 0 && dense.population_lo && dense.population_hi &&
+                *dense.population_hi > *dense.population_lo) {
+              auto row = matrix->row_of.find(pending->postings.seqs[i]);
+              const double cos = row != matrix->row_of.end() ? cosine[row->second] : 0.0;
+              bound += dense.weight * (cos - *dense.population_lo) / (*dense.population_hi - *dense.population_lo);
+            }
+            // A margin for rounding: the bound and the fused scores sum in different orders.
+            read = bound * (1 + 1e-9) + 1e-12 >= last;
           }
-          // A margin for rounding: the bound and the fused scores sum in different orders.
-          read = bound * (1 + 1e-9) + 1e-12 >= last;
+          if (!read) continue;
+          auto t = pending->Resolve(ctx.store, i);
+          if (!t) return t.error();
+          if (t->has_value() && !outside(**t)) turns->push_back(std::move(**t));
+          if (!dated_status.ok()) return dated_status;
         }
-        if (!read) continue;
-        auto t = pending->Resolve(ctx.store, i);
-        if (!t) return t.error();
-        if (t->has_value() && !outside(**t)) turns->push_back(std::move(**t));
-        if (!dated_status.ok()) return dated_status;
+        if (turns->size() == before) break;
+        ENGRAM_RETURN_IF_ERROR(rank());
+        const double lowered = kept.empty() ? 0.0 : fused[kept.back()];
+        if (read_all || !(lowered < last)) break;
+        last = lowered;
       }
-      if (turns->size() > before) ENGRAM_RETURN_IF_ERROR(rank());
       // Matching rows whose event was read (with the first rows, alone, or in a session layout).
       int64_t unread = 0;
       for (PendingMatches::State st : pending->state) unread += st == PendingMatches::State::kPending ? 1 : 0;

@@ -119,6 +119,10 @@ std::vector<RecallQuery> Queries() {
       add("violin marathon coffee", limit, claims);
       add("咖啡 北京", limit, claims);                                       // Chinese
       add("What did Noah say about coffee on January 3rd?", limit, claims);  // a named day
+      // Two speakers: the one named first scores 1, the others less (a read row of an earlier
+      // named speaker demotes the candidates already ranked).
+      add("What did Ava tell Mia about coffee?", limit, claims);
+      add("What did Mia tell Noah and Ava about coffee and tea?", limit, claims);
     }
   }
   RecallQuery* q = add("coffee friend", 10, false);

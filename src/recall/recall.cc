@@ -155,13 +155,23 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   std::unordered_map<int64_t, std::pair<int64_t, double>> best_claim_of_event;  // event seq → claim seq, score
   std::unordered_map<int64_t, std::vector<int64_t>> supported_by_claim;  // claim seq → its "supports" events
   std::unordered_map<int64_t, std::vector<int64_t>> claims_of_event;     // event seq → matching claims it supports
+  // Only a claim first read from this event (its earliest "supports" event: a later event that
+  // repeats the claim says nothing about that day) and dated by a time expression in it. The
+  // claim's day begins at the speaker's local midnight and the filter's day at the asker's: the
+  // claim counts when the middle of its day falls in the filter's range.
   claim_keys.dated_in = [&](int64_t event_seq, TimestampMs start, TimestampMs end) -> Result<bool> {
     auto it = claims_of_event.find(event_seq);
     if (it == claims_of_event.end()) return false;
+    constexpr TimestampMs kHalfDayMs = 12LL * 3600 * 1000;
     for (const int64_t claim_seq : it->second) {
-      auto from = ctx.claims.ValidFrom(claim_seq);
+      auto supports = supported_by_claim.find(claim_seq);
+      if (supports == supported_by_claim.end() ||
+          *std::min_element(supports->second.begin(), supports->second.end()) != event_seq) {
+        continue;
+      }
+      auto from = ctx.claims.TimeMentionStart(claim_seq);
       if (!from) return Error(from.error());
-      if (*from && **from >= start && **from < end) return true;
+      if (*from && **from + kHalfDayMs >= start && **from + kHalfDayMs < end) return true;
     }
     return false;
   };

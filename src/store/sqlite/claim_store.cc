@@ -248,8 +248,9 @@ Status ClaimStore::AddDecision(int64_t ns, std::optional<int64_t> event_seq,
   return q.Run();
 }
 
-Result<std::optional<TimestampMs>> ClaimStore::ValidFrom(int64_t claim_seq) {
-  auto st = db_.Cached("SELECT valid_from FROM claims WHERE seq = ?");
+Result<std::optional<TimestampMs>> ClaimStore::TimeMentionStart(int64_t claim_seq) {
+  auto st = db_.Cached(
+      "SELECT valid_from FROM claims WHERE seq = ? AND time_phrase IS NOT NULL AND time_phrase <> ''");
   if (!st) return Error(st.error());
   (*st)->Bind(1, claim_seq);
   auto row = (*st)->Step();

@@ -94,8 +94,10 @@ class ClaimStore {
 
   // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
   // claim's by event seq. One query, over claim_evidence alone.
-  // The claim's valid_from (UTC ms), nullopt when no claim has that seq. Errors: from SQLite.
-  Result<std::optional<TimestampMs>> ValidFrom(int64_t claim_seq);
+  // The claim's valid_from (UTC ms) when a time expression of its evidence dated it (time_phrase
+  // set: "yesterday" → the speaker's local midnight of that day); nullopt otherwise, or when no
+  // claim has that seq. Errors: from SQLite.
+  Result<std::optional<TimestampMs>> TimeMentionStart(int64_t claim_seq);
 
   struct Support {
     int64_t claim_seq = 0;
