@@ -516,6 +516,10 @@ TEST_P(ClaimsAcceptanceB34, CliOutputStaysUtcAndTheUtcDateFilterIncludesTheEvent
     ASSERT_EQ(r.exit_code, 0) << r.Describe();
     EXPECT_EQ(JsonOut(r)["duplicate"], true) << at << ": " << r.out;
   }
+  // An empty --at is an error (as --now "" and --since "" are), never "now".
+  r = engram({"remember", "-n", "b34", "--at", "", "--", kB34Text});
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+  EXPECT_THAT(r.err, ::testing::HasSubstr("field \"at\"")) << r.Describe();
 
   // A UTC date filter for 2026-07-25 includes it; 2026-07-24 does not.
   r = engram({"--json", "recall", "-n", "b34", "--events-only", "--since", "2026-07-25", "--until", "2026-07-26",

@@ -1211,7 +1211,13 @@ int Main(int argc, char** argv) {
   if (*search_cmd) return RunSessionsSearch(flags, search);
   if (*sessions_cmd) return RunSessionsList(flags, sessions_ns, sessions_limit);
   if (*get_cmd) return RunGet(flags, get_id);
-  if (*remember_cmd) return RunRemember(flags, remember);
+  if (*remember_cmd) {
+    // As for every other time flag: an empty value is an error, never "now".
+    if (remember_cmd->count("--at") > 0 && remember.at.empty()) {
+      return Fail(flags, Status::InvalidArgument("field \"at\": empty timestamp (omit --at for now)"));
+    }
+    return RunRemember(flags, remember);
+  }
   if (*claims_cmd) return RunClaims(flags, claims_query);
   if (*process_cmd) return RunProcess(flags);
   if (*worker_cmd) return RunWorker(flags, worker_poll_ms, worker_once, worker_maintain_ms);
