@@ -143,9 +143,7 @@ void SetExhaustiveMatchRowsForTesting(size_t rows) {
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
                                   const std::vector<text::QueryTerm>* given_units,
-                                  std::unordered_map<std::string, int>* phrases_held,
-                                  std::unordered_map<int64_t, double>* strength_of,
-                                  std::vector<int64_t>* item_seqs) {
+                                  std::vector<EventItemFacts>* facts) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -290,6 +288,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                           : Result<std::unordered_map<int64_t, double>>{};
       if (!utility) return utility.error();
       channels.assign(8, ChannelScores{});
+      std::vector<int> speaker_position(n, -1);  // NamePosition of each candidate's speaker
       channels[0] = Channel("turn", weights.turn, n);
       channels[1] = Channel("window", weights.window, n);
       channels[2] = Channel("date", weights.date, n);
@@ -325,7 +324,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
           if (it == speaker_named.end()) {
             it = speaker_named.emplace(t.speaker, NamePosition(ctx.analyzer, t.speaker, units)).first;
           }
-          channels[3].scores[i] = it->second;  // the position for now; a score below
+          speaker_position[i] = it->second;
         }
       }
       if (weights.speaker > 0) {
@@ -335,9 +334,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         for (const auto& [name, position] : speaker_named) {
           if (position >= 0 && (first < 0 || position < first)) first = position;
         }
-        for (double& v : channels[3].scores) {
-          const int position = static_cast<int>(v);
-          v = position < 0 ? 0.0 : position == first ? 1.0 : kLaterNamedSpeaker;
+        for (size_t i = 0; i < n; ++i) {
+          const int position = speaker_position[i];
+          channels[3].scores[i] = position < 0 ? 0.0 : position == first ? 1.0 : kLaterNamedSpeaker;
         }
       }
       fused = FuseNormalisedScores(channels);
@@ -447,12 +446,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       item.speaker = std::move(event.speaker);
       item.role = std::move(event.role);
       item.metadata_json = std::move(event.metadata_json);
-      if (phrases_held != nullptr) (*phrases_held)[item.id] = (*turns)[kept[k]].phrases_held;
-      if (strength_of != nullptr) {
+      if (facts != nullptr) {
         const ScoredTurn& turn = (*turns)[kept[k]];
-        (*strength_of)[seqs[k]] = std::max(turn.turn_coverage, turn.window_coverage);
+        facts->push_back({seqs[k], turn.phrases_held, std::max(turn.turn_coverage, turn.window_coverage)});
       }
-      if (item_seqs != nullptr) item_seqs->push_back(seqs[k]);
       for (const ChannelRanks& r : ranks) {
         const int rank = r.Rank(kept[k]);
         if (rank > 0) item.channels.push_back({r.channel().name, rank, r.channel().scores[kept[k]]});

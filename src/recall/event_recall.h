@@ -56,6 +56,17 @@ struct ClaimKeysOfEvents {
   std::function<Result<bool>(int64_t event_seq, TimestampMs start, TimestampMs end)> dated_in;
 };
 
+// What recall knows of a returned event besides its RecallItem.
+struct EventItemFacts {
+  int64_t seq = 0;
+  // Distinct search terms (RecallResult::terms) its indexed text holds — speaker, content and image
+  // caption, so at least as many as its content alone holds.
+  int phrases_held = 0;
+  // Evidence strength: the share of the question's idf mass (0..1) in its text or its session
+  // window (RecallResult::evidence_strength is the first event's).
+  double strength = 0;
+};
+
 // The checks every recall runs first (namespace given, query text, limit, since/until); errors name the field.
 Status ValidateRecallQuery(const RecallQuery& query);
 
@@ -64,19 +75,13 @@ Status ValidateRecallQuery(const RecallQuery& query);
 // (dense, when ctx.dense is set: its best window_pool events join the candidates), the dates and
 // speakers the question names, and `claim_keys` when given. Returns events only, best first, each with its channels.
 // `units`, when given, is ctx.analyzer.QueryTerms(query.text), computed once by the caller.
-// `phrases_held`, when given, receives for each returned event (by id) the number of distinct
-// search terms (RecallResult::terms) its indexed text holds — speaker, content and image caption,
-// so at least as many as its content alone holds. `strength_of`, when given, receives for each
-// returned event (by seq) its evidence strength: the share of the question's idf mass (0..1) in its
-// text or its session window (RecallResult::evidence_strength is the first event's). `item_seqs`,
-// when given, receives the seq of each returned event, in the order of RecallResult::items.
+// `facts`, when given, receives one EventItemFacts per returned event, in the order of
+// RecallResult::items.
 Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* filter = nullptr,
                                   const ClaimKeysOfEvents* claim_keys = nullptr,
                                   const std::vector<text::QueryTerm>* units = nullptr,
-                                  std::unordered_map<std::string, int>* phrases_held = nullptr,
-                                  std::unordered_map<int64_t, double>* strength_of = nullptr,
-                                  std::vector<int64_t>* item_seqs = nullptr);
+                                  std::vector<EventItemFacts>* facts = nullptr);
 
 // How many matching rows RecallEvents reads with their events (one joined FTS5 query) before it
 // switches to the pruned path for the rest: their postings only (EventStore::MatchPostings), an

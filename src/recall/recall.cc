@@ -220,9 +220,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   if (!st.ok()) return Error(st);
 
   RecallResult events_result;
-  std::unordered_map<std::string, int> phrases_held;  // event id → search terms its indexed text holds
-  std::unordered_map<int64_t, double> strength_of;   // event seq → its evidence strength
-  std::vector<int64_t> event_seqs;                     // per entry of events_result.items
+  std::vector<EventItemFacts> event_facts;  // per entry of events_result.items
   if (query.include_events) {
     RecallQuery events_query = query;
     if (temporal) {
@@ -250,8 +248,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       check_stale = *any;
     }
     auto r = RecallEvents(ctx, events_query, check_stale ? &stale_filter : nullptr,
-                          query.include_claims ? &claim_keys : nullptr, &units, &phrases_held,
-                          &strength_of, &event_seqs);
+                          query.include_claims ? &claim_keys : nullptr, &units, &event_facts);
     if (!r) return Error(r.error());
     events_result = std::move(*r);
   }
@@ -265,16 +262,16 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       if (events[i].recorded_at > *query.known_as_of) continue;
       if (kept != i) {
         events[kept] = std::move(events[i]);
-        event_seqs[kept] = event_seqs[i];
+        event_facts[kept] = event_facts[i];
       }
       ++kept;
     }
     events.resize(kept);
-    event_seqs.resize(kept);
+    event_facts.resize(kept);
   }
   if (events.size() > static_cast<size_t>(candidate_limit)) {
     events.resize(candidate_limit);
-    event_seqs.resize(candidate_limit);
+    event_facts.resize(candidate_limit);
   }
 
   // Only the claims that can appear are considered: with events, the best claim of each recalled
@@ -285,8 +282,8 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     std::vector<int64_t> wanted;
     std::set<int64_t> seen;
     if (query.include_events) {
-      for (const int64_t event_seq : event_seqs) {
-        auto it = best_claim_of_event.find(event_seq);
+      for (const EventItemFacts& facts : event_facts) {
+        auto it = best_claim_of_event.find(facts.seq);
         if (it != best_claim_of_event.end() && seen.insert(it->second.first).second) {
           wanted.push_back(it->second.first);
         }
@@ -322,16 +319,16 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     double bm25;
     RecallItem item;
     int64_t claim_seq = 0;  // claims only
-    int64_t event_seq = 0;  // events only
+    EventItemFacts event;   // events only
   };
   std::vector<Fused> unsorted;
   unsorted.reserve(events.size() + claims.size());
   for (size_t i = 0; i < events.size(); ++i) {
-    unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i]), 0, event_seqs[i]});
+    unsorted.push_back({1.0 / (kRrfK + i + 1), events[i].score, std::move(events[i]), 0, event_facts[i]});
   }
   for (size_t i = 0; i < claims.size(); ++i) {
     const double rank_score = query.include_events ? 0.0 : 1.0 / (kRrfK + i + 1);
-    unsorted.push_back({rank_score, claims[i].score, std::move(claims[i]), claim_seq_of[i]});
+    unsorted.push_back({rank_score, claims[i].score, std::move(claims[i]), claim_seq_of[i], EventItemFacts{}});
   }
   // Sorted by index, then moved once (an item is large).
   std::vector<size_t> by_rank(unsorted.size());
@@ -354,7 +351,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   for (size_t i = 0; i < fused.size(); ++i) {
     const RecallItem& item = fused[i].item;
     if (item.type != "claim") {
-      sources[i] = {fused[i].event_seq};
+      sources[i] = {fused[i].event.seq};
       continue;
     }
     // The claim's "supports" evidence (the same rows GetBySeqs reads as its evidence).
@@ -374,6 +371,8 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   // Each item's evidence strength (RecallCandidates::strength): an event's own; a claim's, the
   // best of its recalled evidence events' until it stands in for an event (then that event's);
   // claims-only, 1 (a claim matched).
+  std::unordered_map<int64_t, double> strength_of;  // event seq → its evidence strength
+  for (const EventItemFacts& facts : event_facts) strength_of.emplace(facts.seq, facts.strength);
   std::vector<double> strength(fused.size(), 0.0);
   for (size_t i = 0; i < fused.size(); ++i) {
     if (!query.include_events) {
@@ -402,7 +401,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     if (emitted[i]) continue;
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
-      auto it = claim_of_event.find(fused[i].event_seq);
+      auto it = claim_of_event.find(fused[i].event.seq);
       // The claim stands in only when it holds as many of the question's terms as the event's own
       // text: a claim that matched weakly (say, only by a name) leaves the event's words in front.
       // (A claim holding every term needs no walk over the event's longer text; a claim may be the
@@ -416,10 +415,9 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       // The event's content holds at most the terms its indexed text (speaker, content, image
       // caption) matched: query-mode tokens of a text are among its index-mode tokens at the same
       // positions, so when the claim holds that many, the walk over the event's text is skipped.
-      auto held_bound = phrases_held.find(fused[i].item.id);
       if (it != claim_of_event.end() && !emitted[it->second] &&
           (claim_held >= question_terms.size() ||
-           (held_bound != phrases_held.end() && claim_held >= static_cast<size_t>(held_bound->second)) ||
+           claim_held >= static_cast<size_t>(fused[i].event.phrases_held) ||
            claim_held >= TermsHeld(ctx.analyzer, fused[i].item.text, question_terms))) {
         fused[it->second].item.score = fused[i].item.score;  // it takes the event's place
         fused[it->second].item.channels = fused[i].item.channels;
