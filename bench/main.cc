@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   locomo_cmd->add_flag("--budgets", locomo.budgets,
                        "also score engram's context packets under 512, 1024, 2048 and 4096 token budgets");
   locomo_cmd->add_option("--variant", locomo.variants,
-                         "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder or "
+                         "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder, extractor or "
                          "claims_channel changed); repeatable");
   locomo_cmd->add_option("--only", locomo.only, "run only the configurations with these names")->delimiter(',');
   locomo_cmd->add_option("--dump", locomo.dump_path,
