@@ -205,9 +205,21 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // A single named day that holds events is certain enough to filter by ("on May 4th", "5月4日",
     // "yesterday"); anything broader or ambiguous only boosts.
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
-    for (const text::TimeMention& m : times) {
+    const TimestampMs asked_at = query.now.value_or(NowMs());
+    for (text::TimeMention& m : times) {
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
+      if (m.year_implied && m.start > asked_at && in_range->empty()) {
+        // A date without a year still ahead this year ("what did we do on Dec 31st?", asked on
+        // New Year's Day) holds nothing yet: the occurrence just past is meant when it holds events.
+        text::TimeMention earlier = text::PreviousYearOf(m, query.utc_offset_minutes);
+        auto earlier_range = ctx.store.SeqsInTimeRange(*ns, earlier.start, earlier.end, kMaxDateCandidates);
+        if (!earlier_range) return earlier_range.error();
+        if (!earlier_range->empty()) {
+          m = std::move(earlier);
+          in_range = std::move(earlier_range);
+        }
+      }
       if (in_range->size() <= static_cast<size_t>(kMaxDateCandidates)) {
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
       }

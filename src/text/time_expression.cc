@@ -24,7 +24,14 @@ struct DayRange {
   int64_t start = 0;  // days since the epoch
   int64_t end = 0;    // exclusive
   Precision precision = Precision::kDay;
+  bool year_implied = false;  // TimeMention::year_implied
 };
+
+// `r` marked as a date whose year was not written.
+std::optional<DayRange> YearImplied(std::optional<DayRange> r) {
+  if (r) r->year_implied = true;
+  return r;
+}
 
 int64_t DayOf(const date::year_month_day& ymd) {
   return sys_days(ymd).time_since_epoch().count();
@@ -100,6 +107,7 @@ TimeMention MakeMention(std::string_view text, size_t b, size_t e, const DayRang
   m.start = r.start * kMsPerDay;
   m.end = r.end * kMsPerDay;
   m.precision = r.precision;
+  m.year_implied = r.year_implied;
   return m;
 }
 
@@ -391,7 +399,7 @@ class EnglishScanner {
           return Date(YearNumber(toks_[j + 1]), static_cast<unsigned>(month), day);
         }
         *end = j + 1;
-        return Date(ref_year(), static_cast<unsigned>(month), day);
+        return YearImplied(Date(ref_year(), static_cast<unsigned>(month), day));
       }
       if (j < toks_.size() && IsCommaGap(toks_[j].gap) && YearNumber(toks_[j]) > 0) {
         *end = j + 1;
@@ -401,7 +409,7 @@ class EnglishScanner {
       if (after_prep && IsFullMonthName(w)) {
         *end = i + 1;
         if (prev == "early" || prev == "mid" || prev == "late") *first = i - 1;
-        return Month(ref_year(), static_cast<unsigned>(month), 0);
+        return YearImplied(Month(ref_year(), static_cast<unsigned>(month), 0));
       }
       return std::nullopt;
     }
@@ -423,7 +431,7 @@ class EnglishScanner {
           return Date(YearNumber(toks_[j + 1]), static_cast<unsigned>(month), day);
         }
         *end = j + 1;
-        return Date(ref_year(), static_cast<unsigned>(month), day);
+        return YearImplied(Date(ref_year(), static_cast<unsigned>(month), day));
       }
     }
     // A year after a preposition: in 2023.
@@ -682,7 +690,7 @@ class ChineseScanner {
       return MonthDayOfYear(year, q + std::string_view("年").size(), end, false);
     }
     if (n >= 1 && n <= 12 && StartsWith(text_, q, "月")) {
-      return MonthDayOfYear(ref_year(), p, end, true);
+      return YearImplied(MonthDayOfYear(ref_year(), p, end, true));
     }
     if (n >= 1 && n < 1000) {
       char unit = 0;
@@ -754,6 +762,30 @@ std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs ref
       out = std::move(kept);
     }
   }
+  return out;
+}
+
+TimeMention PreviousYearOf(const TimeMention& mention, int utc_offset_minutes) {
+  const int64_t shift = static_cast<int64_t>(std::clamp(utc_offset_minutes, -12 * 60, 14 * 60)) * 60000;
+  auto day_of = [&](TimestampMs t) {
+    const TimestampMs local = t + shift;
+    return local >= 0 ? local / kMsPerDay : -((-local - 1) / kMsPerDay) - 1;
+  };
+  // The same month and day one year earlier; a day the earlier year lacks (Feb 29) becomes the
+  // month's last day.
+  auto year_before = [](int64_t day) {
+    date::year_month_day ymd = Ymd(day);
+    date::year_month_day earlier = ymd - date::years{1};
+    if (!earlier.ok()) earlier = date::year_month_day_last(earlier.year(), date::month_day_last(earlier.month()));
+    return DayOf(earlier);
+  };
+  TimeMention out = mention;
+  const int64_t start_day = year_before(day_of(mention.start));
+  const int64_t end_day = mention.precision == Precision::kDay
+                              ? start_day + (day_of(mention.end) - day_of(mention.start))
+                              : year_before(day_of(mention.end));
+  out.start = start_day * kMsPerDay - shift;
+  out.end = end_day * kMsPerDay - shift;
   return out;
 }
 

@@ -61,6 +61,9 @@ struct TimeMention {
   TimestampMs start = 0;  // [start, end): the range meant, in UTC ms since the epoch; start is a
   TimestampMs end = 0;    // midnight at the offset given to FindTimeMentions, and end > start
   Precision precision = Precision::kDay;  // the calendar unit of the expression
+  // The year was not written ("May 8", "in May", "5月8日", "五月"), so it is the reference's
+  // year, even when that date is still ahead of the reference (see PreviousYearOf).
+  bool year_implied = false;
 };
 
 // Every time expression of `text` (UTF-8; invalid bytes are skipped, never fatal), resolved
@@ -71,6 +74,11 @@ struct TimeMention {
 // expression gives an empty vector. Linear in the size of the text.
 std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference,
                                           int utc_offset_minutes = 0);
+
+// `mention` (a day or month whose year was implied) one calendar year earlier, in the calendar of
+// `utc_offset_minutes` as FindTimeMentions used it: "Dec 31st" said on 2027-01-01 means
+// 2027-12-31, and the occurrence just past is 2026-12-31. Feb 29 becomes Feb 28. Pure.
+TimeMention PreviousYearOf(const TimeMention& mention, int utc_offset_minutes = 0);
 
 // "day", "week", "month", "year".
 std::string_view PrecisionName(TimeMention::Precision precision);

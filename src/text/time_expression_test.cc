@@ -43,6 +43,46 @@ TEST(TimeExpressionTest, B35RelativeDaysResolveAgainstTheReference) {
             "yesterday|2023-05-07|2023-05-08|day");
 }
 
+// A date without a year is in the reference's year and says so (year_implied), so that a reader
+// can take the occurrence just past instead (PreviousYearOf; breaker D2: "Dec 31st" asked on New
+// Year's Day).
+TEST(TimeExpressionTest, YearlessDatesSayTheirYearWasImplied) {
+  const TimestampMs new_year = Ms("2027-01-01T09:00:00Z");
+  auto implied = [&](std::string_view text) {
+    std::vector<TimeMention> all = FindTimeMentions(text, new_year);
+    if (all.size() != 1) return std::string("count=") + std::to_string(all.size());
+    return std::string(all[0].year_implied ? "implied " : "written ") + Day(all[0].start);
+  };
+  EXPECT_EQ(implied("on Dec 31st"), "implied 2027-12-31");
+  EXPECT_EQ(implied("on the 31st of December"), "implied 2027-12-31");
+  EXPECT_EQ(implied("in December"), "implied 2027-12-01");
+  EXPECT_EQ(implied("12月31日"), "implied 2027-12-31");
+  EXPECT_EQ(implied("十二月"), "implied 2027-12-01");
+  EXPECT_EQ(implied("on Dec 31, 2026"), "written 2026-12-31");
+  EXPECT_EQ(implied("in December 2026"), "written 2026-12-01");
+  EXPECT_EQ(implied("last December"), "written 2026-12-01");
+  EXPECT_EQ(implied("去年12月"), "written 2026-12-01");
+  EXPECT_EQ(implied("yesterday"), "written 2026-12-31");
+
+  auto earlier = [&](std::string_view text, TimestampMs ref, int offset) {
+    std::vector<TimeMention> all = FindTimeMentions(text, ref, offset);
+    if (all.size() != 1) return std::string("count=") + std::to_string(all.size());
+    TimeMention m = PreviousYearOf(all[0], offset);
+    EXPECT_EQ(m.phrase, all[0].phrase);
+    EXPECT_EQ(m.precision, all[0].precision);
+    return FormatTimestamp(m.start) + "|" + FormatTimestamp(m.end);
+  };
+  EXPECT_EQ(earlier("on Dec 31st", new_year, 0), "2026-12-31T00:00:00.000Z|2027-01-01T00:00:00.000Z");
+  EXPECT_EQ(earlier("in December", new_year, 0), "2026-12-01T00:00:00.000Z|2027-01-01T00:00:00.000Z");
+  // Local days: midnight in Shanghai is 16:00Z the day before.
+  EXPECT_EQ(earlier("12月31日", new_year, 480), "2026-12-30T16:00:00.000Z|2026-12-31T16:00:00.000Z");
+  // A leap day has no counterpart the year before: the month's last day.
+  EXPECT_EQ(earlier("on Feb 29", Ms("2028-01-10T09:00:00Z"), 0),
+            "2027-02-28T00:00:00.000Z|2027-03-01T00:00:00.000Z");
+  EXPECT_EQ(earlier("in February", Ms("2028-01-10T09:00:00Z"), 0),
+            "2027-02-01T00:00:00.000Z|2027-03-01T00:00:00.000Z");
+}
+
 // Calendar words are the speaker's local days: at 01:00 on 8 May in Shanghai (+08:00) it is still
 // 7 May in UTC, but "yesterday" is 7 May local = [6 May 16:00Z, 7 May 16:00Z).
 TEST(TimeExpressionTest, DaysFollowTheUtcOffset) {

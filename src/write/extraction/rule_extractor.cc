@@ -279,6 +279,14 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
             r.predicate == "birthday" || r.predicate == "has_relation"
                 ? nullptr
                 : MentionFor(r, sentence, content, mentions);
+        // "I went to Bern on May 4th", said in January: a date without a year still ahead of the
+        // event, told in the past tense, is the one just past, not a plan (breaker D3).
+        std::optional<text::TimeMention> just_past;
+        if (mention != nullptr && mention->year_implied && mention->start > event.occurred_at && r.past_tense &&
+            !(r.qualifiers & rules::kBitPlanned)) {
+          just_past = text::PreviousYearOf(*mention, event.utc_offset_minutes);
+          mention = &*just_past;
+        }
         if (mention != nullptr) {
           claim.valid_from = mention->start;
           claim.time_phrase = mention->phrase;

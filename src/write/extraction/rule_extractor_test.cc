@@ -104,6 +104,47 @@ TEST(RuleExtractorTest, B35TwoWeeksAgo) {
   EXPECT_EQ(c.time_phrase, "two weeks ago");
 }
 
+// Breaker D3: a date without a year that is still ahead of the event, told in the past tense, is
+// the one just past ("I visited City-A on May 4th", said in March), not a plan for May.
+TEST(RuleExtractorTest, YearlessDateAheadInThePastTenseIsTheOneJustPast) {
+  auto past = Extract("I visited City-A on May 4th.");
+  CandidateClaim c = Expect(past, "Lin", "went_to", "City-A");
+  ASSERT_TRUE(c.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*c.valid_from), "2025-05-04T00:00:00.000Z");
+  EXPECT_FALSE(HasQualifier(c, "planned")) << Dump(past);
+  EXPECT_NE(c.text.find("2025-05-04"), std::string::npos) << c.text;
+
+  auto did = Extract("I did visit City-A on May 4th.");
+  c = Expect(did, "Lin", "went_to", "City-A");
+  ASSERT_TRUE(c.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*c.valid_from), "2025-05-04T00:00:00.000Z");
+
+  // Not past: the coming May 4th, a plan.
+  auto plan = Extract("I'm going to visit City-A on May 4th.");
+  ASSERT_FALSE(plan.empty());
+  ASSERT_TRUE(plan[0].valid_from.has_value()) << Dump(plan);
+  EXPECT_EQ(FormatTimestamp(*plan[0].valid_from), "2026-05-04T00:00:00.000Z");
+  EXPECT_TRUE(HasQualifier(plan[0], "planned")) << Dump(plan);
+
+  // A date already past this year keeps this year.
+  auto earlier = Extract("I visited City-A on Feb 4th.");
+  c = Expect(earlier, "Lin", "went_to", "City-A");
+  ASSERT_TRUE(c.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*c.valid_from), "2026-02-04T00:00:00.000Z");
+
+  // Chinese: 了 marks the done action.
+  auto zh_past = Extract("我5月4日去了苏州。");
+  c = Expect(zh_past, "Lin", "went_to", "苏州");
+  ASSERT_TRUE(c.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*c.valid_from), "2025-05-04T00:00:00.000Z");
+  EXPECT_FALSE(HasQualifier(c, "planned")) << Dump(zh_past);
+  auto zh_plan = Extract("我打算5月4日去苏州。");
+  ASSERT_FALSE(zh_plan.empty());
+  ASSERT_TRUE(zh_plan[0].valid_from.has_value()) << Dump(zh_plan);
+  EXPECT_EQ(FormatTimestamp(*zh_plan[0].valid_from), "2026-05-04T00:00:00.000Z");
+  EXPECT_TRUE(HasQualifier(zh_plan[0], "planned")) << Dump(zh_plan);
+}
+
 TEST(RuleExtractorTest, NoTimeMentionMeansOccurredAt) {
   auto claims = Extract("I live in Beijing.");
   CandidateClaim c = Expect(claims, "Lin", "lives_in", "Beijing");

@@ -93,6 +93,9 @@ struct RawClaim {
   Span clause;  // the clause it was read from; a time mention inside it wins
   double confidence = 0.7;
   bool chinese = false;  // read by the Chinese patterns: the text is written in Chinese
+  // The verb it was read from is in a past form ("went", "visited", "did go", "去了"): a date
+  // without a year that is still ahead of the event is then the one just past.
+  bool past_tense = false;
 };
 
 // Lowercase ASCII letters of `s` ("Don’t" → "don't": U+2019 becomes '); other bytes unchanged.

@@ -402,6 +402,12 @@ void ChineseReader::Push(const ZhSubject& subject, std::string_view predicate, s
   claim.clause = clause;
   claim.confidence = confidence - ((subject.qualifiers & kBitReported) ? 0.1 : 0.0);
   claim.chinese = true;
+  // The aspect particles 了 / 过 between the clause's start and the value mark a done action
+  // ("我5月4日去了伯尔尼").
+  if (value.begin > clause.begin && value.begin <= text_.size()) {
+    std::string_view before = text_.substr(clause.begin, value.begin - clause.begin);
+    claim.past_tense = before.find("了") != std::string_view::npos || before.find("过") != std::string_view::npos;
+  }
   out_->push_back(std::move(claim));
 }
 

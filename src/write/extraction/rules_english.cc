@@ -2019,6 +2019,9 @@ bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing, 
     last_valid_ = true;
   }
   bool emitted = Dispatch(v, subject, aux, subjectless, consumed);
+  if (aux.past || IsPastVerb(v)) {
+    for (size_t i = emitted_before; i < out_->size(); ++i) (*out_)[i].past_tense = true;
+  }
   if (emitted || out_->size() > emitted_before) {
     *consumed = std::max(*consumed, v);
     return true;
