@@ -1295,21 +1295,22 @@ class LibraryBackend : public Backend {
     q.limit = step.limit;
     q.match = step.match == "all" ? MatchMode::kAll : MatchMode::kAny;
     q.budget_tokens = step.budget.value_or(0);
+    // As `engram recall --now`: calendar words, and times written without an offset, are in the
+    // days of the offset --now is written with.
+    if (!step.now.empty()) {
+      auto local = ParseLocalTimestamp(step.now);
+      if (local) q.utc_offset_minutes = local->utc_offset_minutes;
+    }
     for (auto [text, target] : {std::pair{&step.as_of, &q.as_of}, std::pair{&step.known_as_of, &q.known_as_of},
                                 std::pair{&step.since, &q.since}, std::pair{&step.until, &q.until},
                                 std::pair{&step.now, &q.now}}) {
       if (text->empty()) continue;
-      auto t = ParseTimestamp(*text);
+      auto t = ParseTimestampAtOffset(*text, q.utc_offset_minutes);
       if (!t) {
         out.error = t.error().ToString();
         return out;
       }
       *target = *t;
-    }
-    // As `engram recall --now`: calendar words are the days of the offset the time is written with.
-    if (!step.now.empty()) {
-      auto local = ParseLocalTimestamp(step.now);
-      if (local) q.utc_offset_minutes = local->utc_offset_minutes;
     }
     q.include_history = step.include_history;
     q.include_claims = !step.events_only;

@@ -209,26 +209,27 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   q.limit = rf.limit;
   q.session_id = rf.session;
   q.match = rf.match == "all" ? MatchMode::kAll : MatchMode::kAny;
+  // The asker's UTC offset: --utc-offset, else the offset written in --now, else UTC. Calendar
+  // words ("yesterday") and times written without an offset (--since 2023-05-07) are local there.
+  if (rf.now) {
+    auto local = ParseLocalTimestamp(*rf.now);
+    if (!local) return Fail(flags, local.error().WithContext("field \"now\""));
+    q.utc_offset_minutes = local->utc_offset_minutes;
+  }
+  if (rf.utc_offset) {
+    auto offset = ParseUtcOffset(*rf.utc_offset);
+    if (!offset) return Fail(flags, offset.error().WithContext("field \"utc_offset\""));
+    q.utc_offset_minutes = *offset;
+  }
   for (auto [text, field, target] : {std::tuple{&rf.since, "since", &q.since},
                                      std::tuple{&rf.until, "until", &q.until},
                                      std::tuple{&rf.as_of, "as_of", &q.as_of},
                                      std::tuple{&rf.known_as_of, "known_as_of", &q.known_as_of},
                                      std::tuple{&rf.now, "now", &q.now}}) {
     if (!text->has_value()) continue;
-    auto t = ParseTimestamp(**text);
+    auto t = ParseTimestampAtOffset(**text, q.utc_offset_minutes);
     if (!t) return Fail(flags, t.error().WithContext(fmt::format("field \"{}\"", field)));
     *target = *t;
-  }
-  // Calendar words resolve in the asker's local days: the offset written in --now, unless
-  // --utc-offset says otherwise.
-  if (rf.now) {
-    auto local = ParseLocalTimestamp(*rf.now);
-    if (local) q.utc_offset_minutes = local->utc_offset_minutes;
-  }
-  if (rf.utc_offset) {
-    auto offset = ParseUtcOffset(*rf.utc_offset);
-    if (!offset) return Fail(flags, offset.error().WithContext("field \"utc_offset\""));
-    q.utc_offset_minutes = *offset;
   }
   q.budget_tokens = rf.budget;
   q.include_history = rf.include_history;
@@ -1017,8 +1018,11 @@ int Main(int argc, char** argv) {
   recall_cmd->add_option("--namespace,-n", recall.namespace_name, "namespace to search")->required();
   recall_cmd->add_option("--limit,-k", recall.limit, "number of items (1-1000)")->check(CLI::Range(1, 1000));
   recall_cmd->add_option("--session", recall.session, "only this session");
-  recall_cmd->add_option("--since", recall.since, "only events at or after this ISO-8601 time");
-  recall_cmd->add_option("--until", recall.until, "only events before this ISO-8601 time");
+  recall_cmd->add_option("--since", recall.since,
+                         "only events at or after this ISO-8601 time (without an offset: the asker's local time, see "
+                         "--utc-offset)");
+  recall_cmd->add_option("--until", recall.until,
+                         "only events before this ISO-8601 time (without an offset: the asker's local time)");
   recall_cmd->add_option("--match", recall.match, "any: rank by any term (default); all: every term must occur")
       ->check(CLI::IsMember({"any", "all"}));
   recall_cmd->add_option("--as-of", recall.as_of, "claims true at this time (valid time)");
@@ -1033,7 +1037,7 @@ int Main(int argc, char** argv) {
                          "the offset it is written with, e.g. 2023-05-08T01:00:00+08:00)");
   recall_cmd->add_option("--utc-offset", recall.utc_offset,
                          "the asker's UTC offset, e.g. +08:00 (default: the offset of --now, else UTC): \"yesterday\" "
-                         "and \"last week\" are local days");
+                         "and \"last week\" are local days, and --since/--until/--as-of without an offset local times");
   recall_cmd->add_flag("--explain", recall.explain, "show every stage's candidates and each item's channel ranks and scores");
   auto* rerank_flag =
       recall_cmd->add_flag("--rerank", recall.rerank, "use the configured reranker (an error when none is configured)");

@@ -1,5 +1,7 @@
 #include "util/time.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <chrono>
 #include <date/date.h>
@@ -68,10 +70,12 @@ Result<LocalTimestamp> ParseLocalTimestamp(std::string_view raw) {
                                       "%Y-%m-%dT%H:%M%Ez", "%Y-%m-%dT%H:%M%z"};
   static const char* kWithoutOffset[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
   bool parsed = false;
+  bool offset_written = has_z;
   if (!has_z) {
     for (const char* f : kWithOffset) {
       if (TryParse(text, f, &tp, &offset)) {
         parsed = true;
+        offset_written = true;
         break;
       }
     }
@@ -103,13 +107,20 @@ Result<LocalTimestamp> ParseLocalTimestamp(std::string_view raw) {
   if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
     return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
   }
-  return LocalTimestamp{tp.time_since_epoch().count(), static_cast<int>(offset_minutes)};
+  return LocalTimestamp{tp.time_since_epoch().count(), static_cast<int>(offset_minutes), offset_written};
 }
 
 Result<TimestampMs> ParseTimestamp(std::string_view text) {
   auto t = ParseLocalTimestamp(text);
   if (!t) return Error(t.error());
   return t->utc_ms;
+}
+
+Result<TimestampMs> ParseTimestampAtOffset(std::string_view text, int default_offset_minutes) {
+  auto t = ParseLocalTimestamp(text);
+  if (!t) return Error(t.error());
+  if (t->offset_written) return t->utc_ms;
+  return t->utc_ms - static_cast<TimestampMs>(default_offset_minutes) * 60000;
 }
 
 Result<int> ParseUtcOffset(std::string_view raw) {
@@ -152,6 +163,16 @@ Result<int> ParseUtcOffset(std::string_view raw) {
 std::string FormatTimestamp(TimestampMs ms) {
   Ms tp{std::chrono::milliseconds{ms}};
   return date::format("%Y-%m-%dT%H:%M:%SZ", tp);
+}
+
+std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes) {
+  if (utc_offset_minutes == 0) {
+    return date::format("%Y-%m-%dT%H:%M:%SZ", date::floor<std::chrono::seconds>(Ms{std::chrono::milliseconds{ms}}));
+  }
+  const TimestampMs local = ms + static_cast<TimestampMs>(utc_offset_minutes) * 60000;
+  const int magnitude = utc_offset_minutes < 0 ? -utc_offset_minutes : utc_offset_minutes;
+  return date::format("%Y-%m-%dT%H:%M:%S", date::floor<std::chrono::seconds>(Ms{std::chrono::milliseconds{local}})) +
+         fmt::format("{}{:02}:{:02}", utc_offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
 }
 
 }  // namespace engram

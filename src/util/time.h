@@ -29,11 +29,17 @@ constexpr int kMaxUtcOffsetMinutes = 14 * 60;
 struct LocalTimestamp {
   TimestampMs utc_ms = 0;
   int utc_offset_minutes = 0;
+  bool offset_written = false;  // "Z" or an offset was written (false: the text named no offset)
 };
 
 // ParseTimestamp that also returns the offset written ("2023-05-08T01:00:00+08:00" →
 // {2023-05-07T17:00Z, 480}). Errors: as ParseTimestamp.
 Result<LocalTimestamp> ParseLocalTimestamp(std::string_view text);
+
+// ParseTimestamp for text written in a known calendar: a time or date without "Z" or an offset
+// is read as local time at `default_offset_minutes` ("2023-05-07" at +08:00 →
+// 2023-05-06T16:00:00Z); a written offset wins. Errors: as ParseTimestamp.
+Result<TimestampMs> ParseTimestampAtOffset(std::string_view text, int default_offset_minutes);
 
 // "+08:00", "-05:00", "+0530", "+08", "+8", "+5:30" or "Z" → minutes east of UTC (480, −300, 330,
 // 480, 480, 330, 0).
@@ -42,6 +48,10 @@ Result<int> ParseUtcOffset(std::string_view text);
 
 // "2023-05-08T13:56:00.000Z".
 std::string FormatTimestamp(TimestampMs ms);
+
+// The local wall time at `utc_offset_minutes` with its offset, to the second:
+// "2023-05-08T01:00:00+08:00" ("…Z" at offset 0).
+std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes);
 
 }  // namespace engram
 

@@ -43,6 +43,28 @@ TEST(TimeTest, LocalTimestampKeepsTheWrittenOffset) {
   EXPECT_FALSE(ParseLocalTimestamp("yesterday").has_value());
 }
 
+// Text in a known calendar (an LLM's answer about a speaker at +08:00): no offset written means
+// that calendar; a written offset or Z wins.
+TEST(TimeTest, TimestampAtOffsetReadsUnmarkedTimesAsLocal) {
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07", 480)), "2023-05-06T16:00:00.000Z");
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T09:30", -300)), "2023-05-07T14:30:00.000Z");
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T09:30:00.250", 60)), "2023-05-07T08:30:00.250Z");
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T00:00:00Z", 480)), "2023-05-07T00:00:00.000Z");
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T00:00:00+00:00", 480)), "2023-05-07T00:00:00.000Z");
+  EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T08:00:00+08:00", -300)), "2023-05-07T00:00:00.000Z");
+  EXPECT_FALSE(ParseTimestampAtOffset("yesterday", 480).has_value());
+  EXPECT_TRUE(ParseLocalTimestamp("2023-05-07T00:00:00+00:00")->offset_written);
+  EXPECT_TRUE(ParseLocalTimestamp("2023-05-07Z")->offset_written || !ParseLocalTimestamp("2023-05-07Z").has_value());
+  EXPECT_FALSE(ParseLocalTimestamp("2023-05-07T00:00:00")->offset_written);
+}
+
+TEST(TimeTest, LocalTimestampIsWrittenWithItsOffset) {
+  const TimestampMs t = *ParseTimestamp("2023-05-07T17:00:00.250Z");
+  EXPECT_EQ(FormatLocalTimestamp(t, 480), "2023-05-08T01:00:00+08:00");
+  EXPECT_EQ(FormatLocalTimestamp(t, -330), "2023-05-07T11:30:00-05:30");
+  EXPECT_EQ(FormatLocalTimestamp(t, 0), "2023-05-07T17:00:00Z");
+}
+
 TEST(TimeTest, FractionsFinerThanMillisecondsAreTruncated) {
   for (const char* text : {"2023-05-08T09:00:00.123456+08:00", "2023-05-08T09:00:00.123999999+08:00",
                            "2023-05-08 09:00:00.1234+08:00"}) {

@@ -99,7 +99,7 @@ Answer with one JSON object and nothing else: {"claims":[...]}. Each claim has t
 - value: the object of the fact, in the language of the conversation.
 - text: one short sentence stating the fact, in the language of the conversation.
 - qualifiers: any of "negated" (not, no longer), "temporary" (for now), "habitual" (every day), "planned" (plan to, going to), "past" (used to), "reported" (someone else said it); [] when none applies.
-- valid_from / valid_to: when the fact starts / stops being true, as an ISO-8601 date or date-time in UTC, or null. Resolve relative dates ("yesterday", "last Friday", "上周") against the time of the event that contains them, never against today.
+- valid_from / valid_to: when the fact starts / stops being true, or null: an ISO-8601 date (a calendar day of the speaker, as the event's time shows it) or a date-time with its UTC offset. Resolve relative dates ("yesterday", "last Friday", "上周") against the time of the event that contains them, in that event's local calendar, never against today.
 - time_phrase: the time expression exactly as written in the event, or "".
 - scope: one of identity, preference, possession, relationship, activity, habit, state.
 - confidence: 0 to 1, how clearly the event states the fact.
@@ -132,7 +132,7 @@ constexpr const char* kSystemPromptZh =
 - value：事实的对象，使用对话原文的语言。
 - text：一句简短陈述这条事实的话，使用对话原文的语言。
 - qualifiers：可包含 "negated"（不、不再）、"temporary"（暂时）、"habitual"（每天、经常）、"planned"（打算、准备）、"past"（以前）、"reported"（别人说的）；都不适用时为 []。
-- valid_from / valid_to：事实开始 / 结束成立的时间，ISO-8601 日期或日期时间（UTC），没有则为 null。相对时间（"昨天"、"上周"、"last Friday"）要按包含它的那个事件的时间来换算，绝不能按今天换算。
+- valid_from / valid_to：事实开始 / 结束成立的时间，没有则为 null：ISO-8601 日期（说话人当地的日历日，即事件时间所示的日期）或带 UTC 偏移的日期时间。相对时间（"昨天"、"上周"、"last Friday"）要按包含它的那个事件的当地时间来换算，绝不能按今天换算。
 - time_phrase：事件中原样写出的时间表达，没有则为 ""。
 - scope：identity, preference, possession, relationship, activity, habit, state 之一。
 - confidence：0 到 1，事件表述这条事实的明确程度。
@@ -162,14 +162,14 @@ std::string BuildSystemPrompt(bool chinese, int max_claims) {
 
 std::string BuildEventsPrompt(const std::vector<Event>& batch, bool chinese,
                               size_t max_event_chars) {
-  std::string out = chinese ? "对话事件（按时间顺序；时间为 UTC）：\n\n"
-                            : "Conversation events (in time order; times are UTC):\n\n";
+  std::string out = chinese ? "对话事件（按时间顺序；时间为说话人的当地时间，带 UTC 偏移）：\n\n"
+                            : "Conversation events (in time order; each time is the speaker's local time with its UTC offset):\n\n";
   for (size_t i = 0; i < batch.size(); ++i) {
     const Event& e = batch[i];
     out += "[" + std::to_string(i) + "] role: " + e.role;
     if (!e.speaker.empty()) out += " | speaker: " + e.speaker;
-    out += " | time: " + FormatTimestamp(e.occurred_at) + " (" +
-           WeekdayName(e.occurred_at, chinese) + ")\n";
+    out += " | time: " + FormatLocalTimestamp(e.occurred_at, e.utc_offset_minutes) + " (" +
+           WeekdayName(e.occurred_at + static_cast<TimestampMs>(e.utc_offset_minutes) * 60000, chinese) + ")\n";
     if (!e.tool_name.empty()) out += "tool: " + e.tool_name + "\n";
     out += "<content>\n" + TruncateCodePoints(e.content, max_event_chars) + "\n</content>\n\n";
   }
@@ -541,11 +541,12 @@ std::optional<std::string> LocateEvidence(const std::string& content, std::strin
   return std::nullopt;
 }
 
-std::optional<TimestampMs> TimeField(const json& object, const char* key, size_t index,
+// A time of the answer: a date or a time without an offset is the source event's local calendar.
+std::optional<TimestampMs> TimeField(const json& object, const char* key, size_t index, int utc_offset_minutes,
                                      std::vector<std::string>* warnings) {
   std::string text = TextField(object, key);
   if (text.empty() || LowerAscii(text) == "null") return std::nullopt;
-  auto ts = ParseTimestamp(text);
+  auto ts = ParseTimestampAtOffset(text, utc_offset_minutes);
   if (!ts) {
     warnings->push_back("claim " + std::to_string(index) + ": " + key + " \"" + text +
                         "\" is not ISO-8601; left unset");
@@ -642,8 +643,8 @@ class ClaimConverter {
       claim.scope = replacement;
     }
 
-    claim.valid_from = TimeField(item, "valid_from", index, &stats_->warnings);
-    claim.valid_to = TimeField(item, "valid_to", index, &stats_->warnings);
+    claim.valid_from = TimeField(item, "valid_from", index, source.utc_offset_minutes, &stats_->warnings);
+    claim.valid_to = TimeField(item, "valid_to", index, source.utc_offset_minutes, &stats_->warnings);
     claim.time_phrase = TextField(item, "time_phrase");
     claim.confidence = UnitField(item, "confidence", kDefaultConfidence);
     claim.importance = UnitField(item, "importance", kDefaultImportance);

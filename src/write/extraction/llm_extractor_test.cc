@@ -94,7 +94,9 @@ Event MakeEvent(std::string role, std::string speaker, std::string content,
   e.role = std::move(role);
   e.speaker = std::move(speaker);
   e.content = std::move(content);
-  e.occurred_at = *ParseTimestamp(time);
+  auto local = ParseLocalTimestamp(time);
+  e.occurred_at = local->utc_ms;
+  e.utc_offset_minutes = local->utc_offset_minutes;
   return e;
 }
 
@@ -186,10 +188,10 @@ TEST(LlmExtractorTest, HappyPathSendsSchemaAndKeepsChineseBytes) {
   EXPECT_NE(system.find("逐字"), std::string::npos);  // Chinese instructions for a Chinese batch
   EXPECT_NE(system.find("最多 12 条"), std::string::npos);
   std::string user = body["messages"][1]["content"];
-  EXPECT_NE(user.find("[0] role: user | speaker: 林 | time: 2023-05-08T13:56:00.000Z (星期一)"),
+  EXPECT_NE(user.find("[0] role: user | speaker: 林 | time: 2023-05-08T13:56:00Z (星期一)"),
             std::string::npos)
       << user;
-  EXPECT_NE(user.find("[1] role: assistant | time: 2023-05-08T13:56:30.000Z"), std::string::npos);
+  EXPECT_NE(user.find("[1] role: assistant | time: 2023-05-08T13:56:30Z"), std::string::npos);
   EXPECT_NE(user.find("我住在杭州，最喜欢的颜色是蓝色。"), std::string::npos);
 }
 
@@ -210,7 +212,7 @@ TEST(LlmExtractorTest, EnglishPromptStatesTheRules) {
     EXPECT_NE(system.find(phrase), std::string::npos) << phrase;
   }
   std::string user = requests[0]["messages"][1]["content"];
-  EXPECT_NE(user.find("[0] role: user | speaker: Lin | time: 2023-05-08T13:56:00.000Z (Monday)"),
+  EXPECT_NE(user.find("[0] role: user | speaker: Lin | time: 2023-05-08T13:56:00Z (Monday)"),
             std::string::npos)
       << user;
 }
@@ -412,6 +414,33 @@ TEST(LlmExtractorTest, NormalisesScopeQualifiersPredicateAndTimes) {
 
   EXPECT_FALSE((*claims)[2].valid_from.has_value());
   EXPECT_EQ(extractor.last_stats().claims_dropped, 0);
+}
+
+// The model sees each event's local time with its offset, and a date it answers is that speaker's
+// calendar day: "yesterday" said at 01:00 on 8 May in Shanghai is 7 May there, which begins at
+// 16:00Z on 6 May (the rule extractor's reading too).
+TEST(LlmExtractorTest, TimesAreTheSpeakersLocalCalendar) {
+  std::vector<Event> batch = {MakeEvent("user", "Lin", "Yesterday I joined a chess club.",
+                                        "2023-05-08T01:00:00+08:00")};
+  json joined = Claim("Lin", "joined", "a chess club", 0, "I joined a chess club");
+  joined["valid_from"] = "2023-05-07";
+  json written = Claim("Lin", "joined", "chess club", 0, "chess club");
+  written["valid_from"] = "2023-05-07T00:00:00Z";  // an offset written wins
+  ScriptedServer server({Answer(Doc({joined, written}))});
+  LlmExtractor extractor(ClientOptions(server));
+  auto claims = extractor.Extract(batch);
+  ASSERT_TRUE(claims.has_value()) << claims.error().ToString();
+  ASSERT_EQ(claims->size(), 2u);
+  ASSERT_TRUE((*claims)[0].valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*(*claims)[0].valid_from), "2023-05-06T16:00:00.000Z");
+  ASSERT_TRUE((*claims)[1].valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*(*claims)[1].valid_from), "2023-05-07T00:00:00.000Z");
+
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const std::string user = requests[0]["messages"][1]["content"].get<std::string>();
+  EXPECT_NE(user.find("time: 2023-05-08T01:00:00+08:00 (Monday)"), std::string::npos) << user;
+  EXPECT_NE(user.find("local time with its UTC offset"), std::string::npos) << user;
 }
 
 TEST(LlmExtractorTest, KeepsAtMostHardLimitByConfidenceTimesImportance) {
