@@ -1025,8 +1025,11 @@ int Main(int argc, char** argv) {
                          "only events before this ISO-8601 time (without an offset: the asker's local time)");
   recall_cmd->add_option("--match", recall.match, "any: rank by any term (default); all: every term must occur")
       ->check(CLI::IsMember({"any", "all"}));
-  recall_cmd->add_option("--as-of", recall.as_of, "claims true at this time (valid time)");
-  recall_cmd->add_option("--known-as-of", recall.known_as_of, "claims engram believed at this time (recorded time)");
+  recall_cmd->add_option("--as-of", recall.as_of,
+                         "claims true at this time (valid time; without an offset: the asker's local time)");
+  recall_cmd->add_option("--known-as-of", recall.known_as_of,
+                         "claims engram believed at this time (recorded time; without an offset: the asker's local "
+                         "time)");
   recall_cmd->add_flag("--include-history", recall.include_history, "also superseded and expired claims");
   recall_cmd->add_flag("--events-only", recall.events_only, "search events only");
   recall_cmd->add_flag("--claims-only", recall.claims_only, "search claims only");
@@ -1034,7 +1037,8 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000000));
   recall_cmd->add_option("--now", recall.now,
                          "when the question is asked (ISO-8601; default now): resolves \"yesterday\" (in the days of "
-                         "the offset it is written with, e.g. 2023-05-08T01:00:00+08:00)");
+                         "the offset it is written with, e.g. 2023-05-08T01:00:00+08:00; without an offset, at "
+                         "--utc-offset, else UTC)");
   recall_cmd->add_option("--utc-offset", recall.utc_offset,
                          "the asker's UTC offset, e.g. +08:00 (default: the offset of --now, else UTC): \"yesterday\" "
                          "and \"last week\" are local days, and --since/--until/--as-of without an offset local times");

@@ -210,10 +210,15 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
       if (m.year_implied && m.start > asked_at && in_range->empty()) {
-        // A date without a year still ahead this year ("what did we do on Dec 31st?", asked on
-        // New Year's Day) holds nothing yet: the occurrence just past is meant when it holds events.
+        // A date without a year still ahead this year holds nothing yet. The occurrence just
+        // past is meant when it is the nearer one and holds events ("what did we watch on Dec
+        // 31st?", asked on New Year's Day); a nearer coming date is a question about plans
+        // ("where am I flying on May 4th?", asked in January) and stays.
         text::TimeMention earlier = text::PreviousYearOf(m, query.utc_offset_minutes);
-        auto earlier_range = ctx.store.SeqsInTimeRange(*ns, earlier.start, earlier.end, kMaxDateCandidates);
+        const bool past_is_nearer = asked_at - earlier.end < m.start - asked_at;
+        auto earlier_range = past_is_nearer
+                                 ? ctx.store.SeqsInTimeRange(*ns, earlier.start, earlier.end, kMaxDateCandidates)
+                                 : Result<std::vector<int64_t>>(std::vector<int64_t>{});
         if (!earlier_range) return earlier_range.error();
         if (!earlier_range->empty()) {
           m = std::move(earlier);

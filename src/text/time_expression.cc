@@ -405,6 +405,11 @@ class EnglishScanner {
         *end = j + 1;
         return Month(YearNumber(toks_[j]), static_cast<unsigned>(month), 0);
       }
+      // "May of 2026": the year is written.
+      if (NextIs(j, "of") && Next(j + 1) && YearNumber(toks_[j + 1]) > 0) {
+        *end = j + 2;
+        return Month(YearNumber(toks_[j + 1]), static_cast<unsigned>(month), 0);
+      }
       // A bare month: only after a preposition, and not an abbreviation ("in mar").
       if (after_prep && IsFullMonthName(w)) {
         *end = i + 1;
@@ -771,12 +776,10 @@ TimeMention PreviousYearOf(const TimeMention& mention, int utc_offset_minutes) {
     const TimestampMs local = t + shift;
     return local >= 0 ? local / kMsPerDay : -((-local - 1) / kMsPerDay) - 1;
   };
-  // The same month and day one year earlier; a day the earlier year lacks (Feb 29) becomes the
-  // month's last day.
+  // The same month and day one year earlier; Feb 29 goes back to the last leap year's.
   auto year_before = [](int64_t day) {
-    date::year_month_day ymd = Ymd(day);
-    date::year_month_day earlier = ymd - date::years{1};
-    if (!earlier.ok()) earlier = date::year_month_day_last(earlier.year(), date::month_day_last(earlier.month()));
+    date::year_month_day earlier = Ymd(day) - date::years{1};
+    for (int back = 1; !earlier.ok() && back < 8; ++back) earlier = earlier - date::years{1};
     return DayOf(earlier);
   };
   TimeMention out = mention;

@@ -75,9 +75,12 @@ struct TimeMention {
 std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs reference,
                                           int utc_offset_minutes = 0);
 
-// `mention` (a day or month whose year was implied) one calendar year earlier, in the calendar of
-// `utc_offset_minutes` as FindTimeMentions used it: "Dec 31st" said on 2027-01-01 means
-// 2027-12-31, and the occurrence just past is 2026-12-31. Feb 29 becomes Feb 28. Pure.
+// `mention` (a day or month whose year was implied) one calendar year earlier: start and end (UTC
+// ms) moved to the same local month and day a year before, in the calendar of
+// `utc_offset_minutes` (pass the offset FindTimeMentions used): "Dec 31st" said on 2027-01-01
+// means 2027-12-31, and the occurrence just past is 2026-12-31. Feb 29 goes back to the last leap
+// year's Feb 29. Phrase, byte offsets, precision and year_implied are kept. Meant for kDay and
+// kMonth mentions (the only ones with an implied year). Pure.
 TimeMention PreviousYearOf(const TimeMention& mention, int utc_offset_minutes = 0);
 
 // "day", "week", "month", "year".

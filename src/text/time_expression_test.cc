@@ -63,6 +63,7 @@ TEST(TimeExpressionTest, YearlessDatesSayTheirYearWasImplied) {
   EXPECT_EQ(implied("last December"), "written 2026-12-01");
   EXPECT_EQ(implied("去年12月"), "written 2026-12-01");
   EXPECT_EQ(implied("yesterday"), "written 2026-12-31");
+  EXPECT_EQ(implied("in May of 2026"), "written 2026-05-01");
 
   auto earlier = [&](std::string_view text, TimestampMs ref, int offset) {
     std::vector<TimeMention> all = FindTimeMentions(text, ref, offset);
@@ -76,9 +77,9 @@ TEST(TimeExpressionTest, YearlessDatesSayTheirYearWasImplied) {
   EXPECT_EQ(earlier("in December", new_year, 0), "2026-12-01T00:00:00.000Z|2027-01-01T00:00:00.000Z");
   // Local days: midnight in Shanghai is 16:00Z the day before.
   EXPECT_EQ(earlier("12月31日", new_year, 480), "2026-12-30T16:00:00.000Z|2026-12-31T16:00:00.000Z");
-  // A leap day has no counterpart the year before: the month's last day.
+  // A leap day goes back to the last leap year's.
   EXPECT_EQ(earlier("on Feb 29", Ms("2028-01-10T09:00:00Z"), 0),
-            "2027-02-28T00:00:00.000Z|2027-03-01T00:00:00.000Z");
+            "2024-02-29T00:00:00.000Z|2024-03-01T00:00:00.000Z");
   EXPECT_EQ(earlier("in February", Ms("2028-01-10T09:00:00Z"), 0),
             "2027-02-01T00:00:00.000Z|2027-03-01T00:00:00.000Z");
 }

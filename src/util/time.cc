@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <date/date.h>
@@ -117,10 +118,20 @@ Result<TimestampMs> ParseTimestamp(std::string_view text) {
 }
 
 Result<TimestampMs> ParseTimestampAtOffset(std::string_view text, int default_offset_minutes) {
+  if (default_offset_minutes < kMinUtcOffsetMinutes || default_offset_minutes > kMaxUtcOffsetMinutes) {
+    return Error(Status::InvalidArgument(
+        fmt::format("UTC offset of {} minutes is outside −12:00…+14:00", default_offset_minutes)));
+  }
   auto t = ParseLocalTimestamp(text);
   if (!t) return Error(t.error());
   if (t->offset_written) return t->utc_ms;
-  return t->utc_ms - static_cast<TimestampMs>(default_offset_minutes) * 60000;
+  // As ParseTimestamp checks the instant a written offset gives: years 1–9999 in UTC.
+  const TimestampMs utc = t->utc_ms - static_cast<TimestampMs>(default_offset_minutes) * 60000;
+  date::year_month_day ymd{date::floor<date::days>(Ms{std::chrono::milliseconds{utc}})};
+  if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
+    return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
+  }
+  return utc;
 }
 
 Result<int> ParseUtcOffset(std::string_view raw) {
@@ -166,6 +177,7 @@ std::string FormatTimestamp(TimestampMs ms) {
 }
 
 std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes) {
+  utc_offset_minutes = std::clamp(utc_offset_minutes, kMinUtcOffsetMinutes, kMaxUtcOffsetMinutes);
   if (utc_offset_minutes == 0) {
     return date::format("%Y-%m-%dT%H:%M:%SZ", date::floor<std::chrono::seconds>(Ms{std::chrono::milliseconds{ms}}));
   }

@@ -17,8 +17,9 @@ TimestampMs NowMs();
 //   "2023-05-08", "2023-05-08T13:56", "2023-05-08T13:56:00", "2023-05-08 13:56:00.250" (finer
 //   fractions, "…:00.123456", are truncated to milliseconds),
 //   each optionally followed by "Z" or an offset "+08:00" / "-0500".
-// Input without an offset is taken as UTC (the one documented rule; see docs/time.md).
-// Errors: kInvalidArgument naming the expected form.
+// Input without an offset is taken as UTC (ParseTimestampAtOffset reads it in another calendar).
+// Errors: kInvalidArgument naming the expected form, for an offset outside −12:00…+14:00, or for
+// an instant outside the years 1–9999 (UTC).
 Result<TimestampMs> ParseTimestamp(std::string_view text);
 
 // Real UTC offsets lie within −12:00 … +14:00 (minutes).
@@ -38,7 +39,8 @@ Result<LocalTimestamp> ParseLocalTimestamp(std::string_view text);
 
 // ParseTimestamp for text written in a known calendar: a time or date without "Z" or an offset
 // is read as local time at `default_offset_minutes` ("2023-05-07" at +08:00 →
-// 2023-05-06T16:00:00Z); a written offset wins. Errors: as ParseTimestamp.
+// 2023-05-06T16:00:00Z); a written offset wins. Errors: as ParseTimestamp (the year range is
+// checked on the UTC instant), and kInvalidArgument for a default offset outside −12:00…+14:00.
 Result<TimestampMs> ParseTimestampAtOffset(std::string_view text, int default_offset_minutes);
 
 // "+08:00", "-05:00", "+0530", "+08", "+8", "+5:30" or "Z" → minutes east of UTC (480, −300, 330,
@@ -49,8 +51,8 @@ Result<int> ParseUtcOffset(std::string_view text);
 // "2023-05-08T13:56:00.000Z".
 std::string FormatTimestamp(TimestampMs ms);
 
-// The local wall time at `utc_offset_minutes` with its offset, to the second:
-// "2023-05-08T01:00:00+08:00" ("…Z" at offset 0).
+// The local wall time at `utc_offset_minutes` with its offset, floored to the second:
+// "2023-05-08T01:00:00+08:00" ("…Z" at offset 0). The offset is clamped to −12:00…+14:00.
 std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes);
 
 }  // namespace engram

@@ -53,9 +53,22 @@ TEST(TimeTest, TimestampAtOffsetReadsUnmarkedTimesAsLocal) {
   EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T00:00:00+00:00", 480)), "2023-05-07T00:00:00.000Z");
   EXPECT_EQ(FormatTimestamp(*ParseTimestampAtOffset("2023-05-07T08:00:00+08:00", -300)), "2023-05-07T00:00:00.000Z");
   EXPECT_FALSE(ParseTimestampAtOffset("yesterday", 480).has_value());
-  EXPECT_TRUE(ParseLocalTimestamp("2023-05-07T00:00:00+00:00")->offset_written);
-  EXPECT_TRUE(ParseLocalTimestamp("2023-05-07Z")->offset_written || !ParseLocalTimestamp("2023-05-07Z").has_value());
-  EXPECT_FALSE(ParseLocalTimestamp("2023-05-07T00:00:00")->offset_written);
+  for (const char* written : {"2023-05-07T00:00:00+00:00", "2023-05-07T00:00:00Z", "2023-05-07T08:00-05:00"}) {
+    auto t = ParseLocalTimestamp(written);
+    ASSERT_TRUE(t.has_value()) << written;
+    EXPECT_TRUE(t->offset_written) << written;
+  }
+  for (const char* unmarked : {"2023-05-07T00:00:00", "2023-05-07", "2023-05-07T08:00:00.250"}) {
+    auto t = ParseLocalTimestamp(unmarked);
+    ASSERT_TRUE(t.has_value()) << unmarked;
+    EXPECT_FALSE(t->offset_written) << unmarked;
+  }
+  // The year range is checked on the UTC instant, and the default offset must be a real one.
+  EXPECT_FALSE(ParseTimestampAtOffset("9999-12-31T23:00", -300).has_value());
+  EXPECT_FALSE(ParseTimestampAtOffset("0001-01-01", 480).has_value());
+  EXPECT_TRUE(ParseTimestampAtOffset("0001-01-01", -300).has_value());
+  EXPECT_FALSE(ParseTimestampAtOffset("2023-05-07", 100000).has_value());
+  EXPECT_FALSE(ParseTimestampAtOffset("2023-05-07", -721).has_value());
 }
 
 TEST(TimeTest, LocalTimestampIsWrittenWithItsOffset) {
@@ -63,6 +76,7 @@ TEST(TimeTest, LocalTimestampIsWrittenWithItsOffset) {
   EXPECT_EQ(FormatLocalTimestamp(t, 480), "2023-05-08T01:00:00+08:00");
   EXPECT_EQ(FormatLocalTimestamp(t, -330), "2023-05-07T11:30:00-05:30");
   EXPECT_EQ(FormatLocalTimestamp(t, 0), "2023-05-07T17:00:00Z");
+  EXPECT_EQ(FormatLocalTimestamp(t, 100000), "2023-05-08T07:00:00+14:00");  // clamped
 }
 
 TEST(TimeTest, FractionsFinerThanMillisecondsAreTruncated) {

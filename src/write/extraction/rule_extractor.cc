@@ -1,6 +1,7 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
@@ -236,6 +237,17 @@ bool HasAsciiLetter(std::string_view text) {
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
 }
 
+// True when the word before byte `at` is "for" ("a trip for May 4th": the date of what was
+// arranged).
+bool PrecededByFor(std::string_view content, size_t at) {
+  std::string_view before = content.substr(0, std::min(at, content.size()));
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (before.size() < 3) return false;
+  std::string_view word = before.substr(before.size() - 3);
+  const bool is_for = (word[0] == 'f' || word[0] == 'F') && word[1] == 'o' && word[2] == 'r';
+  return is_for && (before.size() == 3 || !std::isalpha(static_cast<unsigned char>(before[before.size() - 4])));
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
@@ -281,9 +293,14 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
                 : MentionFor(r, sentence, content, mentions);
         // "I went to Bern on May 4th", said in January: a date without a year still ahead of the
         // event, told in the past tense, is the one just past, not a plan (breaker D3).
+        // Only for an action the speaker did on that date, not one arranged for it ("I booked a
+        // trip for May 4th", "我买了5月4日去苏州的票").
+        static const std::set<std::string, std::less<>> kDoneActions = {"went_to", "attended", "joined",
+                                                                       "did",     "finished", "started"};
         std::optional<text::TimeMention> just_past;
         if (mention != nullptr && mention->year_implied && mention->start > event.occurred_at && r.past_tense &&
-            !(r.qualifiers & rules::kBitPlanned)) {
+            !(r.qualifiers & rules::kBitPlanned) && kDoneActions.count(r.predicate) > 0 &&
+            !PrecededByFor(content, mention->byte_start)) {
           just_past = text::PreviousYearOf(*mention, event.utc_offset_minutes);
           mention = &*just_past;
         }

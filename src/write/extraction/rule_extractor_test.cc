@@ -138,6 +138,24 @@ TEST(RuleExtractorTest, YearlessDateAheadInThePastTenseIsTheOneJustPast) {
   ASSERT_TRUE(c.valid_from.has_value());
   EXPECT_EQ(FormatTimestamp(*c.valid_from), "2025-05-04T00:00:00.000Z");
   EXPECT_FALSE(HasQualifier(c, "planned")) << Dump(zh_past);
+  auto zh_final = Extract("我5月4日去苏州了。");
+  c = Expect(zh_final, "Lin", "went_to", "苏州");
+  ASSERT_TRUE(c.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*c.valid_from), "2025-05-04T00:00:00.000Z") << Dump(zh_final);
+
+  // Arranged in the past for a coming date: the date stays the coming one (review of D3).
+  for (const char* arranged : {"I booked a trip to Bern for May 4th.", "I booked a flight to Bern on May 4th.",
+                               "I already registered for the marathon on May 4th.",
+                               "I signed up for the marathon on May 4th.",
+                               "I bought tickets for the concert on May 4th.", "我们约好了5月4日去苏州。",
+                               "为了看花我5月4日去苏州。", "我买了5月4日去苏州的票。"}) {
+    for (const CandidateClaim& claim : Extract(arranged)) {
+      if (!claim.valid_from) continue;
+      EXPECT_EQ(FormatTimestamp(*claim.valid_from), "2026-05-04T00:00:00.000Z")
+          << arranged << "\n" << Dump(Extract(arranged));
+    }
+  }
+
   auto zh_plan = Extract("我打算5月4日去苏州。");
   ASSERT_FALSE(zh_plan.empty());
   ASSERT_TRUE(zh_plan[0].valid_from.has_value()) << Dump(zh_plan);

@@ -402,11 +402,24 @@ void ChineseReader::Push(const ZhSubject& subject, std::string_view predicate, s
   claim.clause = clause;
   claim.confidence = confidence - ((subject.qualifiers & kBitReported) ? 0.1 : 0.0);
   claim.chinese = true;
-  // The aspect particles 了 / 过 between the clause's start and the value mark a done action
-  // ("我5月4日去了伯尔尼").
+  // A done action: the aspect particle 了 / 过 right after the verb, just before the value
+  // ("我5月4日去了苏州"), or a sentence-final 了 after it ("我5月4日去苏州了。"). Not 了 elsewhere
+  // in the clause ("约好了5月4日去苏州", "为了…").
+  auto ends_with = [](std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+  };
   if (value.begin > clause.begin && value.begin <= text_.size()) {
     std::string_view before = text_.substr(clause.begin, value.begin - clause.begin);
-    claim.past_tense = before.find("了") != std::string_view::npos || before.find("过") != std::string_view::npos;
+    claim.past_tense = (ends_with(before, "了") && !ends_with(before, "为了") && !ends_with(before, "除了") &&
+                        !ends_with(before, "好了")) ||
+                       ends_with(before, "过");
+  }
+  if (!claim.past_tense && value.end < clause.end && clause.end <= text_.size()) {
+    std::string_view after = text_.substr(value.end, clause.end - value.end);
+    for (std::string_view mark : {"。", "！", "!", ".", "，", ",", " "}) {
+      while (ends_with(after, mark)) after.remove_suffix(mark.size());
+    }
+    claim.past_tense = after == "了";
   }
   out_->push_back(std::move(claim));
 }

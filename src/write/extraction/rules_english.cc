@@ -2019,7 +2019,12 @@ bool EnglishReader::ReadClause(size_t start, bool continuation, bool allow_ing, 
     last_valid_ = true;
   }
   bool emitted = Dispatch(v, subject, aux, subjectless, consumed);
-  if (aux.past || IsPastVerb(v)) {
+  // A past form, except for verbs that arrange something for later ("I booked a trip for May
+  // 4th": the booking is past, the trip is not).
+  static const WordSet kArranging = {"book",  "reserve", "buy",  "get",     "register", "sign",  "schedule",
+                                     "arrange", "order", "plan", "decide", "agree",    "promise", "organize",
+                                     "organise", "set",  "pay",  "confirm", "invite",  "ask"};
+  if ((aux.past || IsPastVerb(v)) && !In(kArranging, VerbLemma(Tok(v).lower))) {
     for (size_t i = emitted_before; i < out_->size(); ++i) (*out_)[i].past_tense = true;
   }
   if (emitted || out_->size() > emitted_before) {
