@@ -117,6 +117,8 @@ Result<Configuration> ParseVariant(Configuration base, const std::string& spec) 
         base.weights.filter_named_day = std::stoi(value) != 0;
       } else if (key == "embedder") {
         base.embedder = value;
+      } else if (key == "extractor") {
+        base.extractor = value;
       } else if (key == "claims_channel") {
         base.include_claims = std::stoi(value) != 0;
       } else {
