@@ -12,9 +12,15 @@
 // conversation's claims (ListClaims, history included) give the fact coverage — the share of the
 // evidence turns of categories 1–4 that are the `supports` evidence of at least one claim — plus
 // claims per turn, claims by predicate and the bytes stored.
+//
+// --observation-claims: the configuration `engram_observations` (and every other configuration
+// with extractor "llm") gets its claims from engram's LLM extractor talking to a loopback stand-in
+// model that answers with LoCoMo's own GPT-3.5 observation facts (bench/observation_chat_server.h).
 #include "locomo_bench.h"
 #include "temp_dir.h"
 #include "bench_util.h"
+#include "locomo_observations.h"
+#include "observation_chat_server.h"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -41,8 +47,10 @@
 #include "engram/options.h"
 #include "eval/retrieval_metrics.h"
 #include "import/locomo.h"
+#include "write/admission.h"
 #include "write/extraction/extractor.h"
 #include "write/extraction/extractor_factory.h"
+#include "write/extraction/llm_extractor.h"
 
 namespace engram::bench {
 namespace {
@@ -173,6 +181,13 @@ Result<std::vector<Configuration>> Configurations(const LocomoBenchOptions& opti
     auto variant = ParseVariant(configs.front(), spec);
     if (!variant) return Error(variant.error());
     configs.push_back(std::move(*variant));
+  }
+  if (options.observation_claims) {
+    // engram's defaults with the LLM extractor, the model played by the observation stand-in.
+    Configuration c = configs.front();
+    c.name = "engram_observations";
+    c.extractor = "llm";
+    configs.push_back(c);
   }
   if (!options.only.empty()) {
     std::erase_if(configs, [&](const Configuration& c) {
@@ -340,6 +355,22 @@ struct ConfigReport {
   double extractor_ms = 0;
   int64_t extractor_events = 0;
   int64_t extractor_candidates = 0;
+  // The LLM extractor in that extractor-alone pass (LlmExtractionStats summed over the batches;
+  // only for extractor "llm"), and Admit() over its candidates: rejections by reason code.
+  bool llm_extractor = false;
+  int64_t llm_claims_returned = 0;
+  int64_t llm_claims_dropped = 0;
+  std::map<std::string, int64_t> llm_dropped_by_reason;
+  int64_t llm_warnings = 0;  // LlmExtractionStats::warnings lines (drops and normalisations)
+  std::vector<std::string> llm_warning_examples;  // the first few
+  int64_t llm_repairs = 0;
+  int64_t llm_parse_failures = 0;
+  int64_t admission_rejected = 0;
+  std::map<std::string, int64_t> admission_rejected_by_reason;
+  // --observation-claims: the stand-in model (not owned; null when not used by this
+  // configuration) and what it served during Process (the extractor-alone pass asks it again).
+  const ObservationChatServer* stand_in = nullptr;
+  ObservationChatStats stand_in_process;
   ProcessReport process;     // summed over conversations (errors: the first few)
   int64_t claims = 0;        // stored claims, every status (ListClaims with history)
   int64_t active_claims = 0;
@@ -488,14 +519,40 @@ Status TimeExtractorAlone(const std::vector<IngestResult>& ingested, ConfigRepor
     }
     batches.back().push_back(r.event);
   }
-  Clock::time_point start = Clock::now();
+  auto* llm = dynamic_cast<extraction::LlmExtractor*>(extractor->get());
+  report.llm_extractor = report.llm_extractor || llm != nullptr;
+  constexpr size_t kWarningExamples = 5;
+  double ms = 0;
   for (const std::vector<Event>& batch : batches) {
+    Clock::time_point start = Clock::now();
     Result<std::vector<extraction::CandidateClaim>> found = (*extractor)->Extract(batch);
+    ms += MsSince(start);
+    if (llm != nullptr) {
+      const extraction::LlmExtractionStats& st = llm->last_stats();
+      report.llm_claims_returned += st.claims_returned;
+      report.llm_claims_dropped += st.claims_dropped;
+      for (const auto& [reason, n] : st.dropped_by_reason) report.llm_dropped_by_reason[reason] += n;
+      report.llm_warnings += static_cast<int64_t>(st.warnings.size());
+      for (const std::string& w : st.warnings) {
+        if (report.llm_warning_examples.size() < kWarningExamples) report.llm_warning_examples.push_back(w);
+      }
+      report.llm_repairs += st.repaired ? 1 : 0;
+      report.llm_parse_failures += st.parse_failed ? 1 : 0;
+    }
     if (!found) return found.error().WithContext("Extract");
     report.extractor_candidates += static_cast<int64_t>(found->size());
     report.extractor_events += static_cast<int64_t>(batch.size());
+    // What admission would make of them (Process applies the same policy; see write/admission.h).
+    for (const extraction::CandidateClaim& c : *found) {
+      // import::ToEventInputs makes every LoCoMo session "interactive".
+      AdmissionDecision decision = Admit(c, batch, "interactive");
+      if (!decision.admitted) {
+        ++report.admission_rejected;
+        ++report.admission_rejected_by_reason[decision.reason];
+      }
+    }
   }
-  report.extractor_ms += MsSince(start);
+  report.extractor_ms += ms;
   return Status::Ok();
 }
 
@@ -527,9 +584,19 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
   conv_report.events = event_count;
 
   // Extraction: every pending event now, timed on its own.
+  const ObservationChatStats served_before =
+      report.stand_in != nullptr ? report.stand_in->stats() : ObservationChatStats{};
   start = Clock::now();
   Result<ProcessReport> processed = engine->Process(/*drain=*/true);
   const double extraction_ms = MsSince(start);
+  if (report.stand_in != nullptr) {
+    const ObservationChatStats after = report.stand_in->stats();
+    report.stand_in_process.requests += after.requests - served_before.requests;
+    report.stand_in_process.bad_requests += after.bad_requests - served_before.bad_requests;
+    report.stand_in_process.events += after.events - served_before.events;
+    report.stand_in_process.unmatched_events += after.unmatched_events - served_before.unmatched_events;
+    report.stand_in_process.claims += after.claims - served_before.claims;
+  }
   if (!processed) return processed.error().WithContext("Process");
   report.extraction_ms += extraction_ms;
   conv_report.extraction_ms = extraction_ms;
@@ -673,56 +740,51 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
   return Status::Ok();
 }
 
-// Reads LoCoMo's `observation` facts ({"session_<N>_observation": {speaker: [[fact, dia_id or
-// [dia_ids]], ...]}}) from the raw file and scores their coverage of the conversations in `convs`.
-// Tolerant: anything of another shape is skipped (the loader has validated the rest).
-ObservationReference ReadObservationReference(
-    const std::string& path, const std::vector<import::LocomoConversation>& convs) {
+// Scores the coverage of LoCoMo's `observation` facts (ReadLocomoObservations) over the
+// conversations in `convs`.
+ObservationReference ScoreObservationReference(
+    const std::map<std::string, std::vector<LocomoObservation>>& observations,
+    const std::vector<import::LocomoConversation>& convs) {
   ObservationReference ref;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ref;
-  json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!root.is_array()) return ref;
-  std::map<std::string, const json*> by_sample;
-  for (const json& sample : root) {
-    if (!sample.is_object()) continue;
-    auto id = sample.find("sample_id");
-    auto obs = sample.find("observation");
-    if (id == sample.end() || !id->is_string() || obs == sample.end() || !obs->is_object()) {
-      continue;
-    }
-    by_sample[id->get<std::string>()] = &*obs;
-  }
   for (const import::LocomoConversation& conv : convs) {
     for (const import::LocomoSession& s : conv.sessions) {
       ref.turns += static_cast<int64_t>(s.turns.size());
     }
-    auto found = by_sample.find(conv.sample_id);
-    if (found == by_sample.end()) continue;
+    auto found = observations.find(conv.sample_id);
+    if (found == observations.end()) continue;
     ref.present = true;
     std::set<std::string> covered;
-    for (const auto& [session_key, speakers] : found->second->items()) {
-      if (!speakers.is_object()) continue;
-      for (const auto& [speaker, facts] : speakers.items()) {
-        if (!facts.is_array()) continue;
-        for (const json& fact : facts) {
-          if (!fact.is_array() || fact.size() < 2) continue;
-          ++ref.facts;
-          std::vector<std::string> raw;
-          if (fact[1].is_string()) raw.push_back(fact[1].get<std::string>());
-          if (fact[1].is_array()) {
-            for (const json& e : fact[1]) {
-              if (e.is_string()) raw.push_back(e.get<std::string>());
-            }
-          }
-          for (std::string& id : import::NormalizeEvidence(raw)) covered.insert(std::move(id));
-        }
-      }
+    for (const LocomoObservation& fact : found->second) {
+      ++ref.facts;
+      covered.insert(fact.evidence.begin(), fact.evidence.end());
     }
     AddCoverage(conv, covered, ref.coverage);
   }
   return ref;
 }
+
+// Sets an environment variable for the lifetime of the object and restores the earlier value
+// (or its absence) after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = std::string(old);
+    setenv(name, value.c_str(), /*overwrite=*/1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 int MetricIndex(const std::string& name) {
   std::vector<std::string> names = MetricNames();
@@ -843,6 +905,28 @@ json ReportJson(const std::string& data_path, const std::vector<import::LocomoCo
     json top = json::array();
     for (const auto& [predicate, n] : TopPredicates(r)) {
       top.push_back({{"predicate", predicate}, {"claims", n}});
+    }
+    if (r.stand_in != nullptr) {
+      c["observation_stand_in"] = {{"during_process", {{"requests", r.stand_in_process.requests},
+                                                      {"refused", r.stand_in_process.bad_requests},
+                                                      {"events", r.stand_in_process.events},
+                                                      {"unmatched_events", r.stand_in_process.unmatched_events},
+                                                      {"claims_served", r.stand_in_process.claims}}}};
+    }
+    if (r.llm_extractor) {
+      json dropped = json::object();
+      for (const auto& [reason, n] : r.llm_dropped_by_reason) dropped[reason] = n;
+      json rejected = json::object();
+      for (const auto& [reason, n] : r.admission_rejected_by_reason) rejected[reason] = n;
+      c["llm_extractor_alone"] = {{"claims_returned", r.llm_claims_returned},
+                                  {"claims_dropped", r.llm_claims_dropped},
+                                  {"dropped_by_reason", dropped},
+                                  {"warnings", r.llm_warnings},
+                                  {"warning_examples", r.llm_warning_examples},
+                                  {"repairs", r.llm_repairs},
+                                  {"parse_failures", r.llm_parse_failures},
+                                  {"admission_rejected", r.admission_rejected},
+                                  {"admission_rejected_by_reason", rejected}};
     }
     c["claims"] = {{"total", r.claims},
                    {"active", r.active_claims},
@@ -986,6 +1070,31 @@ void PrintTables(const std::vector<import::LocomoConversation>& convs, int64_t q
         r.process.claims_disputed, r.process.candidates_rejected, r.process.jobs_failed,
         extractors.empty() ? "" : " (claims by " + extractors + ")");
     for (const std::string& e : r.process.errors) fmt::print("  extraction error: {}\n", e);
+    if (r.stand_in != nullptr) {
+      fmt::print(
+          "observation stand-in (LoCoMo's GPT-3.5 observations as the model's answers) during Process: "
+          "{} requests ({} refused), {} events ({} matched no turn), {} claims served; engram created {} "
+          "claims, confirmed {}\n",
+          r.stand_in_process.requests, r.stand_in_process.bad_requests, r.stand_in_process.events,
+          r.stand_in_process.unmatched_events, r.stand_in_process.claims, r.process.claims_created,
+          r.process.claims_confirmed);
+    }
+    if (r.llm_extractor) {
+      std::string dropped;
+      for (const auto& [reason, n] : r.llm_dropped_by_reason) {
+        dropped += fmt::format("{}{} {}", dropped.empty() ? "" : ", ", reason, n);
+      }
+      std::string rejected;
+      for (const auto& [reason, n] : r.admission_rejected_by_reason) {
+        rejected += fmt::format("{}{} {}", rejected.empty() ? "" : ", ", reason, n);
+      }
+      fmt::print(
+          "llm extractor (extractor-alone pass): {} claims returned, {} dropped ({}), {} warning lines, "
+          "{} repairs, {} parse failures; admission rejects {} of the rest ({})\n",
+          r.llm_claims_returned, r.llm_claims_dropped, dropped.empty() ? "-" : dropped, r.llm_warnings,
+          r.llm_repairs, r.llm_parse_failures, r.admission_rejected, rejected.empty() ? "-" : rejected);
+      for (const std::string& w : r.llm_warning_examples) fmt::print("  llm extractor warning: {}\n", w);
+    }
     fmt::print(
         "extractor alone (Extract over the same batches, no store): {} events in {:.1f} ms "
         "({:.0f} events/s), {} candidates\n",
@@ -1082,7 +1191,23 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
       if (q.evidence.empty()) ++questions_skipped;
     }
   }
-  const ObservationReference observation = ReadObservationReference(options.data_path, convs);
+  const std::map<std::string, std::vector<LocomoObservation>> observations =
+      ReadLocomoObservations(options.data_path);
+  const ObservationReference observation = ScoreObservationReference(observations, convs);
+  std::unique_ptr<ObservationChatServer> stand_in;
+  if (options.observation_claims) {
+    if (!observation.present) {
+      std::cerr << "engram-bench locomo: --observation-claims: " << options.data_path
+                << " has no `observation` facts\n";
+      return ExitCodeFor(StatusCode::kInvalidArgument);
+    }
+    Result<std::unique_ptr<ObservationChatServer>> started = ObservationChatServer::Start(convs, observations);
+    if (!started) {
+      std::cerr << "engram-bench locomo: " << started.error().ToString() << "\n";
+      return ExitCodeFor(started.error().code()) == 0 ? 1 : ExitCodeFor(started.error().code());
+    }
+    stand_in = std::move(*started);
+  }
 
   auto configs = Configurations(options);
   if (!configs) {
@@ -1103,6 +1228,13 @@ int RunLocomoBench(const LocomoBenchOptions& options) {
     report.config = config;
     report.dump = dump.is_open() ? &dump : nullptr;
     report.score_budgets = options.budgets && config.name == "engram";
+    // The stand-in model plays the LLM of every "llm" configuration, for that configuration only.
+    std::optional<ScopedEnv> base_url, model;
+    if (stand_in && config.extractor == "llm") {
+      report.stand_in = stand_in.get();
+      base_url.emplace("ENGRAM_LLM_BASE_URL", stand_in->base_url());
+      model.emplace("ENGRAM_LLM_MODEL", "locomo-observations");
+    }
     for (const import::LocomoConversation& conv : convs) {
       Status st = RunConversation(conv, report);
       if (!st.ok()) {

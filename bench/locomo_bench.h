@@ -17,7 +17,8 @@ struct LocomoBenchOptions {
   bool budgets = false;         // also score `engram` packets packed under 512/1k/2k/4k tokens (P3)
   // Extra configurations, each "NAME:key=value,key=value": `engram` with the named settings
   // changed. Keys: the RecallWeights fields (turn, window, dense, date, speaker, claims, feedback,
-  // window_radius, window_pool), embedder (none|glove|hash) and claims_channel (0|1).
+  // window_radius, window_pool), embedder (none|glove|hash), extractor (rules|llm|none) and
+  // claims_channel (0|1).
   std::vector<std::string> variants;
   // Run only the configurations with these names (empty = all).
   std::vector<std::string> only;
@@ -25,6 +26,13 @@ struct LocomoBenchOptions {
   // sample, question index, category, question, gold dia_ids, the top 10 items with their dia_ids,
   // score and per-channel ranks): the raw material of a failure analysis.
   std::string dump_path;
+  // Adds the configuration `engram_observations` (engram defaults with extractor "llm") and points
+  // every configuration whose extractor is "llm" (variants included) at a loopback stand-in model
+  // that answers each extraction request with LoCoMo's own GPT-3.5 observation facts of the
+  // request's turns (bench/observation_chat_server.h): ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL are
+  // set for those configurations only and restored after each. The report adds what the stand-in
+  // served, what the LLM extractor dropped (by reason) and what admission rejected (by reason).
+  bool observation_claims = false;
 };
 
 // Runs every configuration (engram defaults with the claims channel, the same events only, then the

@@ -1,7 +1,7 @@
 // bench/main.cc — `engram-bench`: reproducible benchmarks of the engram engine.
 //
 //   engram-bench locomo --data ../shared/data/locomo/locomo_dev.json [--json]
-//                       [--limit-conversations N]
+//                       [--limit-conversations N] [--observation-claims]
 //   engram-bench memorybank --data ../shared/data/memorybank --lang cn|en [--gold FILE] [--json]
 //                           [--dump-misses] [--limit-users N]
 //   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH [--reuse]] [--keep]
@@ -33,11 +33,15 @@ int main(int argc, char** argv) {
   locomo_cmd->add_flag("--budgets", locomo.budgets,
                        "also score engram's context packets under 512, 1024, 2048 and 4096 token budgets");
   locomo_cmd->add_option("--variant", locomo.variants,
-                         "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder, extractor or "
-                         "claims_channel changed); repeatable");
+                         "an extra configuration NAME:key=value,... (engram with RecallWeights fields, embedder, "
+                         "extractor or claims_channel changed); repeatable");
   locomo_cmd->add_option("--only", locomo.only, "run only the configurations with these names")->delimiter(',');
   locomo_cmd->add_option("--dump", locomo.dump_path,
                          "write one JSON line per question and configuration (gold, top 10 items, channel ranks) to FILE");
+  locomo_cmd->add_flag("--observation-claims", locomo.observation_claims,
+                       "also run engram_observations: the LLM extractor path answered by a loopback stand-in model "
+                       "that returns LoCoMo's own GPT-3.5 observation facts (applies to every configuration with "
+                       "extractor=llm)");
   locomo_cmd
       ->add_option("--limit-conversations", locomo.limit_conversations,
                    "score only the first N conversations (0 = all)")
