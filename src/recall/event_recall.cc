@@ -113,6 +113,10 @@ constexpr int kMaxDateCandidates = 200;
 // recall@5 0.715 vs 0.711 and recall@10 0.782 vs 0.780, no conversation losing (0.3: 0.715/0.781,
 // 0: 0.713/0.781; bench/RESULTS.md, session 6).
 constexpr double kLaterNamedSpeaker = 0.5;
+// The pruned path bounds a pending row's speaker score by the namespace's speakers when it has at
+// most this many (EventStore::NamespaceSpeakers; each costs a NamePosition per recall); with
+// more, every pending row is given the full speaker weight.
+constexpr size_t kMaxBoundedSpeakers = 1000;
 
 // Where the query names `name`: the index in `units` (the query's units in order of first
 // appearance) of the first unit of its first full mention, or -1 when some unit of the name is
@@ -130,6 +134,48 @@ int NamePosition(text::Analyzer& analyzer, const std::string& name,
     if (position < 0) position = static_cast<int>(it - query_units.begin());
   }
   return position;
+}
+
+// The NamePosition of the speaker named first among `named` (speaker → NamePosition), or -1.
+int FirstNamedPosition(const std::map<std::string, int>& named) {
+  int first = -1;
+  for (const auto& [name, position] : named) {
+    if (position >= 0 && (first < 0 || position < first)) first = position;
+  }
+  return first;
+}
+
+// A speaker the query names, for the pruned path's bound of the speaker channel.
+struct NamedSpeaker {
+  int position = -1;  // NamePosition in the query
+  // The match expression's phrases (indices) among the index tokens of "speaker: ", the start
+  // of each of its events' indexed text (IndexedText): every event of this speaker holds them.
+  std::vector<uint32_t> phrases;
+};
+
+// The speakers of `speakers` that the query (its `units`) names, each with the phrases of
+// `terms` (the match expression's, one token each) that its events' indexed text holds.
+std::vector<NamedSpeaker> NamedSpeakers(text::Analyzer& analyzer, const std::vector<std::string>& speakers,
+                                        const std::vector<text::QueryTerm>& units,
+                                        const std::vector<std::string>& terms) {
+  std::vector<NamedSpeaker> out;
+  std::vector<std::string> tokens;
+  for (const std::string& speaker : speakers) {
+    const int position = NamePosition(analyzer, speaker, units);
+    if (position < 0) continue;
+    // IndexedText writes the speaker as "speaker: " before the content; the space ends every
+    // word, so these tokens are the first of the indexed text, whatever follows.
+    tokens.clear();
+    analyzer.Tokenize(speaker + ": ", text::TokenizeMode::kIndex,
+                      [&](std::string_view t, int, int, bool) { tokens.emplace_back(t); });
+    NamedSpeaker n;
+    n.position = position;
+    for (uint32_t k = 0; k < terms.size(); ++k) {
+      if (std::find(tokens.begin(), tokens.end(), terms[k]) != tokens.end()) n.phrases.push_back(k);
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 }  // namespace
@@ -205,11 +251,15 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // A single named day that holds events is certain enough to filter by ("on May 4th", "5月4日",
     // "yesterday"); anything broader or ambiguous only boosts.
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
+    // A named range holds too many events to list: some of them may stay pending rows.
+    bool broad_time = false;
     for (const text::TimeMention& m : times) {
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
       if (in_range->size() <= static_cast<size_t>(kMaxDateCandidates)) {
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
+      } else {
+        broad_time = true;
       }
       if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
           weights.filter_named_day && !BoundsARange(query.text, m)) {
@@ -330,10 +380,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       if (weights.speaker > 0) {
         // The speaker named first is the question's subject ("What advice does Gina give to
         // Jon?"): 1 for that speaker's events, kLaterNamedSpeaker for a speaker named after.
-        int first = -1;
-        for (const auto& [name, position] : speaker_named) {
-          if (position >= 0 && (first < 0 || position < first)) first = position;
-        }
+        const int first = FirstNamedPosition(speaker_named);
         for (size_t i = 0; i < n; ++i) {
           const int position = speaker_position[i];
           channels[3].scores[i] = position < 0 ? 0.0 : position == first ? 1.0 : kLaterNamedSpeaker;
@@ -364,12 +411,30 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       // channel's candidate, so its window, reply and claims scores are 0 and its turn is below the
       // pool's worst. It could still be kept if the upper bound of its fused score reaches the
       // last kept item's: then it is read and the candidates ranked again. Exact, because no
-      // pending row can move a channel's scale (turn: below the best candidate's, checked;
+      // pending row can move a channel's scale (turn: at most the best candidate's, checked;
       // date, speaker: 0/1; dense: the population's; claims, window, reply: 0), except feedback ratings,
       // which are not bounded here: a namespace with ratings reads every pending row. One channel
       // depends on the other candidates: a row of a speaker named before every speaker seen so
-      // far demotes those speakers to kLaterNamedSpeaker and lowers the last kept score, so the
+      // far demotes those speakers to kLaterNamedSpeaker, whether or not that row is kept itself.
+      // So every pending row that may be such a speaker's is read (a named speaker's position
+      // before the first among the candidates, and the row holds its phrases; any row when the
+      // namespace's speakers are not known), and once a read lowers the last kept score the
       // pending rows are checked again against the lower threshold until it holds.
+      //
+      // The speaker and date scores of a pending row are bounded per row, without its event:
+      //   * speaker: its speaker is one of the namespace's (NamespaceSpeakers, a superset), and
+      //     scores only when the query names it (NamePosition). The indexed text of an event
+      //     starts with "speaker: ", so a row of a named speaker holds every phrase of the match
+      //     expression that is a token of that prefix (NamedSpeaker::phrases; a name made of
+      //     stopwords alone, which the expression leaves out, constrains nothing). A row's bound
+      //     is the best score of a named speaker whose phrases it all holds: 1 when that
+      //     speaker's position is at or before the first named speaker among the candidates (it
+      //     may be or become the first), kLaterNamedSpeaker after it, 0 when there is none.
+      //     Without the namespace's speakers (more than kMaxBoundedSpeakers, or a phrase count
+      //     that does not match the expression's), the full weight.
+      //   * date: the events of a named range of at most kMaxDateCandidates events are other
+      //     channels' candidates already (found_elsewhere: read, or outside the filter), so only
+      //     a broader range can give a pending row a date score.
       double max_turn = 0;
       for (double v : channels[0].scores) max_turn = std::max(max_turn, v);
       bool read_all = kept.size() < static_cast<size_t>(query.limit);  // every candidate was taken
@@ -379,17 +444,57 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         read_all = *any;
       }
       double last = kept.empty() ? 0.0 : fused[kept.back()];
-      // Weights of the channels a pending row may score in besides turn (its dense score is known).
+      // Weights of the channels a pending row may score in besides turn, speaker and dense (its
+      // dense score is known).
       double others = 0;
-      if (weights.speaker > 0) others += weights.speaker;
-      if (weights.date > 0 && !times.empty()) others += weights.date;
+      if (weights.date > 0 && broad_time) others += weights.date;
+      // The named speakers a pending row may belong to (speakers_known), else any speaker.
+      bool speakers_known = false;
+      std::vector<NamedSpeaker> named;
+      if (weights.speaker > 0 && !read_all && pending->postings.phrases == match.terms.size()) {
+        auto speakers = ctx.store.NamespaceSpeakers(*ns, kMaxBoundedSpeakers);
+        if (!speakers) return speakers.error();
+        if (*speakers != nullptr) {
+          speakers_known = true;
+          named = NamedSpeakers(ctx.analyzer, **speakers, units, match.terms);
+        }
+      }
+      // The most a pending row's speaker score can reach, with `first` the NamePosition of the
+      // first named speaker among the candidates (-1: none).
+      auto speaker_bound = [&](size_t i, int first) -> double {
+        if (weights.speaker <= 0) return 0.0;
+        if (!speakers_known) return 1.0;
+        const uint16_t* tf = pending->postings.Tf(i);
+        double best = 0;
+        for (const NamedSpeaker& n : named) {
+          if (!std::all_of(n.phrases.begin(), n.phrases.end(), [&](uint32_t k) { return tf[k] > 0; })) continue;
+          best = std::max(best, first < 0 || n.position <= first ? 1.0 : kLaterNamedSpeaker);
+          if (best >= 1.0) break;
+        }
+        return best;
+      };
+      // True when row i may be an event of a named speaker whose position is before `first`: its
+      // event would demote the candidates of the first named speaker (see above).
+      auto may_demote = [&](size_t i, int first) -> bool {
+        if (weights.speaker <= 0 || first <= 0) return false;
+        if (!speakers_known) return true;
+        const uint16_t* tf = pending->postings.Tf(i);
+        return std::any_of(named.begin(), named.end(), [&](const NamedSpeaker& n) {
+          return n.position < first &&
+                 std::all_of(n.phrases.begin(), n.phrases.end(), [&](uint32_t k) { return tf[k] > 0; });
+        });
+      };
       while (true) {
         const size_t before = turns->size();
+        const int first = FirstNamedPosition(speaker_named);
         for (size_t i = 0; i < pending->turn.size(); ++i) {
           if (pending->state[i] != PendingMatches::State::kPending) continue;
-          bool read = read_all || !(pending->turn[i] < max_turn);
+          // A turn above the candidates' best would move the turn channel's scale: read. One
+          // equal to it does not (ties at the pool's worst stay pending: ResolvePool).
+          bool read = read_all || !(max_turn > 0) || !(pending->turn[i] <= max_turn) || may_demote(i, first);
           if (!read) {
-            double bound = weights.turn * pending->turn[i] / max_turn + others;
+            double bound = weights.turn * pending->turn[i] / max_turn + others +
+                           weights.speaker * speaker_bound(i, first);
             const ChannelScores& dense = channels[5];
             if (dense.weight > 0 && dense.population_lo && dense.population_hi &&
                 *dense.population_hi > *dense.population_lo) {
