@@ -74,7 +74,9 @@ std::vector<EventInput> Corpus() {
             text += next() % 9 == 0 ? kRare[next() % 6] : kFiller[next() % 7];
           }
           if (next() % 4 != 0) text = "I like coffee and " + text;
-          if (next() % 5 == 0) text += ". I moved to Paris last week.";
+          // A move that a later session's replaces: the earlier evidence turns stale (the hit
+          // filter refuses it).
+          if (next() % 5 == 0) text += s < 6 ? ". I moved to Paris last week." : ". I moved to Lisbon last week.";
         }
         e.content = text;
         out.push_back(std::move(e));
@@ -142,6 +144,7 @@ std::vector<RecallQuery> Queries() {
       add("What did Ava tell Tea and Mary Ann about tea and coffee?", limit, claims);
       // A range too broad to list its events (a pending row may score in the date channel).
       add("What did Noah say about coffee in January 2024?", limit, claims);
+      add("Where did Noah move, Paris or Lisbon?", limit, claims);  // stale evidence
     }
   }
   RecallQuery* q = add("coffee friend", 10, false);
