@@ -572,11 +572,12 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         std::vector<std::pair<size_t, bool>> to_read;
         best_first.clear();
         for (size_t i = 0; i < pending->turn.size(); ++i) {
-          if (pending->state[i] != PendingMatches::State::kPending || refused[i]) continue;
-          if (read_all || may_demote(i, first)) {
+          if (pending->state[i] != PendingMatches::State::kPending) continue;
+          if (read_all || may_demote(i, first)) {  // (a refused row too: `first` may have moved)
             to_read.emplace_back(i, false);
             continue;
           }
+          if (refused[i]) continue;
           const double r = reach(i, first);
           if (full) {
             if (r > last || (r == last && pending->postings.seqs[i] < last_seq)) to_read.emplace_back(i, r != kAny);

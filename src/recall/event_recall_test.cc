@@ -32,8 +32,9 @@ class ExhaustiveRows {
   size_t saved_;
 };
 
-// A deterministic corpus: two namespaces, 12 sessions each of 10–24 turns; "coffee" in about two
-// turns of three, rare names and places, a Chinese session, and repeated turns (ties). Speakers:
+// A deterministic corpus: two namespaces, 16 sessions each of 10–24 turns (more events than a
+// named range lists: "in January 2024" is a broad range); "coffee" in about two turns of three,
+// rare names and places, a Chinese session, and repeated turns (ties). Speakers:
 // Mia, Noah and Ava, and in a few sessions "Mary Ann" (two words), "Will" (a stopword), "Tea"
 // (a word of the content), "Paris Kyoto" (two content words) and "小明" (Chinese).
 std::vector<EventInput> Corpus() {
@@ -46,7 +47,7 @@ std::vector<EventInput> Corpus() {
     return (state >> 16) & 0x7fff;
   };
   for (const char* ns : {"u1", "u2"}) {
-    for (int s = 0; s < 12; ++s) {
+    for (int s = 0; s < 16; ++s) {
       const int turns = 10 + static_cast<int>(next() % 15);
       for (int t = 0; t < turns; ++t) {
         EventInput e;
