@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "recall/dense_index.h"
 #include "recall/match_expression.h"
@@ -113,6 +115,37 @@ constexpr int kMaxDateCandidates = 200;
 // recall@5 0.715 vs 0.711 and recall@10 0.782 vs 0.780, no conversation losing (0.3: 0.715/0.781,
 // 0: 0.713/0.781; bench/RESULTS.md, session 6).
 constexpr double kLaterNamedSpeaker = 0.5;
+// The pruned path bounds a pending row's speaker score by the namespace's speakers when it has at
+// most this many (EventStore::NamespaceSpeakers; each costs a NamePosition per recall); with
+// more, every pending row is given the full speaker weight.
+constexpr size_t kMaxBoundedSpeakers = 1000;
+
+// What recall needs of a speaker name: its query units (normalized, in order) and the index
+// tokens of "name: ", the start of its events' indexed text (IndexedText; the space ends every
+// word, so these tokens start the indexed text whatever follows).
+struct NameAnalysis {
+  std::vector<std::string> units;
+  std::vector<std::string> prefix_tokens;
+};
+
+// The analysis of `name`, memoised per thread and analysis (a pure function of both; the pruned
+// path asks it of every speaker of a namespace on every recall): at most 4096 names, all
+// dropped when full. The reference is valid until the next call.
+const NameAnalysis& AnalyseName(text::Analyzer& analyzer, const std::string& name) {
+  constexpr size_t kMaxMemoNames = 4096;
+  thread_local std::unordered_map<std::string, NameAnalysis> memo[2];
+  auto& names = memo[analyzer.analysis() == TextAnalysis::kPlain ? 1 : 0];
+  auto found = names.find(name);
+  if (found != names.end()) return found->second;
+  if (names.size() >= kMaxMemoNames) names.clear();
+  NameAnalysis a;
+  if (!name.empty()) {
+    for (text::QueryTerm& u : analyzer.QueryTerms(name)) a.units.push_back(std::move(u.normalized));
+    analyzer.Tokenize(name + ": ", text::TokenizeMode::kIndex,
+                      [&](std::string_view t, int, int, bool) { a.prefix_tokens.emplace_back(t); });
+  }
+  return names.emplace(name, std::move(a)).first->second;
+}
 
 // Where the query names `name`: the index in `units` (the query's units in order of first
 // appearance) of the first unit of its first full mention, or -1 when some unit of the name is
@@ -120,16 +153,53 @@ constexpr double kLaterNamedSpeaker = 0.5;
 int NamePosition(text::Analyzer& analyzer, const std::string& name,
                  const std::vector<text::QueryTerm>& query_units) {
   if (name.empty()) return -1;
-  std::vector<text::QueryTerm> units = analyzer.QueryTerms(name);
+  const std::vector<std::string>& units = AnalyseName(analyzer, name).units;
   if (units.empty()) return -1;
   int position = -1;
-  for (const text::QueryTerm& u : units) {
+  for (const std::string& u : units) {
     auto it = std::find_if(query_units.begin(), query_units.end(),
-                           [&](const text::QueryTerm& q) { return q.normalized == u.normalized; });
+                           [&](const text::QueryTerm& q) { return q.normalized == u; });
     if (it == query_units.end()) return -1;
     if (position < 0) position = static_cast<int>(it - query_units.begin());
   }
   return position;
+}
+
+// The NamePosition of the speaker named first among `named` (speaker → NamePosition), or -1.
+int FirstNamedPosition(const std::map<std::string, int>& named) {
+  int first = -1;
+  for (const auto& [name, position] : named) {
+    if (position >= 0 && (first < 0 || position < first)) first = position;
+  }
+  return first;
+}
+
+// A speaker the query names, for the pruned path's bound of the speaker channel.
+struct NamedSpeaker {
+  int position = -1;  // NamePosition in the query
+  // The match expression's phrases (indices) among the index tokens of "speaker: ", the start
+  // of each of its events' indexed text (IndexedText): every event of this speaker holds them.
+  std::vector<uint32_t> phrases;
+};
+
+// The speakers of `speakers` that the query (its `units`) names, each with the phrases of
+// `terms` (the match expression's, one token each) that its events' indexed text holds.
+std::vector<NamedSpeaker> NamedSpeakers(text::Analyzer& analyzer, const std::vector<std::string>& speakers,
+                                        const std::vector<text::QueryTerm>& units,
+                                        const std::vector<std::string>& terms) {
+  std::vector<NamedSpeaker> out;
+  for (const std::string& speaker : speakers) {
+    const int position = NamePosition(analyzer, speaker, units);
+    if (position < 0) continue;
+    const std::vector<std::string>& tokens = AnalyseName(analyzer, speaker).prefix_tokens;
+    NamedSpeaker n;
+    n.position = position;
+    for (uint32_t k = 0; k < terms.size(); ++k) {
+      if (std::find(tokens.begin(), tokens.end(), terms[k]) != tokens.end()) n.phrases.push_back(k);
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 }  // namespace
@@ -206,6 +276,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // "yesterday"); anything broader or ambiguous only boosts.
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
     const TimestampMs asked_at = query.now.value_or(NowMs());
+    // A named range holds too many events to list: some of them may stay pending rows.
+    bool broad_time = false;
     for (text::TimeMention& m : times) {
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
@@ -227,6 +299,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       }
       if (in_range->size() <= static_cast<size_t>(kMaxDateCandidates)) {
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
+      } else {
+        broad_time = true;
       }
       if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
           weights.filter_named_day && !BoundsARange(query.text, m)) {
@@ -294,6 +368,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     std::vector<double> fused;
     std::vector<size_t> kept;
     std::map<std::string, int> speaker_named;  // speaker → NamePosition in the query
+    // The hit filter's answers so far (seq → keep): rank runs again after pending rows are read.
+    std::unordered_map<int64_t, bool> filtered;
     // Scores the candidates in `turns` by every channel, fuses them and keeps the best
     // query.limit that pass the hit filter.
     auto rank = [&]() -> Status {
@@ -347,10 +423,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       if (weights.speaker > 0) {
         // The speaker named first is the question's subject ("What advice does Gina give to
         // Jon?"): 1 for that speaker's events, kLaterNamedSpeaker for a speaker named after.
-        int first = -1;
-        for (const auto& [name, position] : speaker_named) {
-          if (position >= 0 && (first < 0 || position < first)) first = position;
-        }
+        const int first = FirstNamedPosition(speaker_named);
         for (size_t i = 0; i < n; ++i) {
           const int position = speaker_position[i];
           channels[3].scores[i] = position < 0 ? 0.0 : position == first ? 1.0 : kLaterNamedSpeaker;
@@ -367,9 +440,14 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         if (kept.size() >= static_cast<size_t>(query.limit)) break;
         if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
         if (hit_filter != nullptr) {
-          auto keep = hit_filter->keep((*turns)[i].seq);
-          if (!keep) return keep.error();
-          if (!*keep) continue;
+          const int64_t seq = (*turns)[i].seq;
+          auto known = filtered.find(seq);
+          if (known == filtered.end()) {
+            auto keep = hit_filter->keep(seq);
+            if (!keep) return keep.error();
+            known = filtered.emplace(seq, *keep).first;
+          }
+          if (!known->second) continue;
         }
         kept.push_back(i);
       }
@@ -378,56 +456,182 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     ENGRAM_RETURN_IF_ERROR(rank());
     if (pending) {
       // The pruned path: a pending row is neither in the pool nor within r of a centre nor another
-      // channel's candidate, so its window, reply and claims scores are 0 and its turn is below the
-      // pool's worst. It could still be kept if the upper bound of its fused score reaches the
-      // last kept item's: then it is read and the candidates ranked again. Exact, because no
-      // pending row can move a channel's scale (turn: below the best candidate's, checked;
-      // date, speaker: 0/1; dense: the population's; claims, window, reply: 0), except feedback ratings,
-      // which are not bounded here: a namespace with ratings reads every pending row. One channel
-      // depends on the other candidates: a row of a speaker named before every speaker seen so
-      // far demotes those speakers to kLaterNamedSpeaker and lowers the last kept score, so the
-      // pending rows are checked again against the lower threshold until it holds.
-      double max_turn = 0;
-      for (double v : channels[0].scores) max_turn = std::max(max_turn, v);
-      bool read_all = kept.size() < static_cast<size_t>(query.limit);  // every candidate was taken
-      if (!read_all && weights.feedback > 0) {
+      // channel's candidate, so its window, reply and claims scores are 0 and its turn is at most
+      // the pool's worst. Its other channel scores are known (turn, dense) or bounded (speaker,
+      // date, below), so the fused score it can reach is computed without its event, with the
+      // very terms and order of FuseNormalisedScores (ChannelScale): it is read, and the
+      // candidates ranked again, only when that score could place it before the last kept item
+      // (a higher score, or the same and a lower seq). Exact, because no pending row can move a
+      // channel's scale (turn: at most the best candidate's; date, speaker: 0/1, a first nonzero
+      // one sets the scale to itself; dense: the population's; claims, window, reply: 0; a row
+      // that could is read), except feedback ratings, which are not bounded here: a namespace
+      // with ratings reads every pending row. While fewer than query.limit items are kept (every
+      // candidate was taken, or the hit filter refused some), pending rows are read best bound
+      // first, query.limit of them and twice as many each round, until the kept items are full.
+      // A row to read whose score is bounded is first put to the hit filter, if any: one it
+      // refuses is not read (never kept, it moves no scale nor the first named speaker). The
+      // rounds end when one reads nothing.
+      //
+      // One channel depends on the other candidates: a row of a speaker named before every
+      // speaker seen so far demotes those speakers to kLaterNamedSpeaker, whether or not that row
+      // is kept itself. So every pending row that may be such a speaker's is read (a named
+      // speaker's position before the first among the candidates, and the row holds its
+      // phrases; any row when the namespace's speakers are not known).
+      //
+      // The speaker and date scores of a pending row are bounded per row, without its event:
+      //   * speaker: its speaker is one of the namespace's (NamespaceSpeakers, a superset), and
+      //     scores only when the query names it (NamePosition). The indexed text of an event
+      //     starts with "speaker: ", so a row of a named speaker holds every phrase of the match
+      //     expression that is a token of that prefix (NamedSpeaker::phrases; a name made of
+      //     stopwords alone, which the expression leaves out, constrains nothing). A row's bound
+      //     is the best score of a named speaker whose phrases it all holds: 1 when that
+      //     speaker's position is at or before the first named speaker among the candidates (it
+      //     may be or become the first), kLaterNamedSpeaker after it, 0 when there is none.
+      //     Without the namespace's speakers (more than kMaxBoundedSpeakers, or a phrase count
+      //     that does not match the expression's), 1.
+      //   * date: the events of a named range of at most kMaxDateCandidates events are other
+      //     channels' candidates already (found_elsewhere: read, or outside the filter), so only
+      //     a broader range can give a pending row a date score.
+      bool read_all = false;
+      if (weights.feedback > 0) {
         auto any = ctx.feedback.HasRatings(*ns);
         if (!any) return any.error();
         read_all = *any;
       }
-      double last = kept.empty() ? 0.0 : fused[kept.back()];
-      // Weights of the channels a pending row may score in besides turn (its dense score is known).
-      double others = 0;
-      if (weights.speaker > 0) others += weights.speaker;
-      if (weights.date > 0 && !times.empty()) others += weights.date;
+      const double date_bound = broad_time ? 1.0 : 0.0;
+      // The named speakers a pending row may belong to (speakers_known), else any speaker.
+      bool speakers_known = false;
+      std::vector<NamedSpeaker> named;
+      if (weights.speaker != 0 && !read_all && pending->postings.phrases == match.terms.size()) {
+        auto speakers = ctx.store.NamespaceSpeakers(*ns, kMaxBoundedSpeakers);
+        if (!speakers) return speakers.error();
+        if (*speakers != nullptr) {
+          speakers_known = true;
+          named = NamedSpeakers(ctx.analyzer, **speakers, units, match.terms);
+        }
+      }
+      auto holds = [&](size_t i, const NamedSpeaker& n) {
+        const uint16_t* tf = pending->postings.Tf(i);
+        return std::all_of(n.phrases.begin(), n.phrases.end(), [&](uint32_t k) { return tf[k] > 0; });
+      };
+      // The most a pending row's speaker score can reach, with `first` the NamePosition of the
+      // first named speaker among the candidates (-1: none).
+      auto speaker_bound = [&](size_t i, int first) -> double {
+        if (!speakers_known) return 1.0;
+        double best = 0;
+        for (const NamedSpeaker& n : named) {
+          if (!holds(i, n)) continue;
+          best = std::max(best, first < 0 || n.position <= first ? 1.0 : kLaterNamedSpeaker);
+          if (best >= 1.0) break;
+        }
+        return best;
+      };
+      // True when row i may be an event of a named speaker whose position is before `first`: its
+      // event would demote the candidates of the first named speaker (see above).
+      auto may_demote = [&](size_t i, int first) -> bool {
+        if (weights.speaker == 0 || first <= 0) return false;
+        if (!speakers_known) return true;
+        return std::any_of(named.begin(), named.end(),
+                           [&](const NamedSpeaker& n) { return n.position < first && holds(i, n); });
+      };
+      constexpr double kAny = std::numeric_limits<double>::infinity();  // cannot be bounded: read
+      std::vector<ChannelScale> scales(channels.size());
+      // The fused score pending row i can reach, kAny when it could move a channel's scale.
+      auto reach = [&](size_t i, int first) -> double {
+        double sum = 0;
+        for (size_t c = 0; c < channels.size(); ++c) {
+          const ChannelScores& ch = channels[c];
+          if (ch.weight == 0 || ch.scores.empty()) continue;
+          double v = 0;  // the row's score in the channel, or the bound of it
+          if (c == 0) {
+            v = pending->turn[i];
+          } else if (c == 2 || c == 3) {
+            // Only bounded (0 or 1 at most): the bound of the weighted term is at 0 for a
+            // negative weight.
+            if (ch.weight > 0) v = c == 2 ? date_bound : speaker_bound(i, first);
+          } else if (c == 5) {
+            auto row = matrix->row_of.find(pending->postings.seqs[i]);
+            v = row != matrix->row_of.end() ? cosine[row->second] : 0.0;
+          }
+          const ChannelScale& scale = scales[c];
+          if (ch.population_lo && ch.population_hi) {
+            // A population's scale (dense): whatever the row's score.
+            if (scale.range > 0) sum += ch.weight * (v - scale.lo) / scale.range;
+            continue;
+          }
+          if (!(scale.range > 0)) {
+            if (v == scale.lo) continue;  // as every candidate: adds nothing
+            // A date or speaker score above the candidates' zeros sets the scale [0, v]: the
+            // others still add 0 and this row the full weight.
+            if ((c == 2 || c == 3) && scale.lo == 0 && v > 0) {
+              sum += ch.weight * (v - 0.0) / (v - 0.0);
+              continue;
+            }
+            return kAny;
+          }
+          if (!(v >= scale.lo && v <= scale.hi)) return kAny;  // outside the scale (or NaN)
+          sum += ch.weight * (v - scale.lo) / scale.range;
+        }
+        return sum;
+      };
+      size_t batch = static_cast<size_t>(query.limit);  // rows read best-first while kept is short
+      std::vector<bool> refused(pending->turn.size(), false);  // by the hit filter: not read
+      std::vector<std::pair<double, size_t>> best_first;  // (reach, row)
       while (true) {
         const size_t before = turns->size();
+        const int first = weights.speaker != 0 ? FirstNamedPosition(speaker_named) : -1;
+        for (size_t c = 0; c < channels.size(); ++c) scales[c] = ScaleOf(channels[c]);
+        const bool full = kept.size() >= static_cast<size_t>(query.limit);
+        const double last = full ? fused[kept.back()] : 0.0;
+        const int64_t last_seq = full ? (*turns)[kept.back()].seq : 0;
+        // (row, bounded): a bounded row refused by the hit filter need not be read (it is never
+        // kept, and moves no scale nor the first named speaker).
+        std::vector<std::pair<size_t, bool>> to_read;
+        best_first.clear();
         for (size_t i = 0; i < pending->turn.size(); ++i) {
           if (pending->state[i] != PendingMatches::State::kPending) continue;
-          bool read = read_all || !(pending->turn[i] < max_turn);
-          if (!read) {
-            double bound = weights.turn * pending->turn[i] / max_turn + others;
-            const ChannelScores& dense = channels[5];
-            if (dense.weight > 0 && dense.population_lo && dense.population_hi &&
-                *dense.population_hi > *dense.population_lo) {
-              auto row = matrix->row_of.find(pending->postings.seqs[i]);
-              const double cos = row != matrix->row_of.end() ? cosine[row->second] : 0.0;
-              bound += dense.weight * (cos - *dense.population_lo) / (*dense.population_hi - *dense.population_lo);
-            }
-            // A margin for rounding: the bound and the fused scores sum in different orders.
-            read = bound * (1 + 1e-9) + 1e-12 >= last;
+          if (read_all || may_demote(i, first)) {  // (a refused row too: `first` may have moved)
+            to_read.emplace_back(i, false);
+            continue;
           }
-          if (!read) continue;
+          if (refused[i]) continue;
+          const double r = reach(i, first);
+          if (full) {
+            if (r > last || (r == last && pending->postings.seqs[i] < last_seq)) to_read.emplace_back(i, r != kAny);
+          } else if (r > 0) {  // a fused score of 0 is never kept
+            best_first.emplace_back(r, i);
+          }
+        }
+        if (!best_first.empty()) {
+          const size_t take = std::min(batch, best_first.size());
+          std::partial_sort(best_first.begin(), best_first.begin() + static_cast<std::ptrdiff_t>(take),
+                            best_first.end(), [&](const auto& a, const auto& b) {
+                              return a.first != b.first ? a.first > b.first : a.second < b.second;
+                            });
+          for (size_t k = 0; k < take; ++k) to_read.emplace_back(best_first[k].second, best_first[k].first != kAny);
+          batch *= 2;
+        }
+        if (to_read.empty()) break;
+        for (const auto& [i, bounded] : to_read) {
+          if (bounded && hit_filter != nullptr) {
+            const int64_t seq = pending->postings.seqs[i];
+            auto known = filtered.find(seq);
+            if (known == filtered.end()) {
+              auto keep = hit_filter->keep(seq);
+              if (!keep) return keep.error();
+              known = filtered.emplace(seq, *keep).first;
+            }
+            if (!known->second) {
+              refused[i] = true;
+              continue;
+            }
+          }
           auto t = pending->Resolve(ctx.store, i);
           if (!t) return t.error();
           if (t->has_value() && !outside(**t)) turns->push_back(std::move(**t));
           if (!dated_status.ok()) return dated_status;
         }
-        if (turns->size() == before) break;
-        ENGRAM_RETURN_IF_ERROR(rank());
-        const double lowered = kept.empty() ? 0.0 : fused[kept.back()];
-        if (read_all || !(lowered < last)) break;
-        last = lowered;
+        if (turns->size() != before) ENGRAM_RETURN_IF_ERROR(rank());
       }
       // Matching rows whose event was read (with the first rows, alone, or in a session layout).
       int64_t unread = 0;

@@ -3,7 +3,8 @@
 // same fused scores — whatever the query: a frequent term that matches most events, rare terms,
 // ties (identical turns in different sessions), Chinese, another namespace sharing the words,
 // session and time filters, a named day, the claims channel with its stand-in filter, a limit
-// above the candidates, and feedback ratings.
+// above the candidates, feedback ratings, and the speaker channel's per-row bound (speakers whose
+// names are also ordinary words or stopwords, a two-word name, a Chinese name, two speakers).
 #include "recall/event_recall.h"
 
 #include <fmt/format.h>
@@ -31,8 +32,11 @@ class ExhaustiveRows {
   size_t saved_;
 };
 
-// A deterministic corpus: two namespaces, 12 sessions each of 10–24 turns; "coffee" in about two
-// turns of three, rare names and places, a Chinese session, and repeated turns (ties).
+// A deterministic corpus: two namespaces, 16 sessions each of 10–24 turns (more events than a
+// named range lists: "in January 2024" is a broad range); "coffee" in about two turns of three,
+// rare names and places, a Chinese session, and repeated turns (ties). Speakers:
+// Mia, Noah and Ava, and in a few sessions "Mary Ann" (two words), "Will" (a stopword), "Tea"
+// (a word of the content), "Paris Kyoto" (two content words) and "小明" (Chinese).
 std::vector<EventInput> Corpus() {
   static const char* kFiller[] = {"coffee", "tea", "walk", "garden", "music", "coffee", "book"};
   static const char* kRare[] = {"Paris", "violin", "marathon", "Kyoto", "sailing", "Lisbon"};
@@ -43,7 +47,7 @@ std::vector<EventInput> Corpus() {
     return (state >> 16) & 0x7fff;
   };
   for (const char* ns : {"u1", "u2"}) {
-    for (int s = 0; s < 12; ++s) {
+    for (int s = 0; s < 16; ++s) {
       const int turns = 10 + static_cast<int>(next() % 15);
       for (int t = 0; t < turns; ++t) {
         EventInput e;
@@ -51,6 +55,11 @@ std::vector<EventInput> Corpus() {
         e.session_id = "s" + std::to_string(s);
         e.role = t % 2 == 0 ? "user" : "assistant";
         e.speaker = t % 2 == 0 ? (s % 3 == 0 ? "Mia" : "Noah") : "Ava";
+        if (t % 2 == 0 && (s == 1 || s == 8)) e.speaker = "Mary Ann";
+        if (t % 2 == 0 && s == 7) e.speaker = "Will";
+        if (t % 2 == 0 && s == 5) e.speaker = "小明";
+        if (t % 2 == 1 && s == 10) e.speaker = "Tea";
+        if (t % 2 == 1 && s == 4) e.speaker = "Paris Kyoto";
         e.occurred_at = fmt::format("2024-01-{:02d}T10:{:02d}:00Z", 1 + s, t);
         std::string text;
         if (s == 5) {
@@ -66,7 +75,9 @@ std::vector<EventInput> Corpus() {
             text += next() % 9 == 0 ? kRare[next() % 6] : kFiller[next() % 7];
           }
           if (next() % 4 != 0) text = "I like coffee and " + text;
-          if (next() % 5 == 0) text += ". I moved to Paris last week.";
+          // A move that a later session's replaces: the earlier evidence turns stale (the hit
+          // filter refuses it).
+          if (next() % 5 == 0) text += s < 6 ? ". I moved to Paris last week." : ". I moved to Lisbon last week.";
         }
         e.content = text;
         out.push_back(std::move(e));
@@ -123,6 +134,18 @@ std::vector<RecallQuery> Queries() {
       // named speaker demotes the candidates already ranked).
       add("What did Ava tell Mia about coffee?", limit, claims);
       add("What did Mia tell Noah and Ava about coffee and tea?", limit, claims);
+      // Speaker names that are words of the content, a stopword, two words, Chinese; a name
+      // given in part only (not named).
+      add("What did Tea say about coffee?", limit, claims);
+      add("Did Will drink coffee with Noah?", limit, claims);
+      add("What did Mary Ann tell Mia about coffee in Paris?", limit, claims);
+      add("What did Ann say about coffee?", limit, claims);
+      add("Was Kyoto mentioned with Paris and coffee?", limit, claims);
+      add("小明 喜欢 咖啡", limit, claims);
+      add("What did Ava tell Tea and Mary Ann about tea and coffee?", limit, claims);
+      // A range too broad to list its events (a pending row may score in the date channel).
+      add("What did Noah say about coffee in January 2024?", limit, claims);
+      add("Where did Noah move, Paris or Lisbon?", limit, claims);  // stale evidence
     }
   }
   RecallQuery* q = add("coffee friend", 10, false);

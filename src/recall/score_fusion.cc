@@ -14,15 +14,20 @@ ChannelScores Channel(std::string name, double weight, size_t n, bool zero_is_ab
   return c;
 }
 
+ChannelScale ScaleOf(const ChannelScores& c) {
+  if (c.scores.empty()) return {};
+  const auto [min_it, max_it] = std::minmax_element(c.scores.begin(), c.scores.end());
+  const double lo = c.population_lo ? *c.population_lo : c.zero_is_absent ? std::min(0.0, *min_it) : *min_it;
+  const double hi = c.population_hi ? *c.population_hi : *max_it;
+  return {lo, hi, hi - lo};
+}
+
 std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& channels) {
   const size_t n = channels.empty() ? 0 : channels.front().scores.size();
   std::vector<double> fused(n, 0.0);
   for (const ChannelScores& c : channels) {
     if (c.weight == 0 || c.scores.empty()) continue;
-    const auto [min_it, max_it] = std::minmax_element(c.scores.begin(), c.scores.end());
-    const double lo = c.population_lo ? *c.population_lo : c.zero_is_absent ? std::min(0.0, *min_it) : *min_it;
-    const double hi = c.population_hi ? *c.population_hi : *max_it;
-    const double range = hi - lo;
+    const auto [lo, hi, range] = ScaleOf(c);
     if (!(range > 0)) continue;
     for (size_t i = 0; i < n && i < c.scores.size(); ++i) {
       fused[i] += c.weight * (c.scores[i] - lo) / range;

@@ -35,6 +35,19 @@ ChannelScores Channel(std::string name, double weight, size_t n, bool zero_is_ab
 // as many scores as the first.
 std::vector<double> FuseNormalisedScores(const std::vector<ChannelScores>& channels);
 
+// The scale FuseNormalisedScores gives a channel: a score s adds weight · (s − lo) / range, in
+// channel order, when range > 0 (nothing otherwise; nor for a channel of weight 0 or no scores).
+// A candidate's fused score is that sum, bit for bit, so a caller that adds the same terms in
+// the same order for a score not yet among the candidates (one that would not move the scale)
+// gets the score it would be fused to, and a bound of it from bounds of its channel scores
+// (each term and sum rounds monotonically).
+struct ChannelScale {
+  double lo = 0;
+  double hi = 0;
+  double range = 0;  // hi − lo
+};
+ChannelScale ScaleOf(const ChannelScores& channel);
+
 // 1-based rank of candidate i in the channel (1 + candidates scoring strictly higher), 0 when its
 // score is 0 (the channel did not find it). O(candidates).
 int RankInChannel(const ChannelScores& channel, size_t i);

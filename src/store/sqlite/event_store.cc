@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -306,6 +307,83 @@ Result<bool> EventStore::NamespaceHoldsAllEvents(int64_t namespace_id) {
   bool all = (*st)->Int(0) != 0;
   (*st)->Reset();
   return all;
+}
+
+Result<std::shared_ptr<const std::vector<std::string>>> EventStore::NamespaceSpeakers(
+    int64_t namespace_id, size_t max_speakers) {
+  // The newest stored event: the end of the rowid b-tree, one seek. Seqs are given in ascending
+  // order (max + 1), so while that event stays stored every later event has a higher seq.
+  auto newest_st = db_.Cached("SELECT seq, id FROM events ORDER BY seq DESC LIMIT 1");
+  if (!newest_st) return Error(newest_st.error());
+  int64_t newest = 0;
+  std::string newest_id;
+  {
+    auto row = (*newest_st)->Step();
+    if (!row) return Error(row.error());
+    if (*row) {
+      newest = (*newest_st)->Int(0);
+      newest_id = (*newest_st)->Text(1);
+    }
+    (*newest_st)->Reset();
+  }
+  int64_t after = 0;  // events with a higher seq are read
+  std::set<std::string> speakers;
+  bool too_many = false;
+  auto found = speaker_memo_.find(namespace_id);
+  if (found != speaker_memo_.end() && found->second.max_speakers == max_speakers) {
+    const SpeakerMemo& memo = found->second;
+    if (memo.newest_seq == newest && memo.newest_id == newest_id) return memo.speakers;
+    bool still_stored = memo.newest_seq == 0;
+    if (!still_stored) {
+      auto id_st = db_.Cached("SELECT id FROM events WHERE seq = ?1");
+      if (!id_st) return Error(id_st.error());
+      (*id_st)->Bind(1, memo.newest_seq);
+      auto row = (*id_st)->Step();
+      if (!row) return Error(row.error());
+      still_stored = *row && (*id_st)->Text(0) == memo.newest_id;
+      (*id_st)->Reset();
+    }
+    if (still_stored) {
+      after = memo.newest_seq;
+      if (memo.speakers == nullptr) {
+        too_many = true;  // more speakers only
+      } else {
+        speakers.insert(memo.speakers->begin(), memo.speakers->end());
+      }
+    }
+  }
+  if (!too_many && newest > after) {
+    // All of the namespace through its index; only the new events through the rowid range
+    // ('+' keeps the planner off the namespace index there).
+    auto st = after == 0 ? db_.Cached(
+                               "SELECT DISTINCT coalesce(speaker, '') FROM events "
+                               "WHERE namespace_id = ?1 AND seq <= ?3 AND ?2 = 0")
+                         : db_.Cached(
+                               "SELECT DISTINCT coalesce(speaker, '') FROM events "
+                               "WHERE +namespace_id = ?1 AND seq > ?2 AND seq <= ?3");
+    if (!st) return Error(st.error());
+    Statement& s = **st;
+    s.Bind(1, namespace_id).Bind(2, after).Bind(3, newest);
+    while (true) {
+      auto row = s.Step();
+      if (!row) {
+        s.Reset();
+        return Error(row.error());
+      }
+      if (!*row) break;
+      speakers.insert(s.Text(0));
+      if (speakers.size() > max_speakers) {
+        too_many = true;
+        break;
+      }
+    }
+    s.Reset();
+  }
+  std::shared_ptr<const std::vector<std::string>> out;
+  if (!too_many) out = std::make_shared<const std::vector<std::string>>(speakers.begin(), speakers.end());
+  if (found == speaker_memo_.end() && speaker_memo_.size() >= kMaxMemoSpeakerNamespaces) speaker_memo_.clear();
+  speaker_memo_[namespace_id] = SpeakerMemo{newest, std::move(newest_id), max_speakers, out};
+  return out;
 }
 
 Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,

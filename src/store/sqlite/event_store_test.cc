@@ -29,17 +29,19 @@ class EventStoreTest : public ::testing::Test {
     return std::move(*db);
   }
 
-  // Appends an event to session "s" of namespace "n"; returns the session's row id.
-  int64_t Append(Database& db, int n, const std::string& content = "") {
+  // Appends an event to session "s" of namespace `ns_name`; returns the session's row id.
+  int64_t Append(Database& db, int n, const std::string& content = "", const std::string& speaker = "",
+                 const std::string& ns_name = "n") {
     EventStore store(db);
     int64_t session = 0;
     Status st = db.WriteTransaction([&]() -> Status {
-      auto ns = store.EnsureNamespace("n", 0);
+      auto ns = store.EnsureNamespace(ns_name, 0);
       if (!ns) return ns.error();
       EventRow row;
       row.event.id = "e" + std::to_string(n);
       row.event.session_id = "s";
       row.event.role = "user";
+      row.event.speaker = speaker;
       row.event.content = content.empty() ? "turn " + std::to_string(n) : content;
       row.event.occurred_at = 1000 + n;
       row.event.recorded_at = 1000 + n;
@@ -71,8 +73,50 @@ class EventStoreTest : public ::testing::Test {
     return size;
   }
 
+  // NamespaceSpeakers of namespace "n" read by `store` in a read transaction ({"null"}: too many).
+  std::vector<std::string> Speakers(Database& db, EventStore& store, size_t max_speakers = 100) {
+    std::vector<std::string> out;
+    Status st = db.ReadTransaction([&]() -> Status {
+      auto ns = store.FindNamespace("n");
+      if (!ns) return ns.error();
+      auto speakers = store.NamespaceSpeakers(**ns, max_speakers);
+      if (!speakers) return speakers.error();
+      out = *speakers ? **speakers : std::vector<std::string>{"null"};
+      return Status::Ok();
+    });
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return out;
+  }
+
   test::TempDir dir_;
 };
+
+TEST_F(EventStoreTest, NamespaceSpeakersSeesNewEventsAndAReusedSeq) {
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EventStore store(*db);
+  Append(*db, 1, "", "Mia");
+  Append(*db, 2, "", "Noah");
+  Append(*db, 3);  // no speaker
+  Append(*db, 4, "", "Zed", "other");
+  EXPECT_EQ(Speakers(*db, store), (std::vector<std::string>{"", "Mia", "Noah"}));
+  EXPECT_EQ(Speakers(*db, store, 2), std::vector<std::string>{"null"});
+  // Events stored since (by another connection): read on the next call.
+  auto other = Open();
+  ASSERT_NE(other, nullptr);
+  Append(*other, 5, "", "Ava");
+  Append(*other, 6, "", "Zoe", "other");
+  EXPECT_EQ(Speakers(*db, store), (std::vector<std::string>{"", "Ava", "Mia", "Noah"}));
+  // The newest event forgotten and its seq given to a new event: read again.
+  ASSERT_TRUE(other->Exec("DELETE FROM event_fts WHERE rowid = (SELECT max(seq) FROM events)").ok());
+  ASSERT_TRUE(other->Exec("DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)").ok());
+  Append(*other, 7, "", "Lea");
+  EXPECT_EQ(Speakers(*db, store), (std::vector<std::string>{"", "Ava", "Lea", "Mia", "Noah"}));
+  // Forgotten speakers may stay listed (a superset).
+  ASSERT_TRUE(other->Exec("DELETE FROM event_fts WHERE rowid = 1").ok());
+  ASSERT_TRUE(other->Exec("DELETE FROM events WHERE seq = 1").ok());
+  EXPECT_EQ(Speakers(*db, store), (std::vector<std::string>{"", "Ava", "Lea", "Mia", "Noah"}));
+}
 
 TEST_F(EventStoreTest, MemoSessionLayoutSeesWritesOfThisAndOtherConnections) {
   auto db = Open();
