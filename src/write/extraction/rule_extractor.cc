@@ -214,14 +214,34 @@ std::string ChineseText(const CandidateClaim& c, std::string s) {
   return s + " " + p + " " + v;
 }
 
-// The time mention of a claim: the first one inside its clause, else one that opens its sentence
-// ("Yesterday, I went … and painted …"; "昨天我…"), else none.
+// True when `m` follows the value with no clause joint between them ("Bern on May 4th", not
+// "Bern and tomorrow ...", "Bern, then ...").
+bool AttachedAfter(std::string_view content, const Span& value, const text::TimeMention& m) {
+  if (m.byte_start < value.end || m.byte_start > content.size()) return m.byte_start >= value.begin;
+  std::string between(content.substr(value.end, m.byte_start - value.end));
+  for (char& c : between) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  between = " " + between + " ";
+  for (const char* joint : {" and ", " but ", " then ", ",", ";", "，", "；"}) {
+    if (between.find(joint) != std::string::npos) return false;
+  }
+  return true;
+}
+
+// The time mention of a claim: inside its clause, the first one after the claim's value ("I went
+// to Bern on May 4th and I will go to Paris on June 1st": Paris is June 1st) and attached to it,
+// else the first one
+// in the clause ("Yesterday I went to Bern"); else one that opens its sentence ("Yesterday, I
+// went … and painted …"; "昨天我…"); else none.
 const text::TimeMention* MentionFor(const RawClaim& raw, const Sentence& sentence,
                                     std::string_view content,
                                     const std::vector<text::TimeMention>& mentions) {
+  const text::TimeMention* first_in_clause = nullptr;
   for (const text::TimeMention& m : mentions) {
-    if (raw.clause.Overlaps({m.byte_start, m.byte_end})) return &m;
+    if (!raw.clause.Overlaps({m.byte_start, m.byte_end})) continue;
+    if (m.byte_start >= raw.value.begin && AttachedAfter(content, raw.value, m)) return &m;
+    if (first_in_clause == nullptr) first_in_clause = &m;
   }
+  if (first_in_clause != nullptr) return first_in_clause;
   for (const text::TimeMention& m : mentions) {
     if (m.byte_start < sentence.span.begin || m.byte_end > sentence.span.end) continue;
     // Only discourse words may come before it: "Yesterday", "So last week", "哈哈，昨天".

@@ -163,6 +163,27 @@ TEST(RuleExtractorTest, YearlessDateAheadInThePastTenseIsTheOneJustPast) {
   EXPECT_TRUE(HasQualifier(zh_plan[0], "planned")) << Dump(zh_plan);
 }
 
+// Two actions with their own dates in one sentence: each takes the date attached after its value,
+// not the sentence's first (review of session 7).
+TEST(RuleExtractorTest, EachClaimTakesTheDateAttachedToIt) {
+  auto both = Extract("I visited Bern on Feb 4th and I will visit Paris on June 1st.");
+  CandidateClaim bern = Expect(both, "Lin", "went_to", "Bern");
+  ASSERT_TRUE(bern.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*bern.valid_from), "2026-02-04T00:00:00.000Z");
+  const CandidateClaim* paris = nullptr;
+  for (const CandidateClaim& c : both) {
+    if (c.value.find("Paris") != std::string::npos) paris = &c;
+  }
+  ASSERT_NE(paris, nullptr) << Dump(both);
+  ASSERT_TRUE(paris->valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*paris->valid_from), "2026-06-01T00:00:00.000Z") << Dump(both);
+  // A date opening the sentence still dates the first action; "and tomorrow" belongs to the next.
+  auto lead = Extract("Yesterday I visited Bern and tomorrow I will visit Paris.");
+  bern = Expect(lead, "Lin", "went_to", "Bern");
+  ASSERT_TRUE(bern.valid_from.has_value());
+  EXPECT_EQ(FormatTimestamp(*bern.valid_from), "2026-03-09T00:00:00.000Z");
+}
+
 TEST(RuleExtractorTest, NoTimeMentionMeansOccurredAt) {
   auto claims = Extract("I live in Beijing.");
   CandidateClaim c = Expect(claims, "Lin", "lives_in", "Beijing");
