@@ -633,14 +633,19 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
   TimestampMs asked_at = 0;
   for (const import::LocomoSession& s : conv.sessions) asked_at = std::max(asked_at, s.started_at);
   asked_at += 24LL * 3600 * 1000;
-  // Latency at the default limit, timed only (the scored pass below asks for kRecallLimit items).
-  for (const import::LocomoQuestion& q : conv.questions) {
-    if (!IsScoredCategory(q.category) || q.evidence.empty()) continue;
+  // The recall query of a question at the default limit (RecallQuery::limit).
+  auto question_query = [&](const import::LocomoQuestion& q) {
     RecallQuery query;
     query.text = q.question;
     query.namespace_name = conv.sample_id;
     query.now = asked_at;
     query.include_claims = report.config.include_claims;
+    return query;
+  };
+  // Latency at the default limit, timed only (the scored pass below asks for kRecallLimit items).
+  for (const import::LocomoQuestion& q : conv.questions) {
+    if (!IsScoredCategory(q.category) || q.evidence.empty()) continue;
+    const RecallQuery query = question_query(q);
     start = Clock::now();
     const double cpu_start = ThreadCpuMs();
     Result<RecallResult> found = engine->Recall(query);
@@ -651,13 +656,8 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
   for (size_t qi = 0; qi < conv.questions.size(); ++qi) {
     const import::LocomoQuestion& q = conv.questions[qi];
     if (!IsScoredCategory(q.category) || q.evidence.empty()) continue;
-    RecallQuery query;
-    query.text = q.question;
-    query.namespace_name = conv.sample_id;
+    RecallQuery query = question_query(q);
     query.limit = kRecallLimit;
-    query.now = asked_at;
-    query.include_claims = report.config.include_claims;
-    query.include_events = true;
     start = Clock::now();
     const double cpu_start = ThreadCpuMs();
     Result<RecallResult> found = engine->Recall(query);

@@ -30,11 +30,6 @@ Status FieldError(std::string_view field, std::string_view what) {
 
 // Checks that `field` has the JSON type the kind needs: "s" string, "s?" string or null, "i"
 // integer, "i?" integer or null, "n" number, "a" array.
-// Milliseconds since the epoch of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the range
-// every stored time lies in (util/time.h parses years 1–9999).
-constexpr int64_t kMinTimeMs = -62135596800000;
-constexpr int64_t kMaxTimeMs = 253402300799999;
-
 // Checks that each field is present with its JSON type: "s" string, "i" integer (int64), "n"
 // number, "a" array, "t" a time (integer ms since the epoch, years 1–9999); a trailing "?" allows
 // null or absence.
@@ -73,7 +68,7 @@ Status CheckFields(const json& o,
       case 't':
         ok = int64;
         expected = "an integer (ms since the epoch, UTC)";
-        if (ok && (it->get<int64_t>() < kMinTimeMs || it->get<int64_t>() > kMaxTimeMs)) {
+        if (ok && (it->get<int64_t>() < kMinTimestampMs || it->get<int64_t>() > kMaxTimestampMs)) {
           return FieldError(name, fmt::format("{} is outside the years 1–9999 (ms since the epoch, UTC)",
                                               it->get<int64_t>()));
         }

@@ -271,11 +271,11 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     // date holds few enough events to list ("what did we talk about on May 4th?" shares no word
     // with its answers); a broader range ("in 2023") only boosts.
     std::vector<text::TimeMention> times;
-    if (weights.date > 0) times = text::FindTimeMentions(query.text, query.now.value_or(NowMs()), query.utc_offset_minutes);
+    const TimestampMs asked_at = query.now.value_or(NowMs());
+    if (weights.date > 0) times = text::FindTimeMentions(query.text, asked_at, query.utc_offset_minutes);
     // A single named day that holds events is certain enough to filter by ("on May 4th", "5月4日",
     // "yesterday"); anything broader or ambiguous only boosts.
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
-    const TimestampMs asked_at = query.now.value_or(NowMs());
     // A named range holds too many events to list: some of them may stay pending rows.
     bool broad_time = false;
     for (text::TimeMention& m : times) {
@@ -370,6 +370,16 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     std::map<std::string, int> speaker_named;  // speaker → NamePosition in the query
     // The hit filter's answers so far (seq → keep): rank runs again after pending rows are read.
     std::unordered_map<int64_t, bool> filtered;
+    auto passes_filter = [&](int64_t seq) -> Result<bool> {
+      if (hit_filter == nullptr) return true;
+      auto known = filtered.find(seq);
+      if (known == filtered.end()) {
+        auto keep = hit_filter->keep(seq);
+        if (!keep) return Error(keep.error());
+        known = filtered.emplace(seq, *keep).first;
+      }
+      return known->second;
+    };
     // Scores the candidates in `turns` by every channel, fuses them and keeps the best
     // query.limit that pass the hit filter.
     auto rank = [&]() -> Status {
@@ -439,16 +449,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       for (size_t i : order) {
         if (kept.size() >= static_cast<size_t>(query.limit)) break;
         if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
-        if (hit_filter != nullptr) {
-          const int64_t seq = (*turns)[i].seq;
-          auto known = filtered.find(seq);
-          if (known == filtered.end()) {
-            auto keep = hit_filter->keep(seq);
-            if (!keep) return keep.error();
-            known = filtered.emplace(seq, *keep).first;
-          }
-          if (!known->second) continue;
-        }
+        auto keep = passes_filter((*turns)[i].seq);
+        if (!keep) return keep.error();
+        if (!*keep) continue;
         kept.push_back(i);
       }
       return Status::Ok();
@@ -613,15 +616,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         }
         if (to_read.empty()) break;
         for (const auto& [i, bounded] : to_read) {
-          if (bounded && hit_filter != nullptr) {
-            const int64_t seq = pending->postings.seqs[i];
-            auto known = filtered.find(seq);
-            if (known == filtered.end()) {
-              auto keep = hit_filter->keep(seq);
-              if (!keep) return keep.error();
-              known = filtered.emplace(seq, *keep).first;
-            }
-            if (!known->second) {
+          if (bounded) {
+            auto keep = passes_filter(pending->postings.seqs[i]);
+            if (!keep) return keep.error();
+            if (!*keep) {
               refused[i] = true;
               continue;
             }

@@ -27,6 +27,14 @@ struct DayRange {
   bool year_implied = false;  // TimeMention::year_implied
 };
 
+// The shift of local wall time at `utc_offset_minutes` (clamped to −12:00…+14:00) from UTC, ms.
+int64_t OffsetMs(int utc_offset_minutes) {
+  return static_cast<int64_t>(std::clamp(utc_offset_minutes, -12 * 60, 14 * 60)) * 60000;
+}
+
+// The day since the epoch that holds `ms` (floor division: negative times too).
+int64_t DayOfMs(TimestampMs ms) { return ms >= 0 ? ms / kMsPerDay : -((-ms - 1) / kMsPerDay) - 1; }
+
 // `r` marked as a date whose year was not written.
 std::optional<DayRange> YearImplied(std::optional<DayRange> r) {
   if (r) r->year_implied = true;
@@ -736,7 +744,7 @@ std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs ref
                                           int utc_offset_minutes) {
   // The calendar arithmetic below works in UTC days; for another offset it runs on local wall
   // time (the reference shifted by the offset) and the ranges found are shifted back.
-  const int64_t shift = static_cast<int64_t>(std::clamp(utc_offset_minutes, -12 * 60, 14 * 60)) * 60000;
+  const int64_t shift = OffsetMs(utc_offset_minutes);
   if (shift != 0) {
     std::vector<TimeMention> local = FindTimeMentions(text, reference + shift, 0);
     for (TimeMention& m : local) {
@@ -746,7 +754,7 @@ std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs ref
     return local;
   }
   std::vector<TimeMention> out;
-  int64_t ref_day = reference >= 0 ? reference / kMsPerDay : -((-reference - 1) / kMsPerDay) - 1;
+  int64_t ref_day = DayOfMs(reference);
   if (ref_day < kMinDay || ref_day > kMaxDay || text.empty()) return out;
   EnglishScanner(text, ref_day).Scan(&out);
   // Chinese patterns need non-ASCII bytes.
@@ -771,11 +779,8 @@ std::vector<TimeMention> FindTimeMentions(std::string_view text, TimestampMs ref
 }
 
 TimeMention PreviousYearOf(const TimeMention& mention, int utc_offset_minutes) {
-  const int64_t shift = static_cast<int64_t>(std::clamp(utc_offset_minutes, -12 * 60, 14 * 60)) * 60000;
-  auto day_of = [&](TimestampMs t) {
-    const TimestampMs local = t + shift;
-    return local >= 0 ? local / kMsPerDay : -((-local - 1) / kMsPerDay) - 1;
-  };
+  const int64_t shift = OffsetMs(utc_offset_minutes);
+  auto day_of = [&](TimestampMs t) { return DayOfMs(t + shift); };
   // The same month and day one year earlier; Feb 29 goes back to the last leap year's.
   auto year_before = [](int64_t day) {
     date::year_month_day earlier = Ymd(day) - date::years{1};

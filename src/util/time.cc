@@ -19,6 +19,14 @@ namespace {
 
 using Ms = std::chrono::sys_time<std::chrono::milliseconds>;
 
+// kInvalidArgument when `utc_ms` lies outside the years 1–9999 (kMinTimestampMs…kMaxTimestampMs).
+Status CheckYearRange(TimestampMs utc_ms) {
+  if (utc_ms < kMinTimestampMs || utc_ms > kMaxTimestampMs) {
+    return Status::InvalidArgument("timestamp year out of range 1–9999");
+  }
+  return Status::Ok();
+}
+
 // Tries one date::parse format against the whole input.
 bool TryParse(const std::string& text, const char* format, Ms* out, std::chrono::minutes* offset) {
   std::istringstream in(text);
@@ -103,11 +111,7 @@ Result<LocalTimestamp> ParseLocalTimestamp(std::string_view raw) {
                                          std::string(raw.substr(0, 64)) + "\""));
   }
   // date::parse subtracts %z offsets already (the result is UTC); check the year range.
-  auto days = date::floor<date::days>(tp);
-  date::year_month_day ymd{days};
-  if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
-    return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
-  }
+  ENGRAM_RETURN_IF_ERROR(CheckYearRange(tp.time_since_epoch().count()));
   return LocalTimestamp{tp.time_since_epoch().count(), static_cast<int>(offset_minutes), offset_written};
 }
 
@@ -127,10 +131,7 @@ Result<TimestampMs> ParseTimestampAtOffset(std::string_view text, int default_of
   if (t->offset_written) return t->utc_ms;
   // As ParseTimestamp checks the instant a written offset gives: years 1–9999 in UTC.
   const TimestampMs utc = t->utc_ms - static_cast<TimestampMs>(default_offset_minutes) * 60000;
-  date::year_month_day ymd{date::floor<date::days>(Ms{std::chrono::milliseconds{utc}})};
-  if (ymd.year() < date::year{1} || ymd.year() > date::year{9999}) {
-    return Error(Status::InvalidArgument("timestamp year out of range 1–9999"));
-  }
+  ENGRAM_RETURN_IF_ERROR(CheckYearRange(utc));
   return utc;
 }
 
@@ -178,13 +179,14 @@ std::string FormatTimestamp(TimestampMs ms) {
 
 std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes) {
   utc_offset_minutes = std::clamp(utc_offset_minutes, kMinUtcOffsetMinutes, kMaxUtcOffsetMinutes);
-  if (utc_offset_minutes == 0) {
-    return date::format("%Y-%m-%dT%H:%M:%SZ", date::floor<std::chrono::seconds>(Ms{std::chrono::milliseconds{ms}}));
-  }
   const TimestampMs local = ms + static_cast<TimestampMs>(utc_offset_minutes) * 60000;
   const int magnitude = utc_offset_minutes < 0 ? -utc_offset_minutes : utc_offset_minutes;
+  const std::string offset =
+      utc_offset_minutes == 0
+          ? "Z"
+          : fmt::format("{}{:02}:{:02}", utc_offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
   return date::format("%Y-%m-%dT%H:%M:%S", date::floor<std::chrono::seconds>(Ms{std::chrono::milliseconds{local}})) +
-         fmt::format("{}{:02}:{:02}", utc_offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
+         offset;
 }
 
 }  // namespace engram

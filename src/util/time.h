@@ -22,6 +22,11 @@ TimestampMs NowMs();
 // an instant outside the years 1–9999 (UTC).
 Result<TimestampMs> ParseTimestamp(std::string_view text);
 
+// The range every time engram parses or stores lies in: 0001-01-01T00:00:00Z and
+// 9999-12-31T23:59:59.999Z in ms since the epoch (years 1–9999, UTC).
+constexpr TimestampMs kMinTimestampMs = -62135596800000;
+constexpr TimestampMs kMaxTimestampMs = 253402300799999;
+
 // Real UTC offsets lie within −12:00 … +14:00 (minutes).
 constexpr int kMinUtcOffsetMinutes = -12 * 60;
 constexpr int kMaxUtcOffsetMinutes = 14 * 60;

@@ -92,13 +92,13 @@ class ClaimStore {
   // kNotFound when a seq is not a claim.
   Result<std::vector<std::string>> TextsBySeqs(const std::vector<int64_t>& seqs);
 
-  // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
-  // claim's by event seq. One query, over claim_evidence alone.
   // The claim's valid_from (UTC ms) when a time expression of its evidence dated it (time_phrase
   // set: "yesterday" → the speaker's local midnight of that day); nullopt otherwise, or when no
   // claim has that seq. Errors: from SQLite.
   Result<std::optional<TimestampMs>> TimeMentionStart(int64_t claim_seq);
 
+  // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
+  // claim's by event seq. One query, over claim_evidence alone.
   struct Support {
     int64_t claim_seq = 0;
     int64_t event_seq = 0;

@@ -1,7 +1,6 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
@@ -218,20 +217,17 @@ std::string ChineseText(const CandidateClaim& c, std::string s) {
 // "Bern and tomorrow ...", "Bern, then ...").
 bool AttachedAfter(std::string_view content, const Span& value, const text::TimeMention& m) {
   if (m.byte_start < value.end || m.byte_start > content.size()) return m.byte_start >= value.begin;
-  std::string between(content.substr(value.end, m.byte_start - value.end));
-  for (char& c : between) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  between = " " + between + " ";
+  const std::string between = " " + rules::LowerAscii(content.substr(value.end, m.byte_start - value.end)) + " ";
   for (const char* joint : {" and ", " but ", " then ", ",", ";", "，", "；"}) {
     if (between.find(joint) != std::string::npos) return false;
   }
   return true;
 }
 
-// The time mention of a claim: inside its clause, the first one after the claim's value ("I went
-// to Bern on May 4th and I will go to Paris on June 1st": Paris is June 1st) and attached to it,
-// else the first one
-// in the clause ("Yesterday I went to Bern"); else one that opens its sentence ("Yesterday, I
-// went … and painted …"; "昨天我…"); else none.
+// The time mention of a claim: inside its clause, the first one after the claim's value and
+// attached to it ("I went to Bern on May 4th and I will go to Paris on June 1st": Paris is June
+// 1st), else the clause's first ("Yesterday I went to Bern"); else one that opens its sentence
+// ("Yesterday, I went … and painted …"; "昨天我…"); else none.
 const text::TimeMention* MentionFor(const RawClaim& raw, const Sentence& sentence,
                                     std::string_view content,
                                     const std::vector<text::TimeMention>& mentions) {
@@ -262,10 +258,8 @@ bool HasAsciiLetter(std::string_view text) {
 bool PrecededByFor(std::string_view content, size_t at) {
   std::string_view before = content.substr(0, std::min(at, content.size()));
   while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-  if (before.size() < 3) return false;
-  std::string_view word = before.substr(before.size() - 3);
-  const bool is_for = (word[0] == 'f' || word[0] == 'F') && word[1] == 'o' && word[2] == 'r';
-  return is_for && (before.size() == 3 || !std::isalpha(static_cast<unsigned char>(before[before.size() - 4])));
+  if (before.size() < 3 || rules::LowerAscii(before.substr(before.size() - 3)) != "for") return false;
+  return before.size() == 3 || !HasAsciiLetter(before.substr(before.size() - 4, 1));
 }
 
 }  // namespace

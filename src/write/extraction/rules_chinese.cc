@@ -405,19 +405,16 @@ void ChineseReader::Push(const ZhSubject& subject, std::string_view predicate, s
   // A done action: the aspect particle 了 / 过 right after the verb, just before the value
   // ("我5月4日去了苏州"), or a sentence-final 了 after it ("我5月4日去苏州了。"). Not 了 elsewhere
   // in the clause ("约好了5月4日去苏州", "为了…").
-  auto ends_with = [](std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-  };
   if (value.begin > clause.begin && value.begin <= text_.size()) {
     std::string_view before = text_.substr(clause.begin, value.begin - clause.begin);
-    claim.past_tense = (ends_with(before, "了") && !ends_with(before, "为了") && !ends_with(before, "除了") &&
-                        !ends_with(before, "好了")) ||
-                       ends_with(before, "过");
+    claim.past_tense = (before.ends_with("了") && !before.ends_with("为了") && !before.ends_with("除了") &&
+                        !before.ends_with("好了")) ||
+                       before.ends_with("过");
   }
   if (!claim.past_tense && value.end < clause.end && clause.end <= text_.size()) {
     std::string_view after = text_.substr(value.end, clause.end - value.end);
     for (std::string_view mark : {"。", "！", "!", ".", "，", ",", " "}) {
-      while (ends_with(after, mark)) after.remove_suffix(mark.size());
+      while (after.ends_with(mark)) after.remove_suffix(mark.size());
     }
     claim.past_tense = after == "了";
   }
