@@ -31,6 +31,7 @@ namespace {
 struct GlobalFlags {
   std::string db_path;
   bool json = false;
+  bool allow_affected_sqlite = false;  // Options::allow_affected_sqlite
   std::string embedder;        // Options::embedder when given
   std::string embedder_model;  // Options::embedder_model when given
   // Options::rerank fields when given (a given flag wins over its $ENGRAM_RERANK_* variable).
@@ -52,6 +53,7 @@ int Fail(const GlobalFlags& flags, const Status& st) {
 Options EngineOptions(const GlobalFlags& flags) {
   Options options;
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  options.allow_affected_sqlite = flags.allow_affected_sqlite;
   // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
   // Options; a flag given here wins over its variable (as the help texts say: "default:
   // $VARIABLE"), so the variable is dropped from this process's environment. Values are validated
@@ -397,7 +399,8 @@ int RunDoctor(const GlobalFlags& flags) {
   if (flags.json) {
     std::cout << Dump(DoctorReportToJson(*report)) << "\n";
   } else {
-    std::cout << fmt::format("schema version {}, journal mode {}\n", report->schema_version, report->journal_mode);
+    std::cout << fmt::format("schema version {}, journal mode {}, SQLite {}\n", report->schema_version,
+                             report->journal_mode, report->sqlite_version);
     for (const auto& c : report->checks) std::cout << "  " << c << "\n";
     PrintStats(report->stats);
     std::cout << (report->ok ? "ok\n" : "PROBLEMS FOUND\n");
@@ -991,6 +994,13 @@ int Main(int argc, char** argv) {
   GlobalFlags flags;
   app.add_option("--db", flags.db_path, "database file (default: $ENGRAM_DB or $XDG_DATA_HOME/engram/engram.db)");
   app.add_flag("--json", flags.json, "print one JSON object on stdout");
+  app.set_version_flag("--version", [] {
+    const VersionInfo v = GetVersionInfo();
+    return fmt::format("engram {} (SQLite {}{})", v.engram, v.sqlite,
+                       v.sqlite_has_wal_reset_bug ? ", which has the WAL-reset bug" : "");
+  });
+  app.add_flag("--allow-affected-sqlite", flags.allow_affected_sqlite,
+               "run even on a SQLite with the WAL-reset bug (also $ENGRAM_ALLOW_AFFECTED_SQLITE=1; experiments only)");
   app.add_option("--embedder", flags.embedder,
                  "dense channel: none, glove, hash or openai (default: $ENGRAM_EMBEDDER, else none)");
   app.add_option("--embedder-model", flags.embedder_model,

@@ -443,6 +443,7 @@ OrderedJson DoctorReportToJson(const DoctorReport& d) {
   j["ok"] = d.ok;
   j["schema_version"] = d.schema_version;
   j["journal_mode"] = d.journal_mode;
+  j["sqlite_version"] = d.sqlite_version;
   j["checks"] = d.checks;
   j["problems"] = d.problems;
   j["stats"] = StatsToJson(d.stats);

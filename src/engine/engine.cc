@@ -30,6 +30,7 @@
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/job_store.h"
 #include "store/sqlite/schema.h"
+#include "store/sqlite/sqlite_version.h"
 #include "store/sqlite/tombstone_store.h"
 #include "text/analyzer.h"
 #include "util/time.h"
@@ -579,6 +580,10 @@ class EngineImpl final : public Engine {
     check("schema_version", *version == sqlite::kSchemaVersion
                                 ? ""
                                 : fmt::format("{} (expected {})", *version, sqlite::kSchemaVersion));
+    report.sqlite_version = sqlite::RunningSqliteVersion();
+    check("sqlite_version", sqlite::HasWalResetBug(sqlite3_libversion_number())
+                                ? report.sqlite_version + " has the WAL-reset bug (committed writes can be lost)"
+                                : "");
     auto mode = db_->QueryText("PRAGMA journal_mode");
     if (!mode) return Error(mode.error());
     report.journal_mode = *mode;
@@ -870,6 +875,11 @@ Result<RestoreReport> Engine::Restore(const Options& options, const std::string&
 
 Result<BackupManifest> Engine::VerifyBackup(const std::string& backup_path) {
   return lifecycle::VerifyBackupReadOnly(backup_path);
+}
+
+VersionInfo GetVersionInfo() {
+  return VersionInfo{ENGRAM_VERSION, sqlite::RunningSqliteVersion(),
+                     sqlite::HasWalResetBug(sqlite3_libversion_number())};
 }
 
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {

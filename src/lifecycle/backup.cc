@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kEngramVersion = "0.1.0";
+constexpr const char* kEngramVersion = ENGRAM_VERSION;
 constexpr int kManifestFormat = 1;
 
 std::string ManifestPath(const std::string& path) { return path + ".manifest.json"; }
