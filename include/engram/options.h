@@ -116,8 +116,13 @@ struct Options {
   int max_write_attempts = 15;
   int retry_jitter_min_ms = 20;
   int retry_jitter_max_ms = 150;
-  // A PASSIVE WAL checkpoint runs after this many committed writes (Hermes: 50).
-  int checkpoint_every_writes = 50;
+  // The WAL is checkpointed (PASSIVE) once it holds this many frames (pages), by the one process
+  // that holds the checkpointer role of the file; 1000 is SQLite's own automatic-checkpoint
+  // default. store/sqlite/checkpointer.h says why there is one checkpointer.
+  int checkpoint_wal_frames = 1000;
+  // Open even when the SQLite engram runs on has the WAL-reset bug (store/sqlite/sqlite_version.h);
+  // also $ENGRAM_ALLOW_AFFECTED_SQLITE=1. Only for experiments: that bug loses committed writes.
+  bool allow_affected_sqlite = false;
   // Bytes of the database file that SQLite reads through a memory map instead of read() calls
   // (PRAGMA mmap_size; 0 = off; SQLite caps it at its compile-time maximum). Recall over a large
   // namespace seeks all over the file: with the default 2 MB page cache, ≈ 23% of a recall at 1M

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "store/sqlite/sqlite_version.h"
+
 namespace engram::sqlite {
 
 Status StatusFromSqlite(int rc, sqlite3* db, std::string_view what) {
@@ -132,19 +134,20 @@ std::string JsonIntArray(const std::vector<int64_t>& ids) {
 // ---- Database --------------------------------------------------------------------------------
 
 Database::Database(sqlite3* db, std::string path, const Options& options)
-    : db_(db), path_(std::move(path)), options_(options) {}
+    : db_(db), path_(std::move(path)), options_(options), checkpointer_(path_, options.checkpoint_wal_frames) {
+  checkpointer_.Attach(db_);
+}
 
 Database::~Database() {
   cache_.clear();
-  if (db_ != nullptr) {
-    // Best effort: fold the WAL back so the file is self-contained when the last user leaves.
-    sqlite3_exec(db_, "PRAGMA wal_checkpoint(PASSIVE)", nullptr, nullptr, nullptr);
-    sqlite3_close_v2(db_);
-  }
+  // No checkpoint here: only the checkpointer checkpoints (after its commits), and the last
+  // connection to close folds the WAL back itself (SQLite does, under an exclusive lock).
+  if (db_ != nullptr) sqlite3_close_v2(db_);
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
   if (options.db_path.empty()) return Error(Status::InvalidArgument("database path is empty"));
+  ENGRAM_RETURN_IF_ERROR(CheckSqliteVersion(options.allow_affected_sqlite));
   std::error_code ec;
   std::filesystem::path p(options.db_path);
   if (p.has_parent_path() && options.db_path != ":memory:") {
@@ -250,10 +253,7 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
       if (commit.code() == StatusCode::kBusy) continue;
       return commit;
     }
-    if (++writes_since_checkpoint_ >= options_.checkpoint_every_writes) {
-      writes_since_checkpoint_ = 0;
-      sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-    }
+    checkpointer_.MaybeCheckpoint(db_);
     return Status::Ok();
   }
   return Status::Busy(fmt::format("database stayed locked after {} attempts: {}",
@@ -276,7 +276,7 @@ Status Database::TryWriteTransaction(const std::function<Status()>& body) {
     Exec("ROLLBACK");
     return commit;
   }
-  ++writes_since_checkpoint_;
+  checkpointer_.MaybeCheckpoint(db_);
   return Status::Ok();
 }
 

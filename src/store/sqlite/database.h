@@ -16,6 +16,7 @@
 
 #include "engram/options.h"
 #include "engram/status.h"
+#include "store/sqlite/checkpointer.h"
 
 namespace engram::sqlite {
 
@@ -73,8 +74,10 @@ class Database {
   // Opens or creates `path` (creating parent folders), then applies: WAL (kept when the file already
   // says WAL; never downgraded), foreign_keys=ON, secure_delete=ON, synchronous=FULL (a commit is
   // on disk before Ingest returns, so an acknowledged write survives a crash or power loss),
-  // busy_timeout = options.busy_timeout_ms.
-  // Errors: kInvalidArgument (empty path), kIOError, kCorruption (not a database).
+  // busy_timeout = options.busy_timeout_ms; SQLite's automatic checkpoint is replaced by the
+  // checkpointer. Refuses a SQLite with the WAL-reset bug unless options.allow_affected_sqlite.
+  // Errors: kInvalidArgument (empty path), kIOError (also: affected SQLite), kCorruption (not a
+  // database).
   static Result<std::unique_ptr<Database>> Open(const Options& options);
   ~Database();
 
@@ -92,7 +95,8 @@ class Database {
   // again, up to max_write_attempts times (the jitter breaks the lock convoy of SQLite's own busy
   // handler; reference: Hermes state.db). Any error from `body` rolls back and is returned; `body`
   // is re-run from the start on a retry, so it must not keep state across attempts.
-  // After every checkpoint_every_writes commits, a PASSIVE WAL checkpoint runs (errors ignored).
+  // After a commit, the WAL is checkpointed when it is over Options::checkpoint_wal_frames and this
+  // process is the file's checkpointer (store/sqlite/checkpointer.h; errors ignored).
   // Errors: whatever `body` returns; kBusy when every attempt found the database locked.
   Status WriteTransaction(const std::function<Status()>& body);
 
@@ -117,7 +121,7 @@ class Database {
   sqlite3* db_;
   std::string path_;
   Options options_;
-  int64_t writes_since_checkpoint_ = 0;
+  Checkpointer checkpointer_;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
 };
 
