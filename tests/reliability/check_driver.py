@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""A shortened run of one reliability driver (../shared/tools/reliability/, issue 18) with its
+"must show" column checked: part of `make test` (ctest registers one test per driver when the
+drivers are there). The long runs are bench/tools/contention_runs.py and the drivers themselves
+with their default sizes (bench/RESULTS.md, session 8, has the commands).
+
+usage: check_driver.py DRIVER_DIR ENGRAM_BIN WORKDIR NAME
+Prints each check and a closing "N passed, N failed" line; exits 1 when a check failed, 77 (ctest's
+skip code, SKIP_RETURN_CODE) when DRIVER_DIR has no such driver.
+"""
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+driver_dir, engram_bin, workdir, name = sys.argv[1:5]
+
+# The shortened runs: seconds each on 2 cores.
+ARGS = {
+    "kill_writes": ["--rounds", "8"],
+    # --lease-wait 0: a killed run's leases must be recognised as dead at once, not after 60 s.
+    "kill_process": ["--rounds", "3", "--events", "3000", "--lease-wait", "0"],
+    "kill_compact": ["--rounds", "2", "--events", "600"],
+    "contention": ["--duration", "8", "--backlog", "1000", "--seed", "3"],
+    "sqlite_control": ["--duration", "4"],
+    "forget_concurrency": ["--events", "300"],
+    "bad_files": ["--events", "400"],
+}
+
+
+def zero(s, *keys):
+    return [(f"{k} == 0", s.get(k) == 0, s.get(k)) for k in keys]
+
+
+def grep_hits(block):
+    """Canaries found, from forget_concurrency's summarize(): full and 8-character tails."""
+    return block.get("canaries_full_found", 0) + block.get("canaries_tail_found", 0) if block else None
+
+
+def checks_for(name, s):
+    if name == "kill_writes":
+        return zero(s, "lost", "dup", "integrity_err", "half_applied", "doctor_fail")
+    if name == "kill_process":
+        return zero(s, "doctor_fail", "rerun_fail", "rounds_with_leased_after_rerun", "leased_jobs_after_rerun",
+                    "claims_changed_on_2nd_process", "dup_active_claims", "final_doctor_fail",
+                    "final_jobs_not_done", "final_mismatch_vs_control")
+    if name == "kill_compact":
+        return zero(s, "forget_not_all_or_nothing", "second_compact_fail", "doctor_fail_final",
+                    "canary_left_after_2nd_compact", "event_count_wrong")
+    if name == "contention":
+        return zero(s, "lost", "duplicated") + [
+            ("doctor ok", s.get("doctor_ok") is True, s.get("doctor_problems")),
+            ("no failed call", not s.get("failures"), s.get("failures")),
+            ("writes acknowledged", s.get("acked_writes", 0) > 0, s.get("acked_writes"))]
+    if name == "sqlite_control":
+        return [("lost == 0", s.get("lost") == 0, s.get("lost")),
+                ("integrity ok", s.get("integrity") == ["ok"], s.get("integrity")),
+                ("fts ok", s.get("fts") == "ok", s.get("fts"))]
+    if name == "forget_concurrency":
+        return [("no forgotten byte after compact", grep_hits(s.get("grep_after_second_compact")) == 0,
+                 s.get("grep_after_second_compact")),
+                ("kept canaries found (positive control)", s.get("kept_missing_from_export") == 0,
+                 s.get("kept_missing_from_export"))] + zero(
+                     s, "forgotten_in_export", "get_leaks", "forgotten_back_after_reingest") + [
+                ("doctor ok", s.get("doctor_ok") is True, s.get("doctor_problems"))]
+    if name == "bad_files":
+        rows = s.get("rows", [])
+        damaged = [r for r in rows if not r["variant"].startswith("good_copy")]
+        control = [r for r in rows if r["variant"].startswith("good_copy")]
+        return zero(s, "crashes", "hangs") + [
+            ("no write to a damaged file", not any(r["modified"] or r["new_files"] for r in damaged),
+             [(r["variant"], r["command"], r["new_files"]) for r in damaged if r["modified"] or r["new_files"]]),
+            ("every command fails clearly on a damaged file", all(r["rc"] != 0 and r["message"] for r in damaged),
+             [(r["variant"], r["command"], r["rc"]) for r in damaged if r["rc"] == 0 or not r["message"]]),
+            ("the control works and is not modified", all(r["rc"] == 0 and not r["modified"] for r in control),
+             [(r["command"], r["rc"], r["modified"]) for r in control if r["rc"] != 0 or r["modified"]])]
+    raise SystemExit(f"unknown driver {name}")
+
+
+def summary_of(name, stdout):
+    path = os.path.join(workdir, "summary.json")
+    if name == "sqlite_control":  # prints a Python dict as its last line, writes no file
+        return ast.literal_eval(stdout.strip().splitlines()[-1])
+    return json.load(open(path))
+
+
+driver = os.path.join(driver_dir, name + ".py")
+if not os.path.exists(driver):
+    print(f"skipped: no {driver} (a clone without ../shared)")
+    sys.exit(77)
+shutil.rmtree(workdir, ignore_errors=True)
+os.makedirs(workdir)
+env = dict(os.environ, ENGRAM_BIN=os.path.abspath(engram_bin))
+p = subprocess.run([sys.executable, driver, workdir] + ARGS[name], capture_output=True, text=True, env=env,
+                   timeout=900)
+if p.returncode != 0:
+    print(p.stdout[-3000:], p.stderr[-3000:])
+    print("0 passed, 1 failed")
+    sys.exit(1)
+results = checks_for(name, summary_of(name, p.stdout))
+for what, ok, value in results:
+    print(f"{'PASS' if ok else 'FAIL'} {name}: {what}" + ("" if ok else f" (got {json.dumps(value)[:600]})"))
+failed = sum(1 for _, ok, _ in results if not ok)
+print(f"{len(results) - failed} passed, {failed} failed")
+if not failed:
+    shutil.rmtree(workdir, ignore_errors=True)
+sys.exit(1 if failed else 0)
