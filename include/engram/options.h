@@ -95,10 +95,10 @@ struct LifecycleOptions {
   // to active (audited as "resurrected"). Off by default, as in HL-Mem 1.1.5 (§A4 item 10).
   bool resurrect_archived = false;
   int resurrect_limit = 3;  // at most this many claims per recall
-  // Recall hits are counted in memory and written in one short write transaction when this many
-  // claims are pending or the oldest pending hit is this old (ms), by Maintain, and when the
-  // Engine is destroyed. A flush never waits for the write lock: when it is taken, the counts stay
-  // pending.
+  // Recall hits are counted in memory and appended to the hits log beside the database
+  // ("<db>-hits", lifecycle/hits_log.h: one write(2), no database lock) when this many claims are
+  // pending or the oldest pending hit is this old (ms), and when the Engine is destroyed; Maintain
+  // writes the log into the claims. Recall never writes the database.
   int access_flush_claims = 256;
   int access_flush_ms = 60000;
   // Claims updated per write transaction by a maintenance pass: the write lock is released
