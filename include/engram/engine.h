@@ -212,7 +212,8 @@ class Engine {
   // ---- Lifecycle maintenance (see docs/lifecycle.md) ------------------------------------------
 
   // One maintenance pass over one namespace (every namespace when request.namespace_name is
-  // empty), at request.now (ms UTC; default the wall clock): writes the batched recall hits,
+  // empty), at request.now (ms UTC; default the wall clock): writes the recall hits waiting in
+  // the hits log beside the file (every process's; lifecycle/hits_log.h) and in this Engine,
   // assigns TTLs, expires claims whose TTL or valid_to has passed, recomputes activation
   // (half-life decay, recovered by recall hits and helpful feedback) and archives claims below the
   // threshold for the grace period (vectors dropped, history kept), and folds duplicate current
