@@ -1909,6 +1909,7 @@ class CliBackend : public Backend {
   }
 
   int64_t EventCount() {
+    if (!std::filesystem::exists(db_)) return 0;  // no database yet: read commands do not create one
     json j;
     std::string error;
     if (!Run({"stats"}, &j, &error) || !j.contains("events")) {

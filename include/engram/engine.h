@@ -37,10 +37,16 @@ VersionInfo GetVersionInfo();
 
 class Engine {
  public:
-  // Opens (creating when missing) the database at options.db_path and runs pending schema
-  // migrations in one transaction. Errors: kInvalidArgument (empty path; Options::rerank or its
-  // $ENGRAM_RERANK_* variables out of range or malformed, naming the field), kIOError (cannot create
-  // or open the file), kCorruption (not an engram database, or a newer schema than this build).
+  // Opens the database at options.db_path as options.open_mode allows (see OpenMode): kCreate
+  // creates a missing one (whole, under a temporary name, then linked into place), kReadWrite
+  // needs it to exist, kReadOnly never writes a byte of it. Every mode checks at open that the
+  // file is an engram database whose schema reads (an empty, non-SQLite or foreign file is
+  // refused and left as it is); writing modes then run pending migrations in one transaction.
+  // Errors: kInvalidArgument (empty path; Options::rerank or its $ENGRAM_RERANK_* variables out of
+  // range or malformed, naming the field), kNotFound (no file for kReadOnly/kReadWrite; a missing
+  // folder), kIOError (cannot create or open the file; read-only file or folder for a writing
+  // mode), kCorruption (empty, not an SQLite or engram database, a damaged schema, a newer schema
+  // than this build, an older one for kReadOnly).
   static Result<std::unique_ptr<Engine>> Open(const Options& options);
 
   virtual ~Engine() = default;
@@ -85,7 +91,11 @@ class Engine {
   // or answers nonsense never fails recall (RecallResult::rerank says "skipped" and why). Errors:
   // kInvalidArgument (empty namespace, limit outside 1–1000, since >= until, query not UTF-8 or
   // over 64 KiB, rerank = true without a configured reranker), kNotFound (unknown namespace or
-  // session).
+  // session), kCorruption (a page it read is damaged; no recall hit of this Engine is logged
+  // after that). Recall never writes the database: the claims it returns are counted as hits in
+  // memory and appended to the hits log beside the file (lifecycle/hits_log.h) for the next
+  // Maintain; on a read-write Engine with an embedder, vectors of new events are still stored
+  // (a kReadOnly Engine embeds them in memory only).
   virtual Result<RecallResult> Recall(const RecallQuery& query) = 0;
 
   // Rates one recalled item (its RecallItem::feedback_id) as helpful or not for that question; a
@@ -144,12 +154,25 @@ class Engine {
   // Puts a failed job (or every failed job, id 0) back in the queue; returns how many.
   virtual Result<int64_t> RetryJobs(int64_t id) = 0;
 
-  // Runs SQLite's integrity_check, the full-text index's integrity check and engram's own
-  // invariants (every event indexed, no orphan rows). Never fails for a problem found: problems
-  // are reported in DoctorReport. Errors: kIOError when the checks cannot run.
+  // Checks this Engine's file, reading only (lifecycle/doctor.h): SQLite's integrity_check (which
+  // covers the full-text indexes on SQLite 3.45.1 and later) — and when it cannot finish on a
+  // damaged file, quick_check and a check per table naming the damaged tables and indexes — then
+  // engram's own invariants (every event indexed, no orphan rows) and the counts; when a problem
+  // was found, also what every table still reads and whether an export reads to the end. Never
+  // fails for a problem found: problems are reported in DoctorReport (ok = false).
+  // Errors: kInternal only. Thread-safe.
   virtual Result<DoctorReport> Doctor() = 0;
 
-  // Counts and file sizes (bytes). Errors: kIOError.
+  // Doctor for the file at options.db_path without opening an Engine: opens it read-only
+  // (options.open_mode is ignored), so it works on the files Engine::Open refuses — an empty or
+  // non-database file is a report with ok = false and one problem ("file: ..."), a damaged one a
+  // report of what is damaged. Errors: kInvalidArgument (empty path), kNotFound (no file or
+  // folder), kIOError. Thread-safe.
+  static Result<DoctorReport> DoctorFile(const Options& options);
+
+  // Counts and file sizes (bytes), and what PRAGMA quick_check finds (StoreStats::damage; empty
+  // when the file is sound — O(file size)). Errors: kCorruption when a count cannot be read,
+  // kIOError. Thread-safe.
   virtual Result<StoreStats> Stats() = 0;
 
   // ---- Forget (see docs/forget.md) -----------------------------------------------------------
@@ -199,7 +222,8 @@ class Engine {
   // ---- Lifecycle maintenance (see docs/lifecycle.md) ------------------------------------------
 
   // One maintenance pass over one namespace (every namespace when request.namespace_name is
-  // empty), at request.now (ms UTC; default the wall clock): writes the batched recall hits,
+  // empty), at request.now (ms UTC; default the wall clock): writes the recall hits waiting in
+  // the hits log beside the file (every process's; lifecycle/hits_log.h) and in this Engine,
   // assigns TTLs, expires claims whose TTL or valid_to has passed, recomputes activation
   // (half-life decay, recovered by recall hits and helpful feedback) and archives claims below the
   // threshold for the grace period (vectors dropped, history kept), and folds duplicate current
@@ -216,9 +240,17 @@ class Engine {
   // a "kind": namespace, session, tombstone, event, claim (evidence refs, valid/recorded times,
   // status, supersede links). Sorted keys, insertion order: the same contents give the same bytes,
   // and export → Import into a fresh database → export is byte-identical. Reads one snapshot.
-  // Returns the lines written per kind. Errors: kNotFound (unknown namespace), kIOError (stream).
-  // Thread-safe.
+  // Returns the lines written per kind. A damaged database (PRAGMA quick_check finds a problem) is
+  // refused before anything is written. Errors: kNotFound (unknown namespace), kCorruption
+  // (damaged; see Salvage), kIOError (stream). Thread-safe.
   virtual Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) = 0;
+
+  // Export for a damaged database: writes every line it can read, in Export's format, and says
+  // what it could not. Returns the counts only when the database is sound and everything was
+  // written. Errors: kCorruption when quick_check finds damage (every exported row was still read
+  // and written: the message says how many) or a table cannot be read to the end (the lines
+  // before the damaged page were written); kNotFound, kIOError as Export. Thread-safe.
+  virtual Result<DumpCounts> Salvage(std::string_view namespace_name, std::ostream& out) = 0;
 
   // Imports a dump written by Export: every line is validated first (events exactly as Ingest
   // does; a bad line → kInvalidArgument "line N: field \"x\": ..." and nothing is written), then

@@ -95,10 +95,10 @@ struct LifecycleOptions {
   // to active (audited as "resurrected"). Off by default, as in HL-Mem 1.1.5 (§A4 item 10).
   bool resurrect_archived = false;
   int resurrect_limit = 3;  // at most this many claims per recall
-  // Recall hits are counted in memory and written in one short write transaction when this many
-  // claims are pending or the oldest pending hit is this old (ms), by Maintain, and when the
-  // Engine is destroyed. A flush never waits for the write lock: when it is taken, the counts stay
-  // pending.
+  // Recall hits are counted in memory and appended to the hits log beside the database
+  // ("<db>-hits", lifecycle/hits_log.h: one write(2), no database lock) when this many claims are
+  // pending or the oldest pending hit is this old (ms), and when the Engine is destroyed; Maintain
+  // writes the log into the claims. Recall never writes the database.
   int access_flush_claims = 256;
   int access_flush_ms = 60000;
   // Claims updated per write transaction by a maintenance pass: the write lock is released
@@ -106,9 +106,38 @@ struct LifecycleOptions {
   int maintain_batch = 500;
 };
 
+// What Engine::Open may do to the file at Options::db_path (docs/integrity.md). In every mode an
+// existing file that is empty, not an SQLite database or not an engram database is refused with
+// kCorruption and left exactly as it is, and a missing folder is kNotFound naming it (unless
+// Options::create_folders).
+enum class OpenMode {
+  // Reads only: the file must exist and hold this build's schema (an older one is kCorruption:
+  // "needs a migration", which any writing open does). Opened with SQLITE_OPEN_READONLY: no byte of
+  // the database is written, nothing is created or migrated, and writes fail with kIOError. SQLite
+  // keeps its -wal and -shm files beside a WAL database as for any reader; in a folder that cannot
+  // be written and has none, the file is opened immutable. Recall hits go to the hits log
+  // (lifecycle/hits_log.h), never to the database.
+  kReadOnly,
+  // Reads and writes an existing engram database; pending migrations run. A missing file is
+  // kNotFound; a file or folder without write permission is kIOError ("read-only").
+  kReadWrite,
+  // kReadWrite, but a path that does not exist becomes a new database. It is built under a
+  // temporary name beside it and linked into place when complete, so no other process ever sees
+  // a half-made file at the path.
+  kCreate,
+};
+
 struct Options {
-  // Path of the SQLite database file. Created (with its folder) when missing.
+  // Path of the SQLite database file (see open_mode).
   std::string db_path;
+
+  // What opening may do to the file. The default creates a missing database, as before; the CLI
+  // opens read commands kReadOnly, writing ones kReadWrite, and only ingest, remember and import
+  // kCreate.
+  OpenMode open_mode = OpenMode::kCreate;
+  // kCreate only: create the missing parent folders of db_path. Off: a missing folder is kNotFound
+  // (a typo in a path must not silently become a new, empty database).
+  bool create_folders = false;
 
   // SQLite busy timeout per attempt, in ms. Short on purpose: contention is handled by retrying
   // the whole write with jitter (reference: Hermes state.db, 1 s, 15 attempts, 20–150 ms).

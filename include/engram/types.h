@@ -405,6 +405,16 @@ struct StoreStats {
   int64_t pending_jobs = 0;
   int64_t failed_jobs = 0;
   std::vector<NamespaceStats> per_namespace;
+  // Engine::Stats: what PRAGMA quick_check found (at most 20 lines; empty = the file is sound).
+  // The counts above are then only what could be read.
+  std::vector<std::string> damage;
+};
+
+// What one table of a damaged database still gives (DoctorReport::tables).
+struct TableHealth {
+  std::string name;
+  int64_t rows = 0;   // rows read to the end of every column, in rowid order
+  std::string error;  // why reading stopped there; empty when every row was read
 };
 
 struct DoctorReport {
@@ -415,6 +425,16 @@ struct DoctorReport {
   std::vector<std::string> checks;    // "name: ok" or "name: <problem>", one per check run
   std::vector<std::string> problems;  // the failing subset of checks
   StoreStats stats;
+  // The lines of PRAGMA integrity_check — or, when it cannot finish on a damaged file, of
+  // quick_check and a per-table integrity_check — other than "ok" (at most 200 of each).
+  std::vector<std::string> integrity;
+  // The tables and indexes those lines name or whose check could not finish: "table events",
+  // "index claims_polarity (table claims)".
+  std::vector<std::string> damaged;
+  // Only when a problem was found: what each table still reads, and whether `engram export
+  // --salvage` reads every exported row ("ok: 5000 events, 120 claims") or where it stops.
+  std::vector<TableHealth> tables;
+  std::string export_check;
 };
 
 // ---- Forget (docs/forget.md) -----------------------------------------------------------------

@@ -32,6 +32,7 @@ struct GlobalFlags {
   std::string db_path;
   bool json = false;
   bool allow_affected_sqlite = false;  // Options::allow_affected_sqlite
+  bool create = false;         // --create: a writing command may create the missing folders of --db
   std::string embedder;        // Options::embedder when given
   std::string embedder_model;  // Options::embedder_model when given
   // Options::rerank fields when given (a given flag wins over its $ENGRAM_RERANK_* variable).
@@ -49,11 +50,16 @@ int Fail(const GlobalFlags& flags, const Status& st) {
 }
 
 // The engine's Options from the global flags (and, for what a flag does not set, the library's
-// environment variables).
-Options EngineOptions(const GlobalFlags& flags) {
+// environment variables). The folders of the default path (engram's own data folder) are created
+// by the commands that create; those of --db and $ENGRAM_DB only with --create.
+Options EngineOptions(const GlobalFlags& flags, OpenMode mode) {
   Options options;
+  const char* env = std::getenv("ENGRAM_DB");
+  const bool default_path = flags.db_path.empty() && (env == nullptr || *env == '\0');
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
   options.allow_affected_sqlite = flags.allow_affected_sqlite;
+  options.open_mode = mode;
+  options.create_folders = flags.create || default_path;
   // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
   // Options; a flag given here wins over its variable (as the help texts say: "default:
   // $VARIABLE"), so the variable is dropped from this process's environment. Values are validated
@@ -79,22 +85,21 @@ Options EngineOptions(const GlobalFlags& flags) {
   return options;
 }
 
-Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags) { return Engine::Open(EngineOptions(flags)); }
-
-// For commands that read or change what is stored (all but ingest, remember, import, process,
-// worker, and doctor/stats, which describe the file they are pointed at): a database path that
-// does not exist is an error — a typo in --db must not silently give an empty, new database.
-// Bad settings are reported before a missing file (invalid_argument, as for every other command).
-Result<std::unique_ptr<Engine>> OpenExistingEngine(const GlobalFlags& flags) {
-  const Options options = EngineOptions(flags);
-  auto rerank = providers::ResolveRerankOptions(options.rerank);
-  if (!rerank) return Error(rerank.error());
-  std::error_code ec;
-  if (options.db_path != ":memory:" && !std::filesystem::exists(options.db_path, ec)) {
-    return Error(Status::NotFound(fmt::format(
-        "no database at \"{}\" (ingest, remember or import create one)", options.db_path)));
+// Opens the engine for one command (docs/integrity.md): read commands kReadOnly (they never write
+// the file), commands that change what is stored kReadWrite (the database must exist), and only
+// ingest, remember and import kCreate — a typo in --db must not silently give an empty, new
+// database. Bad settings are reported before a missing file (Engine::Open checks them first).
+Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mode) {
+  auto engine = Engine::Open(EngineOptions(flags, mode));
+  if (engine || engine.error().code() != StatusCode::kNotFound) return engine;
+  const std::string& message = engine.error().message();
+  if (message.rfind("no database at", 0) == 0) {
+    return Error(Status::NotFound(message + " (ingest, remember or import create one)"));
   }
-  return Engine::Open(options);
+  if (message.rfind("folder ", 0) == 0 && mode == OpenMode::kCreate) {
+    return Error(Status::NotFound(message + " (create it, or pass --create)"));
+  }
+  return engine;
 }
 
 std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }
@@ -108,7 +113,7 @@ struct IngestFlags {
 };
 
 int RunIngest(const GlobalFlags& flags, const IngestFlags& ingest) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kCreate);
   if (!engine) return Fail(flags, engine.error());
   OrderedJson summary;
   if (ingest.format == "locomo") {
@@ -239,7 +244,7 @@ int RunRecall(const GlobalFlags& flags, const RecallFlags& rf) {
   q.include_events = !rf.claims_only;
   if (rf.rerank) q.rerank = true;
   if (rf.no_rerank) q.rerank = false;
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Recall(q);
   if (!result) return Fail(flags, result.error());
@@ -300,7 +305,7 @@ void PrintEventLine(const Event& e, bool anchor) {
 }
 
 int RunSessionsList(const GlobalFlags& flags, const std::string& ns, int limit) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto sessions = (*engine)->ListSessions({ns, limit});
   if (!sessions) return Fail(flags, sessions.error());
@@ -320,7 +325,7 @@ int RunSessionsList(const GlobalFlags& flags, const std::string& ns, int limit) 
 }
 
 int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->SearchSessions(q);
   if (!result) return Fail(flags, result.error());
@@ -350,7 +355,7 @@ int RunSessionsSearch(const GlobalFlags& flags, const SessionSearchQuery& q) {
 // Any id a write returned: an event, a claim, or — once forgotten — its tombstone (B14: metadata
 // only, never the content).
 int RunGet(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   const int indent = flags.json ? -1 : 2;
   auto event = (*engine)->GetEvent(id);
@@ -392,9 +397,7 @@ void PrintStats(const StoreStats& s) {
 }
 
 int RunDoctor(const GlobalFlags& flags) {
-  auto engine = OpenEngine(flags);
-  if (!engine) return Fail(flags, engine.error());
-  auto report = (*engine)->Doctor();
+  auto report = Engine::DoctorFile(EngineOptions(flags, OpenMode::kReadOnly));
   if (!report) return Fail(flags, report.error());
   if (flags.json) {
     std::cout << Dump(DoctorReportToJson(*report)) << "\n";
@@ -402,14 +405,20 @@ int RunDoctor(const GlobalFlags& flags) {
     std::cout << fmt::format("schema version {}, journal mode {}, SQLite {}\n", report->schema_version,
                              report->journal_mode, report->sqlite_version);
     for (const auto& c : report->checks) std::cout << "  " << c << "\n";
-    PrintStats(report->stats);
+    for (const auto& line : report->integrity) std::cout << "    " << line << "\n";
+    for (const auto& d : report->damaged) std::cout << "  damaged: " << d << "\n";
+    for (const TableHealth& t : report->tables) {
+      std::cout << fmt::format("  table {}: {} rows read{}\n", t.name, t.rows, t.error.empty() ? "" : ", then: " + t.error);
+    }
+    if (!report->export_check.empty()) std::cout << "  export: " << report->export_check << "\n";
+    if (!report->stats.path.empty()) PrintStats(report->stats);
     std::cout << (report->ok ? "ok\n" : "PROBLEMS FOUND\n");
   }
   return report->ok ? 0 : ExitCodeFor(StatusCode::kCorruption);
 }
 
 int RunStats(const GlobalFlags& flags) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto stats = (*engine)->Stats();
   if (!stats) return Fail(flags, stats.error());
@@ -418,13 +427,18 @@ int RunStats(const GlobalFlags& flags) {
   } else {
     PrintStats(*stats);
   }
-  return 0;
+  if (stats->damage.empty()) return 0;
+  // The counts are only what could be read: say so, and fail.
+  std::cerr << "engram: warning: the database is damaged (quick_check); the counts are what could be read. "
+               "`engram doctor` shows what is damaged\n";
+  for (const std::string& d : stats->damage) std::cerr << "engram:   " << d << "\n";
+  return ExitCodeFor(StatusCode::kCorruption);
 }
 
 // ---- claims: remember, process, worker, explain, history, jobs --------------------------------
 
 int RunRemember(const GlobalFlags& flags, const RememberInput& input) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kCreate);
   if (!engine) return Fail(flags, engine.error());
   auto result = (*engine)->Remember(input);
   if (!result) return Fail(flags, result.error());
@@ -471,7 +485,7 @@ void PrintProcessReport(const ProcessReport& r) {
 }
 
 int RunProcess(const GlobalFlags& flags) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto report = (*engine)->Process(/*drain=*/true);
   if (!report) return Fail(flags, report.error());
@@ -514,7 +528,7 @@ int RunMaintain(const GlobalFlags& flags, const std::optional<std::string>& ns,
     if (!t) return Fail(flags, t.error().WithContext("--now"));
     request.now = *t;
   }
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto report = (*engine)->Maintain(request);
   if (!report) return Fail(flags, report.error());
@@ -529,7 +543,7 @@ int RunMaintain(const GlobalFlags& flags, const std::optional<std::string>& ns,
 // The worker drains extraction jobs and, every maintain_every_ms (0 = never), runs a maintenance
 // pass over every namespace (the first one at start).
 int RunWorker(const GlobalFlags& flags, int poll_ms, bool once, int64_t maintain_every_ms) {
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
@@ -587,7 +601,7 @@ void PrintClaim(const Claim& c) {
 }
 
 int RunClaims(const GlobalFlags& flags, const ListClaimsQuery& q) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto claims = (*engine)->ListClaims(q);
   if (!claims) return Fail(flags, claims.error());
@@ -608,7 +622,7 @@ int RunClaims(const GlobalFlags& flags, const ListClaimsQuery& q) {
 }
 
 int RunExplain(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto x = (*engine)->ExplainClaim(id);
   if (!x) return Fail(flags, x.error());
@@ -666,7 +680,7 @@ int RunForgottenHistory(const GlobalFlags& flags, Engine& engine, const std::str
 }
 
 int RunHistory(const GlobalFlags& flags, const std::string& id) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto x = (*engine)->ExplainClaim(id);
   if (!x && x.error().code() == StatusCode::kNotFound) return RunForgottenHistory(flags, **engine, id, x.error());
@@ -685,7 +699,7 @@ int RunHistory(const GlobalFlags& flags, const std::string& id) {
 }
 
 int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto jobs = (*engine)->ListJobs(status, limit);
   if (!jobs) return Fail(flags, jobs.error());
@@ -704,7 +718,7 @@ int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
 }
 
 int RunJobsRetry(const GlobalFlags& flags, int64_t id) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto n = (*engine)->RetryJobs(id);
   if (!n) return Fail(flags, n.error());
@@ -733,7 +747,7 @@ int RunForget(const GlobalFlags& flags, ForgetFlags ff) {
     if (!t) return Fail(flags, t.error().WithContext("field \"before\""));
     r.before = *t;
   }
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto report = (*engine)->Forget(r);
   if (!report) return Fail(flags, report.error());
@@ -764,7 +778,7 @@ int RunForget(const GlobalFlags& flags, ForgetFlags ff) {
 }
 
 int RunUnforget(const GlobalFlags& flags, const std::string& id, const std::string& reason) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto t = (*engine)->Unforget(id, reason);
   if (!t) return Fail(flags, t.error());
@@ -779,7 +793,7 @@ int RunUnforget(const GlobalFlags& flags, const std::string& id, const std::stri
 }
 
 int RunCompact(const GlobalFlags& flags) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto r = (*engine)->Compact();
   if (!r) return Fail(flags, r.error());
@@ -796,7 +810,7 @@ int RunFeedback(const GlobalFlags& flags, const std::string& id, bool helpful, b
   if (helpful == unhelpful) {
     return Fail(flags, Status::InvalidArgument("give exactly one of --helpful and --unhelpful"));
   }
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto r = (*engine)->Feedback({id, helpful});
   if (!r) return Fail(flags, r.error());
@@ -816,7 +830,7 @@ int RunFeedback(const GlobalFlags& flags, const std::string& id, bool helpful, b
 }
 
 int RunTombstones(const GlobalFlags& flags, const ListTombstonesQuery& q) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto list = (*engine)->ListTombstones(q);
   if (!list) return Fail(flags, list.error());
@@ -850,12 +864,15 @@ OrderedJson ManifestJson(const BackupManifest& m) {
 }
 
 // Without --out the dump goes to stdout and the summary to stderr. With --out it is written to
-// FILE.tmp and renamed, so a failed export never leaves half a file under FILE.
-int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string& out_path) {
-  auto engine = OpenExistingEngine(flags);
+// FILE.tmp and renamed, so a failed export never leaves half a file under FILE. A damaged database
+// is refused (nothing written) unless --salvage: then every line that reads is written (kept under
+// FILE even when the database is damaged, and said so) and the exit code still says "damaged".
+int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string& out_path, bool salvage) {
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
+  auto dump = [&](std::ostream& out) { return salvage ? (*engine)->Salvage(ns, out) : (*engine)->Export(ns, out); };
   if (out_path.empty()) {
-    auto counts = (*engine)->Export(ns, std::cout);
+    auto counts = dump(std::cout);
     if (!counts) return Fail(flags, counts.error());
     std::cerr << "engram: exported " << Dump(CountsToJson(*counts)) << "\n";
     return 0;
@@ -865,15 +882,17 @@ int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return Fail(flags, Status::IOError(fmt::format("cannot write \"{}\"", tmp)));
-    counts = (*engine)->Export(ns, out);
+    counts = dump(out);
   }
-  if (!counts) {
+  const bool keep = counts || (salvage && counts.error().code() == StatusCode::kCorruption);
+  if (!keep) {
     std::remove(tmp.c_str());
     return Fail(flags, counts.error());
   }
   if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
     return Fail(flags, Status::IOError(fmt::format("cannot rename \"{}\" to \"{}\"", tmp, out_path)));
   }
+  if (!counts) return Fail(flags, counts.error().WithContext(fmt::format("salvaged to {}", out_path)));
   if (flags.json) {
     std::cout << Dump(OrderedJson{{"file", out_path}, {"exported", CountsToJson(*counts)}}) << "\n";
   } else {
@@ -885,7 +904,7 @@ int RunExport(const GlobalFlags& flags, const std::string& ns, const std::string
 // ---- reindex ---------------------------------------------------------------------------------
 
 int RunReindex(const GlobalFlags& flags, const std::string& ns) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
   if (!engine) return Fail(flags, engine.error());
   auto n = (*engine)->Reindex(ns);
   if (!n) return Fail(flags, n.error());
@@ -900,7 +919,7 @@ int RunReindex(const GlobalFlags& flags, const std::string& ns) {
 int RunImport(const GlobalFlags& flags, const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return Fail(flags, Status::NotFound(fmt::format("cannot open \"{}\"", file)));
-  auto engine = OpenEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kCreate);
   if (!engine) return Fail(flags, engine.error());
   auto r = (*engine)->Import(in);
   if (!r) return Fail(flags, r.error().WithContext(file));
@@ -917,7 +936,7 @@ int RunImport(const GlobalFlags& flags, const std::string& file) {
 }
 
 int RunBackup(const GlobalFlags& flags, const std::string& path) {
-  auto engine = OpenExistingEngine(flags);
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto m = (*engine)->Backup(path);
   if (!m) return Fail(flags, m.error());
@@ -946,8 +965,7 @@ int RunVerifyBackup(const GlobalFlags& flags, const std::string& path) {
 
 // Restore must not open an Engine on the live database (see Engine::Restore).
 int RunRestore(const GlobalFlags& flags, const std::string& path) {
-  Options options;
-  options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
+  Options options = EngineOptions(flags, OpenMode::kCreate);
   auto r = Engine::Restore(options, path);
   if (!r) return Fail(flags, r.error());
   if (flags.json) {
@@ -1001,6 +1019,8 @@ int Main(int argc, char** argv) {
   });
   app.add_flag("--allow-affected-sqlite", flags.allow_affected_sqlite,
                "run even on a SQLite with the WAL-reset bug (also $ENGRAM_ALLOW_AFFECTED_SQLITE=1; experiments only)");
+  app.add_flag("--create", flags.create,
+               "ingest, remember, import: create the missing folders of --db (the default path's are always created)");
   app.add_option("--embedder", flags.embedder,
                  "dense channel: none, glove, hash or openai (default: $ENGRAM_EMBEDDER, else none)");
   app.add_option("--embedder-model", flags.embedder_model,
@@ -1195,6 +1215,9 @@ int Main(int argc, char** argv) {
   auto* export_cmd = app.add_subcommand("export", "write the database (or one namespace) as JSONL");
   export_cmd->add_option("--namespace,-n", export_ns, "only this namespace");
   export_cmd->add_option("--out,-o", export_out, "output file (default: stdout)");
+  bool export_salvage = false;
+  export_cmd->add_flag("--salvage", export_salvage,
+                       "a damaged database: write every line that still reads (the exit code still says damaged)");
   auto* import_cmd = app.add_subcommand("import", "load a JSONL dump written by export (honours tombstones)");
   import_cmd->add_option("file", import_file, "dump file")->required();
   auto* backup_cmd = app.add_subcommand("backup", "write a consistent snapshot and its manifest (PATH.manifest.json)");
@@ -1251,7 +1274,7 @@ int Main(int argc, char** argv) {
   if (*compact_cmd) return RunCompact(flags);
   if (*feedback_cmd) return RunFeedback(flags, feedback_id, feedback_helpful, feedback_unhelpful);
   if (*tombstones_cmd) return RunTombstones(flags, tombstones_query);
-  if (*export_cmd) return RunExport(flags, export_ns, export_out);
+  if (*export_cmd) return RunExport(flags, export_ns, export_out, export_salvage);
   if (*import_cmd) return RunImport(flags, import_file);
   if (*backup_cmd) return RunBackup(flags, backup_path);
   if (*restore_cmd) {

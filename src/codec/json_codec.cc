@@ -435,6 +435,7 @@ OrderedJson StatsToJson(const StoreStats& s) {
   j["active_claims"] = s.active_claims;
   j["pending_jobs"] = s.pending_jobs;
   j["failed_jobs"] = s.failed_jobs;
+  j["damage"] = s.damage;
   return j;
 }
 
@@ -447,6 +448,14 @@ OrderedJson DoctorReportToJson(const DoctorReport& d) {
   j["checks"] = d.checks;
   j["problems"] = d.problems;
   j["stats"] = StatsToJson(d.stats);
+  j["integrity"] = d.integrity;
+  j["damaged"] = d.damaged;
+  OrderedJson tables = OrderedJson::array();
+  for (const TableHealth& t : d.tables) {
+    tables.push_back(OrderedJson{{"name", t.name}, {"rows", t.rows}, {"error", t.error}});
+  }
+  j["tables"] = tables;
+  j["export"] = d.export_check;
   return j;
 }
 

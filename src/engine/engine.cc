@@ -2,6 +2,8 @@
 // routes them to the write and recall layers.
 #include "engram/engine.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -9,8 +11,10 @@
 
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
+#include "lifecycle/doctor.h"
 #include "lifecycle/export.h"
 #include "lifecycle/forget.h"
+#include "lifecycle/hits_log.h"
 #include "lifecycle/access_batch.h"
 #include "lifecycle/import_dump.h"
 #include "lifecycle/maintain.h"
@@ -24,6 +28,7 @@
 #include "recall/recall.h"
 #include "store/sqlite/audit_log.h"
 #include "store/sqlite/claim_store.h"
+#include "store/sqlite/create_database.h"
 #include "store/sqlite/database.h"
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/feedback_store.h"
@@ -54,6 +59,38 @@ std::string DefaultDatabasePath() {
 
 namespace {
 
+// Opens the database and checks that it is an engram database whose schema reads (with
+// `allow_older`, one a migration can bring up to date).
+Result<std::unique_ptr<sqlite::Database>> OpenChecked(const Options& options, bool allow_older) {
+  auto db = sqlite::Database::Open(options);
+  if (!db) return db;
+  ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions((*db)->handle()));
+  if (options.db_path != ":memory:") {
+    ENGRAM_RETURN_IF_ERROR(sqlite::CheckEngramDatabase(**db, /*read_only=*/!allow_older));
+  }
+  return db;
+}
+
+// The database as options.open_mode allows: created whole when missing (kCreate), checked for being
+// an engram database of a readable schema, and migrated unless read-only.
+Result<std::unique_ptr<sqlite::Database>> OpenStore(const Options& options) {
+  Options open = options;
+  if (open.db_path == ":memory:" || open.open_mode == OpenMode::kReadOnly) {
+    auto db = OpenChecked(open, open.open_mode != OpenMode::kReadOnly);
+    if (db && !(*db)->read_only()) ENGRAM_RETURN_IF_ERROR(sqlite::Migrate(**db, options.analysis));
+    return db;
+  }
+  if (open.open_mode == OpenMode::kCreate) ENGRAM_RETURN_IF_ERROR(sqlite::CreateDatabaseIfMissing(open));
+  open.open_mode = OpenMode::kReadOnly;
+  // Checked on a read-only connection first: a writing open may switch the file to WAL.
+  if (auto probe = OpenChecked(open, /*allow_older=*/true); !probe) return probe;
+  open.open_mode = OpenMode::kReadWrite;
+  auto db = OpenChecked(open, /*allow_older=*/true);
+  if (!db) return db;
+  ENGRAM_RETURN_IF_ERROR(sqlite::Migrate(**db, options.analysis));
+  return db;
+}
+
 class EngineImpl final : public Engine {
  public:
   EngineImpl(std::unique_ptr<sqlite::Database> db, std::unique_ptr<text::Analyzer> analyzer,
@@ -76,13 +113,19 @@ class EngineImpl final : public Engine {
         embedder_status_(std::move(embedder_status)),
         reranker_(std::move(reranker)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
-    if (embedders_ != nullptr) dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_);
+    if (embedders_ != nullptr) {
+      dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_, /*store_vectors=*/!db_->read_only());
+    }
+    // Hits go beside a file that a maintenance pass can write them into (lifecycle/hits_log.h).
+    if (db_->path() != ":memory:" && ::access(db_->path().c_str(), W_OK) == 0) {
+      hits_log_ = std::make_unique<lifecycle::HitsLog>(db_->path());
+    }
   }
 
-  // Writes the batched recall hits (one attempt, never waits for the lock: they are advisory).
+  // Appends the batched recall hits to the hits log (never the database).
   ~EngineImpl() override {
     std::lock_guard<std::mutex> lock(mu_);
-    (void)FlushAccess(/*wait=*/false);
+    SpillAccess();
   }
 
   Result<IngestResult> Ingest(const EventInput& input) override {
@@ -192,10 +235,10 @@ class EngineImpl final : public Engine {
       prepare_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
       auto found = FindRecallCandidates(ctx, query);
-      if (!found) return Error(found.error());
+      if (!found) return Error(NoteDamage(found.error()));
       // The cold path (lifecycle/resurrect.h): only when nothing current answered (judged on the
       // fused order: the reranker has not run yet, and only reorders what was found).
-      if (options_.lifecycle.resurrect_archived && query.include_claims &&
+      if (options_.lifecycle.resurrect_archived && !db_->read_only() && query.include_claims &&
           found->result.answerability != "ok" && !query.as_of && !query.known_as_of &&
           !query.include_history) {
         auto revived = ResurrectFor(query);
@@ -211,18 +254,16 @@ class EngineImpl final : public Engine {
     RecallResult result = FinishRecall(std::move(candidates));
     result.took_ms += prepare_ms;
     if (!dense.warning.empty()) result.warnings.push_back(std::move(dense.warning));
-    // Recall hits feed activation (lifecycle/decay.h): counted in memory, written later.
+    // Recall hits feed activation (lifecycle/decay.h): counted in memory, appended to the hits log
+    // when due, written into the claims by the next maintenance pass. Never a database write here.
     std::vector<std::string> hit_claims;
     for (const RecallItem& item : result.items) {
       if (item.type == "claim") hit_claims.push_back(item.id);
     }
     std::lock_guard<std::mutex> lock(mu_);
     const TimestampMs now = NowMs();
-    access_.Record(hit_claims, now);
-    if (access_.Due(now, options_.lifecycle.access_flush_claims, options_.lifecycle.access_flush_ms)) {
-      // Best effort: a failure leaves the hits pending; recall itself succeeded.
-      (void)FlushAccess(/*wait=*/false);
-    }
+    if (!damaged_) access_.Record(hit_claims, now);
+    if (access_.Due(now, options_.lifecycle.access_flush_claims, options_.lifecycle.access_flush_ms)) SpillAccess();
     return result;
   }
 
@@ -236,7 +277,11 @@ class EngineImpl final : public Engine {
     int64_t flushed = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      auto flush = FlushAccess(/*wait=*/true);
+      if (hits_log_ != nullptr) {
+        auto taken = hits_log_->TakeInto(access_);
+        if (!taken) return Error(taken.error());
+      }
+      auto flush = FlushAccess();
       if (!flush) return Error(flush.error());
       flushed = *flush;
       auto found = lifecycle::MaintainedNamespaces(*db_, request.namespace_name);
@@ -565,63 +610,15 @@ class EngineImpl final : public Engine {
 
   Result<DoctorReport> Doctor() override {
     std::lock_guard<std::mutex> lock(mu_);
-    DoctorReport report;
-    auto check = [&](const std::string& name, const std::string& problem) {
-      if (problem.empty()) {
-        report.checks.push_back(name + ": ok");
-      } else {
-        report.checks.push_back(name + ": " + problem);
-        report.problems.push_back(name + ": " + problem);
-      }
-    };
-    auto version = db_->QueryInt("PRAGMA user_version");
-    if (!version) return Error(version.error());
-    report.schema_version = static_cast<int>(*version);
-    check("schema_version", *version == sqlite::kSchemaVersion
-                                ? ""
-                                : fmt::format("{} (expected {})", *version, sqlite::kSchemaVersion));
-    report.sqlite_version = sqlite::RunningSqliteVersion();
-    check("sqlite_version", sqlite::HasWalResetBug(sqlite3_libversion_number())
-                                ? report.sqlite_version + " has the WAL-reset bug (committed writes can be lost)"
-                                : "");
-    auto mode = db_->QueryText("PRAGMA journal_mode");
-    if (!mode) return Error(mode.error());
-    report.journal_mode = *mode;
-    check("journal_mode", *mode == "wal" ? "" : *mode + " (expected wal)");
-
-    auto integrity = sqlite::Statement::Prepare(db_->handle(), "PRAGMA integrity_check");
-    if (!integrity) return Error(integrity.error());
-    std::string integrity_problems;
-    while (true) {
-      auto row = integrity->Step();
-      if (!row) return Error(row.error());
-      if (!*row) break;
-      std::string line = integrity->Text(0);
-      if (line != "ok") integrity_problems += (integrity_problems.empty() ? "" : "; ") + line;
-    }
-    check("integrity_check", integrity_problems);
-
-    Status fts = db_->WriteTransaction([&] {
-      return db_->Exec("INSERT INTO event_fts(event_fts) VALUES ('integrity-check')");
-    });
-    check("fulltext_index", fts.ok() ? "" : fts.message());
-
-    auto invariants = store_.CheckInvariants();
-    if (!invariants) return Error(invariants.error());
-    std::string joined;
-    for (const std::string& p : *invariants) joined += (joined.empty() ? "" : "; ") + p;
-    check("invariants", joined);
-
-    auto stats = store_.Stats();
-    if (!stats) return Error(stats.error());
-    report.stats = std::move(*stats);
-    report.ok = report.problems.empty();
-    return report;
+    return lifecycle::Diagnose(*db_);
   }
 
   Result<StoreStats> Stats() override {
     std::lock_guard<std::mutex> lock(mu_);
-    return store_.Stats();
+    auto stats = store_.Stats();
+    if (!stats) return Error(NoteDamage(stats.error()));
+    stats->damage = lifecycle::QuickCheckProblems(*db_, kDamageLines);
+    return stats;
   }
 
   Result<ForgetReport> Forget(const ForgetRequest& input) override {
@@ -707,7 +704,30 @@ class EngineImpl final : public Engine {
   Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
     std::lock_guard<std::mutex> lock(mu_);
+    const std::vector<std::string> damage = lifecycle::QuickCheckProblems(*db_, kDamageLines);
+    if (!damage.empty()) {
+      return Error(NoteDamage(Status::Corruption(fmt::format(
+          "the database is damaged (quick_check: {}); nothing exported: `engram doctor` shows what still "
+          "reads, `engram export --salvage` writes it",
+          JoinFirst(damage)))));
+    }
     return lifecycle::ExportDump(*db_, namespace_name, out);
+  }
+
+  Result<DumpCounts> Salvage(std::string_view namespace_name, std::ostream& out) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::vector<std::string> damage = lifecycle::QuickCheckProblems(*db_, kDamageLines);
+    auto counts = lifecycle::ExportDump(*db_, namespace_name, out);
+    if (!counts) {
+      if (counts.error().code() != StatusCode::kCorruption) return counts;
+      return Error(NoteDamage(counts.error().WithContext("salvage stopped; the lines before it were written")));
+    }
+    if (damage.empty()) return counts;
+    return Error(NoteDamage(Status::Corruption(fmt::format(
+        "the database is damaged (quick_check: {}); every exported row was read and written ({} events, {} "
+        "claims, {} tombstones)",
+        JoinFirst(damage), counts->events, counts->claims, counts->tombstones))));
   }
 
   Result<ImportReport> Import(std::istream& in) override {
@@ -754,25 +774,47 @@ class EngineImpl final : public Engine {
     return Status::Ok();
   }
 
-  // Writes the batched recall hits; returns how many claims were updated. wait = false makes one
-  // attempt that never waits for the write lock (the hits stay pending when it is taken, and kBusy
-  // is not an error). Caller holds mu_.
-  Result<int64_t> FlushAccess(bool wait) {
+  // Writes the batched recall hits into the claims in one write transaction (waiting for the lock
+  // like any writer); returns how many claims were updated. On an error they stay pending (and go
+  // back to the hits log when the Engine is destroyed). Caller holds mu_.
+  Result<int64_t> FlushAccess() {
     if (access_.pending() == 0) return int64_t{0};
     int64_t n = 0;
-    auto body = [&]() -> Status {
+    Status st = db_->WriteTransaction([&]() -> Status {
       auto written = access_.WriteInTransaction(*db_);
       if (!written) return written.error();
       n = *written;
       return Status::Ok();
-    };
-    Status st = wait ? db_->WriteTransaction(body) : db_->TryWriteTransaction(body);
-    if (!st.ok()) {
-      if (!wait && st.code() == StatusCode::kBusy) return int64_t{0};
-      return Error(st);
-    }
+    });
+    if (!st.ok()) return Error(st);
     access_.Clear();
     return n;
+  }
+
+  // Appends the pending hits to the hits log and forgets them (best effort: they are advisory).
+  // Without a log (":memory:", a file this process cannot write) they stay for Maintain. Nothing is
+  // logged for a database a read found damaged. Caller holds mu_.
+  void SpillAccess() {
+    if (hits_log_ == nullptr || access_.pending() == 0) return;
+    if (!damaged_) (void)hits_log_->Append(access_);
+    access_.Clear();
+  }
+
+  // Remembers that a read found the file damaged (no more hits are logged for it); returns `st`.
+  Status NoteDamage(const Status& st) {
+    if (st.code() == StatusCode::kCorruption) {
+      damaged_ = true;
+      access_.Clear();
+    }
+    return st;
+  }
+
+  // The first lines of `lines`, joined with "; ".
+  static std::string JoinFirst(const std::vector<std::string>& lines) {
+    std::string out;
+    for (size_t i = 0; i < lines.size() && i < 3; ++i) out += (i ? "; " : "") + lines[i];
+    if (lines.size() > 3) out += fmt::format("; {} more", lines.size() - 3);
+    return out;
   }
 
   // Assigns the TTL of claims written since the last pass (lifecycle/maintain.h), when there are
@@ -859,7 +901,10 @@ class EngineImpl final : public Engine {
   Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
   std::unique_ptr<providers::RerankClient> reranker_;  // null = no reranker configured
   std::unique_ptr<DenseIndex> dense_;
-  lifecycle::AccessBatch access_;  // recall hits not yet written (guarded by mu_)
+  lifecycle::AccessBatch access_;  // recall hits not yet in the log or the claims (guarded by mu_)
+  std::unique_ptr<lifecycle::HitsLog> hits_log_;  // null: no log (see SpillAccess)
+  bool damaged_ = false;  // a read found the file damaged (guarded by mu_)
+  static constexpr int kDamageLines = 20;  // quick_check lines kept by Stats and Export
 };
 
 }  // namespace
@@ -882,15 +927,25 @@ VersionInfo GetVersionInfo() {
                      sqlite::HasWalResetBug(sqlite3_libversion_number())};
 }
 
+Result<DoctorReport> Engine::DoctorFile(const Options& options) {
+  Options read = options;
+  read.open_mode = OpenMode::kReadOnly;
+  auto db = sqlite::Database::Open(read);
+  if (!db) {
+    if (db.error().code() == StatusCode::kCorruption) return lifecycle::UnreadableFileReport(db.error());
+    return Error(db.error());
+  }
+  ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions((*db)->handle()));
+  return lifecycle::Diagnose(**db);
+}
+
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   // The reranker's settings first: bad ones are the caller's error at every entry point (library,
   // CLI), before any file is created.
   auto rerank_options = providers::ResolveRerankOptions(options.rerank);
   if (!rerank_options) return Error(rerank_options.error());
-  auto db = sqlite::Database::Open(options);
+  auto db = OpenStore(options);
   if (!db) return Error(db.error());
-  ENGRAM_RETURN_IF_ERROR(sqlite::RegisterFts5Extensions((*db)->handle()));
-  ENGRAM_RETURN_IF_ERROR(sqlite::Migrate(**db, options.analysis));
   auto analysis = sqlite::StoredTextAnalysis(**db);
   if (!analysis) return Error(analysis.error());
   auto analyzer = text::Analyzer::Create(*analysis);

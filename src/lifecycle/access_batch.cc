@@ -1,17 +1,46 @@
 #include "lifecycle/access_batch.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace engram::lifecycle {
 
 void AccessBatch::Record(const std::vector<std::string>& claim_ids, TimestampMs at) {
-  if (claim_ids.empty()) return;
-  if (pending_.empty()) oldest_ = at;
-  for (const std::string& id : claim_ids) {
-    Hits& h = pending_[id];
-    h.count += 1;
-    h.last = std::max(h.last, at);
+  for (const std::string& id : claim_ids) Add(id, 1, at);
+}
+
+void AccessBatch::Add(const std::string& claim_id, int64_t count, TimestampMs last) {
+  if (count < 1 || claim_id.empty()) return;
+  if (pending_.empty()) oldest_ = last;
+  oldest_ = std::min(oldest_, last);
+  Hits& h = pending_[claim_id];
+  h.count += count;
+  h.last = std::max(h.last, last);
+}
+
+std::string AccessBatch::Serialize() const {
+  std::string out;
+  for (const auto& [id, hits] : pending_) out += fmt::format("{} {} {}\n", id, hits.count, hits.last);
+  return out;
+}
+
+int64_t AccessBatch::Parse(std::string_view text) {
+  int64_t added = 0;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    if (end == std::string_view::npos) break;  // a torn last line
+    std::string line(text.substr(0, end));
+    text.remove_prefix(end + 1);
+    char id[128];
+    long long count = 0, last = 0;
+    char extra = 0;
+    if (std::sscanf(line.c_str(), "%127s %lld %lld %c", id, &count, &last, &extra) != 3) continue;
+    Add(id, count, last);
+    ++added;
   }
+  return added;
 }
 
 bool AccessBatch::Due(TimestampMs now, int max_claims, int64_t max_age_ms) const {

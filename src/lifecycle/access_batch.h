@@ -1,15 +1,18 @@
-// lifecycle/access_batch.h — recall hits counted in memory and written in one short write.
+// lifecycle/access_batch.h — recall hits counted in memory, written to the hits log beside the
+// database (lifecycle/hits_log.h) and folded into claims by a maintenance pass.
 //
-// Recall is a read transaction and must stay fast, so a hit is not written when it happens: the
-// Engine records the recalled claim ids here and writes them (access_count += hits,
-// last_accessed_at = latest hit) when a flush is due, in Maintain, and when it is destroyed.
-// Hits not yet written are lost if the process dies — they only feed activation (a softer decay),
-// never correctness. Not thread-safe: the Engine serialises calls.
+// Recall reads and must never write the database, so a hit is not written where it happens: the
+// Engine records the recalled claim ids here, appends them to the hits log when due and when it is
+// destroyed, and Maintain moves the log's hits back here and writes them (access_count += hits,
+// last_accessed_at = latest hit) in its own write transaction. Hits not yet in the log are lost if
+// the process dies — they only feed activation (a softer decay), never correctness. Not
+// thread-safe: the Engine serialises calls.
 #ifndef ENGRAM_LIFECYCLE_ACCESS_BATCH_H_
 #define ENGRAM_LIFECYCLE_ACCESS_BATCH_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -28,7 +31,16 @@ class AccessBatch {
   // `now` (ms UTC). False when nothing is pending.
   bool Due(TimestampMs now, int max_claims, int64_t max_age_ms) const;
 
+  // Adds `count` hits of one claim, the latest at `last` (ms UTC). A count below 1 adds nothing.
+  void Add(const std::string& claim_id, int64_t count, TimestampMs last);
+
   size_t pending() const { return pending_.size(); }
+
+  // The pending hits as text, one claim a line: "<claim id> <count> <last ms>\n".
+  std::string Serialize() const;
+  // Adds every well-formed line of `text` (Serialize's format); a torn or malformed line (a
+  // process killed mid-write) is skipped. Returns the lines added.
+  int64_t Parse(std::string_view text);
 
   // Writes the pending hits inside the caller's write transaction; returns the claims updated (a
   // forgotten id updates nothing). Call Clear() once the transaction committed.

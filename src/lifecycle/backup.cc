@@ -17,6 +17,7 @@
 #include "lifecycle/compact.h"
 #include "lifecycle/forget.h"
 #include "store/sqlite/audit_log.h"
+#include "store/sqlite/open_target.h"
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/schema.h"
@@ -309,27 +310,13 @@ Status RefuseStraySidecars(const std::string& backup_path) {
   return Status::Ok();
 }
 
-// `path` as the path part of an SQLite URI: '%', '?' and '#' are percent-encoded
-// (sqlite.org/uri.html).
-std::string UriPath(const std::string& path) {
-  std::string out;
-  for (char c : path) {
-    if (c == '%' || c == '?' || c == '#') {
-      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // Opens the backup read-only and immutable (no lock, no journal, no sidecar, no byte written) and
 // runs integrity_check; its schema must not be newer than this build, and the manifest's schema
 // version and ledger summary (not covered by the file hash) must be the file's. Errors:
 // kCorruption.
 Status CheckReadOnly(const std::string& path, const BackupManifest& m) {
   sqlite3* db = nullptr;
-  const std::string uri = "file:" + UriPath(path) + "?mode=ro&immutable=1";
+  const std::string uri = "file:" + sqlite::SqliteUriPath(path) + "?mode=ro&immutable=1";
   int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   Status st = Status::Ok();
   if (rc != SQLITE_OK) {

@@ -30,11 +30,13 @@ struct DenseIndex::Space {
   // other connections) and sqlite3_total_changes64 (rows changed by this one). Unchanged = skip
   // the catch-up and freshness queries (≈ 12 ms each at 100k events).
   std::optional<std::pair<int64_t, int64_t>> checked_at;
+  // Without store_vectors: the vectors embedded by this process, by event seq (never written).
+  std::map<int64_t, std::vector<float>> unstored;
 };
 
 DenseIndex::DenseIndex(sqlite::Database& db, sqlite::EventStore& store,
-                       const providers::EmbedderFactory& factory)
-    : db_(db), store_(store), factory_(factory), vectors_(db) {}
+                       const providers::EmbedderFactory& factory, bool store_vectors)
+    : db_(db), store_(store), factory_(factory), vectors_(db), store_vectors_(store_vectors) {}
 
 DenseIndex::~DenseIndex() = default;
 
@@ -113,7 +115,7 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
     j["generation"] = generation;
     j["component"] = component;
     stored = j.dump();
-    ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
+    if (store_vectors_) ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
       auto st = db_.Cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
       if (!st) return st.error();
       (*st)->Bind(1, key).Bind(2, stored);
@@ -184,6 +186,10 @@ Status DenseIndex::CatchUp(Space& space, int64_t namespace_id) {
                                    texts.begin() + static_cast<std::ptrdiff_t>(end));
     auto vectors = space.embedder->Embed(batch);
     if (!vectors) return vectors.error();
+    if (!store_vectors_) {
+      for (size_t i = begin; i < end; ++i) space.unstored[seqs[i]] = std::move((*vectors)[i - begin]);
+      continue;
+    }
     ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
       for (size_t i = begin; i < end; ++i) {
         ENGRAM_RETURN_IF_ERROR(vectors_.Put(sqlite::VectorOwner::kEvent, seqs[i], namespace_id,
@@ -208,7 +214,9 @@ Status DenseIndex::Refresh(Space& space, int64_t namespace_id) {
   const int64_t count = (*count_stmt)->Int(0);
   const int64_t max_seq = (*count_stmt)->Int(1);
   (*count_stmt)->Reset();
-  if (static_cast<size_t>(count) == m.seqs.size() && max_seq == m.max_seq) return Status::Ok();
+  if (space.unstored.empty() && static_cast<size_t>(count) == m.seqs.size() && max_seq == m.max_seq) {
+    return Status::Ok();
+  }
 
   auto load = [&](int64_t after) -> Status {
     auto st = db_.Cached(
@@ -239,13 +247,23 @@ Status DenseIndex::Refresh(Space& space, int64_t namespace_id) {
     }
     return Status::Ok();
   };
-  if (max_seq > m.max_seq) {
+  if (max_seq > m.max_seq && space.unstored.empty()) {
     ENGRAM_RETURN_IF_ERROR(load(m.max_seq));
     if (m.seqs.size() == static_cast<size_t>(count)) return Status::Ok();
   }
-  // Rows went away (forget, reindex) or changed: reload everything.
+  // Rows went away (forget, reindex) or changed, or this process holds vectors of its own: reload.
   m = DenseMatrix{};
-  return load(0);
+  ENGRAM_RETURN_IF_ERROR(load(0));
+  for (const auto& [seq, vector] : space.unstored) {
+    if (m.row_of.count(seq) > 0) continue;
+    if (m.dim == 0) m.dim = static_cast<int>(vector.size());
+    if (static_cast<int>(vector.size()) != m.dim) continue;  // never compared: Prepare says why
+    m.values.insert(m.values.end(), vector.begin(), vector.end());
+    m.row_of[seq] = m.seqs.size();
+    m.seqs.push_back(seq);
+    m.max_seq = std::max(m.max_seq, seq);
+  }
+  return Status::Ok();
 }
 
 Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name, std::string_view text) {

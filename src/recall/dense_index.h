@@ -63,13 +63,17 @@ struct DenseQuery {
 
 class DenseIndex {
  public:
-  DenseIndex(sqlite::Database& db, sqlite::EventStore& store, const providers::EmbedderFactory& factory);
+  // store_vectors = false (a read-only database): the SIF fit and the vectors of events that have
+  // none are computed and kept in this object only, never written.
+  DenseIndex(sqlite::Database& db, sqlite::EventStore& store, const providers::EmbedderFactory& factory,
+             bool store_vectors = true);
   ~DenseIndex();
 
   // The dense channel of one recall: nullopt query with a warning when the channel is off for
   // this namespace (another model's vectors, a dimension mismatch, an embedder error — never an
   // error of the recall), nullopt without a warning for an unknown namespace. Embeds events that
-  // lack a vector (a write transaction) and refreshes the matrix first. Errors: SQLite errors.
+  // lack a vector (a write transaction; in memory only without store_vectors) and refreshes the
+  // matrix first. Errors: SQLite errors.
   struct Prepared {
     std::optional<DenseQuery> query;
     std::string warning;
@@ -96,6 +100,7 @@ class DenseIndex {
   const providers::EmbedderFactory& factory_;
   sqlite::VectorStore vectors_;
   std::map<int64_t, std::unique_ptr<Space>> spaces_;
+  bool store_vectors_ = true;
 };
 
 }  // namespace engram

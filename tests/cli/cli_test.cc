@@ -636,8 +636,12 @@ TEST_F(CliSessionSearchTest, UnknownNamespaceAndNoMatch) {
 
 // ---- doctor, stats, database selection ---------------------------------------------------------
 
-TEST_F(CliTest, DoctorOnAFreshDatabaseIsOk) {
+TEST_F(CliTest, DoctorOnANewDatabaseIsOk) {
   ASSERT_FALSE(std::filesystem::exists(db_));
+  CliResult missing = Engram({"--json", "doctor"});
+  EXPECT_EQ(missing.exit_code, 3) << "doctor reads; it never creates: " << missing.Describe();
+  EXPECT_FALSE(std::filesystem::exists(db_));
+  ASSERT_EQ(Engram({"remember", "-n", "u1", "I like tea"}).exit_code, 0);
   CliResult r = Engram({"--json", "doctor"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   json report = ParseJsonOut(r);
@@ -646,8 +650,7 @@ TEST_F(CliTest, DoctorOnAFreshDatabaseIsOk) {
   EXPECT_EQ(report["problems"], json::array());
   EXPECT_TRUE(report["schema_version"].is_number_integer());
   EXPECT_GE(report["checks"].size(), 1u);
-  EXPECT_EQ(report["stats"]["events"], 0);
-  EXPECT_TRUE(std::filesystem::exists(db_));
+  EXPECT_EQ(report["stats"]["events"], 1);
 
   // Still ok after some writes; the readable form says so.
   ASSERT_EQ(Engram({"ingest", Jsonl("a.jsonl", Line("u1", "s1", "hello", ""))}).exit_code, 0);
@@ -662,8 +665,11 @@ TEST_F(CliTest, DatabaseFromFlagEnvironmentAndDefault) {
   const std::string flag_db = dir_.File("from-flag.db");
   const std::string file = Jsonl("one.jsonl", Line("u1", "s1", "selected database", ""));
 
-  // $ENGRAM_DB alone.
+  // $ENGRAM_DB alone (its folder is made only with --create, like --db's).
   CliResult r = RunCli({"ingest", file}, "", {{"ENGRAM_DB", env_db}});
+  ASSERT_EQ(r.exit_code, 3) << r.Describe();
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("from-env")));
+  r = RunCli({"--create", "ingest", file}, "", {{"ENGRAM_DB", env_db}});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_TRUE(std::filesystem::exists(env_db));
   r = RunCli({"--json", "stats"}, "", {{"ENGRAM_DB", env_db}});
@@ -677,12 +683,11 @@ TEST_F(CliTest, DatabaseFromFlagEnvironmentAndDefault) {
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_EQ(ParseJsonOut(r)["events"], 1);
 
-  // --db wins over $ENGRAM_DB.
+  // --db wins over $ENGRAM_DB (stats reads: a missing file is not found, and stays missing).
   r = RunCli({"--db", flag_db, "--json", "stats"}, "", {{"ENGRAM_DB", env_db}});
-  ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  stats = ParseJsonOut(r);
-  EXPECT_EQ(stats["path"], flag_db);
-  EXPECT_EQ(stats["events"], 0);
+  ASSERT_EQ(r.exit_code, 3) << r.Describe();
+  EXPECT_THAT(r.out, HasSubstr(flag_db));
+  EXPECT_FALSE(std::filesystem::exists(flag_db));
 
   // Neither: $XDG_DATA_HOME/engram/engram.db, else $HOME/.local/share/engram/engram.db.
   const std::string xdg = dir_.File("xdg");
@@ -706,8 +711,8 @@ TEST_F(CliTest, ReadingAMissingDatabaseIsNotFoundAndCreatesNothing) {
     args.insert(args.begin(), {"--db", missing, "--json"});
     CliResult r = RunCli(args);
     EXPECT_EQ(r.exit_code, 3) << r.Describe();
-    EXPECT_NE(r.out.find("no database at"), std::string::npos) << r.Describe();
-    EXPECT_FALSE(std::filesystem::exists(missing)) << args[3];
+    EXPECT_NE(r.out.find("folder \\\"" + dir_.File("typo") + "\\\" of database"), std::string::npos) << r.Describe();
+    EXPECT_FALSE(std::filesystem::exists(dir_.File("typo"))) << args[3];
   }
 }
 
@@ -822,6 +827,11 @@ TEST(CliDenseTest, ModelsInstallFromAFolderAndReindexAfterAModelChange) {
   const std::string db = dir.File("engram.db");
   test::WriteFile(dir.File("in.jsonl"), Line("u1", "s1", "my sister plays the violin", "2024-01-01T10:00:00Z"));
   ASSERT_EQ(test::RunCli({"--db", db, "ingest", dir.File("in.jsonl")}, "", {}).exit_code, 0);
+  // Recall opens the database read-only: it embeds what has no vector in memory only. A writing
+  // command stores the vectors (here reindex), which the model-change check below relies on.
+  test::CliResult stored =
+      test::RunCli({"--db", db, "--embedder", "glove", "--embedder-model", model, "reindex", "-n", "u1"}, "", {});
+  ASSERT_EQ(stored.exit_code, 0) << stored.Describe();
   test::CliResult glove =
       test::RunCli({"--db", db, "--embedder", "glove", "--embedder-model", model, "recall", "-n", "u1", "violin"}, "", {});
   ASSERT_EQ(glove.exit_code, 0) << glove.Describe();

@@ -1,13 +1,13 @@
 #include "store/sqlite/database.h"
 
 #include <chrono>
-#include <filesystem>
 #include <random>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "store/sqlite/sqlite_version.h"
+#include "store/sqlite/open_target.h"
 
 namespace engram::sqlite {
 
@@ -146,37 +146,36 @@ Database::~Database() {
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
-  if (options.db_path.empty()) return Error(Status::InvalidArgument("database path is empty"));
   ENGRAM_RETURN_IF_ERROR(CheckSqliteVersion(options.allow_affected_sqlite));
-  std::error_code ec;
-  std::filesystem::path p(options.db_path);
-  if (p.has_parent_path() && options.db_path != ":memory:") {
-    std::filesystem::create_directories(p.parent_path(), ec);
-    if (ec) {
-      return Error(Status::IOError(
-          fmt::format("cannot create folder {}: {}", p.parent_path().string(), ec.message())));
-    }
-  }
+  // The open mode's file checks and flags (store/sqlite/open_target.h): nothing SQLite would
+  // create or initialise is opened unless the mode allows it.
+  auto target = ResolveOpenTarget(options);
+  if (!target) return Error(target.error());
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(options.db_path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(target->filename.c_str(), &db, target->flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     Status st = StatusFromSqlite(rc, db, fmt::format("open {}", options.db_path));
     sqlite3_close_v2(db);
     return Error(st);
   }
+  if (!target->read_only && sqlite3_db_readonly(db, "main") == 1) {
+    sqlite3_close_v2(db);
+    return Error(Status::IOError(fmt::format("database \"{}\" can only be opened read-only", options.db_path)));
+  }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, options.busy_timeout_ms);
   std::unique_ptr<Database> database(new Database(db, options.db_path, options));
+  database->read_only_ = target->read_only;
 
   // Journal mode: read first; setting WAL again can unlink WAL files other connections hold.
   // Switching a fresh file to WAL needs an exclusive lock, and SQLite reports a conflict there as
   // busy without waiting (to avoid deadlock), so two processes opening a new file at once retry
   // with jitter like writers do.
+  // A read-only connection never sets it (that is a write).
   Status setup = database->RetryOnBusy([&]() -> Status {
     auto mode = database->QueryText("PRAGMA journal_mode");
     if (!mode) return mode.error();
-    if (*mode != "wal") {
+    if (*mode != "wal" && !target->read_only) {
       auto set = database->QueryText("PRAGMA journal_mode=WAL");
       if (!set) return set.error();
     }

@@ -71,18 +71,22 @@ std::string JsonIntArray(const std::vector<int64_t>& ids);
 
 class Database {
  public:
-  // Opens or creates `path` (creating parent folders), then applies: WAL (kept when the file already
-  // says WAL; never downgraded), foreign_keys=ON, secure_delete=ON, synchronous=FULL (a commit is
-  // on disk before Ingest returns, so an acknowledged write survives a crash or power loss),
-  // busy_timeout = options.busy_timeout_ms; SQLite's automatic checkpoint is replaced by the
+  // Opens options.db_path as options.open_mode allows (ResolveOpenTarget, store/sqlite/open_target.h:
+  // a missing file is created only for kCreate; an empty or non-SQLite file is refused untouched;
+  // kReadOnly opens SQLITE_OPEN_READONLY), then applies: WAL (kept when the file already says WAL;
+  // never downgraded; a read-only connection keeps whatever the file says), foreign_keys=ON,
+  // secure_delete=ON, synchronous=FULL (a commit is on disk before Ingest returns, so an
+  // acknowledged write survives a crash or power loss), busy_timeout = options.busy_timeout_ms; SQLite's automatic checkpoint is replaced by the
   // checkpointer. Refuses a SQLite with the WAL-reset bug unless options.allow_affected_sqlite.
-  // Errors: kInvalidArgument (empty path), kIOError (also: affected SQLite), kCorruption (not a
-  // database).
+  // Errors: kInvalidArgument (empty path), kNotFound (no file or folder), kIOError (read-only for a
+  // writing mode; an affected SQLite), kCorruption (not a database).
   static Result<std::unique_ptr<Database>> Open(const Options& options);
   ~Database();
 
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
+  // True when opened OpenMode::kReadOnly: every write fails (kIOError).
+  bool read_only() const { return read_only_; }
 
   // Runs SQL with no result rows (several statements allowed).
   Status Exec(std::string_view sql);
@@ -122,6 +126,7 @@ class Database {
   std::string path_;
   Options options_;
   Checkpointer checkpointer_;
+  bool read_only_ = false;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
 };
 

@@ -263,6 +263,30 @@ Result<TextAnalysis> StoredTextAnalysis(Database& db) {
   return Error(Status::Corruption(fmt::format("unknown text analysis \"{}\"", *v)));
 }
 
+Status CheckEngramDatabase(Database& db, bool read_only) {
+  auto where = [&](const Status& st) { return st.WithContext(fmt::format("database \"{}\"", db.path())); };
+  auto tables = db.QueryInt("SELECT count(*) FROM sqlite_schema");  // parses every definition
+  if (!tables) return where(tables.error());
+  auto version = db.QueryInt("PRAGMA user_version");
+  if (!version) return where(version.error());
+  if (*version == 0) {
+    return where(Status::Corruption(*tables == 0 ? "an empty SQLite database, not an engram database; left unchanged"
+                                                 : "an SQLite database but not an engram database; left unchanged"));
+  }
+  if (*version > kSchemaVersion) {
+    return where(Status::Corruption(fmt::format(
+        "schema version {} is newer than this engram supports ({}); upgrade engram", *version, kSchemaVersion)));
+  }
+  if (read_only && *version < kSchemaVersion) {
+    return where(Status::Corruption(fmt::format(
+        "schema version {} needs a migration to {}, and a read-only open does not write: run a writing "
+        "command once (e.g. `engram maintain`)", *version, kSchemaVersion)));
+  }
+  auto analysis = StoredTextAnalysis(db);
+  if (!analysis) return where(analysis.error());
+  return Status::Ok();
+}
+
 Status Migrate(Database& db, TextAnalysis analysis) {
   // The common case — already current — takes no write lock, so opening never waits for a writer.
   int64_t current = 0;

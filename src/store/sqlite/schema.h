@@ -17,6 +17,13 @@ inline constexpr int kSchemaVersion = 8;
 // from SQLite.
 Status Migrate(Database& db, TextAnalysis analysis);
 
+// The open-time health check of an existing file (docs/integrity.md), reads only: its schema can be
+// read (every definition parses), it is an engram database (user_version at least 1, the meta
+// table names its text analysis) and not newer than this build; with `read_only`, not older
+// either (a read-only open cannot migrate). Errors: kCorruption saying which of these failed (an
+// SQLite file without engram's schema is "not an engram database"), kIOError, kBusy.
+Status CheckEngramDatabase(Database& db, bool read_only);
+
 // The text analysis recorded in the database's meta table.
 Result<TextAnalysis> StoredTextAnalysis(Database& db);
 
