@@ -35,8 +35,10 @@ Result<ProcessReport> ExtractionWorker::Run(bool drain, int64_t max_batches) {
 }
 
 Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* report) {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  const std::string token = fmt::format("{:016x}", rng());
+  // Drawn from the OS for each batch: a seeded generator would hand a forked child and its parent
+  // the same tokens, and each would take the other's lease for its own.
+  std::random_device random;
+  const std::string token = fmt::format("{:08x}{:08x}", random(), random());
 
   // Several windows share the transactions of phases 1 and 3, so the fsyncs of a durable commit
   // are paid once per group, not once per window.
