@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -229,6 +230,29 @@ TEST_F(KilledProcessTest, SessionExtractedInEventOrderAfterKill) {
   EXPECT_TRUE(claims == control_claims_) << Difference(claims, control_claims_);
 }
 
+TEST_F(KilledProcessTest, StatsAndJobsReportTheDeadLeaseAndRetryReleasesIt) {
+  using nlohmann::json;
+  test::CliResult r = test::RunCli({"--db", killed_, "--json", "stats"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  json stats = json::parse(r.out);
+  EXPECT_EQ(stats["leased_jobs"], 5 * kWindowsPerGroup) << r.out;
+  EXPECT_EQ(stats["stale_leased_jobs"], 5 * kWindowsPerGroup) << r.out;
+  EXPECT_EQ(stats["pending_jobs"], 50 - 10 * kWindowsPerGroup) << r.out;
+
+  r = test::RunCli({"--db", killed_, "--json", "jobs", "--status", "leased"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  json jobs = json::parse(r.out)["jobs"];
+  ASSERT_EQ(jobs.size(), 5u * kWindowsPerGroup) << r.out;
+  EXPECT_EQ(jobs[0]["lease"]["owner_alive"], "dead") << r.out;
+  EXPECT_EQ(jobs[0]["lease"]["stale"], true) << r.out;
+  EXPECT_NE(jobs[0]["lease"]["owner"].get<std::string>().find(" pid "), std::string::npos) << r.out;
+
+  r = test::RunCli({"--db", killed_, "--json", "jobs", "retry"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_EQ(json::parse(r.out)["retried"], 5 * kWindowsPerGroup) << r.out;
+  EXPECT_EQ(test::RawDb(killed_).Int("SELECT count(*) FROM jobs WHERE status = 'leased'"), 0);
+}
+
 class KilledProcessTwoNamespacesTest : public KilledProcessTest {
  protected:
   std::string SecondNamespace() const override { return "q"; }
@@ -247,6 +271,10 @@ TEST_F(KilledProcessTwoNamespacesTest, SessionWaitsInEventOrderForALeaseThatCann
                     "WHERE s.external_id = 'a' AND j.status = 'done'"),
             5 * kWindowsPerGroup)
       << "session a went on past the events it waits for";
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM jobs j JOIN sessions s ON s.id = j.session_id "
+                    "WHERE s.external_id = 'b' AND j.status = 'done'"),
+            20)
+      << "the other sessions must go on meanwhile";
   raw.Exec("UPDATE jobs SET lease_expires_at = 0 WHERE status = 'leased'");
   ASSERT_NO_FATAL_FAILURE(Process(killed_));
   EXPECT_EQ(raw.Int("SELECT count(*) FROM jobs WHERE status <> 'done'"), 0);
