@@ -87,7 +87,8 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   return Status::Ok();
 }
 
-Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token, std::vector<Window>* windows) {
+Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token,
+                                      std::vector<Window>* windows) {
   std::lock_guard<std::mutex> lock(db_mutex_);
   Status st = db_.WriteTransaction([&]() -> Status {
     windows->clear();
@@ -121,8 +122,8 @@ Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token, std:
   return Status::Ok();
 }
 
-void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leased_at, std::vector<Window>* windows,
-                                      ProcessReport* report) {
+void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leased_at,
+                                      std::vector<Window>* windows, ProcessReport* report) {
   TimestampMs renewed_at = leased_at;
   for (Window& w : *windows) {
     if (NowMs() - renewed_at >= options_.lease_ms / 2) {
@@ -130,18 +131,22 @@ void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leas
       // the lease is checked again before anything is written).
       std::lock_guard<std::mutex> lock(db_mutex_);
       const TimestampMs now = NowMs();
-      if (db_.WriteTransaction([&] { return jobs_.Renew(token, now, options_.lease_ms); }).ok()) renewed_at = now;
+      Status renewed = db_.WriteTransaction([&] { return jobs_.Renew(token, now, options_.lease_ms); });
+      if (renewed.ok()) renewed_at = now;
     }
     report->batches += 1;
     report->events += static_cast<int64_t>(w.events.size());
-    if (w.session.kind != "heartbeat" && w.session.kind != "subagent") w.candidates = extractor_.Extract(w.events);
+    if (w.session.kind != "heartbeat" && w.session.kind != "subagent") {
+      w.candidates = extractor_.Extract(w.events);
+    }
   }
 }
 
-Status ExtractionWorker::CommitWindows(const std::string& token, TimestampMs now, std::vector<Window>& windows,
-                                       ProcessReport* delta, std::vector<std::string>* errors) {
+Status ExtractionWorker::CommitWindows(const std::string& token, TimestampMs now,
+                                       const std::vector<Window>& windows, ProcessReport* delta,
+                                       std::vector<std::string>* errors) {
   std::set<int64_t> held_back;  // sessions with a window not written: their later windows wait
-  for (Window& w : windows) {
+  for (const Window& w : windows) {
     const int64_t session = w.jobs.front().session_rowid;
     if (held_back.count(session) != 0) {
       ENGRAM_RETURN_IF_ERROR(jobs_.Release(w.jobs, token, now));
@@ -160,12 +165,13 @@ Status ExtractionWorker::CommitWindows(const std::string& token, TimestampMs now
       std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
       errors->push_back(error);
       delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
-      ENGRAM_RETURN_IF_ERROR(jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
+      ENGRAM_RETURN_IF_ERROR(
+          jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
       held_back.insert(session);
       continue;
     }
-    ENGRAM_RETURN_IF_ERROR(
-        WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates, now, delta));
+    ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session,
+                                       *w.candidates, now, delta));
     ENGRAM_RETURN_IF_ERROR(jobs_.Complete(w.jobs, token, now));
   }
   return Status::Ok();

@@ -5,8 +5,8 @@
 // A session's windows are written in event order: when one cannot be written (lost lease,
 // extractor failure), the later windows of its session in the same group are given back
 // unwritten (JobStore::Release), so that they run after it (issue 18). Leases name this process
-// as their owner, so a worker killed mid-batch has its jobs taken over at once by the next one, and
-// are renewed while a long extraction runs.
+// as their owner, so that a worker killed mid-batch has its jobs taken over at once by the next
+// one, and are renewed while a long extraction runs.
 #ifndef ENGRAM_WRITE_EXTRACTION_WORKER_H_
 #define ENGRAM_WRITE_EXTRACTION_WORKER_H_
 
@@ -64,8 +64,8 @@ class ExtractionWorker {
   // Phase 3 (inside the caller's transaction): writes each window whose lease is held and whose
   // extraction worked, in lease order; records failures; releases the later windows of a session
   // whose window was not written.
-  Status CommitWindows(const std::string& token, TimestampMs now, std::vector<Window>& windows, ProcessReport* delta,
-                       std::vector<std::string>* errors);
+  Status CommitWindows(const std::string& token, TimestampMs now, const std::vector<Window>& windows,
+                       ProcessReport* delta, std::vector<std::string>* errors);
   // Admits and writes one window's candidates (inside the caller's transaction).
   Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                      const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,

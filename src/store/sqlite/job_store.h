@@ -1,11 +1,12 @@
-// store/sqlite/job_store.h — the durable job queue: leases with tokens, owners and expiry, attempts
-// and backoff, and the in-order rule of a session's extraction. Callers own transactions.
+// store/sqlite/job_store.h — the durable job queue: leases with tokens, owners and expiry,
+// attempts and backoff, and the in-order rule of a session's extraction. Callers own transactions.
 //
-// Leases. A lease records a token (one worker batch), an owner (the process, util/process_identity.h)
-// and an expiry time. A lease is taken over when it has expired, or at once when its owner is known
-// to be dead (same machine, boot and pid namespace, and the process is gone or its pid reused): a
-// `process` killed with -9 does not keep its jobs for the lease time. A worker that extracts for
-// long renews its leases (Renew) so that expiry only ever frees the jobs of a hung or far-away one.
+// Leases. A lease records a token (one worker batch), an owner (the process:
+// util/process_identity.h) and an expiry time. A lease is taken over when it has expired, or at
+// once when its owner is known to be dead (same machine, boot and pid namespace, and the process
+// is gone or its pid reused): a `process` killed with -9 does not keep its jobs for the lease
+// time. A worker that extracts for long renews its leases (Renew), so that expiry only ever frees
+// the jobs of a hung worker or of one that cannot be judged (another machine or container).
 //
 // In-order rule. The events of one session are extracted in event order (occurred_at, then seq):
 // a session is leased only from its earliest open job (pending or leased) that this batch does not
@@ -60,7 +61,8 @@ class JobStore {
  public:
   explicit JobStore(Database& db) : db_(db) {}
 
-  Status EnqueueExtraction(int64_t namespace_id, int64_t session_rowid, int64_t event_seq, TimestampMs now);
+  Status EnqueueExtraction(int64_t namespace_id, int64_t session_rowid, int64_t event_seq,
+                           TimestampMs now);
 
   // Leases the next batch: up to max_events open jobs of one ready session (see the in-order rule
   // above), in event order, under request.token and request.owner. First releases the leases of
@@ -104,14 +106,16 @@ class JobStore {
   // Sessions that must wait: they hold an open job outside `token` that is not ready (leased and
   // neither expired nor released, or pending in backoff). A JSON array of session row ids.
   Result<std::string> BlockedSessions(TimestampMs now, std::string_view token);
-  Result<std::optional<int64_t>> OldestReadySession(const LeaseRequest& request, const std::string& blocked);
-  Result<std::optional<int64_t>> PickWaitedSession(const LeaseRequest& request, const std::string& blocked);
+  Result<std::optional<int64_t>> OldestReadySession(const LeaseRequest& request,
+                                                    const std::string& blocked);
+  Result<std::optional<int64_t>> PickWaitedSession(const LeaseRequest& request,
+                                                   const std::string& blocked);
   Result<std::vector<LeasedJob>> LeaseFromSession(const LeaseRequest& request, int64_t session);
   // The distinct owners of leased jobs ("" for rows without one) and their liveness.
   Result<std::map<std::string, Liveness>> LeaseOwners();
   // Leased jobs matching `condition` (SQL; ?1 = now, ?3 = `arg`) and id (0 = any) back to pending.
-  Result<int64_t> ReleaseLeases(std::string_view condition, TimestampMs now, int64_t id, std::string_view arg,
-                                std::string_view why);
+  Result<int64_t> ReleaseLeases(std::string_view condition, TimestampMs now, int64_t id,
+                                std::string_view arg, std::string_view why);
   Result<int64_t> ReleaseDeadLeases(TimestampMs now, int64_t id);
 
   Database& db_;
