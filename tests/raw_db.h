@@ -41,6 +41,17 @@ class RawDb {
     sqlite3_finalize(st);
     return v;
   }
+  // The first column of the first row of `sql` as text, or "" when it returns no row or NULL.
+  std::string Text(const std::string& sql) {
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sql << ": " << sqlite3_errmsg(db_);
+    std::string v;
+    if (st != nullptr && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != nullptr) {
+      v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    return v;
+  }
   void Exec(const std::string& sql) {
     char* err = nullptr;
     EXPECT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << sql << ": " << (err ? err : "");

@@ -149,9 +149,12 @@ class Engine {
   // current. Errors: kNotFound.
   virtual Result<ClaimExplanation> ExplainClaim(std::string_view id) = 0;
 
-  // Jobs that are not done (status "") or of one status; newest last. Errors: kInvalidArgument.
+  // Jobs that are not done (status "") or of one status; newest last. A leased job names its
+  // owner and says whether the owner is alive and the lease stale. Errors: kInvalidArgument.
   virtual Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) = 0;
-  // Puts a failed job (or every failed job, id 0) back in the queue; returns how many.
+  // Puts a failed job (or every failed job, id 0) back in the queue, and releases stale leases
+  // (owner dead or lease expired) the same way; returns how many. Errors: kNotFound (an id that is
+  // neither), kBusy.
   virtual Result<int64_t> RetryJobs(int64_t id) = 0;
 
   // Checks this Engine's file, reading only (lifecycle/doctor.h): SQLite's integrity_check (which

@@ -327,6 +327,12 @@ struct JobInfo {
   int attempts = 0;
   std::string last_error;
   TimestampMs updated_at = 0;
+  // Leased jobs only (status "leased"); empty / 0 / false otherwise.
+  std::string lease_owner;           // "host pid N"; "" when the lease names no owner (older rows)
+  std::string lease_owner_alive;     // alive, dead, or unknown (another machine, boot or container,
+                                     // or no owner recorded: only the expiry time can tell)
+  TimestampMs lease_expires_at = 0;  // ms UTC
+  bool lease_stale = false;          // owner dead or lease expired: the next `process` takes it over
 };
 
 struct ProcessReport {
@@ -402,8 +408,10 @@ struct StoreStats {
   int64_t events = 0;
   int64_t claims = 0;
   int64_t active_claims = 0;
-  int64_t pending_jobs = 0;
-  int64_t failed_jobs = 0;
+  int64_t pending_jobs = 0;       // waiting to be leased (due now or in a retry backoff)
+  int64_t leased_jobs = 0;        // held by a worker
+  int64_t stale_leased_jobs = 0;  // of leased_jobs: owner dead or lease expired (taken over next)
+  int64_t failed_jobs = 0;        // failed for good until `engram jobs retry`
   std::vector<NamespaceStats> per_namespace;
   // Engine::Stats: what PRAGMA quick_check found (at most 20 lines; empty = the file is sound).
   // The counts above are then only what could be read.

@@ -387,9 +387,10 @@ int RunGet(const GlobalFlags& flags, const std::string& id) {
 void PrintStats(const StoreStats& s) {
   std::cout << fmt::format(
       "database   {}\nsize       {} bytes (+ {} bytes WAL)\nnamespaces {}\nsessions   {}\nevents     {}\n"
-      "claims     {} ({} active)\njobs       {} pending, {} failed\n",
+      "claims     {} ({} active)\njobs       {} pending, {} leased ({} stale: owner gone or lease expired), "
+      "{} failed\n",
       s.path, s.file_bytes, s.wal_bytes, s.namespaces, s.sessions, s.events, s.claims, s.active_claims,
-      s.pending_jobs, s.failed_jobs);
+      s.pending_jobs, s.leased_jobs, s.stale_leased_jobs, s.failed_jobs);
   for (const auto& n : s.per_namespace) {
     std::cout << fmt::format("  {}: {} sessions, {} events, {} claims ({} active)\n", n.name, n.sessions, n.events,
                              n.claims, n.active_claims);
@@ -711,8 +712,14 @@ int RunJobs(const GlobalFlags& flags, const std::string& status, int limit) {
   }
   if (jobs->empty()) std::cout << "no jobs\n";
   for (const auto& j : *jobs) {
-    std::cout << fmt::format("{:6d} {} {:8s} {}/{} event {} attempts {}{}\n", j.id, j.kind, j.status, j.namespace_name,
-                             j.session_id, j.event_id, j.attempts, j.last_error.empty() ? "" : "  error: " + j.last_error);
+    std::string lease;
+    if (j.status == "leased") {
+      lease = fmt::format("  by {} (owner {}) until {}{}", j.lease_owner.empty() ? "an unnamed owner" : j.lease_owner,
+                          j.lease_owner_alive, FormatTimestamp(j.lease_expires_at), j.lease_stale ? ", stale" : "");
+    }
+    std::cout << fmt::format("{:6d} {} {:8s} {}/{} event {} attempts {}{}{}\n", j.id, j.kind, j.status,
+                             j.namespace_name, j.session_id, j.event_id, j.attempts, lease,
+                             j.last_error.empty() ? "" : "  error: " + j.last_error);
   }
   return 0;
 }
@@ -1124,12 +1131,13 @@ int Main(int argc, char** argv) {
 
   std::string jobs_status;
   int jobs_limit = 100;
-  auto* jobs_cmd = app.add_subcommand("jobs", "extraction jobs that are pending or failed");
+  auto* jobs_cmd = app.add_subcommand("jobs", "extraction jobs that are pending, leased or failed");
   jobs_cmd->add_option("--status", jobs_status, "pending, leased, done or failed (default: not done)");
   jobs_cmd->add_option("--limit,-k", jobs_limit, "at most this many")->check(CLI::Range(1, 10000));
   int64_t retry_id = 0;
-  auto* retry_cmd = jobs_cmd->add_subcommand("retry", "put failed jobs back in the queue");
-  retry_cmd->add_option("id", retry_id, "job id (default: every failed job)");
+  auto* retry_cmd = jobs_cmd->add_subcommand(
+      "retry", "put failed jobs and stale leases (owner gone or lease expired) back in the queue");
+  retry_cmd->add_option("id", retry_id, "job id (default: every failed job and stale lease)");
 
   std::string sessions_ns;
   int sessions_limit = 20;

@@ -300,6 +300,12 @@ OrderedJson JobInfoToJson(const JobInfo& x) {
   j["attempts"] = x.attempts;
   j["last_error"] = x.last_error;
   j["updated_at"] = FormatTimestamp(x.updated_at);
+  if (x.status == "leased") {
+    j["lease"] = OrderedJson{{"owner", x.lease_owner},
+                             {"owner_alive", x.lease_owner_alive},
+                             {"expires_at", FormatTimestamp(x.lease_expires_at)},
+                             {"stale", x.lease_stale}};
+  }
   return j;
 }
 
@@ -434,6 +440,8 @@ OrderedJson StatsToJson(const StoreStats& s) {
   j["claims"] = s.claims;
   j["active_claims"] = s.active_claims;
   j["pending_jobs"] = s.pending_jobs;
+  j["leased_jobs"] = s.leased_jobs;
+  j["stale_leased_jobs"] = s.stale_leased_jobs;
   j["failed_jobs"] = s.failed_jobs;
   j["damage"] = s.damage;
   return j;

@@ -570,7 +570,7 @@ class EngineImpl final : public Engine {
     }
     if (limit < 1 || limit > 10000) return Error(Status::InvalidArgument("field \"limit\": outside 1–10000"));
     std::lock_guard<std::mutex> lock(mu_);
-    return jobs_.List(status, limit);
+    return jobs_.List(status, limit, NowMs());
   }
 
   Result<int64_t> RetryJobs(int64_t id) override {
@@ -583,7 +583,9 @@ class EngineImpl final : public Engine {
       return Status::Ok();
     });
     if (!st.ok()) return Error(st);
-    if (id != 0 && n == 0) return Error(Status::NotFound(fmt::format("no failed job with id {}", id)));
+    if (id != 0 && n == 0) {
+      return Error(Status::NotFound(fmt::format("no failed job or stale lease with id {}", id)));
+    }
     return n;
   }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <random>
+#include <set>
 
 #include "util/time.h"
 #include "write/admission.h"
@@ -34,63 +35,21 @@ Result<ProcessReport> ExtractionWorker::Run(bool drain, int64_t max_batches) {
 }
 
 Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* report) {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  const std::string token = fmt::format("{:016x}", rng());
+  // Drawn from the OS for each batch: a seeded generator would hand a forked child and its parent
+  // the same tokens, and each would take the other's lease for its own.
+  std::random_device random;
+  const std::string token = fmt::format("{:08x}{:08x}", random(), random());
 
-  // One window: up to batch_events events of one session, extracted together.
-  struct Window {
-    std::vector<sqlite::LeasedJob> jobs;
-    std::vector<Event> events;
-    std::vector<int64_t> seqs;
-    SessionInfo session;
-    Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
-  };
+  // Several windows share the transactions of phases 1 and 3, so the fsyncs of a durable commit
+  // are paid once per group, not once per window.
   std::vector<Window> windows;
-
-  // Phase 1: lease up to windows_per_transaction windows (each session's oldest pending events)
-  // and read their events and sessions. Several windows share the transactions of phases 1 and 3,
-  // so the fsyncs of a durable commit are paid once per group, not once per window.
-  {
-    std::lock_guard<std::mutex> lock(db_mutex_);
-    Status st = db_.WriteTransaction([&]() -> Status {
-      windows.clear();
-      sqlite::LeaseRequest request;
-      request.now = NowMs();
-      request.max_events = options_.batch_events;
-      request.max_wait_ms = options_.batch_wait_ms;
-      request.ignore_wait = drain;
-      request.lease_ms = options_.lease_ms;
-      request.token = token;
-      for (size_t w = 0; w < options_.windows_per_transaction; ++w) {
-        auto leased = jobs_.LeaseBatch(request);
-        if (!leased) return leased.error();
-        if (leased->empty()) break;
-        Window window;
-        window.jobs = std::move(*leased);
-        windows.push_back(std::move(window));
-      }
-      return Status::Ok();
-    });
-    ENGRAM_RETURN_IF_ERROR(st);
-    if (windows.empty()) return Status::Ok();
-    *found = true;
-    for (Window& w : windows) {
-      for (const auto& j : w.jobs) w.seqs.push_back(j.event_seq);
-      auto events = events_.GetBySeqs(w.seqs);
-      if (!events) return events.error();
-      w.events = std::move(*events);
-      auto info = events_.GetSession(w.jobs.front().session_rowid);
-      if (!info) return info.error();
-      w.session = std::move(*info);
-    }
-  }
+  const TimestampMs leased_at = NowMs();
+  ENGRAM_RETURN_IF_ERROR(LeaseWindows(drain, token, &windows));
+  if (windows.empty()) return Status::Ok();
+  *found = true;
 
   // Phase 2: extract, without holding the database (an LLM call may take seconds).
-  for (Window& w : windows) {
-    report->batches += 1;
-    report->events += static_cast<int64_t>(w.events.size());
-    if (w.session.kind != "heartbeat" && w.session.kind != "subagent") w.candidates = extractor_.Extract(w.events);
-  }
+  ExtractWindows(token, leased_at, &windows, report);
 
   // Phase 3: for each window, write its claims and complete its jobs — or record its failure — in
   // one transaction that first checks every lease is still held.
@@ -101,27 +60,7 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   Status st = db_.WriteTransaction([&]() -> Status {
     delta = ProcessReport{};
     errors.clear();
-    for (Window& w : windows) {
-      auto held = jobs_.StillLeased(w.jobs, token);
-      if (!held) return held.error();
-      if (!*held) {
-        // Another worker took this window over after our lease expired: write nothing of it.
-        errors.push_back("lease lost: another worker took these jobs over");
-        delta.jobs_failed += static_cast<int64_t>(w.jobs.size());
-        continue;
-      }
-      if (!w.candidates) {
-        std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
-        errors.push_back(error);
-        delta.jobs_failed += static_cast<int64_t>(w.jobs.size());
-        ENGRAM_RETURN_IF_ERROR(jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
-        continue;
-      }
-      ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates,
-                                         now, &delta));
-      ENGRAM_RETURN_IF_ERROR(jobs_.Complete(w.jobs, token, now));
-    }
-    return Status::Ok();
+    return CommitWindows(token, now, windows, &delta, &errors);
   });
   if (!st.ok()) {
     // A store error: nothing of these windows was written. Report it, never a false success, and
@@ -145,6 +84,96 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   report->candidates_rejected += delta.candidates_rejected;
   report->jobs_failed += delta.jobs_failed;
   report->errors.insert(report->errors.end(), errors.begin(), errors.end());
+  return Status::Ok();
+}
+
+Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token,
+                                      std::vector<Window>* windows) {
+  std::lock_guard<std::mutex> lock(db_mutex_);
+  Status st = db_.WriteTransaction([&]() -> Status {
+    windows->clear();
+    sqlite::LeaseRequest request;
+    request.now = NowMs();
+    request.max_events = options_.batch_events;
+    request.max_wait_ms = options_.batch_wait_ms;
+    request.ignore_wait = drain;
+    request.lease_ms = options_.lease_ms;
+    request.token = token;
+    for (size_t w = 0; w < options_.windows_per_transaction; ++w) {
+      auto leased = jobs_.LeaseBatch(request);
+      if (!leased) return leased.error();
+      if (leased->empty()) break;
+      Window window;
+      window.jobs = std::move(*leased);
+      windows->push_back(std::move(window));
+    }
+    return Status::Ok();
+  });
+  ENGRAM_RETURN_IF_ERROR(st);
+  for (Window& w : *windows) {
+    for (const auto& j : w.jobs) w.seqs.push_back(j.event_seq);
+    auto events = events_.GetBySeqs(w.seqs);
+    if (!events) return events.error();
+    w.events = std::move(*events);
+    auto info = events_.GetSession(w.jobs.front().session_rowid);
+    if (!info) return info.error();
+    w.session = std::move(*info);
+  }
+  return Status::Ok();
+}
+
+void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leased_at,
+                                      std::vector<Window>* windows, ProcessReport* report) {
+  TimestampMs renewed_at = leased_at;
+  for (Window& w : *windows) {
+    if (NowMs() - renewed_at >= options_.lease_ms / 2) {
+      // A heartbeat: best effort (a renewal lost to contention is retried before the next window;
+      // the lease is checked again before anything is written).
+      std::lock_guard<std::mutex> lock(db_mutex_);
+      const TimestampMs now = NowMs();
+      Status renewed = db_.WriteTransaction([&] { return jobs_.Renew(token, now, options_.lease_ms); });
+      if (renewed.ok()) renewed_at = now;
+    }
+    report->batches += 1;
+    report->events += static_cast<int64_t>(w.events.size());
+    if (w.session.kind != "heartbeat" && w.session.kind != "subagent") {
+      w.candidates = extractor_.Extract(w.events);
+    }
+  }
+}
+
+Status ExtractionWorker::CommitWindows(const std::string& token, TimestampMs now,
+                                       const std::vector<Window>& windows, ProcessReport* delta,
+                                       std::vector<std::string>* errors) {
+  std::set<int64_t> held_back;  // sessions with a window not written: their later windows wait
+  for (const Window& w : windows) {
+    const int64_t session = w.jobs.front().session_rowid;
+    if (held_back.count(session) != 0) {
+      ENGRAM_RETURN_IF_ERROR(jobs_.Release(w.jobs, token, now));
+      continue;
+    }
+    auto held = jobs_.StillLeased(w.jobs, token);
+    if (!held) return held.error();
+    if (!*held) {
+      // Another worker took this window over after our lease expired: write nothing of it.
+      errors->push_back("lease lost: another worker took these jobs over");
+      delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
+      held_back.insert(session);
+      continue;
+    }
+    if (!w.candidates) {
+      std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
+      errors->push_back(error);
+      delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
+      ENGRAM_RETURN_IF_ERROR(
+          jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
+      held_back.insert(session);
+      continue;
+    }
+    ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session,
+                                       *w.candidates, now, delta));
+    ENGRAM_RETURN_IF_ERROR(jobs_.Complete(w.jobs, token, now));
+  }
   return Status::Ok();
 }
 

@@ -2,6 +2,11 @@
 // events, runs the extractor outside any transaction, then admits and writes the candidates and
 // completes the jobs in one transaction. A lost lease writes nothing and never reports success; an
 // extractor failure leaves the events stored and the jobs retried with backoff (bug_scenarios B42).
+// A session's windows are written in event order: when one cannot be written (lost lease,
+// extractor failure), the later windows of its session in the same group are given back
+// unwritten (JobStore::Release), so that they run after it (issue 18). Leases name this process
+// as their owner, so that a worker killed mid-batch has its jobs taken over at once by the next
+// one, and are renewed while a long extraction runs.
 #ifndef ENGRAM_WRITE_EXTRACTION_WORKER_H_
 #define ENGRAM_WRITE_EXTRACTION_WORKER_H_
 
@@ -20,7 +25,8 @@ namespace engram {
 struct ExtractionWorkerOptions {
   size_t batch_events = 5;         // at most this many events of one session per extraction
   int64_t batch_wait_ms = 120000;  // a smaller batch waits this long for more events (worker mode)
-  int64_t lease_ms = 60000;        // after this, another worker may take the batch over
+  int64_t lease_ms = 60000;        // after this, another worker may take the batch over; renewed
+                                   // every lease_ms / 2 while the group is being extracted
   int max_attempts = 5;            // then the job is `failed` until `engram jobs retry`
   int64_t backoff_ms = 1000;       // first retry delay; doubles each attempt
   size_t windows_per_transaction = 32;  // windows leased and committed together
@@ -35,11 +41,31 @@ class ExtractionWorker {
 
   // Processes batches until none qualifies. drain = true takes every ready job at once (ignoring
   // batch_wait_ms): `engram process`. max_batches 0 = no limit. Errors: kBusy/kIOError from the
-  // store; extractor failures are counted in the report, not returned.
+  // store; extractor failures are counted in the report, not returned. Not thread-safe (one Run at
+  // a time per worker; several workers may share the database).
   Result<ProcessReport> Run(bool drain, int64_t max_batches);
 
  private:
+  // One window: up to batch_events events of one session, extracted together.
+  struct Window {
+    std::vector<sqlite::LeasedJob> jobs;
+    std::vector<Event> events;
+    std::vector<int64_t> seqs;
+    SessionInfo session;
+    Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
+  };
+
   Status ProcessBatch(bool drain, bool* found, ProcessReport* report);
+  // Phase 1: leases up to windows_per_transaction windows under `token` and reads their events.
+  Status LeaseWindows(bool drain, const std::string& token, std::vector<Window>* windows);
+  // Phase 2: runs the extractor on each window, renewing the leases every lease_ms / 2.
+  void ExtractWindows(const std::string& token, TimestampMs leased_at, std::vector<Window>* windows,
+                      ProcessReport* report);
+  // Phase 3 (inside the caller's transaction): writes each window whose lease is held and whose
+  // extraction worked, in lease order; records failures; releases the later windows of a session
+  // whose window was not written.
+  Status CommitWindows(const std::string& token, TimestampMs now, const std::vector<Window>& windows,
+                       ProcessReport* delta, std::vector<std::string>* errors);
   // Admits and writes one window's candidates (inside the caller's transaction).
   Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                      const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,

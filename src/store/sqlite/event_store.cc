@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "store/sqlite/fts5_tokenizer.h"
+#include "store/sqlite/job_store.h"
+#include "util/time.h"
 #include "util/utf8.h"
 
 namespace engram::sqlite {
@@ -804,12 +806,12 @@ Result<StoreStats> EventStore::Stats() {
     stats.active_claims += ns.active_claims;
     stats.per_namespace.push_back(std::move(ns));
   }
-  auto pending = db_.QueryInt("SELECT count(*) FROM jobs WHERE status IN ('pending','leased')");
-  if (!pending) return Error(pending.error());
-  stats.pending_jobs = *pending;
-  auto failed = db_.QueryInt("SELECT count(*) FROM jobs WHERE status = 'failed'");
-  if (!failed) return Error(failed.error());
-  stats.failed_jobs = *failed;
+  auto jobs = JobStore(db_).Counts(NowMs());
+  if (!jobs) return Error(jobs.error());
+  stats.pending_jobs = jobs->pending;
+  stats.leased_jobs = jobs->leased;
+  stats.stale_leased_jobs = jobs->stale_leases;
+  stats.failed_jobs = jobs->failed;
   return stats;
 }
 

@@ -195,6 +195,7 @@ class EventStore {
   Result<int64_t> LineageRoot(int64_t session_rowid);
   Result<std::vector<SessionInfo>> ListSessions(std::optional<int64_t> namespace_id, int limit);
 
+  // Counts and sizes: per namespace, and the jobs by state (JobStore::Counts at the current time).
   Result<StoreStats> Stats();
   // Problems found by engram's own invariants ("N events missing from the full-text index").
   Result<std::vector<std::string>> CheckInvariants();

@@ -372,7 +372,16 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       }
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 8"));
     }
-    // Later migrations go here: `if (*version < 9) { ... PRAGMA user_version = 9; }`.
+    if (*version < 9) {
+      // Who holds a lease (util/process_identity.h: host, pid, start time, boot, pid namespace),
+      // so that the lease of a process that died is taken over at once instead of after its
+      // expiry (issue 18). Rows leased before this column name no owner: they wait for expiry.
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'lease_owner'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec("ALTER TABLE jobs ADD COLUMN lease_owner TEXT"));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 9"));
+    }
+    // Later migrations go here: `if (*version < 10) { ... PRAGMA user_version = 10; }`.
     return Status::Ok();
   });
 }
