@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/sqlite/fts5_tokenizer.h"
 #include "test_util.h"
 
 // Designated initializers name only the fields a test cares about.
@@ -43,13 +44,21 @@ int64_t QueryInt(const std::string& path, const std::string& sql) {
   return v;
 }
 
+// PRAGMA integrity_check's lines, or the error that stopped it. From SQLite 3.45.1 it also checks the
+// FTS5 index, which needs engram's tokenizer on the connection.
 std::string IntegrityCheck(const std::string& path) {
   sqlite3* db = nullptr;
   sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
+  Status registered = sqlite::RegisterFts5Extensions(db);
+  if (!registered.ok()) return registered.ToString();
   sqlite3_stmt* st = nullptr;
   std::string out;
   if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, nullptr) == SQLITE_OK) {
-    while (sqlite3_step(st) == SQLITE_ROW) out += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    int rc = SQLITE_OK;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) out += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    if (rc != SQLITE_DONE) out += std::string("error: ") + sqlite3_errmsg(db);
+  } else {
+    out = std::string("prepare: ") + sqlite3_errmsg(db);
   }
   sqlite3_finalize(st);
   sqlite3_close_v2(db);

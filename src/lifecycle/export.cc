@@ -83,12 +83,17 @@ Result<DumpCounts> ExportDump(sqlite::Database& db, std::string_view namespace_n
         return Status::NotFound(fmt::format("namespace \"{}\" does not exist", namespace_name));
       ns = q->Int(0);
     }
-    const std::pair<const char*, int64_t*> parts[] = {{kNamespaces, &counts.namespaces},
-                                                      {kSessions, &counts.sessions},
-                                                      {kTombstones, &counts.tombstones},
-                                                      {kEvents, &counts.events},
-                                                      {kClaims, &counts.claims}};
-    for (const auto& [sql, count] : parts) {
+    struct Part {
+      const char* name;
+      const char* sql;
+      int64_t* count;
+    };
+    const Part parts[] = {{"namespace", kNamespaces, &counts.namespaces},
+                          {"session", kSessions, &counts.sessions},
+                          {"tombstone", kTombstones, &counts.tombstones},
+                          {"event", kEvents, &counts.events},
+                          {"claim", kClaims, &counts.claims}};
+    for (const auto& [name, sql, count] : parts) {
       auto q = sqlite::Statement::Prepare(db.handle(), sql);
       if (!q) return q.error();
       if (ns) {
@@ -105,7 +110,11 @@ Result<DumpCounts> ExportDump(sqlite::Database& db, std::string_view namespace_n
           nlohmann::json line = nlohmann::json::parse(q->Text(0));
           out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict) << '\n';
         } catch (const std::exception& e) {
-          return Status::Internal(fmt::format("export: {}", e.what()));
+          // Every stored text was valid UTF-8 when it was written (Engine::ValidateEvent), so a row
+          // that no longer reads as JSON is damaged data.
+          return Status::Corruption(fmt::format("export: {} {} of the dump does not read back (damaged data; "
+                                                "`engram doctor` shows what is damaged): {}",
+                                                name, *count + 1, e.what()));
         }
         ++*count;
       }
