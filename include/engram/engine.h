@@ -28,7 +28,7 @@ namespace engram {
 // What this build is: engram's version and the SQLite it runs on. Thread-safe.
 struct VersionInfo {
   std::string engram;  // e.g. "0.1.0"
-  std::string sqlite;  // e.g. "3.54.1"
+  std::string sqlite;  // e.g. "3.53.2"
   // The SQLite has the WAL-reset bug (it can lose committed writes; Engine::Open refuses it unless
   // Options::allow_affected_sqlite).
   bool sqlite_has_wal_reset_bug = false;

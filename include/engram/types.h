@@ -429,7 +429,7 @@ struct DoctorReport {
   bool ok = false;  // true when every check passed
   int schema_version = 0;
   std::string journal_mode;
-  std::string sqlite_version;  // of the library engram runs on, e.g. "3.54.1"
+  std::string sqlite_version;  // of the library engram runs on, e.g. "3.53.2"
   std::vector<std::string> checks;    // "name: ok" or "name: <problem>", one per check run
   std::vector<std::string> problems;  // the failing subset of checks
   StoreStats stats;

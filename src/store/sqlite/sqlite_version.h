@@ -18,11 +18,11 @@
 
 namespace engram::sqlite {
 
-// True when SQLite `version_number` (as sqlite3_libversion_number(): 3054001 for 3.54.1) is a
+// True when SQLite `version_number` (as sqlite3_libversion_number(): 3053002 for 3.53.2) is a
 // release with the WAL-reset bug. Pure; thread-safe.
 bool HasWalResetBug(int version_number);
 
-// The running library's version, e.g. "3.54.1". Thread-safe.
+// The running library's version, e.g. "3.53.2". Thread-safe.
 std::string RunningSqliteVersion();
 
 // OK when SQLite `version_number` (default: the running library's) is not affected, or when
