@@ -36,7 +36,7 @@ if ! command -v npm >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
   echo "fetch_sqlite: installing npm (Debian) to fetch $PACKAGE" >&2
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends npm
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends npm ca-certificates
 fi
 
 work="$(mktemp -d)"

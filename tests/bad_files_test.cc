@@ -329,3 +329,24 @@ TEST_F(BadFilesTest, ReadOnlyDatabaseServesReads) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// A read command right after an upgrade: the file was written by an older engram (schema 8, before
+// lease owners). `recall` migrates it once (the file passed the open checks and is writable) and
+// answers, instead of calling a healthy file corrupt until some writing command runs.
+TEST_F(BadFilesTest, ReadCommandOnAnOlderSchemaMigratesOnceAndAnswers) {
+  MakeDatabase();
+  {
+    test::RawDb raw(db_);
+    raw.Exec("ALTER TABLE jobs DROP COLUMN lease_owner; PRAGMA user_version = 8");
+  }
+  CliResult r = Engram({"recall", "where does Lin live", "-n", "p1"});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  test::RawDb raw(db_);
+  EXPECT_EQ(raw.Int("PRAGMA user_version"), 9);
+}
+
+}  // namespace
+}  // namespace engram

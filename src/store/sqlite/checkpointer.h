@@ -12,7 +12,10 @@
 //     checkpoint and kept until its Database closes, so a long-running `engram worker` or server
 //     keeps it and short-lived CLI processes then never checkpoint;
 //   * the holder checkpoints (PASSIVE) only when the WAL holds at least a threshold of frames
-//     (1000, SQLite's own automatic-checkpoint default), checked after its commits.
+//     (1000, SQLite's own automatic-checkpoint default), checked after its commits;
+//   * a safety valve: a holder that stopped committing (an idle worker) would leave the WAL growing,
+//     so once it holds kSafetyValveFactor times the threshold, the next process that commits
+//     checkpoints without the role.
 // When the last connection to a file closes, SQLite itself folds the WAL back under an exclusive
 // lock, so the file is self-contained when nobody uses it.
 #ifndef ENGRAM_STORE_SQLITE_CHECKPOINTER_H_
@@ -26,6 +29,10 @@ namespace engram::sqlite {
 
 class Checkpointer {
  public:
+  // Over threshold × this, any committing connection checkpoints (10: 40 MiB of 4 KiB pages by
+  // default; a round bound that keeps the WAL finite, not tuned).
+  static constexpr int kSafetyValveFactor = 10;
+
   // `db_path`: the database file; `threshold_frames`: checkpoint once the WAL holds this many
   // frames (pages). Takes no lock yet.
   Checkpointer(std::string db_path, int threshold_frames);

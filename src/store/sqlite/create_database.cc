@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 void RemoveFileAndSidecars(const std::string& path) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
+  for (const char* suffix : {"", "-wal", "-shm", "-journal", "-checkpointer"}) std::remove((path + suffix).c_str());
 }
 
 // Builds the whole database at `tmp` and closes it with its WAL folded in.

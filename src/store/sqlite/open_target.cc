@@ -115,7 +115,12 @@ Result<OpenTarget> ResolveOpenTarget(const Options& options) {
   }
   target.read_only = true;
   target.flags = SQLITE_OPEN_READONLY;
-  if (!Writable(folder) && !fs::exists(path + "-wal", ec) && !fs::exists(path + "-shm", ec)) {
+  // immutable=1 takes no lock: safe only when no one can be writing the file. A folder this user
+  // cannot write says nothing about other users, so the file itself must have no write bit either.
+  const auto perms = fs::status(path, ec).permissions();
+  const bool nobody_writes = !ec && (perms & (fs::perms::owner_write | fs::perms::group_write |
+                                              fs::perms::others_write)) == fs::perms::none;
+  if (nobody_writes && !Writable(folder) && !fs::exists(path + "-wal", ec) && !fs::exists(path + "-shm", ec)) {
     target.immutable = true;
     target.filename = "file:" + SqliteUriPath(path) + "?mode=ro&immutable=1";
     target.flags |= SQLITE_OPEN_URI;
