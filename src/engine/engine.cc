@@ -71,40 +71,36 @@ Result<std::unique_ptr<sqlite::Database>> OpenChecked(const Options& options, bo
   return db;
 }
 
-// True when the file is a healthy engram database of an older schema that this process may write:
-// then a read-only open migrates it first. That is the one write a read command makes — once, to a
-// file that passed the open checks — so that `engram recall` works right after an upgrade; a file
-// this process cannot write is refused by the read-only check ("needs a migration").
-Result<bool> OlderSchemaToMigrate(const Options& options) {
-  auto db = OpenChecked(options, /*allow_older=*/true);
-  if (!db) return Error(db.error());
-  auto version = (*db)->QueryInt("PRAGMA user_version");
-  if (!version) return Error(version.error());
-  return *version < sqlite::kSchemaVersion && ::access(options.db_path.c_str(), W_OK) == 0;
-}
-
 Result<std::unique_ptr<sqlite::Database>> OpenStore(const Options& options);
 
-// Migrates an older file through a writing open, then lets the read-only open go on.
-Status MigrateBeforeReading(const Options& options) {
-  auto older = OlderSchemaToMigrate(options);
-  if (!older) return older.error();
-  if (!*older) return Status::Ok();
+// A read-only open: one connection, checked. A healthy engram database of an older schema that
+// this process may write is migrated first — the one write a read command makes, once, to a file
+// that passed the open checks — so that `engram recall` works right after an upgrade; one this
+// process cannot write is refused by the read-only check ("needs a migration").
+Result<std::unique_ptr<sqlite::Database>> OpenForReading(const Options& options) {
+  auto db = OpenChecked(options, /*allow_older=*/true);
+  if (!db) return db;
+  auto version = (*db)->QueryInt("PRAGMA user_version");
+  if (!version) return Error(version.error());
+  if (*version == sqlite::kSchemaVersion) return db;
+  if (::access(options.db_path.c_str(), W_OK) != 0) {
+    ENGRAM_RETURN_IF_ERROR(sqlite::CheckEngramDatabase(**db, /*read_only=*/true));
+    return db;
+  }
+  db->reset();
   Options write = options;
   write.open_mode = OpenMode::kReadWrite;
-  auto migrated = OpenStore(write);
-  return migrated ? Status::Ok() : migrated.error();
+  if (auto migrated = OpenStore(write); !migrated) return migrated;
+  return OpenChecked(options, /*allow_older=*/false);
 }
 
 // The database as options.open_mode allows: created whole when missing (kCreate), checked for being
-// an engram database of a readable schema, and migrated (a read-only open: see MigrateBeforeReading).
+// an engram database of a readable schema, and migrated (a read-only open: see OpenForReading).
 Result<std::unique_ptr<sqlite::Database>> OpenStore(const Options& options) {
   Options open = options;
-  if (open.open_mode == OpenMode::kReadOnly && open.db_path != ":memory:") {
-    ENGRAM_RETURN_IF_ERROR(MigrateBeforeReading(open));
-  }
-  if (open.db_path == ":memory:" || open.open_mode == OpenMode::kReadOnly) {
-    auto db = OpenChecked(open, open.open_mode != OpenMode::kReadOnly);
+  if (open.db_path != ":memory:" && open.open_mode == OpenMode::kReadOnly) return OpenForReading(open);
+  if (open.db_path == ":memory:") {
+    auto db = OpenChecked(open, /*allow_older=*/true);
     if (db && !(*db)->read_only()) ENGRAM_RETURN_IF_ERROR(sqlite::Migrate(**db, options.analysis));
     return db;
   }

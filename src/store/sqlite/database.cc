@@ -259,26 +259,6 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
                                   options_.max_write_attempts, last.message()));
 }
 
-Status Database::TryWriteTransaction(const std::function<Status()>& body) {
-  // busy_timeout 0 for the BEGIN only: a taken lock is reported at once instead of waited for.
-  sqlite3_busy_timeout(db_, 0);
-  Status begin = Exec("BEGIN IMMEDIATE");
-  sqlite3_busy_timeout(db_, options_.busy_timeout_ms);
-  if (!begin.ok()) return begin;
-  Status st = body();
-  if (!st.ok()) {
-    Exec("ROLLBACK");
-    return st;
-  }
-  Status commit = Exec("COMMIT");
-  if (!commit.ok()) {
-    Exec("ROLLBACK");
-    return commit;
-  }
-  checkpointer_.MaybeCheckpoint(db_);
-  return Status::Ok();
-}
-
 Status Database::ReadTransaction(const std::function<Status()>& body) {
   ENGRAM_RETURN_IF_ERROR(Exec("BEGIN"));
   Status st = body();

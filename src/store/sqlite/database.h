@@ -104,10 +104,6 @@ class Database {
   // Errors: whatever `body` returns; kBusy when every attempt found the database locked.
   Status WriteTransaction(const std::function<Status()>& body);
 
-  // Like WriteTransaction, but one attempt that never waits for the lock: kBusy at once when
-  // another connection holds it. For optional writes on a read path (batched recall hits).
-  Status TryWriteTransaction(const std::function<Status()>& body);
-
   // Runs `body` again (after a random retry_jitter_min_ms..retry_jitter_max_ms pause) while it
   // returns kBusy, up to max_write_attempts times. `body` must be safe to repeat.
   Status RetryOnBusy(const std::function<Status()>& body);
