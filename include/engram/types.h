@@ -206,6 +206,9 @@ struct RecallResult {
 struct FeedbackInput {
   std::string feedback_id;  // RecallItem::feedback_id
   bool helpful = true;
+  // When set, the item must belong to this namespace (else kNotFound and nothing is recorded):
+  // how the servers keep a caller inside the namespaces it is granted.
+  std::string namespace_name;
 };
 
 struct FeedbackResult {
@@ -227,6 +230,7 @@ inline constexpr const char* kClaimStatuses[] = {"active",   "superseded", "disp
 // (known_as_of).
 struct Claim {
   std::string id;  // ULID
+  int64_t seq = 0;  // insertion order within the file (ListClaimsQuery::after_seq pages by it)
   std::string namespace_name;
   std::string subject;    // who it is about ("Lin", "Mei", "user")
   std::string predicate;  // canonical snake_case predicate (see write/extraction/extractor.h)
@@ -265,6 +269,10 @@ struct ListClaimsQuery {
   bool include_history = false;  // also superseded, expired, archived and retracted claims
   int limit = 100;               // 1–100000
   int offset = 0;
+  // Keyset pagination: only claims inserted after the one with this Claim::seq (0 = from the
+  // start). Unlike offset, a page boundary does not move when claims are written or superseded
+  // between pages, so paging never repeats or skips a claim that stays listed.
+  int64_t after_seq = 0;
 };
 
 // `engram remember`: an explicit claim, written with an event as its evidence.

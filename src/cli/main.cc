@@ -16,6 +16,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/cli_common.h"
 #include "codec/json_codec.h"
 #include "engram/engine.h"
 #include "import/jsonl_import.h"
@@ -27,82 +28,6 @@
 
 namespace engram::cli {
 namespace {
-
-struct GlobalFlags {
-  std::string db_path;
-  bool json = false;
-  bool allow_affected_sqlite = false;  // Options::allow_affected_sqlite
-  bool create = false;         // --create: a writing command may create the missing folders of --db
-  std::string embedder;        // Options::embedder when given
-  std::string embedder_model;  // Options::embedder_model when given
-  // Options::rerank fields when given (a given flag wins over its $ENGRAM_RERANK_* variable).
-  std::optional<std::string> rerank_url;
-  std::optional<std::string> rerank_model;
-  std::optional<std::string> rerank_format;
-  std::optional<int> rerank_pool;
-  std::optional<int> rerank_budget_ms;
-};
-
-int Fail(const GlobalFlags& flags, const Status& st) {
-  std::cerr << "engram: " << st.ToString() << "\n";
-  if (flags.json) std::cout << Dump(StatusToJson(st)) << "\n";
-  return ExitCodeFor(st.code());
-}
-
-// The engine's Options from the global flags (and, for what a flag does not set, the library's
-// environment variables). The folders of the default path (engram's own data folder) are created
-// by the commands that create; those of --db and $ENGRAM_DB only with --create.
-Options EngineOptions(const GlobalFlags& flags, OpenMode mode) {
-  Options options;
-  const char* env = std::getenv("ENGRAM_DB");
-  const bool default_path = flags.db_path.empty() && (env == nullptr || *env == '\0');
-  options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
-  options.allow_affected_sqlite = flags.allow_affected_sqlite;
-  options.open_mode = mode;
-  options.create_folders = flags.create || default_path;
-  // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override
-  // Options; a flag given here wins over its variable (as the help texts say: "default:
-  // $VARIABLE"), so the variable is dropped from this process's environment. Values are validated
-  // by Engine::Open, like every other entry point's.
-  if (!flags.embedder.empty()) {
-    options.embedder = flags.embedder;
-    unsetenv("ENGRAM_EMBEDDER");
-  }
-  if (!flags.embedder_model.empty()) {
-    options.embedder_model = flags.embedder_model;
-    unsetenv("ENGRAM_EMBEDDER_MODEL");
-  }
-  auto take = [](const auto& flag, auto& field, const char* variable) {
-    if (!flag.has_value()) return;
-    field = *flag;
-    unsetenv(variable);
-  };
-  take(flags.rerank_url, options.rerank.base_url, "ENGRAM_RERANK_BASE_URL");
-  take(flags.rerank_model, options.rerank.model, "ENGRAM_RERANK_MODEL");
-  take(flags.rerank_format, options.rerank.format, "ENGRAM_RERANK_FORMAT");
-  take(flags.rerank_pool, options.rerank.pool, "ENGRAM_RERANK_POOL");
-  take(flags.rerank_budget_ms, options.rerank.budget_ms, "ENGRAM_RERANK_BUDGET_MS");
-  return options;
-}
-
-// Opens the engine for one command (docs/integrity.md): read commands kReadOnly (they never write
-// the file), commands that change what is stored kReadWrite (the database must exist), and only
-// ingest, remember and import kCreate — a typo in --db must not silently give an empty, new
-// database. Bad settings are reported before a missing file (Engine::Open checks them first).
-Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mode) {
-  auto engine = Engine::Open(EngineOptions(flags, mode));
-  if (engine || engine.error().code() != StatusCode::kNotFound) return engine;
-  const std::string& message = engine.error().message();
-  if (message.rfind("no database at", 0) == 0) {
-    return Error(Status::NotFound(message + " (ingest, remember or import create one)"));
-  }
-  if (message.rfind("folder ", 0) == 0 && mode == OpenMode::kCreate) {
-    return Error(Status::NotFound(message + " (create it, or pass --create)"));
-  }
-  return engine;
-}
-
-std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }
 
 // ---- ingest ----------------------------------------------------------------------------------
 
@@ -1042,6 +967,9 @@ int Main(int argc, char** argv) {
   app.add_option("--rerank-budget-ms", flags.rerank_budget_ms,
                  "time budget of the whole rerank step in ms, 1-60000 (default: $ENGRAM_RERANK_BUDGET_MS, else 300)");
 
+  Commands commands;
+  AddServerCommands(app, flags, commands);
+
   IngestFlags ingest;
   auto* ingest_cmd = app.add_subcommand("ingest", "store events from a file");
   ingest_cmd->add_option("file", ingest.file, "input file")->required();
@@ -1253,6 +1181,7 @@ int Main(int argc, char** argv) {
     return Fail(flags, Status::InvalidArgument("--events-only and --claims-only exclude each other"));
   }
 
+  if (const auto* run = commands.Parsed()) return (*run)();
   if (*reindex_cmd) return RunReindex(flags, reindex_ns);
   if (*models_install_cmd) return RunModelsInstall(flags, models_from, models_out);
   if (*ingest_cmd) return RunIngest(flags, ingest);

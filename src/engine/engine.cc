@@ -208,6 +208,10 @@ class EngineImpl final : public Engine {
     Status st = db_->WriteTransaction([&]() -> Status {
       auto target = feedback_.Resolve(parsed->item_type, parsed->item_id);
       if (!target) return ForgottenOr(parsed->item_id, target.error());
+      if (!input.namespace_name.empty() && target->namespace_name != input.namespace_name) {
+        return Status::NotFound(fmt::format("no {} {} in namespace \"{}\"", parsed->item_type,
+                                            parsed->item_id, input.namespace_name));
+      }
       out.namespace_name = target->namespace_name;
       ENGRAM_RETURN_IF_ERROR(
           feedback_.Record(*target, parsed->item_type, parsed->query_hash, input.helpful, NowMs()));
@@ -510,8 +514,8 @@ class EngineImpl final : public Engine {
 
   Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) override {
     if (query.namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
-    if (query.limit < 1 || query.limit > 100000 || query.offset < 0) {
-      return Error(Status::InvalidArgument("field \"limit\": outside 1–100000 (or negative offset)"));
+    if (query.limit < 1 || query.limit > 100000 || query.offset < 0 || query.after_seq < 0) {
+      return Error(Status::InvalidArgument("field \"limit\": outside 1–100000 (or negative offset or cursor)"));
     }
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<Claim> out;
@@ -519,7 +523,8 @@ class EngineImpl final : public Engine {
       auto ns = store_.FindNamespace(query.namespace_name);
       if (!ns) return ns.error();
       if (!ns->has_value()) return Status::Ok();
-      auto seqs = claims_.List(**ns, query.subject, query.include_history, query.limit, query.offset);
+      auto seqs = claims_.List(**ns, query.subject, query.include_history, query.limit, query.offset,
+                                query.after_seq);
       if (!seqs) return seqs.error();
       auto claims = claims_.GetBySeqs(*seqs);
       if (!claims) return claims.error();

@@ -24,6 +24,7 @@ StoredClaim ReadClaim(const Statement& st) {
   s.topic_key = st.Text(2);
   s.polarity_key = st.Text(3);
   Claim& c = s.claim;
+  c.seq = s.seq;
   c.id = st.Text(4);
   c.namespace_name = st.Text(5);
   c.subject = st.Text(6);
@@ -403,13 +404,13 @@ Result<std::vector<Claim>> ClaimStore::GetBySeqs(const std::vector<int64_t>& seq
 }
 
 Result<std::vector<int64_t>> ClaimStore::List(int64_t ns, std::string_view subject, bool include_history,
-                                              int limit, int offset) {
+                                              int limit, int offset, int64_t after_seq) {
   auto st = db_.Cached(
       "SELECT seq FROM claims WHERE namespace_id = ?1 AND (?2 = '' OR subject = ?2) "
-      "AND (?3 OR status IN ('active','disputed')) ORDER BY seq LIMIT ?4 OFFSET ?5");
+      "AND (?3 OR status IN ('active','disputed')) AND seq > ?6 ORDER BY seq LIMIT ?4 OFFSET ?5");
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, subject).Bind(3, static_cast<int64_t>(include_history));
-  (*st)->Bind(4, static_cast<int64_t>(limit)).Bind(5, static_cast<int64_t>(offset));
+  (*st)->Bind(4, static_cast<int64_t>(limit)).Bind(5, static_cast<int64_t>(offset)).Bind(6, after_seq);
   return (*st)->Ints();
 }
 

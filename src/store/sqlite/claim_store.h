@@ -67,9 +67,10 @@ class ClaimStore {
   // Loads claims with their evidence events.
   Result<StoredClaim> Get(std::string_view id);
   Result<std::vector<Claim>> GetBySeqs(const std::vector<int64_t>& seqs);
-  // Seqs of a namespace's claims (current only unless include_history), oldest first.
+  // Seqs of a namespace's claims (current only unless include_history), oldest first, those after
+  // `after_seq` only (keyset pagination).
   Result<std::vector<int64_t>> List(int64_t namespace_id, std::string_view subject, bool include_history,
-                                    int limit, int offset);
+                                    int limit, int offset, int64_t after_seq = 0);
   Result<std::vector<ClaimDecision>> Decisions(int64_t claim_seq);
   Result<std::vector<ClaimChange>> History(int64_t claim_seq);
 

@@ -1,0 +1,117 @@
+#include "api/common.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+namespace engram::api {
+
+ParamSpec NamespaceParam() {
+  return {.name = "namespace",
+          .type = ParamType::kString,
+          .description = "the namespace (one user, agent or project); required, never \"all\"",
+          .required = true,
+          .max_length = kMaxIdLength,
+          .in = ParamIn::kPath};
+}
+
+ParamSpec IdParam(const char* description) {
+  return {.name = "id", .description = description, .required = true, .max_length = kMaxIdLength, .in = ParamIn::kPath};
+}
+
+ParamSpec LimitParam(int64_t default_value, int64_t maximum) {
+  return {.name = "limit",
+          .type = ParamType::kInteger,
+          .description = fmt::format("how many items to return, 1–{}", maximum),
+          .minimum = 1,
+          .maximum = maximum,
+          .default_value = default_value,
+          .in = ParamIn::kQuery};
+}
+
+ParamSpec CursorParam() {
+  return {.name = "cursor",
+          .description = "the next_cursor of the previous page; omit for the first page",
+          .max_length = 64,
+          .in = ParamIn::kQuery};
+}
+
+std::string MakeCursor(int64_t position) { return fmt::format("c1.{:x}", position); }
+
+Result<int64_t> ParseCursor(std::string_view cursor) {
+  int64_t position = 0;
+  if (cursor.rfind("c1.", 0) == 0 && cursor.size() > 3) {
+    auto [end, ec] = std::from_chars(cursor.data() + 3, cursor.data() + cursor.size(), position, 16);
+    if (ec == std::errc() && end == cursor.data() + cursor.size() && position >= 0) return position;
+  }
+  return Error(Status::InvalidArgument(
+      fmt::format("field \"cursor\": \"{}\" is not a cursor this server gave (pass next_cursor as it is)", cursor)));
+}
+
+Status NotInNamespace(std::string_view kind, std::string_view id, std::string_view namespace_name) {
+  return Status::NotFound(fmt::format("no {} {} in namespace \"{}\"", kind, id, namespace_name));
+}
+
+OrderedJson EventSchema() {
+  return Object({{"id", StringType("ULID")},
+                 {"namespace", StringType()},
+                 {"session_id", StringType()},
+                 {"role", StringType()},
+                 {"speaker", StringType()},
+                 {"content", StringType()},
+                 {"occurred_at", StringType("valid time, ISO-8601 UTC")},
+                 {"recorded_at", StringType("recorded time, ISO-8601 UTC")},
+                 {"origin_class", StringType()},
+                 {"content_hash", StringType("XXH3-128, 32 hex digits")},
+                 {"idempotency_key", StringType()},
+                 {"metadata", AnyObject()}},
+                {"id", "namespace", "session_id", "role", "content", "occurred_at", "recorded_at"});
+}
+
+OrderedJson ClaimSchema() {
+  return Object({{"id", StringType("ULID")},
+                 {"namespace", StringType()},
+                 {"subject", StringType()},
+                 {"predicate", StringType()},
+                 {"slot", StringType()},
+                 {"value", StringType()},
+                 {"text", StringType("the claim as a readable statement")},
+                 {"qualifiers", ArrayOf(StringType())},
+                 {"status", StringType("active, superseded, disputed, expired, archived, retracted")},
+                 {"valid_from", StringType()},
+                 {"valid_to", NullableString()},
+                 {"recorded_from", StringType()},
+                 {"recorded_to", NullableString()},
+                 {"supersedes_id", NullableString()},
+                 {"superseded_by_id", NullableString()},
+                 {"confidence", NumberType()},
+                 {"evidence", ArrayOf(AnyObject("an event the claim was read from"))}},
+                {"id", "namespace", "subject", "predicate", "value", "text", "status", "valid_from"});
+}
+
+OrderedJson RecallPacketSchema() {
+  OrderedJson item = Object({{"type", StringType("event or claim")},
+                             {"id", StringType()},
+                             {"text", StringType()},
+                             {"score", NumberType()},
+                             {"feedback_id", StringType("pass to feedback to rate this item")}},
+                            {"type", "id", "text", "score"});
+  return Object({{"version", IntegerType("context packet version")},
+                 {"namespace", StringType("the namespace searched")},
+                 {"answerability", StringType()},
+                 {"intent", StringType()},
+                 {"evidence_strength", NumberType()},
+                 {"used_tokens", IntegerType()},
+                 {"truncated", BooleanType("an item was left out to stay under the token budget")},
+                 {"items", ArrayOf(std::move(item))},
+                 {"terms", ArrayOf(StringType())},
+                 {"took_ms", NumberType()}},
+                {"version", "namespace", "items", "truncated"});
+}
+
+OrderedJson TombstoneSchema() {
+  return Object({{"id", StringType()}, {"object_type", StringType()}, {"object_id", StringType()}},
+                {"id", "object_type", "object_id"});
+}
+
+}  // namespace engram::api

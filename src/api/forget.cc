@@ -1,0 +1,120 @@
+// The forget group: forget what a selector names (a preview unless confirmed), list the
+// tombstones, and take a tombstone back.
+#include <fmt/format.h>
+
+#include "api/common.h"
+#include "api/groups.h"
+
+namespace engram::api {
+namespace {
+
+std::vector<ParamSpec> ForgetParams() {
+  auto text = [](const char* name, const char* description) {
+    return ParamSpec{.name = name, .description = description, .max_length = kMaxQueryLength};
+  };
+  return {NamespaceParam(),
+          {.name = "ids", .type = ParamType::kStringArray,
+           .description = "event or claim ids to forget (any id a write or recall returned)", .max_length = 1000},
+          text("session_id", "forget every event of this session"),
+          text("subject", "forget every claim about this subject (exact)"),
+          {.name = "before", .type = ParamType::kTimestamp, .description = "forget every event before this time"},
+          text("query", "forget what recall finds for this text (every term must occur)"),
+          {.name = "query_limit", .type = ParamType::kInteger, .description = "at most this many recall hits, 1–1000",
+           .minimum = 1, .maximum = 1000, .default_value = 20},
+          {.name = "all", .type = ParamType::kBoolean, .description = "forget the whole namespace",
+           .default_value = false},
+          {.name = "confirm", .type = ParamType::kBoolean,
+           .description = "false (default): only report what would be forgotten; true: forget it", .default_value = false},
+          {.name = "reason", .description = "why (kept in the tombstones and audit log)", .max_length = 1000}};
+}
+
+Result<Reply> RunForget(Engine& engine, const Args& args, const CallContext& context) {
+  ForgetRequest r;
+  r.namespace_name = args.String("namespace");
+  r.ids = args.Strings("ids");
+  r.session_id = args.String("session_id");
+  r.subject = args.String("subject");
+  auto before = args.Time("before");
+  if (!before) return Error(before.error());
+  r.before = *before;
+  r.query = args.String("query");
+  r.query_limit = static_cast<int>(args.Int("query_limit"));
+  r.all = args.Bool("all");
+  r.confirm = args.Bool("confirm");
+  r.preview = !r.confirm;
+  r.reason = args.String("reason");
+  r.actor = context.actor;
+  auto report = engine.Forget(r);
+  if (!report) return Error(report.error());
+  OrderedJson body = ForgetReportToJson(*report);
+  body["namespace"] = r.namespace_name;
+  return Reply{.body = std::move(body)};
+}
+
+Result<Reply> RunTombstones(Engine& engine, const Args& args, const CallContext&) {
+  ListTombstonesQuery q{.namespace_name = args.String("namespace"), .object_id = args.String("object_id"),
+                        .limit = static_cast<int>(args.Int("limit"))};
+  auto r = engine.ListTombstones(q);
+  if (!r) return Error(r.error());
+  OrderedJson items = OrderedJson::array();
+  for (const Tombstone& t : *r) items.push_back(TombstoneToJson(t));
+  return Reply{.body = {{"namespace", q.namespace_name}, {"items", std::move(items)}}};
+}
+
+Result<Reply> RunUnforget(Engine& engine, const Args& args, const CallContext&) {
+  auto t = engine.Unforget(args.String("id"), args.String("reason"));
+  if (!t) return Error(t.error());
+  return Reply{.body = {{"unforgotten", TombstoneToJson(*t)}}};
+}
+
+}  // namespace
+
+std::vector<Capability> ForgetCapabilities() {
+  std::vector<Capability> out;
+  out.push_back(
+      {.name = "forget",
+       .group = "forget",
+       .description = "Forget memories for good: by ids, session, subject, time or a query. Without confirm it only "
+                      "reports what would go; with confirm the content is deleted and a tombstone keeps it from "
+                      "coming back.",
+       .access = Access::kWrite,
+       .params = ForgetParams(),
+       .result_schema = Object({{"namespace", StringType()},
+                                {"preview", BooleanType("true: nothing was changed")},
+                                {"operation_id", StringType()},
+                                {"events", IntegerType()},
+                                {"claims", IntegerType()},
+                                {"items", ArrayOf(AnyObject("{type, id, why, text?}"))}},
+                               {"namespace", "preview", "events", "claims", "items"}),
+       .handler = RunForget,
+       .rest = {"POST", "/v1/namespaces/{namespace}/forget"},
+       .mcp = {.tool = "memory_forget",
+               .title = "Forget memories",
+               .annotations = {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
+               .params = {"ids", "query", "subject", "session_id", "confirm", "reason"}}});
+  out.push_back({.name = "list_tombstones",
+                 .group = "forget",
+                 .description = "What was forgotten in the namespace, newest first: ids and hashes, never content.",
+                 .params = {NamespaceParam(),
+                            {.name = "object_id", .description = "only the tombstones of this object",
+                             .max_length = kMaxIdLength, .in = ParamIn::kQuery},
+                            LimitParam(100, 100000)},
+                 .result_schema = Object({{"namespace", StringType()}, {"items", ArrayOf(TombstoneSchema())}},
+                                         {"namespace", "items"}),
+                 .handler = RunTombstones,
+                 .rest = {"GET", "/v1/namespaces/{namespace}/tombstones"}});
+  out.push_back({.name = "unforget",
+                 .group = "forget",
+                 .description = "Remove a tombstone so the same content may be stored again (the content itself does "
+                                "not come back).",
+                 .access = Access::kAdmin,
+                 .namespaced = false,
+                 .params = {IdParam("a tombstone id, or the id of a forgotten object"),
+                            {.name = "reason", .description = "why", .max_length = 1000}},
+                 .result_schema = Object({{"unforgotten", TombstoneSchema()}}, {"unforgotten"}),
+                 .handler = RunUnforget,
+                 .rest = {"POST", "/v1/admin/tombstones/{id}/unforget"}});
+  return out;
+}
+
+}  // namespace engram::api

@@ -1,0 +1,20 @@
+// api/groups.h — the capability groups, one file each (events.cc, recall.cc, claims.cc,
+// forget.cc, admin.cc). Internal to api/: faces use api/registry.h.
+#ifndef ENGRAM_API_GROUPS_H_
+#define ENGRAM_API_GROUPS_H_
+
+#include <vector>
+
+#include "api/capability.h"
+
+namespace engram::api {
+
+std::vector<Capability> EventCapabilities();   // ingest_event, ingest_events, get_event
+std::vector<Capability> RecallCapabilities();  // recall, feedback, list_sessions, search_sessions
+std::vector<Capability> ClaimCapabilities();   // remember, list_claims, get_claim, explain_claim, ...
+std::vector<Capability> ForgetCapabilities();  // forget, list_tombstones, unforget
+std::vector<Capability> AdminCapabilities();   // stats, doctor, jobs, maintain, export, import, ...
+
+}  // namespace engram::api
+
+#endif  // ENGRAM_API_GROUPS_H_

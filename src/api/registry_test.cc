@@ -1,0 +1,162 @@
+// api/registry_test.cc — capabilities called as every face calls them: through Invoke with JSON
+// arguments. Namespace isolation of id lookups, cursor paging without gaps or repeats while
+// claims are written between pages, and the registry's own invariants.
+#include "api/registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "api/common.h"
+#include "test_util.h"
+
+namespace engram::api {
+namespace {
+
+using ::testing::HasSubstr;
+using nlohmann::json;
+using test::TempDir;
+
+class RegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto e = Engine::Open({.db_path = dir_.File("m.db"), .open_mode = OpenMode::kCreate});
+    ASSERT_TRUE(e) << e.error().ToString();
+    engine_ = std::move(*e);
+  }
+  Result<Reply> Call(const std::string& name, const json& args, ArgsMode mode = ArgsMode::kStrict) {
+    const Capability* c = FindCapability(name);
+    EXPECT_NE(c, nullptr) << name;
+    if (c == nullptr) return Error(Status::NotFound(name));
+    return Invoke(*engine_, *c, args, mode);
+  }
+  TempDir dir_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(RegistryTest, NamesToolsAndRoutesAreUnique) {
+  std::set<std::string> names, tools, routes;
+  for (const Capability& c : AllCapabilities()) {
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
+    if (!c.mcp.tool.empty()) {
+      EXPECT_TRUE(tools.insert(c.mcp.tool).second) << c.mcp.tool;
+    }
+    EXPECT_TRUE(routes.insert(c.rest.method + " " + c.rest.path).second) << c.rest.path;
+    EXPECT_TRUE(c.handler) << c.name;
+    EXPECT_EQ(c.result_schema.value("type", ""), "object") << c.name;
+    if (c.namespaced) {
+      ASSERT_FALSE(c.params.empty()) << c.name;
+      EXPECT_EQ(c.params[0].name, "namespace") << c.name;
+      EXPECT_TRUE(c.params[0].required) << c.name;
+      EXPECT_THAT(c.rest.path, HasSubstr("{namespace}")) << c.name;
+    }
+    for (const std::string& p : c.mcp.params) {
+      EXPECT_TRUE(std::any_of(c.params.begin(), c.params.end(), [&](const ParamSpec& s) { return s.name == p; }))
+          << c.name << " exposes unknown argument " << p;
+    }
+  }
+}
+
+TEST_F(RegistryTest, RememberThenRecallEchoesTheNamespace) {
+  auto saved = Call("remember", {{"namespace", "u1"}, {"text", "I live in Porto."}});
+  ASSERT_TRUE(saved) << saved.error().ToString();
+  EXPECT_EQ(saved->body["namespace"], "u1");
+  EXPECT_EQ(saved->body["status"], "committed");
+  EXPECT_EQ(saved->http_status, 201);
+  auto found = Call("recall", {{"namespace", "u1"}, {"query", "where do I live"}});
+  ASSERT_TRUE(found) << found.error().ToString();
+  EXPECT_EQ(found->body["namespace"], "u1");
+  ASSERT_FALSE(found->body["items"].empty());
+  EXPECT_THAT(found->body["items"][0]["text"].get<std::string>(), HasSubstr("Porto"));
+}
+
+TEST_F(RegistryTest, AnIdOfAnotherNamespaceIsNotFound) {
+  auto saved = Call("remember", {{"namespace", "alice"}, {"text", "My locker code is 4711."}});
+  ASSERT_TRUE(saved) << saved.error().ToString();
+  const std::string event_id = saved->body["event"]["id"];
+  ASSERT_TRUE(Call("get_memory", {{"namespace", "alice"}, {"id", event_id}}));
+  for (const char* name : {"get_memory", "get_event"}) {
+    auto other = Call(name, {{"namespace", "bob"}, {"id", event_id}});
+    ASSERT_FALSE(other) << name;
+    EXPECT_EQ(other.error().code(), StatusCode::kNotFound);
+    EXPECT_THAT(other.error().message(), ::testing::Not(HasSubstr("alice")));
+  }
+  auto forget = Call("forget", {{"namespace", "bob"}, {"ids", {event_id}}, {"confirm", true}});
+  ASSERT_FALSE(forget);
+  EXPECT_EQ(forget.error().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(Call("get_memory", {{"namespace", "alice"}, {"id", event_id}}));
+}
+
+TEST_F(RegistryTest, ForgetIsAPreviewUntilConfirmed) {
+  auto saved = Call("remember", {{"namespace", "u1"}, {"text", "My cat is called Miso."}});
+  ASSERT_TRUE(saved);
+  const std::string id = saved->body["event"]["id"];
+  auto preview = Call("forget", {{"namespace", "u1"}, {"ids", {id}}});
+  ASSERT_TRUE(preview) << preview.error().ToString();
+  EXPECT_TRUE(preview->body["preview"].get<bool>());
+  ASSERT_TRUE(Call("get_event", {{"namespace", "u1"}, {"id", id}}));
+  auto done = Call("forget", {{"namespace", "u1"}, {"ids", {id}}, {"confirm", true}});
+  ASSERT_TRUE(done) << done.error().ToString();
+  EXPECT_FALSE(done->body["preview"].get<bool>());
+  EXPECT_FALSE(Call("get_event", {{"namespace", "u1"}, {"id", id}}));
+}
+
+TEST_F(RegistryTest, CursorPagesNeitherRepeatNorSkipUnderWrites) {
+  const char* facts[] = {"My sister is called Ana.", "My favourite colour is green.", "I work at Initech.",
+                         "I live in Lisbon.", "My dog is called Rex.", "I speak Portuguese."};
+  for (const char* f : facts) ASSERT_TRUE(Call("remember", {{"namespace", "u1"}, {"text", f}}));
+  std::vector<std::string> seen;
+  json args = {{"namespace", "u1"}, {"limit", 2}};
+  int page = 0;
+  while (true) {
+    auto r = Call("list_claims", args);
+    ASSERT_TRUE(r) << r.error().ToString();
+    for (const auto& c : r->body["items"]) seen.push_back(c["id"]);
+    // A write between pages lands after the cursor: it is listed once, at the end.
+    if (page++ == 0) {
+      ASSERT_TRUE(Call("remember", {{"namespace", "u1"}, {"text", "My brother is called Rui."}}));
+    }
+    if (r->body["next_cursor"].is_null()) break;
+    args["cursor"] = r->body["next_cursor"];
+  }
+  auto all = Call("list_claims", {{"namespace", "u1"}, {"limit", 100}});
+  ASSERT_TRUE(all);
+  std::vector<std::string> expected;
+  for (const auto& c : all->body["items"]) expected.push_back(c["id"]);
+  EXPECT_EQ(seen, expected);
+  EXPECT_GE(seen.size(), 7u);
+  auto bad = Call("list_claims", {{"namespace", "u1"}, {"cursor", "abc"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(FieldOfMessage(bad.error().message()), "cursor");
+}
+
+TEST_F(RegistryTest, BatchIngestNamesTheBadEventAndStoresNothing) {
+  json events = json::array({{{"session_id", "s"}, {"role", "user"}, {"content", "hello"}},
+                             {{"session_id", "s"}, {"role", "bot"}, {"content", "hi"}}});
+  auto r = Call("ingest_events", {{"namespace", "u1"}, {"events", events}});
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message(), HasSubstr("event 1"));
+  EXPECT_EQ(FieldOfMessage(r.error().message()), "role");
+  events[1]["role"] = "assistant";
+  auto ok = Call("ingest_events", {{"namespace", "u1"}, {"events", events}});
+  ASSERT_TRUE(ok) << ok.error().ToString();
+  EXPECT_EQ(ok->body["stored"], 2);
+  auto other = Call("ingest_events",
+                    {{"namespace", "u1"}, {"events", {{{"namespace", "u2"}, {"session_id", "s"}, {"role", "user"},
+                                                      {"content", "x"}}}}});
+  ASSERT_FALSE(other);
+  EXPECT_THAT(other.error().message(), HasSubstr("differs from the namespace of the call"));
+}
+
+TEST_F(RegistryTest, AnEmptyNamespaceIsAnErrorNeverEverything) {
+  auto r = Call("recall", {{"query", "anything"}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(FieldOfMessage(r.error().message()), "namespace");
+  auto blank = Call("list_claims", {{"namespace", ""}});
+  ASSERT_FALSE(blank);
+  EXPECT_EQ(FieldOfMessage(blank.error().message()), "namespace");
+}
+
+}  // namespace
+}  // namespace engram::api
