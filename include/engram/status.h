@@ -24,6 +24,11 @@ enum class StatusCode {
   kIOError,          // the file system or SQLite failed to read or write
   kCorruption,       // stored data failed an integrity check
   kInternal,         // a bug in engram: please report it
+  // Raised by the servers (REST, MCP over HTTP), never by the embedded Engine:
+  kUnauthenticated,    // no API key, or one that is unknown or revoked
+  kPermissionDenied,   // the key does not grant this access on this namespace
+  kResourceExhausted,  // a rate limit or a size limit was hit (the message says which)
+  kDeadlineExceeded,   // the request ran out of its time budget
 };
 
 class Status {
@@ -38,6 +43,10 @@ class Status {
   static Status IOError(std::string msg) { return {StatusCode::kIOError, std::move(msg)}; }
   static Status Corruption(std::string msg) { return {StatusCode::kCorruption, std::move(msg)}; }
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status Unauthenticated(std::string msg) { return {StatusCode::kUnauthenticated, std::move(msg)}; }
+  static Status PermissionDenied(std::string msg) { return {StatusCode::kPermissionDenied, std::move(msg)}; }
+  static Status ResourceExhausted(std::string msg) { return {StatusCode::kResourceExhausted, std::move(msg)}; }
+  static Status DeadlineExceeded(std::string msg) { return {StatusCode::kDeadlineExceeded, std::move(msg)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
@@ -57,11 +66,13 @@ class Status {
 
 // Stable snake_case name of a code ("invalid_argument"), used in JSON error bodies.
 std::string_view StatusCodeName(StatusCode code);
-// HTTP status for a code (400, 404, 409, 503, 500).
+// HTTP status for a code (400, 401, 403, 404, 408, 409, 429, 503, 500). A face may refine
+// kResourceExhausted by the limit hit (413 body, 414 URI) and kDeadlineExceeded (504 upstream).
 int HttpStatusFor(StatusCode code);
 // JSON-RPC 2.0 error code for a code (-32602 invalid params, -32000.. server errors).
 int JsonRpcCodeFor(StatusCode code);
-// Process exit code used by the `engram` CLI (0 ok, 2 invalid input, 3 not found, 4 busy, 1 other).
+// Process exit code used by the `engram` CLI (0 ok, 2 invalid input, 3 not found, 4 busy, 5 denied
+// (unauthenticated or permission), 1 other).
 int ExitCodeFor(StatusCode code);
 
 template <typename T>

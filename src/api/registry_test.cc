@@ -9,6 +9,7 @@
 #include <set>
 
 #include "api/common.h"
+#include "api/principal.h"
 #include "test_util.h"
 
 namespace engram::api {
@@ -156,6 +157,30 @@ TEST_F(RegistryTest, AnEmptyNamespaceIsAnErrorNeverEverything) {
   auto blank = Call("list_claims", {{"namespace", ""}});
   ASSERT_FALSE(blank);
   EXPECT_EQ(FieldOfMessage(blank.error().message()), "namespace");
+}
+
+}  // namespace
+}  // namespace engram::api
+
+namespace engram::api {
+namespace {
+
+TEST(Authorize, GrantsAreByNamespaceAndAccess) {
+  const Capability* recall = FindCapability("recall");
+  const Capability* remember = FindCapability("remember");
+  const Capability* stats = FindCapability("stats");
+  ASSERT_TRUE(recall && remember && stats);
+  Principal reader{.key_id = "k1", .grants = {{"alice", Access::kRead}}};
+  EXPECT_TRUE(Authorize(reader, *recall, "alice").ok());
+  EXPECT_EQ(Authorize(reader, *remember, "alice").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(Authorize(reader, *recall, "bob").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(Authorize(reader, *stats, "").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(Authorize(reader, *recall, "").code(), StatusCode::kInvalidArgument);
+  Principal writer{.key_id = "k2", .grants = {{"*", Access::kWrite}}};
+  EXPECT_TRUE(Authorize(writer, *remember, "anyone").ok());
+  EXPECT_EQ(Authorize(writer, *stats, "").code(), StatusCode::kPermissionDenied);
+  EXPECT_TRUE(Authorize(Principal::Owner(), *stats, "").ok());
+  EXPECT_EQ(Authorize(Principal::Owner(), *recall, "").code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -61,7 +61,8 @@ class Commands {
 };
 
 // Group files (one per command group).
-void AddServerCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // serve, mcp, keys
+void AddServeCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // serve, keys, config
+void AddMcpCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);    // mcp (stdio)
 
 }  // namespace engram::cli
 

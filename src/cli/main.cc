@@ -968,7 +968,8 @@ int Main(int argc, char** argv) {
                  "time budget of the whole rerank step in ms, 1-60000 (default: $ENGRAM_RERANK_BUDGET_MS, else 300)");
 
   Commands commands;
-  AddServerCommands(app, flags, commands);
+  AddServeCommands(app, flags, commands);
+  AddMcpCommands(app, flags, commands);
 
   IngestFlags ingest;
   auto* ingest_cmd = app.add_subcommand("ingest", "store events from a file");

@@ -12,6 +12,10 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kIOError: return "io_error";
     case StatusCode::kCorruption: return "corruption";
     case StatusCode::kInternal: return "internal";
+    case StatusCode::kUnauthenticated: return "unauthenticated";
+    case StatusCode::kPermissionDenied: return "permission_denied";
+    case StatusCode::kResourceExhausted: return "resource_exhausted";
+    case StatusCode::kDeadlineExceeded: return "deadline_exceeded";
   }
   return "internal";
 }
@@ -26,6 +30,10 @@ int HttpStatusFor(StatusCode code) {
     case StatusCode::kIOError:
     case StatusCode::kCorruption:
     case StatusCode::kInternal: return 500;
+    case StatusCode::kUnauthenticated: return 401;
+    case StatusCode::kPermissionDenied: return 403;
+    case StatusCode::kResourceExhausted: return 429;
+    case StatusCode::kDeadlineExceeded: return 408;
   }
   return 500;
 }
@@ -40,6 +48,10 @@ int JsonRpcCodeFor(StatusCode code) {
     case StatusCode::kIOError: return -32004;
     case StatusCode::kCorruption: return -32005;
     case StatusCode::kInternal: return -32603;
+    case StatusCode::kUnauthenticated: return -32006;
+    case StatusCode::kPermissionDenied: return -32007;
+    case StatusCode::kResourceExhausted: return -32008;
+    case StatusCode::kDeadlineExceeded: return -32009;
   }
   return -32603;
 }
@@ -50,6 +62,8 @@ int ExitCodeFor(StatusCode code) {
     case StatusCode::kInvalidArgument: return 2;
     case StatusCode::kNotFound: return 3;
     case StatusCode::kBusy: return 4;
+    case StatusCode::kUnauthenticated:
+    case StatusCode::kPermissionDenied: return 5;
     default: return 1;
   }
 }
