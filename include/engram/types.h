@@ -86,8 +86,8 @@ struct RecallQuery {
   std::string namespace_name;  // required
   int limit = 10;              // 1–1000
   std::string session_id;      // optional: only this session
-  std::optional<TimestampMs> since;  // optional: occurred_at >= since
-  std::optional<TimestampMs> until;  // optional: occurred_at < until
+  std::optional<TimestampMs> since;  // optional: events with occurred_at >= since; claims valid after it
+  std::optional<TimestampMs> until;  // optional: events with occurred_at < until; claims valid before it
   MatchMode match = MatchMode::kAny;
   // Bitemporal questions about claims (events are immutable and always visible):
   std::optional<TimestampMs> as_of;        // valid time: what was true at T (as known now)
