@@ -92,6 +92,7 @@ Status Serve(const ServeOptions& options) {
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts: they inherit the mask
+  signal(SIGPIPE, SIG_IGN);                    // a client that hung up is an error return, not an exit
 
   auto pool = EnginePool::Open(options.engine, config.readers);
   if (!pool) return pool.error();
