@@ -61,6 +61,15 @@ Status BadField(const std::string& field, const std::string& what) {
   return Status::InvalidArgument(fmt::format("field \"{}\": {}", field, what));
 }
 
+// `text` read whole as a T (no space or "+" around it), else 400 naming the field.
+template <typename T>
+Result<nlohmann::json> Whole(const std::string& field, const std::string& text, const char* expected) {
+  T value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return Error(BadField(field, expected));
+  return nlohmann::json(value);
+}
+
 // A query value as its ParamSpec's JSON type.
 Result<nlohmann::json> QueryValue(const api::ParamSpec& spec, const std::vector<std::string>& values) {
   if (spec.type == api::ParamType::kStringArray) {
@@ -71,22 +80,8 @@ Result<nlohmann::json> QueryValue(const api::ParamSpec& spec, const std::vector<
   if (values.size() > 1) return Error(BadField(spec.name, "given more than once"));
   const std::string& v = values.front();
   switch (spec.type) {
-    case api::ParamType::kInteger: {
-      int64_t n = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || v.empty()) {
-        return Error(BadField(spec.name, "expected an integer"));
-      }
-      return nlohmann::json(n);
-    }
-    case api::ParamType::kNumber: {
-      double d = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-      if (ec != std::errc() || end != v.data() + v.size() || v.empty()) {
-        return Error(BadField(spec.name, "expected a number"));
-      }
-      return nlohmann::json(d);
-    }
+    case api::ParamType::kInteger: return Whole<int64_t>(spec.name, v, "expected an integer");
+    case api::ParamType::kNumber: return Whole<double>(spec.name, v, "expected a number");
     case api::ParamType::kBoolean:
       if (v == "true" || v == "1") return nlohmann::json(true);
       if (v == "false" || v == "0") return nlohmann::json(false);
