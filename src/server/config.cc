@@ -125,7 +125,7 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::string Quoted(const std::string& s) {
+[[maybe_unused]] std::string Quoted(const std::string& s) {  // used in a generic lambda (GCC 12 misses it)
   std::ostringstream out;
   out << toml::value<std::string>(s);
   return out.str();

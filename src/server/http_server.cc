@@ -10,6 +10,7 @@
 
 #include "server/log.h"
 #include "server/problem.h"
+#include "server/url.h"
 
 namespace engram::server {
 namespace {
@@ -61,7 +62,9 @@ HttpRequest FromHttplib(const httplib::Request& req) {
   const std::string raw_path = req.target.substr(0, req.target.find('?'));
   HttpRequest r{.method = req.method, .path = raw_path.empty() ? req.path : raw_path, .body = req.body,
                 .remote_addr = req.remote_addr};
-  for (const auto& [k, v] : req.params) r.query.emplace(k, v);
+  // From the target only: httplib also puts the fields of a form-encoded body into params.
+  const size_t question = req.target.find('?');
+  if (question != std::string::npos) r.query = ParseQuery(std::string_view(req.target).substr(question + 1));
   for (const auto& [k, v] : req.headers) r.headers[Lower(k)] = v;
   r.request_id = RequestId(r.Header("x-request-id"));
   return r;
@@ -141,7 +144,7 @@ HttpResponse HttpServer::Answer(HttpRequest& request, std::string* route) const 
                            request.request_id, path_known ? 405 : 404);
   }
   *route = mount->namer ? mount->namer(request) : std::string();
-  if (route->empty()) *route = mount->prefix;
+  if (route->empty()) *route = request.method + " " + mount->prefix;
   if (auto refused = Guard(request, *mount)) return *refused;
   return mount->handler(request);
 }
@@ -169,7 +172,7 @@ Status HttpServer::Bind() {
     res.set_header("X-Request-Id", request.request_id);
     res.set_content(response.body, response.content_type);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    metrics_.Record(request.method + " " + route, response.status, seconds);
+    metrics_.Record(route, response.status, seconds);
     if (options_.log_requests) {
       LogJson(response.status >= 500 ? "error" : "info", "request",
               {{"request_id", request.request_id}, {"method", request.method}, {"route", route},

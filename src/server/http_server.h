@@ -46,7 +46,7 @@ struct ListenerOptions {
 using Authenticator = std::function<Result<api::Principal>(const HttpRequest&)>;
 // Seconds until the caller may retry (429), or nullopt to let the request through.
 using RateCheck = std::function<std::optional<double>(const api::Principal&)>;
-// The route template of a request for logs and metrics ("" = the mount's prefix).
+// The route of a request for logs and metrics, "METHOD template" ("" = "METHOD prefix").
 using RouteNamer = std::function<std::string(const HttpRequest&)>;
 
 // True for 127.0.0.0/8, ::1 and "localhost".

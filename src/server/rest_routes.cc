@@ -11,6 +11,7 @@
 #include "api/principal.h"
 #include "api/registry.h"
 #include "server/problem.h"
+#include "server/url.h"
 
 namespace engram::server {
 namespace {
@@ -23,22 +24,6 @@ std::vector<std::string> Split(const std::string& path) {
     if (end == std::string::npos) end = path.size();
     out.push_back(path.substr(start, end - start));
     start = end + 1;
-  }
-  return out;
-}
-
-// %XX escapes of one path segment decoded ("team%2Falpha" → "team/alpha"); a malformed escape
-// stays as it is.
-std::string PercentDecode(const std::string& segment) {
-  std::string out;
-  for (size_t i = 0; i < segment.size(); ++i) {
-    if (segment[i] == '%' && i + 2 < segment.size() && std::isxdigit(static_cast<unsigned char>(segment[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(segment[i + 2]))) {
-      out += static_cast<char>(std::stoi(segment.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += segment[i];
-    }
   }
   return out;
 }
