@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -22,7 +23,8 @@ namespace engram::test {
 
 class ServeProcess {
  public:
-  // `dir` holds the port and log files; `args` go after `serve` (e.g. {"--no-worker"}).
+  // `dir` holds the port and log files; `args` go after `serve` (e.g. {"--no-worker"}); without a
+  // "--listen" among them the server listens on 127.0.0.1:0.
   ServeProcess(const std::string& db, const std::string& dir, std::vector<std::string> args = {},
                EnvChanges env = {})
       : db_(db), port_file_(dir + "/port." + std::to_string(++counter_)), log_file_(port_file_ + ".log"),
@@ -36,8 +38,10 @@ class ServeProcess {
 
   // Starts the server and waits (up to 20 s) for its port. False when it exited or never bound.
   bool Start() {
-    std::vector<std::string> argv_s = {EngramBinary(), "--db", db_, "serve", "--listen", "127.0.0.1:0",
-                                       "--port-file", port_file_};
+    std::vector<std::string> argv_s = {EngramBinary(), "--db", db_, "serve", "--port-file", port_file_};
+    if (std::find(args_.begin(), args_.end(), "--listen") == args_.end()) {
+      argv_s.insert(argv_s.end(), {"--listen", "127.0.0.1:0"});
+    }
     argv_s.insert(argv_s.end(), args_.begin(), args_.end());
     std::vector<char*> argv;
     for (auto& a : argv_s) argv.push_back(a.data());

@@ -208,12 +208,13 @@ TEST_F(ServeTest, B23ConcurrentWritesLandInTheirOwnNamespace) {
     auto page = c->Get(std::string("/v1/namespaces/") + ns + "/claims?limit=100", Bearer(key));
     ASSERT_EQ(page->status, 200) << page->body;
     int count = 0;
-    for (const auto& claim : Body(page)["items"]) {
+    const json items = Body(page)["items"];
+    for (const auto& claim : items) {
       const std::string text = claim.dump();
       EXPECT_THAT(text, Not(HasSubstr(other)));
       count += text.find(mine) != std::string::npos ? 1 : 0;
     }
-    EXPECT_EQ(count, 10) << ns;
+    EXPECT_EQ(count, 10) << ns << ": " << page->body.substr(0, 2000);
   }
 }
 
@@ -288,6 +289,7 @@ struct Writer {
   std::vector<std::string> acked;
   std::atomic<int> server_errors{0};
   std::atomic<bool> stop{false};
+  std::string last;  // the last refusal, for failure messages
 
   void Run(const ServeProcess& server, const std::string& ns, int batch, int tag) {
     auto c = server.Client();
@@ -298,11 +300,19 @@ struct Writer {
                           {"content", fmt::format("writer {} batch {} item {}", tag, n, i)}});
       }
       auto r = c->Post("/v1/namespaces/" + ns + "/events:batch", json{{"events", events}}.dump(), "application/json");
-      if (!r) return;  // the server went away
+      if (!r) {  // the server went away
+        std::lock_guard<std::mutex> lock(mu);
+        last = "request failed: " + httplib::to_string(r.error());
+        return;
+      }
       if (r->status >= 500) ++server_errors;
-      if (r->status != 201) continue;
       std::lock_guard<std::mutex> lock(mu);
-      for (const auto& item : json::parse(r->body)["results"]) acked.push_back(item["event"]["id"]);
+      if (r->status != 201) {
+        last = std::to_string(r->status) + " " + r->body.substr(0, 300);
+        continue;
+      }
+      const json results = json::parse(r->body)["results"];
+      for (const auto& item : results) acked.push_back(item["event"]["id"]);
     }
   }
 };
@@ -328,7 +338,7 @@ TEST_F(ServeTest, SigtermDrainsInFlightRequestsAndExitsZero) {
   w.stop = true;
   for (auto& t : threads) t.join();
   EXPECT_EQ(w.server_errors, 0);
-  ASSERT_FALSE(w.acked.empty());
+  ASSERT_FALSE(w.acked.empty()) << w.last << "\n" << server.Log();
   EXPECT_THAT(server.Log(), HasSubstr("stopping"));
   ServeProcess again(db(), dir_.path(), {"--no-worker"});
   ASSERT_TRUE(again.Start()) << again.Log();
@@ -345,7 +355,7 @@ TEST_F(ServeTest, AcknowledgedWritesSurviveKill9) {
   server.Stop(SIGKILL);
   w.stop = true;
   for (auto& t : threads) t.join();
-  ASSERT_FALSE(w.acked.empty());
+  ASSERT_FALSE(w.acked.empty()) << w.last << "\n" << server.Log();
   ServeProcess again(db(), dir_.path(), {"--no-worker"});
   ASSERT_TRUE(again.Start()) << again.Log();
   EXPECT_EQ(MissingEvents(again, "k9", w.acked), 0) << w.acked.size() << " acknowledged";

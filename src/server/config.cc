@@ -125,7 +125,7 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-[[maybe_unused]] std::string Quoted(const std::string& s) {  // used in a generic lambda (GCC 12 misses it)
+std::string Quoted(const std::string& s) {
   std::ostringstream out;
   out << toml::value<std::string>(s);
   return out.str();
@@ -195,7 +195,7 @@ std::string ShowServerConfig(const ServerConfig& c) {
     }
     std::string value = std::visit(
         [&](auto member) -> std::string {
-          using T = std::remove_reference_t<decltype(c.*member)>;
+          using T = std::remove_cvref_t<decltype(c.*member)>;
           if constexpr (std::is_same_v<T, std::string>) {
             return Quoted(f.secret && !(c.*member).empty() ? std::string("****") : c.*member);
           } else if constexpr (std::is_same_v<T, bool>) {

@@ -32,7 +32,7 @@ TEST(ServerConfigTest, FileThenEnvironment) {
   EXPECT_DOUBLE_EQ(c->rate_limit_rps, 5.5);
   EXPECT_OK(ValidateServerConfig(*c));
   const std::string shown = ShowServerConfig(*c);
-  EXPECT_THAT(shown, HasSubstr("api_key = \"****\""));
+  EXPECT_THAT(shown, HasSubstr("api_key = '****'"));
   EXPECT_THAT(shown, Not(HasSubstr("sk-secret")));
 }
 

@@ -129,11 +129,11 @@ TEST_F(RestRoutesTest, IdempotencyKeyReplayStoresNothingNew) {
 }
 
 TEST_F(RestRoutesTest, CursorPagingHasNoGapsOrRepeats) {
-  for (int i = 0; i < 7; ++i) {
-    ASSERT_EQ(Call("POST", "/v1/namespaces/alice/memories",
-                   json{{"subject", "user"}, {"predicate", "likes_" + std::to_string(i)}, {"value", "v"}}.dump())
-                  .status,
-              201);
+  const char* facts[] = {"My sister is called Ana.", "My favourite colour is green.", "I work at Initech.",
+                         "I live in Lisbon.",        "My dog is called Rex.",         "I speak Portuguese.",
+                         "My cat is called Miso."};
+  for (const char* f : facts) {
+    ASSERT_EQ(Call("POST", "/v1/namespaces/alice/memories", json{{"text", f}}.dump()).status, 201) << f;
   }
   std::set<std::string> seen;
   std::string cursor;
