@@ -155,6 +155,10 @@ Status HttpServer::Bind() {
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   s.set_payload_max_length(options_.max_body_bytes);
   s.set_keep_alive_max_count(100000);
+  // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's algorithm holds the
+  // body until the client's delayed ACK (40 ms on Linux), which capped a keep-alive connection at
+  // about 25 requests a second.
+  s.set_tcp_nodelay(true);
   s.set_read_timeout(std::chrono::milliseconds(options_.io_timeout_ms));
   s.set_write_timeout(std::chrono::milliseconds(options_.io_timeout_ms));
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
