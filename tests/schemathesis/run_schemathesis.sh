@@ -26,7 +26,7 @@ if [ -z "$port" ]; then
   cat "$work/serve.log" >&2
   exit 1
 fi
-"$root/.venv-schemathesis/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
+cd "$work" && "$root/.venv-schemathesis/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-8}" --max-time "${SCHEMATHESIS_MAX_TIME:-150}" \
   --seed 1 --workers 1 --request-timeout 20 --report-dir "$work/report" --no-color \
