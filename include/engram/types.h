@@ -219,6 +219,33 @@ struct FeedbackResult {
   int64_t unhelpful = 0;
 };
 
+// ---- API keys (servers: `engram serve`, `engram keys`) -----------------------------------------
+
+// Access levels a key grants on its namespaces: read < write < admin. An admin key on "*" may also
+// call whole-file operations (doctor, backup, maintain).
+inline constexpr const char* kKeyAccessLevels[] = {"read", "write", "admin"};
+
+struct ApiKeyInput {
+  std::vector<std::string> namespaces;  // names, or "*" for every namespace; at least one
+  std::string access = "read";          // one of kKeyAccessLevels
+  std::string label;                    // free text for `keys list`, at most 200 characters
+};
+
+// A stored key: never its secret (only its SHA-256 is stored).
+struct ApiKeyInfo {
+  std::string id;  // public id "ek_" + 16 hex digits
+  std::vector<std::string> namespaces;
+  std::string access;
+  std::string label;
+  TimestampMs created_at = 0;
+  std::optional<TimestampMs> revoked_at;  // set once revoked; a revoked key never verifies
+};
+
+struct CreatedApiKey {
+  ApiKeyInfo key;
+  std::string secret;  // "<id>.<64 hex digits>"; shown once, not recoverable
+};
+
 // ---- Claims ---------------------------------------------------------------------------------
 
 // Accepted claim statuses.
