@@ -75,11 +75,8 @@ int RunDoctor(const GlobalFlags& flags) {
 void AddStatsAndDoctor(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto* doctor = app.add_subcommand("doctor", "check the database's integrity");
   commands.Add(doctor, [&flags] { return RunDoctor(flags); });
-  auto* stats = app.add_subcommand("stats", "counts and sizes");
-  commands.Add(stats, [&flags] {
-    return RunCapability(flags, OpenMode::kReadOnly, "stats", nlohmann::json::object(),
-                         {.text = PrintStatsText, .finish = StatsExitCode});
-  });
+  AddCapabilityCommand(app, flags, commands, "stats", "counts and sizes", "stats", {}, OpenMode::kReadOnly,
+                       {.text = PrintStatsText, .finish = StatsExitCode});
 }
 
 // ---- maintain, reindex -------------------------------------------------------------------------
@@ -90,20 +87,13 @@ void PrintReindexText(const OrderedJson& r) {
 }
 
 void AddMaintainAndReindex(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* maintain = app.add_subcommand(
-      "maintain", "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence (docs/lifecycle.md)");
-  auto maintained = std::make_shared<CapabilityFlags>(maintain, "maintain");
-  maintained->Bind({"--namespace,-n", "--now"});
-  commands.Add(maintain, [&flags, maintained] {
-    return RunCapability(flags, OpenMode::kReadWrite, *maintained, {.text = PrintMaintainText});
-  });
-  auto* reindex = app.add_subcommand(
-      "reindex", "re-embed every event of a namespace with the configured embedder (after a model change)");
-  auto reindexed = std::make_shared<CapabilityFlags>(reindex, "reindex");
-  reindexed->Bind({"--namespace,-n"});
-  commands.Add(reindex, [&flags, reindexed] {
-    return RunCapability(flags, OpenMode::kReadWrite, *reindexed, {.text = PrintReindexText});
-  });
+  AddCapabilityCommand(app, flags, commands, "maintain",
+                       "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence "
+                       "(docs/lifecycle.md)",
+                       "maintain", {"--namespace,-n", "--now"}, OpenMode::kReadWrite, {.text = PrintMaintainText});
+  AddCapabilityCommand(app, flags, commands, "reindex",
+                       "re-embed every event of a namespace with the configured embedder (after a model change)",
+                       "reindex", {"--namespace,-n"}, OpenMode::kReadWrite, {.text = PrintReindexText});
 }
 
 // ---- export, import ----------------------------------------------------------------------------
@@ -236,12 +226,9 @@ void PrintBackupText(const OrderedJson& r) {
 }
 
 void AddBackupAndRestore(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* backup = app.add_subcommand("backup", "write a consistent snapshot and its manifest (PATH.manifest.json)");
-  auto bound = std::make_shared<CapabilityFlags>(backup, "backup");
-  bound->Bind({"path"});
-  commands.Add(backup, [&flags, bound] {
-    return RunCapability(flags, OpenMode::kReadOnly, *bound, {.text = PrintBackupText});
-  });
+  AddCapabilityCommand(app, flags, commands, "backup",
+                       "write a consistent snapshot and its manifest (PATH.manifest.json)", "backup", {"path"},
+                       OpenMode::kReadOnly, {.text = PrintBackupText});
   auto restore_path = std::make_shared<std::string>();
   auto verify_only = std::make_shared<bool>(false);
   auto* restore = app.add_subcommand(

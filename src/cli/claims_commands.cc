@@ -54,13 +54,11 @@ void PrintRememberText(const OrderedJson& r) {
 }
 
 void AddRemember(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* cmd = app.add_subcommand("remember", "store an explicit memory (an event and its claims)");
-  auto bound = std::make_shared<CapabilityFlags>(cmd, "remember");
-  bound->Bind({"text", "--namespace,-n", "--subject", "--predicate", "--value", "--at", "--idempotency-key",
-               "--session=session_id", "--speaker"});
-  commands.Add(cmd, [&flags, bound] {
-    return RunCapability(flags, OpenMode::kCreate, *bound, {.text = PrintRememberText});
-  });
+  AddCapabilityCommand(app, flags, commands, "remember", "store an explicit memory (an event and its claims)",
+                       "remember",
+                       {"text", "--namespace,-n", "--subject", "--predicate", "--value", "--at", "--idempotency-key",
+                        "--session=session_id", "--speaker"},
+                       OpenMode::kCreate, {.text = PrintRememberText});
 }
 
 // ---- claims ------------------------------------------------------------------------------------

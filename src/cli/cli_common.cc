@@ -146,6 +146,19 @@ int RunCapability(const GlobalFlags& flags, OpenMode mode, const CapabilityFlags
   return RunCapability(flags, mode, args.capability(), args.Args(), rendering);
 }
 
+CapabilityCommand AddCapabilityCommand(CLI::App& parent, const GlobalFlags& flags, Commands& commands,
+                                       const std::string& name, const std::string& help, std::string_view capability,
+                                       std::initializer_list<std::string_view> bind, OpenMode mode,
+                                       Rendering rendering) {
+  CLI::App* command = parent.add_subcommand(name, help);
+  auto args = std::make_shared<CapabilityFlags>(command, capability);
+  args->Bind(bind);
+  commands.Add(command, [&flags, args, mode, rendering = std::move(rendering)] {
+    return RunCapability(flags, mode, *args, rendering);
+  });
+  return {command, args};
+}
+
 Status Validate(std::string_view name, const nlohmann::json& args) {
   auto capability = Find(name);
   if (!capability) return capability.error();

@@ -156,6 +156,18 @@ class Commands {
   std::vector<Entry> entries_;
 };
 
+// A command that is one call of a capability: adds subcommand `name` (help `help`) to `parent`,
+// binds `bind` (CapabilityFlags::Bind) and registers its run (RunCapability in `mode`). Returns
+// the command and its flags, for flags of its own and defaults.
+struct CapabilityCommand {
+  CLI::App* command;
+  std::shared_ptr<CapabilityFlags> args;
+};
+CapabilityCommand AddCapabilityCommand(CLI::App& parent, const GlobalFlags& flags, Commands& commands,
+                                       const std::string& name, const std::string& help, std::string_view capability,
+                                       std::initializer_list<std::string_view> bind, OpenMode mode,
+                                       Rendering rendering);
+
 // Group files (one per command group).
 void AddServeCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // serve, keys, config
 void AddMcpCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);    // mcp (stdio)

@@ -76,15 +76,11 @@ void PrintUnforgetText(const OrderedJson& r) {
 }
 
 void AddUnforget(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* cmd = app.add_subcommand(
-      "unforget", "remove a tombstone so that the same content may be stored again (nothing comes back by itself)");
-  auto bound = std::make_shared<CapabilityFlags>(cmd, "unforget");
-  bound->Bind({"id", "--reason"});
   // --json keeps the CLI's name "removed" for the tombstone.
-  commands.Add(cmd, [&flags, bound] {
-    return RunCapability(flags, OpenMode::kReadWrite, *bound,
-                         {.text = PrintUnforgetText, .rename = {"unforgotten", "removed"}});
-  });
+  AddCapabilityCommand(app, flags, commands, "unforget",
+                       "remove a tombstone so that the same content may be stored again (nothing comes back by itself)",
+                       "unforget", {"id", "--reason"}, OpenMode::kReadWrite,
+                       {.text = PrintUnforgetText, .rename = {"unforgotten", "removed"}});
 }
 
 void PrintTombstonesText(const OrderedJson& body) {
@@ -99,29 +95,23 @@ void PrintTombstonesText(const OrderedJson& body) {
 }
 
 void AddTombstones(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* cmd = app.add_subcommand("tombstones", "list what was forgotten (ids and hashes, no content)");
-  auto bound = std::make_shared<CapabilityFlags>(cmd, "list_tombstones");
-  bound->Bind({"--namespace,-n", "--id=object_id", "--limit,-k"});
-  bound->Default("namespace", "");  // every namespace
-  commands.Add(cmd, [&flags, bound] {
-    return RunCapability(flags, OpenMode::kReadOnly, *bound,
-                         {.text = PrintTombstonesText, .rename = {"items", "tombstones"}});
-  });
+  auto listed = AddCapabilityCommand(app, flags, commands, "tombstones",
+                                     "list what was forgotten (ids and hashes, no content)", "list_tombstones",
+                                     {"--namespace,-n", "--id=object_id", "--limit,-k"}, OpenMode::kReadOnly,
+                                     {.text = PrintTombstonesText, .rename = {"items", "tombstones"}});
+  listed.args->Default("namespace", "");  // every namespace
+}
+
+void PrintCompactText(const OrderedJson& r) {
+  std::cout << fmt::format("compacted: {} → {} bytes, WAL {}, {:.0f} ms\n", r["file_bytes_before"].get<int64_t>(),
+                           r["file_bytes_after"].get<int64_t>(),
+                           r["wal_truncated"].get<bool>() ? "truncated" : "not truncated", r["took_ms"].get<double>());
 }
 
 void AddCompact(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* cmd = app.add_subcommand(
-      "compact", "merge the full-text indexes, VACUUM and truncate the WAL: forgotten bytes leave the files");
-  commands.Add(cmd, [&flags] {
-    return RunCapability(flags, OpenMode::kReadWrite, "compact", nlohmann::json::object(),
-                         {.text = [](const OrderedJson& r) {
-                           std::cout << fmt::format("compacted: {} → {} bytes, WAL {}, {:.0f} ms\n",
-                                                    r["file_bytes_before"].get<int64_t>(),
-                                                    r["file_bytes_after"].get<int64_t>(),
-                                                    r["wal_truncated"].get<bool>() ? "truncated" : "not truncated",
-                                                    r["took_ms"].get<double>());
-                         }});
-  });
+  AddCapabilityCommand(app, flags, commands, "compact",
+                       "merge the full-text indexes, VACUUM and truncate the WAL: forgotten bytes leave the files",
+                       "compact", {}, OpenMode::kReadWrite, {.text = PrintCompactText});
 }
 
 }  // namespace

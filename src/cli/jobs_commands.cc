@@ -107,23 +107,16 @@ void PrintRetriedText(const OrderedJson& r) {
 }
 
 void AddJobs(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* process = app.add_subcommand("process", "extract claims from every pending event, then exit");
-  commands.Add(process, [&flags] {
-    return RunCapability(flags, OpenMode::kReadWrite, "process", {{"drain", true}}, {.text = PrintProcessText});
-  });
-  auto* jobs = app.add_subcommand("jobs", "extraction jobs that are pending, leased or failed");
-  auto listed = std::make_shared<CapabilityFlags>(jobs, "list_jobs");
-  listed->Bind({"--status", "--limit,-k"});
-  commands.Add(jobs, [&flags, listed] {
-    return RunCapability(flags, OpenMode::kReadOnly, *listed, {.text = PrintJobsText, .rename = {"items", "jobs"}});
-  });
-  auto* retry = jobs->add_subcommand(
-      "retry", "put failed jobs and stale leases (owner gone or lease expired) back in the queue");
-  auto retried = std::make_shared<CapabilityFlags>(retry, "retry_jobs");
-  retried->Bind({"id"});
-  commands.Add(retry, [&flags, retried] {
-    return RunCapability(flags, OpenMode::kReadWrite, *retried, {.text = PrintRetriedText});
-  });
+  auto process = AddCapabilityCommand(app, flags, commands, "process",
+                                      "extract claims from every pending event, then exit", "process", {},
+                                      OpenMode::kReadWrite, {.text = PrintProcessText});
+  process.args->Default("drain", true);
+  auto jobs = AddCapabilityCommand(app, flags, commands, "jobs", "extraction jobs that are pending, leased or failed",
+                                   "list_jobs", {"--status", "--limit,-k"}, OpenMode::kReadOnly,
+                                   {.text = PrintJobsText, .rename = {"items", "jobs"}});
+  AddCapabilityCommand(*jobs.command, flags, commands, "retry",
+                       "put failed jobs and stale leases (owner gone or lease expired) back in the queue",
+                       "retry_jobs", {"id"}, OpenMode::kReadWrite, {.text = PrintRetriedText});
 }
 
 }  // namespace

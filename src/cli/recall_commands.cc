@@ -155,20 +155,14 @@ void PrintSearchText(const OrderedJson& body) {
 }
 
 void AddSessions(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* list = app.add_subcommand("sessions", "list recent sessions, or search them");
-  auto listed = std::make_shared<CapabilityFlags>(list, "list_sessions");
-  listed->Bind({"--namespace,-n", "--limit,-k"});
-  listed->Default("namespace", "");  // every namespace
-  commands.Add(list, [&flags, listed] {
-    return RunCapability(flags, OpenMode::kReadOnly, *listed,
-                         {.text = PrintSessionsText, .rename = {"items", "sessions"}});
-  });
-  auto* search = list->add_subcommand("search", "search past sessions by full text");
-  auto searched = std::make_shared<CapabilityFlags>(search, "search_sessions");
-  searched->Bind({"query", "--namespace,-n", "--current=current_session_id", "--limit,-k", "--window,-w"});
-  commands.Add(search, [&flags, searched] {
-    return RunCapability(flags, OpenMode::kReadOnly, *searched, {.text = PrintSearchText});
-  });
+  auto list = AddCapabilityCommand(app, flags, commands, "sessions", "list recent sessions, or search them",
+                                   "list_sessions", {"--namespace,-n", "--limit,-k"}, OpenMode::kReadOnly,
+                                   {.text = PrintSessionsText, .rename = {"items", "sessions"}});
+  list.args->Default("namespace", "");  // every namespace
+  AddCapabilityCommand(*list.command, flags, commands, "search", "search past sessions by full text",
+                       "search_sessions",
+                       {"query", "--namespace,-n", "--current=current_session_id", "--limit,-k", "--window,-w"},
+                       OpenMode::kReadOnly, {.text = PrintSearchText});
 }
 
 // ---- feedback ----------------------------------------------------------------------------------
