@@ -164,130 +164,162 @@ OrderedJson ManifestSchema() {
                 {"schema_version", "file_bytes", "file_xxh3"});
 }
 
-// A whole-file capability: admin access, no namespace, under /v1/admin.
-Capability AdminCapability(const char* name, const char* description, Handler handler, const char* method,
-                           const char* path) {
-  return {.name = name,
+// A whole-file capability: admin access, no namespace (routes under /v1/admin).
+Capability Admin(Capability c) {
+  c.group = "admin";
+  c.access = Access::kAdmin;
+  c.namespaced = false;
+  return c;
+}
+
+Capability ListJobs() {
+  return Admin({.name = "list_jobs",
+                .description = "Extraction jobs of every namespace, newest last: pending, leased (with the lease's "
+                               "owner and whether it is stale) or failed.",
+                .params = {{.name = "status", .description = "only this status (default: every status but done)",
+                            .enum_values = {"pending", "leased", "done", "failed"}, .in = ParamIn::kQuery},
+                           LimitParam(100, 10000)},
+                .result_schema = Object({{"items", ArrayOf(AnyObject("a job: id, kind, status, namespace, session_id, "
+                                                                     "event_id, attempts, last_error, updated_at, "
+                                                                     "lease?"))}},
+                                        {"items"}),
+                .handler = RunListJobs,
+                .rest = {"GET", "/v1/admin/jobs"}});
+}
+
+Capability RetryJobs() {
+  return Admin({.name = "retry_jobs",
+                .description = "Put a failed job (or, with id 0, every failed job) and every stale lease back in the "
+                               "queue.",
+                .params = {{.name = "id", .type = ParamType::kInteger, .description = "the job id; 0 = every failed job",
+                            .minimum = 0, .default_value = 0}},
+                .result_schema = Object({{"retried", IntegerType("jobs put back in the queue")}}, {"retried"}),
+                .handler = RunRetryJobs,
+                .rest = {"POST", "/v1/admin/jobs:retry"}});
+}
+
+Capability Process() {
+  return Admin({.name = "process",
+                .description = "Extract claims from pending events now (a server's worker does this by itself). "
+                               "Seconds for a large queue.",
+                .params = {{.name = "drain", .type = ParamType::kBoolean,
+                            .description = "true: until no job is left; false: one batch", .default_value = true}},
+                .result_schema = Object({{"batches", IntegerType()}, {"events", IntegerType()},
+                                         {"claims_created", IntegerType()}, {"claims_confirmed", IntegerType()},
+                                         {"claims_superseded", IntegerType()}, {"claims_disputed", IntegerType()},
+                                         {"candidates_rejected", IntegerType()}, {"jobs_failed", IntegerType()},
+                                         {"errors", ArrayOf(StringType())}},
+                                        {"batches", "events"}),
+                .handler = RunProcess,
+                .rest = {"POST", "/v1/admin/process"}});
+}
+
+Capability Maintain() {
+  return Admin({.name = "maintain",
+                .description = "A lifecycle pass: TTL expiry, activation decay, archive and duplicate convergence "
+                               "(docs/lifecycle.md), in one namespace or all.",
+                .params = {OptionalNamespaceParam("every namespace"),
+                           {.name = "now", .type = ParamType::kTimestamp,
+                            .description = "the pass's clock (default now)"}},
+                .result_schema = Object({{"now", StringType()},
+                                         {"namespaces", ArrayOf(AnyObject("one namespace's counts"))},
+                                         {"took_ms", NumberType("ms")}},
+                                        {"namespaces"}),
+                .handler = RunMaintain,
+                .rest = {"POST", "/v1/admin/maintain"}});
+}
+
+Capability Compact() {
+  return Admin({.name = "compact",
+                .description = "Merge the full-text indexes, VACUUM and truncate the WAL, so forgotten bytes leave the "
+                               "files. Blocks writers while it runs.",
+                .result_schema = Object({{"file_bytes_before", IntegerType("bytes")},
+                                         {"file_bytes_after", IntegerType("bytes")}, {"wal_truncated", BooleanType()},
+                                         {"took_ms", NumberType("ms")}},
+                                        {"file_bytes_before", "file_bytes_after"}),
+                .handler = RunCompact,
+                .rest = {"POST", "/v1/admin/compact"}});
+}
+
+// Namespaced, but admin: it rewrites every vector of the namespace.
+Capability Reindex() {
+  return {.name = "reindex",
           .group = "admin",
-          .description = description,
+          .description = "Re-embed every event of the namespace with the configured embedder (after a model change). "
+                         "Slow: one embedding per event.",
           .access = Access::kAdmin,
-          .namespaced = false,
-          .handler = std::move(handler),
-          .rest = {method, path}};
+          .params = {NamespaceParam()},
+          .result_schema = Object({{"namespace", StringType()}, {"embedded", IntegerType("events embedded")}},
+                                  {"namespace", "embedded"}),
+          .handler = RunReindex,
+          .rest = {"POST", "/v1/namespaces/{namespace}/reindex"}};
 }
 
-std::vector<Capability> JobCapabilities() {
-  std::vector<Capability> out;
-  Capability list = AdminCapability("list_jobs", "Extraction jobs of every namespace, newest last: pending, "
-                                    "leased (with the lease's owner and whether it is stale) or failed.",
-                                    RunListJobs, "GET", "/v1/admin/jobs");
-  list.params = {{.name = "status", .description = "only this status (default: every status but done)",
-                  .enum_values = {"pending", "leased", "done", "failed"}, .in = ParamIn::kQuery},
-                 LimitParam(100, 10000)};
-  list.result_schema = Object({{"items", ArrayOf(AnyObject("a job: id, kind, status, namespace, session_id, "
-                                                           "event_id, attempts, last_error, updated_at, lease?"))}},
-                              {"items"});
-  out.push_back(std::move(list));
-  Capability retry = AdminCapability("retry_jobs", "Put a failed job (or, with id 0, every failed job) and every "
-                                     "stale lease back in the queue.",
-                                     RunRetryJobs, "POST", "/v1/admin/jobs:retry");
-  retry.params = {{.name = "id", .type = ParamType::kInteger, .description = "the job id; 0 = every failed job",
-                   .minimum = 0, .default_value = 0}};
-  retry.result_schema = Object({{"retried", IntegerType("jobs put back in the queue")}}, {"retried"});
-  out.push_back(std::move(retry));
-  Capability process = AdminCapability("process", "Extract claims from pending events now (a server's worker "
-                                       "does this by itself). Seconds for a large queue.",
-                                       RunProcess, "POST", "/v1/admin/process");
-  process.params = {{.name = "drain", .type = ParamType::kBoolean,
-                     .description = "true: until no job is left; false: one batch", .default_value = true}};
-  process.result_schema = Object({{"batches", IntegerType()}, {"events", IntegerType()},
-                                  {"claims_created", IntegerType()}, {"claims_confirmed", IntegerType()},
-                                  {"claims_superseded", IntegerType()}, {"claims_disputed", IntegerType()},
-                                  {"candidates_rejected", IntegerType()}, {"jobs_failed", IntegerType()},
-                                  {"errors", ArrayOf(StringType())}},
-                                 {"batches", "events"});
-  out.push_back(std::move(process));
-  return out;
+Capability AuditTrail() {
+  return Admin({.name = "audit_trail",
+                .description = "The audit rows and tombstones of an object (a forgotten event or claim, or a "
+                               "tombstone): who changed or forgot it, when and why; never content.",
+                .params = {IdParam("an event, claim or tombstone id")},
+                .result_schema = Object({{"id", StringType()}, {"forgotten", BooleanType()},
+                                         {"tombstones", ArrayOf(TombstoneSchema())},
+                                         {"audit", ArrayOf(AnyObject("at, action, object_type, actor, reason, "
+                                                                     "detail"))}},
+                                        {"id", "forgotten", "tombstones", "audit"}),
+                .handler = RunAuditTrail,
+                .rest = {"GET", "/v1/admin/audit/{id}"}});
 }
 
-std::vector<Capability> MaintenanceCapabilities() {
-  std::vector<Capability> out;
-  Capability maintain = AdminCapability("maintain", "A lifecycle pass: TTL expiry, activation decay, archive and "
-                                        "duplicate convergence (docs/lifecycle.md), in one namespace or all.",
-                                        RunMaintain, "POST", "/v1/admin/maintain");
-  maintain.params = {OptionalNamespaceParam("every namespace"),
-                     {.name = "now", .type = ParamType::kTimestamp, .description = "the pass's clock (default now)"}};
-  maintain.result_schema = Object({{"now", StringType()}, {"namespaces", ArrayOf(AnyObject("one namespace's counts"))},
-                                   {"took_ms", NumberType("ms")}},
-                                  {"namespaces"});
-  out.push_back(std::move(maintain));
-  Capability compact = AdminCapability("compact", "Merge the full-text indexes, VACUUM and truncate the WAL, so "
-                                       "forgotten bytes leave the files. Blocks writers while it runs.",
-                                       RunCompact, "POST", "/v1/admin/compact");
-  compact.result_schema = Object({{"file_bytes_before", IntegerType("bytes")}, {"file_bytes_after", IntegerType("bytes")},
-                                  {"wal_truncated", BooleanType()}, {"took_ms", NumberType("ms")}},
-                                 {"file_bytes_before", "file_bytes_after"});
-  out.push_back(std::move(compact));
-  out.push_back({.name = "reindex",
-                 .group = "admin",
-                 .description = "Re-embed every event of the namespace with the configured embedder (after a model "
-                                "change). Slow: one embedding per event.",
-                 .access = Access::kAdmin,
-                 .params = {NamespaceParam()},
-                 .result_schema = Object({{"namespace", StringType()}, {"embedded", IntegerType("events embedded")}},
-                                         {"namespace", "embedded"}),
-                 .handler = RunReindex,
-                 .rest = {"POST", "/v1/namespaces/{namespace}/reindex"}});
-  Capability audit = AdminCapability("audit_trail", "The audit rows and tombstones of an object (a forgotten event "
-                                     "or claim, or a tombstone): who changed or forgot it, when and why; never "
-                                     "content.",
-                                     RunAuditTrail, "GET", "/v1/admin/audit/{id}");
-  audit.params = {IdParam("an event, claim or tombstone id")};
-  audit.result_schema = Object({{"id", StringType()}, {"forgotten", BooleanType()},
-                                {"tombstones", ArrayOf(TombstoneSchema())},
-                                {"audit", ArrayOf(AnyObject("at, action, object_type, actor, reason, detail"))}},
-                               {"id", "forgotten", "tombstones", "audit"});
-  out.push_back(std::move(audit));
-  return out;
+Capability ExportDump() {
+  ParamSpec ns = OptionalNamespaceParam("every namespace");
+  ns.in = ParamIn::kQuery;
+  return Admin({.name = "export",
+                .description = "The database (or one namespace) as JSONL (application/x-ndjson), one object a line; a "
+                               "damaged database is refused unless salvage.",
+                .params = {ns,
+                           {.name = "salvage", .type = ParamType::kBoolean,
+                            .description = "a damaged database: every line that still reads (damaged: true says so)",
+                            .default_value = false, .in = ParamIn::kQuery}},
+                .result_schema = Object({{"namespace", NullableString("null: every namespace")},
+                                         {"exported", CountsSchema()}, {"damaged", BooleanType()},
+                                         {"error", AnyObject("with damaged: what could not be read")}},
+                                        {"damaged"}),
+                .handler = RunExport,
+                .rest = {"GET", "/v1/admin/export"}});
 }
 
-std::vector<Capability> DumpCapabilities() {
-  std::vector<Capability> out;
-  Capability dump = AdminCapability("export", "The database (or one namespace) as JSONL (application/x-ndjson), one "
-                                    "object a line; a damaged database is refused unless salvage.",
-                                    RunExport, "GET", "/v1/admin/export");
-  dump.params = {OptionalNamespaceParam("every namespace"),
-                 {.name = "salvage", .type = ParamType::kBoolean,
-                  .description = "a damaged database: every line that still reads (damaged: true says so)",
-                  .default_value = false, .in = ParamIn::kQuery}};
-  dump.params[0].in = ParamIn::kQuery;
-  dump.result_schema = Object({{"namespace", NullableString("null: every namespace")},
-                               {"exported", CountsSchema()}, {"damaged", BooleanType()},
-                               {"error", AnyObject("with damaged: what could not be read")}},
-                              {"damaged"});
-  out.push_back(std::move(dump));
-  Capability load = AdminCapability("import", "Load a JSONL dump written by export, in one transaction: every line "
-                                    "is validated first; tombstones are honoured.",
-                                    RunImport, "POST", "/v1/admin/import");
-  load.params = {{.name = "dump", .description = "the JSONL text (a REST body of application/x-ndjson is taken as it)",
-                  .required = true, .max_length = int64_t{1} << 30}};
-  load.result_schema = Object({{"imported", CountsSchema()}, {"skipped_forgotten", IntegerType()},
-                               {"skipped_existing", IntegerType()}},
-                              {"imported", "skipped_forgotten", "skipped_existing"});
-  out.push_back(std::move(load));
-  Capability backup = AdminCapability("backup", "A consistent online snapshot of the database at path (on the "
-                                      "server's file system), and its manifest at path.manifest.json.",
-                                      RunBackup, "POST", "/v1/admin/backup");
-  backup.params = {PathParam("the backup file; must not exist")};
-  backup.result_schema = Object({{"backup", StringType()}, {"manifest", ManifestSchema()}}, {"backup", "manifest"});
-  out.push_back(std::move(backup));
-  Capability verify = AdminCapability("verify_backup", "Check a backup against its manifest and run its integrity "
-                                      "check, reading only the backup.",
-                                      RunVerifyBackup, "POST", "/v1/admin/backup:verify");
-  verify.params = {PathParam("the backup file (with PATH.manifest.json)")};
-  verify.result_schema = Object({{"verified", StringType()}, {"manifest", ManifestSchema()}}, {"verified", "manifest"});
-  out.push_back(std::move(verify));
-  return out;
+Capability ImportDump() {
+  return Admin({.name = "import",
+                .description = "Load a JSONL dump written by export, in one transaction: every line is validated "
+                               "first; tombstones are honoured.",
+                .params = {{.name = "dump",
+                            .description = "the JSONL text (a REST body of application/x-ndjson is taken as it)",
+                            .required = true, .max_length = int64_t{1} << 30}},
+                .result_schema = Object({{"imported", CountsSchema()}, {"skipped_forgotten", IntegerType()},
+                                         {"skipped_existing", IntegerType()}},
+                                        {"imported", "skipped_forgotten", "skipped_existing"}),
+                .handler = RunImport,
+                .rest = {"POST", "/v1/admin/import"}});
+}
+
+Capability BackupFile() {
+  return Admin({.name = "backup",
+                .description = "A consistent online snapshot of the database at path (on the server's file system), "
+                               "and its manifest at path.manifest.json.",
+                .params = {PathParam("the backup file; must not exist")},
+                .result_schema = Object({{"backup", StringType()}, {"manifest", ManifestSchema()}}, {"backup", "manifest"}),
+                .handler = RunBackup,
+                .rest = {"POST", "/v1/admin/backup"}});
+}
+
+Capability VerifyBackup() {
+  return Admin({.name = "verify_backup",
+                .description = "Check a backup against its manifest and run its integrity check, reading only the "
+                               "backup.",
+                .params = {PathParam("the backup file (with PATH.manifest.json)")},
+                .result_schema = Object({{"verified", StringType()}, {"manifest", ManifestSchema()}},
+                                        {"verified", "manifest"}),
+                .handler = RunVerifyBackup,
+                .rest = {"POST", "/v1/admin/backup:verify"}});
 }
 
 Result<Reply> RunStats(Engine& engine, const Args&, const CallContext&) {
@@ -322,24 +354,20 @@ OrderedJson VerifiedBackupToJson(const std::string& path, const BackupManifest& 
 
 std::vector<Capability> AdminCapabilities() {
   std::vector<Capability> out;
-  out.push_back({.name = "stats",
-                 .group = "admin",
-                 .description = "Counts and file sizes (bytes) of the database, and what a quick integrity check finds.",
-                 .access = Access::kAdmin,
-                 .namespaced = false,
-                 .result_schema = AnyObject("counts and sizes"),
-                 .handler = RunStats,
-                 .rest = {"GET", "/v1/admin/stats"}});
-  out.push_back({.name = "doctor",
-                 .group = "admin",
-                 .description = "Check the database's integrity (reads only); problems are reported, not fixed.",
-                 .access = Access::kAdmin,
-                 .namespaced = false,
-                 .result_schema = Object({{"ok", BooleanType()}, {"problems", ArrayOf(StringType())}}, {"ok"}),
-                 .handler = RunDoctor,
-                 .rest = {"GET", "/v1/admin/doctor"}});
-  for (auto group : {JobCapabilities, MaintenanceCapabilities, DumpCapabilities}) {
-    for (Capability& c : group()) out.push_back(std::move(c));
+  out.push_back(Admin({.name = "stats",
+                       .description = "Counts and file sizes (bytes) of the database, and what a quick integrity "
+                                      "check finds.",
+                       .result_schema = AnyObject("counts and sizes"),
+                       .handler = RunStats,
+                       .rest = {"GET", "/v1/admin/stats"}}));
+  out.push_back(Admin({.name = "doctor",
+                       .description = "Check the database's integrity (reads only); problems are reported, not fixed.",
+                       .result_schema = Object({{"ok", BooleanType()}, {"problems", ArrayOf(StringType())}}, {"ok"}),
+                       .handler = RunDoctor,
+                       .rest = {"GET", "/v1/admin/doctor"}}));
+  for (Capability (*make)() : {ListJobs, RetryJobs, Process, Maintain, Compact, Reindex, AuditTrail, ExportDump,
+                               ImportDump, BackupFile, VerifyBackup}) {
+    out.push_back(make());
   }
   return out;
 }

@@ -90,6 +90,28 @@ Result<const api::Capability*> Find(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+// The placeholder --help shows for a value of `type`.
+const char* TypeName(api::ParamType type) {
+  switch (type) {
+    case api::ParamType::kInteger: return "INT";
+    case api::ParamType::kNumber: return "NUMBER";
+    case api::ParamType::kTimestamp: return "ISO-8601";
+    default: return "TEXT";
+  }
+}
+
+// The argument's description, with its default when it has one ("items to return, 1–1000
+// (default 10)").
+std::string HelpOf(const api::ParamSpec& spec) {
+  if (spec.default_value.is_null()) return spec.description;
+  const nlohmann::json& d = spec.default_value;
+  return fmt::format("{} (default {})", spec.description, d.is_string() ? d.get<std::string>() : d.dump());
+}
+
+}  // namespace
+
 CapabilityFlags::CapabilityFlags(CLI::App* command, std::string_view capability)
     : command_(command), capability_(api::FindCapability(capability)) {
   // Cannot fire once each command has run once (the names are literals of this program).
@@ -119,7 +141,7 @@ void CapabilityFlags::Bind(std::initializer_list<std::string_view> flags) {
     } else if (b.type == api::ParamType::kStringArray) {
       b.option = command_->add_option(declared, b.values, spec->description);
     } else {
-      b.option = command_->add_option(declared, b.value, spec->description);
+      b.option = command_->add_option(declared, b.value, HelpOf(*spec))->type_name(TypeName(b.type));
     }
   }
 }
