@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "api/common.h"
 #include "api/principal.h"
@@ -167,12 +168,11 @@ TEST_F(RegistryTest, AdminExportImportMaintainAndAudit) {
   EXPECT_GE(back->body["skipped_existing"].get<int64_t>(), 1);
 
   ASSERT_TRUE(Call("maintain", json::object()));
-  auto empty = Call("maintain", {{"namespace", ""}});
-  ASSERT_FALSE(empty);
-  EXPECT_EQ(FieldOfMessage(empty.error().message()), "namespace");
-  auto jobs = Call("list_jobs", {{"status", "stuck"}});
-  ASSERT_FALSE(jobs);
-  EXPECT_EQ(FieldOfMessage(jobs.error().message()), "status");
+  for (const auto& [name, args, field] : {std::tuple{"maintain", json{{"namespace", ""}}, "namespace"},
+                                          std::tuple{"list_jobs", json{{"status", "stuck"}}, "status"}}) {
+    auto bad = Call(name, args);
+    EXPECT_TRUE(!bad && FieldOfMessage(bad.error().message()) == field) << name;
+  }
   auto audit = Call("audit_trail", {{"id", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}});
   ASSERT_FALSE(audit);
   EXPECT_EQ(audit.error().code(), StatusCode::kNotFound);
