@@ -434,7 +434,7 @@ TEST_F(ClaimsAcceptanceB42, GarbageOutputFailsTheJobAndKeepsTheEventThenRetryRec
   EXPECT_EQ(JsonOut(r)["jobs"], json::array()) << r.out;
   r = Engram({"claims", "-n", "b42"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  json claims = JsonOut(r)["claims"];
+  json claims = JsonOut(r)["items"];
   ASSERT_EQ(claims.size(), 1u) << r.out;
   EXPECT_EQ(claims[0]["value"], "Lisbon");
   EXPECT_EQ(claims[0]["extractor"], "llm/test-model");
@@ -540,7 +540,7 @@ TEST_P(ClaimsAcceptanceB34, CliOutputStaysUtcAndTheUtcDateFilterIncludesTheEvent
   EXPECT_EQ(JsonOut(r)["occurred_at"], kB34At);
   r = engram({"--json", "claims", "-n", "b34"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  json claims = JsonOut(r)["claims"];
+  json claims = JsonOut(r)["items"];
   EXPECT_FALSE(claims.empty()) << r.out;
   for (const json& c : claims) EXPECT_EQ(c["valid_from"], kB34At) << r.out;
   r = engram({"--json", "sessions", "-n", "b34"});

@@ -57,7 +57,7 @@ class LifecycleCliTest : public ::testing::Test {
     CliResult process = Engram({"process"});
     EXPECT_EQ(process.exit_code, 0) << process.Describe();
     json claims = JsonOf({"claims", "-n", ns, "--include-history"});
-    for (const json& c : claims["claims"]) {
+    for (const json& c : claims["items"]) {
       if (c["evidence"].size() > 0 && c["evidence"][0]["content"] == content) return c;
     }
     ADD_FAILURE() << "no claim read from: " << content << "\n" << claims.dump();
@@ -112,8 +112,8 @@ TEST_F(LifecycleCliTest, PermanentClaimIsArchivedAfterDecay) {
   EXPECT_THAT(pass.out, HasSubstr("1 archived"));
   EXPECT_FALSE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--claims-only"}), id));
   json all = JsonOf({"claims", "-n", "u1", "--include-history"});
-  ASSERT_EQ(all["claims"].size(), 1u);
-  EXPECT_EQ(all["claims"][0]["status"], "archived");
+  ASSERT_EQ(all["items"].size(), 1u);
+  EXPECT_EQ(all["items"][0]["status"], "archived");
   CliResult history = Engram({"history", id});
   EXPECT_THAT(history.out, HasSubstr("archived by maintain"));
 }
@@ -193,8 +193,8 @@ TEST_F(LifecycleCliTest, RestoreOfAFreshBackupKeepsClaimsSharingAForgottenFactHa
   const std::string new_id = again["claims"][0]["id"];
   JsonOf({"forget", old_claim["id"].get<std::string>()});
   json before = JsonOf({"claims", "-n", "u1", "--include-history"});
-  ASSERT_EQ(before["claims"].size(), 1u) << before.dump();
-  ASSERT_EQ(before["claims"][0]["id"], new_id);
+  ASSERT_EQ(before["items"].size(), 1u) << before.dump();
+  ASSERT_EQ(before["items"][0]["id"], new_id);
 
   const std::string backup = dir_.File("b.db");
   JsonOf({"backup", backup});

@@ -1750,7 +1750,7 @@ class CliBackend : public Backend {
     json j;
     if (!Run(args, &j, &out.error)) return out;
     out.ok = true;
-    for (const json& c : j["claims"]) out.claims.push_back(ClaimFromJson(c));
+    for (const json& c : j["items"]) out.claims.push_back(ClaimFromJson(c));
     return out;
   }
 

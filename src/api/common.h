@@ -37,6 +37,14 @@ OrderedJson ClaimSchema();
 OrderedJson RecallPacketSchema();
 OrderedJson TombstoneSchema();
 
+// JSON of admin results the CLI also writes without a capability (restore, restore --verify-only):
+// {namespaces, sessions, tombstones, events, claims} (lines of a dump); a backup manifest
+// {schema_version, created_at (ISO-8601 UTC), engram_version, file_bytes, file_xxh3, ...}; and
+// {verified: path, manifest}.
+OrderedJson DumpCountsToJson(const DumpCounts& c);
+OrderedJson ManifestToJson(const BackupManifest& m);
+OrderedJson VerifiedBackupToJson(const std::string& path, const BackupManifest& m);
+
 }  // namespace engram::api
 
 #endif  // ENGRAM_API_COMMON_H_

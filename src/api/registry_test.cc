@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "api/common.h"
 #include "api/principal.h"
@@ -148,6 +149,33 @@ TEST_F(RegistryTest, BatchIngestNamesTheBadEventAndStoresNothing) {
                                                       {"content", "x"}}}}});
   ASSERT_FALSE(other);
   EXPECT_THAT(other.error().message(), HasSubstr("differs from the namespace of the call"));
+}
+
+// The admin group: export answers JSONL in Reply::raw that import takes back; maintain's optional
+// namespace may be left out (every namespace) but not given empty; audit_trail of an unknown id is
+// not found.
+TEST_F(RegistryTest, AdminExportImportMaintainAndAudit) {
+  ASSERT_TRUE(Call("remember", {{"namespace", "u1"}, {"text", "I live in Porto."}}));
+  auto dump = Call("export", json::object());
+  ASSERT_TRUE(dump) << dump.error().ToString();
+  EXPECT_EQ(dump->content_type, "application/x-ndjson");
+  EXPECT_THAT(dump->raw, HasSubstr("\"kind\":\"event\""));
+  EXPECT_EQ(dump->body["exported"]["events"], 1);
+  EXPECT_EQ(dump->body["damaged"], false);
+  auto back = Call("import", {{"dump", dump->raw}});
+  ASSERT_TRUE(back) << back.error().ToString();
+  EXPECT_EQ(back->body["imported"]["events"], 0);
+  EXPECT_GE(back->body["skipped_existing"].get<int64_t>(), 1);
+
+  ASSERT_TRUE(Call("maintain", json::object()));
+  for (const auto& [name, args, field] : {std::tuple{"maintain", json{{"namespace", ""}}, "namespace"},
+                                          std::tuple{"list_jobs", json{{"status", "stuck"}}, "status"}}) {
+    auto bad = Call(name, args);
+    EXPECT_TRUE(!bad && FieldOfMessage(bad.error().message()) == field) << name;
+  }
+  auto audit = Call("audit_trail", {{"id", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}});
+  ASSERT_FALSE(audit);
+  EXPECT_EQ(audit.error().code(), StatusCode::kNotFound);
 }
 
 TEST_F(RegistryTest, AnEmptyNamespaceIsAnErrorNeverEverything) {

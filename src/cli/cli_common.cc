@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <iostream>
 
+#include "api/registry.h"
 #include "codec/json_codec.h"
 #include "util/time.h"
 
@@ -70,6 +73,186 @@ Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mo
 }
 
 std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }
+
+std::string ShortTime(const OrderedJson& iso) { return iso.is_string() ? iso.get<std::string>().substr(0, 16) : ""; }
+
+std::string Day(const OrderedJson& iso, const char* open) {
+  return iso.is_string() ? iso.get<std::string>().substr(0, 10) : open;
+}
+
+namespace {
+
+Result<const api::Capability*> Find(std::string_view name) {
+  const api::Capability* capability = api::FindCapability(name);
+  if (capability == nullptr) return Error(Status::Internal(fmt::format("no capability \"{}\"", name)));
+  return capability;
+}
+
+}  // namespace
+
+namespace {
+
+// The placeholder --help shows for a value of `type`.
+const char* TypeName(api::ParamType type) {
+  switch (type) {
+    case api::ParamType::kInteger: return "INT";
+    case api::ParamType::kNumber: return "NUMBER";
+    case api::ParamType::kTimestamp: return "ISO-8601";
+    default: return "TEXT";
+  }
+}
+
+// The argument's description, with its default when it has one ("items to return, 1–1000
+// (default 10)").
+std::string HelpOf(const api::ParamSpec& spec) {
+  if (spec.default_value.is_null()) return spec.description;
+  const nlohmann::json& d = spec.default_value;
+  return fmt::format("{} (default {})", spec.description, d.is_string() ? d.get<std::string>() : d.dump());
+}
+
+}  // namespace
+
+CapabilityFlags::CapabilityFlags(CLI::App* command, std::string_view capability)
+    : command_(command), capability_(api::FindCapability(capability)) {
+  // Cannot fire once each command has run once (the names are literals of this program).
+  assert(capability_ != nullptr && "a command names a capability that is not registered");
+}
+
+void CapabilityFlags::Bind(std::initializer_list<std::string_view> flags) {
+  for (std::string_view flag : flags) {
+    const size_t eq = flag.find('=');
+    std::string declared(flag.substr(0, eq));
+    std::string name;
+    if (eq != std::string_view::npos) {
+      name = flag.substr(eq + 1);
+    } else {
+      name = declared.rfind("--", 0) == 0 ? declared.substr(2) : declared;
+      name = name.substr(0, name.find(','));
+      std::replace(name.begin(), name.end(), '-', '_');
+    }
+    const auto& params = capability_->params;
+    auto spec = std::find_if(params.begin(), params.end(), [&](const api::ParamSpec& p) { return p.name == name; });
+    // Cannot fire once each command has run once (the names are literals of this program).
+    assert(spec != params.end() && "a flag names an argument its capability does not have");
+    if (spec == params.end()) continue;
+    Bound& b = bound_.emplace_back(Bound{.name = name, .type = spec->type});
+    if (b.type == api::ParamType::kBoolean) {
+      b.option = command_->add_flag(declared, b.flag, spec->description);
+    } else if (b.type == api::ParamType::kStringArray) {
+      b.option = command_->add_option(declared, b.values, spec->description);
+    } else {
+      b.option = command_->add_option(declared, b.value, HelpOf(*spec))->type_name(TypeName(b.type));
+    }
+  }
+}
+
+nlohmann::json CapabilityFlags::Args() const {
+  nlohmann::json args = defaults_;
+  for (const Bound& b : bound_) {
+    if (b.option->count() == 0) continue;
+    nlohmann::json value = b.value;
+    if (b.type == api::ParamType::kBoolean) {
+      value = b.flag;
+    } else if (b.type == api::ParamType::kStringArray) {
+      value = b.values;
+    } else if (b.type == api::ParamType::kInteger || b.type == api::ParamType::kNumber) {
+      nlohmann::json number = nlohmann::json::parse(b.value, nullptr, /*allow_exceptions=*/false);
+      if (number.is_number()) value = number;
+    }
+    args[b.name] = std::move(value);
+  }
+  return args;
+}
+
+int RunCapability(const GlobalFlags& flags, OpenMode mode, const CapabilityFlags& args, const Rendering& rendering) {
+  return RunCapability(flags, mode, args.capability(), args.Args(), rendering);
+}
+
+CapabilityCommand AddCapabilityCommand(CLI::App& parent, const GlobalFlags& flags, Commands& commands,
+                                       const std::string& name, const std::string& help, std::string_view capability,
+                                       std::initializer_list<std::string_view> bind, OpenMode mode,
+                                       Rendering rendering) {
+  CLI::App* command = parent.add_subcommand(name, help);
+  auto args = std::make_shared<CapabilityFlags>(command, capability);
+  args->Bind(bind);
+  commands.Add(command, [&flags, args, mode, rendering = std::move(rendering)] {
+    return RunCapability(flags, mode, *args, rendering);
+  });
+  return {command, args};
+}
+
+Status Validate(std::string_view name, const nlohmann::json& args) {
+  auto capability = Find(name);
+  if (!capability) return capability.error();
+  auto parsed = api::ParseArgs((*capability)->params, args, api::ArgsMode::kStrict);
+  return parsed ? Status::Ok() : parsed.error();
+}
+
+Result<api::Reply> Call(Engine& engine, std::string_view name, const nlohmann::json& args) {
+  auto capability = Find(name);
+  if (!capability) return Error(capability.error());
+  return api::Invoke(engine, **capability, args, api::ArgsMode::kStrict, {.actor = "cli"});
+}
+
+int Print(const GlobalFlags& flags, const api::Reply& reply, const Rendering& rendering) {
+  if (flags.json) {
+    const auto& [from, to] = rendering.rename;
+    if (from.empty() || !reply.body.contains(from)) {
+      std::cout << Dump(reply.body) << "\n";
+    } else {
+      OrderedJson body = reply.body;
+      body[to] = std::move(body[from]);
+      body.erase(from);
+      std::cout << Dump(body) << "\n";
+    }
+  } else if (rendering.text) {
+    rendering.text(reply.body);
+  }
+  return rendering.finish ? rendering.finish(reply.body) : 0;
+}
+
+int RunCapability(const GlobalFlags& flags, OpenMode mode, std::string_view name, const nlohmann::json& args,
+                  const Rendering& rendering) {
+  if (Status st = Validate(name, args); !st.ok()) return Fail(flags, st);
+  auto engine = OpenEngine(flags, mode);
+  if (!engine) return Fail(flags, engine.error());
+  auto reply = Call(**engine, name, args);
+  if (!reply) return Fail(flags, reply.error());
+  return Print(flags, *reply, rendering);
+}
+
+Result<std::string> NamespaceOfId(Engine& engine, const std::string& id) {
+  auto event = engine.GetEvent(id);
+  if (event) return event->namespace_name;
+  if (event.error().code() != StatusCode::kNotFound) return Error(event.error());
+  auto claim = engine.GetClaim(id);
+  if (!claim) return Error(claim.error());
+  return claim->namespace_name;
+}
+
+void PrintMaintainText(const OrderedJson& r) {
+  for (const OrderedJson& n : r["namespaces"]) {
+    std::cout << fmt::format(
+        "{}: {} TTLs assigned, {} expired, {} activations updated, {} archived ({} vectors dropped), "
+        "{} duplicates converged\n",
+        n["namespace"].get<std::string>(), n["ttl_assigned"].get<int64_t>(), n["expired"].get<int64_t>(),
+        n["decayed"].get<int64_t>(), n["archived"].get<int64_t>(), n["vectors_dropped"].get<int64_t>(),
+        n["converged"].get<int64_t>());
+  }
+  std::cout << fmt::format("maintenance at {}: {} namespace(s), {} recall hits written, {:.1f} ms\n",
+                           r["now"].get<std::string>(), r["namespaces"].size(),
+                           r["total"]["access_flushed"].get<int64_t>(), r["took_ms"].get<double>());
+}
+
+void PrintProcessText(const OrderedJson& r) {
+  std::cout << fmt::format(
+      "{} batches, {} events: {} claims created, {} confirmed, {} superseded, {} disputed, {} candidates "
+      "rejected, {} jobs failed\n",
+      r["batches"].get<int64_t>(), r["events"].get<int64_t>(), r["claims_created"].get<int64_t>(),
+      r["claims_confirmed"].get<int64_t>(), r["claims_superseded"].get<int64_t>(),
+      r["claims_disputed"].get<int64_t>(), r["candidates_rejected"].get<int64_t>(), r["jobs_failed"].get<int64_t>());
+  for (const OrderedJson& e : r["errors"]) std::cerr << "engram: " << e.get<std::string>() << "\n";
+}
 
 const std::function<int()>* Commands::Parsed() const {
   const std::function<int()>* best = nullptr;

@@ -4,12 +4,15 @@
 #define ENGRAM_CLI_CLI_COMMON_H_
 
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "api/capability.h"
 #include "engram/engine.h"
 
 namespace engram::cli {
@@ -42,6 +45,99 @@ Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mo
 
 // "2023-05-08T13:56" (UTC, minutes).
 std::string ShortTime(TimestampMs ms);
+// The same from a time as the JSON codec writes it ("2023-05-08T13:56:00.000Z"); "" for null.
+std::string ShortTime(const OrderedJson& iso);
+// "2023-05-08" from such a time; `open` (e.g. "now") for null.
+std::string Day(const OrderedJson& iso, const char* open = "now");
+
+// ---- calling a capability (api/registry.h) ------------------------------------------------------
+//
+// A command gathers the flags it was given into a JSON object of the capability's argument names
+// (a flag not given is left out, so the capability's default applies) and calls it through Invoke
+// in strict mode as actor "cli": the CLI validates exactly as REST does (the same field names in
+// errors, the same limits). The CLI runs as the file's owner and calls no Authorize; where it has
+// always meant "every namespace" (sessions and tombstones without -n, forget by id, feedback) it
+// passes namespace "" — which every server face refuses (api::Authorize) and the Engine takes as
+// "not bound to a namespace".
+
+// How a command shows a reply.
+struct Rendering {
+  // The readable form (without --json): prints `body` on stdout.
+  std::function<void(const OrderedJson& body)> text;
+  // Runs after either form is printed: warnings on stderr, and the exit code a successful reply
+  // still earns (stats of a damaged database); nullptr: exit code 0.
+  std::function<int(const OrderedJson& body)> finish;
+  // --json prints the reply body with this key renamed (from, to): the CLI's name from before the
+  // capability layer ("items" of list_sessions is "sessions"); empty: as it is.
+  std::pair<std::string, std::string> rename;
+};
+
+// The flags of one command that are arguments of its capability, one to one. Each is declared with
+// the argument's description (ParamSpec) as its help; a flag given becomes args[name], converted to
+// the argument's JSON type (a value that does not convert is passed as written, for the capability
+// to reject naming the field, as REST would). A flag not given is left out: the capability's
+// default applies. Not thread-safe (one per command, filled by CLI11's parse).
+class CapabilityFlags {
+ public:
+  // `capability` must be a registered capability (the names are the program's own).
+  CapabilityFlags(CLI::App* command, std::string_view capability);
+  CapabilityFlags(const CapabilityFlags&) = delete;
+  CapabilityFlags& operator=(const CapabilityFlags&) = delete;
+
+  // Declares each of `flags`: "--as-of" (argument as_of), "--limit,-k" (limit), "query" (a
+  // positional argument), or "--session=session_id" where the names differ. A kBoolean argument
+  // is a flag (given: true); a kStringArray one takes several values.
+  void Bind(std::initializer_list<std::string_view> flags);
+  // An argument sent when its flag is not given (namespace "" where -n is optional).
+  void Default(const std::string& name, nlohmann::json value) { defaults_[name] = std::move(value); }
+
+  const std::string& capability() const { return capability_->name; }
+  // The JSON arguments: the defaults, then every flag given.
+  nlohmann::json Args() const;
+
+ private:
+  struct Bound {
+    std::string name;  // the argument
+    api::ParamType type;
+    std::string value;
+    std::vector<std::string> values;  // kStringArray
+    bool flag = false;                // kBoolean
+    CLI::Option* option = nullptr;
+  };
+  CLI::App* command_;
+  const api::Capability* capability_;
+  std::deque<Bound> bound_;  // stable addresses: CLI11 writes into them
+  nlohmann::json defaults_ = nlohmann::json::object();
+};
+
+// RunCapability with the arguments of `flags`.
+int RunCapability(const GlobalFlags& flags, OpenMode mode, const CapabilityFlags& args, const Rendering& rendering);
+
+// Validates `args` against capability `name` without an engine. Errors: kInvalidArgument naming
+// the field; kInternal for a name that is no capability (a programmer error).
+Status Validate(std::string_view name, const nlohmann::json& args);
+
+// Invoke (api/registry.h) of capability `name` in strict mode as actor "cli".
+Result<api::Reply> Call(Engine& engine, std::string_view name, const nlohmann::json& args);
+
+// Prints a reply: Reply::body as one JSON line with --json (renamed as `rendering` says), else
+// its text. Returns the exit code.
+int Print(const GlobalFlags& flags, const api::Reply& reply, const Rendering& rendering);
+
+// The whole of most commands: validates `args`, opens the engine in `mode` (after validating, so
+// a bad argument is reported before a missing file), calls capability `name` and prints the
+// reply. Returns the exit code (Fail's on an error).
+int RunCapability(const GlobalFlags& flags, OpenMode mode, std::string_view name, const nlohmann::json& args,
+                  const Rendering& rendering);
+
+// The namespace of the event or claim `id` (the CLI addresses objects of every namespace by id;
+// the capabilities take the namespace with the id). Errors: the Engine's kNotFound of GetClaim
+// (which names the tombstone of a forgotten id); others as the Engine's.
+Result<std::string> NamespaceOfId(Engine& engine, const std::string& id);
+
+// Readable forms shared by several commands (maintain and worker; process and worker).
+void PrintMaintainText(const OrderedJson& report);
+void PrintProcessText(const OrderedJson& report);
 
 // The commands a group file adds: each subcommand with the function that runs it. A group file
 // exposes `void Add<Group>Commands(CLI::App& app, const GlobalFlags& flags, Commands& commands)`;
@@ -60,9 +156,30 @@ class Commands {
   std::vector<Entry> entries_;
 };
 
+// A command that is one call of a capability: adds subcommand `name` (help `help`) to `parent`,
+// binds `bind` (CapabilityFlags::Bind) and registers its run (RunCapability in `mode`). Returns
+// the command and its flags, for flags of its own and defaults.
+struct CapabilityCommand {
+  CLI::App* command;
+  std::shared_ptr<CapabilityFlags> args;
+};
+CapabilityCommand AddCapabilityCommand(CLI::App& parent, const GlobalFlags& flags, Commands& commands,
+                                       const std::string& name, const std::string& help, std::string_view capability,
+                                       std::initializer_list<std::string_view> bind, OpenMode mode,
+                                       Rendering rendering);
+
 // Group files (one per command group).
 void AddServeCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // serve, keys, config
 void AddMcpCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);    // mcp (stdio)
+void AddEventsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // ingest, get
+void AddRecallCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // recall, sessions, feedback
+// remember, claims, explain, history
+void AddClaimsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+// forget, unforget, tombstones, compact
+void AddForgetCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // process, worker, jobs
+// stats, doctor, maintain, export, import, backup, restore, reindex, models
+void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 
 }  // namespace engram::cli
 

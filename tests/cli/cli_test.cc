@@ -6,10 +6,13 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "api/args.h"
+#include "api/registry.h"
 #include "test_util.h"
 
 namespace engram {
@@ -787,6 +790,96 @@ TEST_F(CliTest, InvalidRecallArgumentsAreExitCode2) {
   EXPECT_THAT(Recall("t", "note", {"--until", "2024-02-01T08:00:00+08:00"}),
               ::testing::ElementsAre("january note"));
   EXPECT_THAT(Recall("t", "note", {"--limit", "1"}), ::testing::SizeIs(1));
+}
+
+// The CLI validates through the capability layer (api/): a bad argument gets exactly the message
+// REST and MCP give for it, naming the same field, and exit code 2.
+TEST_F(CliTest, ValidationErrorsAreTheCapabilitysOwn) {
+  ASSERT_EQ(Engram({"ingest", Jsonl("a.jsonl", Line("u1", "s1", "hello there", ""))}).exit_code, 0);
+  struct Case {
+    std::vector<std::string> command;  // after --json
+    std::string capability;
+    json args;          // what REST would be sent for the same request
+    std::string field;  // the field the message names
+  };
+  const std::vector<Case> cases = {
+      {{"recall", "-n", "u1", "hello", "--limit", "0"}, "recall", {{"namespace", "u1"}, {"query", "hello"}, {"limit", 0}},
+       "limit"},
+      {{"recall", "-n", "u1", "hello", "--match", "some"}, "recall",
+       {{"namespace", "u1"}, {"query", "hello"}, {"match", "some"}}, "match"},
+      {{"recall", "-n", "u1", "hello", "--budget", "-1"}, "recall",
+       {{"namespace", "u1"}, {"query", "hello"}, {"budget_tokens", -1}}, "budget_tokens"},
+      {{"claims", "-n", "u1", "--limit", "0"}, "list_claims", {{"namespace", "u1"}, {"limit", 0}}, "limit"},
+      {{"jobs", "--status", "stuck"}, "list_jobs", {{"status", "stuck"}}, "status"},
+      {{"sessions", "search", "-n", "u1", "hello", "--window", "21"}, "search_sessions",
+       {{"namespace", "u1"}, {"query", "hello"}, {"window", 21}}, "window"},
+      {{"maintain", "--now", "soon"}, "maintain", {{"now", "soon"}}, "now"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"--json"};
+    args.insert(args.end(), c.command.begin(), c.command.end());
+    CliResult r = Engram(args);
+    EXPECT_EQ(r.exit_code, 2) << c.command[0] << ": " << r.Describe();
+    json error = ParseJsonOut(r)["error"];
+    EXPECT_EQ(error["code"], "invalid_argument") << r.out;
+    const api::Capability* capability = api::FindCapability(c.capability);
+    ASSERT_NE(capability, nullptr) << c.capability;
+    auto rest = api::ParseArgs(capability->params, c.args, api::ArgsMode::kStrict);
+    ASSERT_FALSE(rest) << c.capability;
+    EXPECT_EQ(error["message"], rest.error().message()) << r.out;
+    EXPECT_EQ(api::FieldOfMessage(error["message"].get<std::string>()), c.field) << r.out;
+    EXPECT_THAT(r.err, HasSubstr("field \"" + c.field + "\"")) << r.Describe();
+  }
+  CliResult r = Engram({"recall", "-n", "u1", "hello", "--match", "some"});
+  EXPECT_THAT(r.err, HasSubstr("expected one of: any, all")) << r.Describe();
+}
+
+// `engram claims` pages with the opaque cursor of list_claims: following next_cursor gives every
+// claim once, and the last page's next_cursor is null.
+TEST_F(CliTest, ClaimsArePagedWithAnOpaqueCursor) {
+  const std::vector<std::string> predicates = {"likes", "lives_in", "works_at", "drives", "plays"};
+  for (const std::string& p : predicates) {
+    CliResult r = Engram({"remember", "-n", "u1", "--subject", "ana", "--predicate", p, "--value", "x-" + p});
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  }
+  CliResult r = Engram({"--json", "claims", "-n", "u1"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  json all = ParseJsonOut(r);
+  EXPECT_EQ(all["namespace"], "u1");
+  EXPECT_TRUE(all["next_cursor"].is_null()) << r.out;
+  ASSERT_EQ(all["items"].size(), predicates.size()) << r.out;
+
+  std::vector<std::string> paged;
+  std::optional<std::string> cursor;
+  int pages = 0;
+  do {
+    std::vector<std::string> args = {"--json", "claims", "-n", "u1", "--limit", "2"};
+    if (cursor) args.insert(args.end(), {"--cursor", *cursor});
+    r = Engram(args);
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+    json page = ParseJsonOut(r);
+    EXPECT_LE(page["items"].size(), 2u);
+    for (const json& c : page["items"]) paged.push_back(c["id"].get<std::string>());
+    cursor = page["next_cursor"].is_null() ? std::nullopt : std::optional<std::string>(page["next_cursor"].get<std::string>());
+    ASSERT_LT(++pages, 10) << "the cursor does not advance";
+  } while (cursor);
+  EXPECT_EQ(pages, 3);
+  std::vector<std::string> expected;
+  for (const json& c : all["items"]) expected.push_back(c["id"].get<std::string>());
+  EXPECT_EQ(paged, expected);
+
+  // The readable form prints the next page's flag.
+  r = Engram({"claims", "-n", "u1", "--limit", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_THAT(r.out, HasSubstr("more: --cursor c1."));
+  // A --limit over one page (100) is read a page at a time; a cursor the server never gave is
+  // invalid_argument naming "cursor".
+  r = Engram({"--json", "claims", "-n", "u1", "--limit", "1000"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_EQ(ParseJsonOut(r)["items"].size(), predicates.size());
+  r = Engram({"--json", "claims", "-n", "u1", "--cursor", "page-2"});
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+  EXPECT_EQ(api::FieldOfMessage(ParseJsonOut(r)["error"]["message"].get<std::string>()), "cursor");
 }
 
 TEST_F(CliTest, UsageErrorsAreExitCode2) {
