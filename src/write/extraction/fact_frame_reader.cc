@@ -1,0 +1,705 @@
+#include "write/extraction/fact_frame_reader.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "write/extraction/lexicon.h"
+
+namespace engram::extraction {
+namespace {
+
+using rules::Span;
+
+// ---- bytes and tokens ---------------------------------------------------------------------------
+
+// ASCII letters lowered, every other byte kept: offsets stay those of the original.
+std::string LowerBytes(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool IsTokenByte(char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// An ASCII token of the text: letters, digits and the joiners - _ . (a trailing "." is not part).
+struct Token {
+  size_t begin = 0, end = 0;
+};
+
+std::vector<Token> AsciiTokens(std::string_view text, size_t begin, size_t end) {
+  std::vector<Token> out;
+  size_t i = begin;
+  while (i < end) {
+    if (!IsAsciiAlnum(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < end && IsTokenByte(text[j])) ++j;
+    size_t k = j;
+    while (k > i && (text[k - 1] == '.' || text[k - 1] == '-' || text[k - 1] == '_')) --k;
+    out.push_back({i, k});
+    i = j;
+  }
+  return out;
+}
+
+// "v1.2", "V3", "3.12", "2.0.1": a version number (a bare integer is not one).
+bool IsVersion(std::string_view t) {
+  if (t.empty()) return false;
+  size_t i = (t[0] == 'v' || t[0] == 'V') ? 1 : 0;
+  if (i >= t.size() || !IsDigit(t[i])) return false;
+  bool dot = false;
+  for (size_t k = i; k < t.size(); ++k) {
+    if (t[k] == '.') {
+      if (k + 1 >= t.size() || !IsDigit(t[k + 1])) return false;
+      dot = true;
+    } else if (!IsDigit(t[k])) {
+      return false;
+    }
+  }
+  return i == 1 || dot;
+}
+
+// "component-00", "node-a", "control-01", "web_2": a name that is an identifier, not a word.
+bool IsIdentifier(std::string_view t) {
+  if (IsVersion(t)) return false;
+  bool letter = false, mark = false;
+  for (char c : t) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) letter = true;
+    if (IsDigit(c) || c == '-' || c == '_') mark = true;
+  }
+  return letter && mark;
+}
+
+// "<HAN:4>", "<ASCII:6>", "<VERSION>": a placeholder of a de-identified text.
+bool HasPlaceholder(std::string_view s) {
+  for (size_t i = s.find('<'); i != std::string_view::npos; i = s.find('<', i + 1)) {
+    size_t close = s.find('>', i);
+    if (close == std::string_view::npos || close - i > 16) continue;
+    std::string_view inside = s.substr(i + 1, close - i - 1);
+    if (!inside.empty() && std::all_of(inside.begin(), inside.end(), [](char c) {
+          return (c >= 'A' && c <= 'Z') || IsDigit(c) || c == ':';
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsSpaceByte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+size_t SkipSpaces(std::string_view s, size_t i, size_t end) {
+  while (i < end && IsSpaceByte(s[i])) ++i;
+  return i;
+}
+
+// The lowered word starting at `i` (letters, digits, apostrophes), and where it ends.
+std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end) {
+  size_t j = i;
+  while (j < end && (IsAsciiAlnum(low[j]) || low[j] == '\'')) ++j;
+  if (word_end != nullptr) *word_end = j;
+  return std::string(low.substr(i, j - i));
+}
+
+bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
+  return s.size() >= i + p.size() && s.compare(i, p.size(), p) == 0;
+}
+
+// ---- clauses --------------------------------------------------------------------------------------
+
+// Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
+// Monday" is one clause).
+std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool keep_commas) {
+  std::vector<Span> out;
+  size_t start = sentence.begin;
+  auto cut = [&](size_t at, size_t len) {
+    if (at > start) out.push_back({start, at});
+    start = at + len;
+  };
+  for (size_t i = sentence.begin; i < sentence.end;) {
+    if (StartsWithAt(content, i, "；")) {
+      cut(i, 3);
+      i += 3;
+    } else if (content[i] == ';') {
+      cut(i, 1);
+      ++i;
+    } else if (!keep_commas && StartsWithAt(content, i, "，")) {
+      cut(i, 3);
+      i += 3;
+    } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
+      cut(i, 1);
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  if (sentence.end > start) out.push_back({start, sentence.end});
+  return out;
+}
+
+// ---- the reader of one clause -------------------------------------------------------------------
+
+struct Subject {
+  FrameSubject kind = FrameSubject::kSpeaker;
+  std::string name;
+  bool resolved = false;  // said (a pronoun, a name, an identifier), not carried or defaulted
+  size_t end = 0;         // where the subject phrase ends
+};
+
+class ClauseReader {
+ public:
+  ClauseReader(std::string_view content, std::string_view low, Span clause, const Lexicon& lex)
+      : s_(content), low_(low), clause_(clause), lex_(lex) {}
+
+  // kind, markers and the start of the clause proper (after a label such as "补录：").
+  void ReadKind(bool sentence_is_question) {
+    std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    if (sentence_is_question || !lex_.FindMarkers(text, "question").empty()) {
+      kind_ = ClauseKind::kQuestion;
+      return;
+    }
+    static constexpr std::pair<std::string_view, ClauseKind> kOrder[] = {
+        {"hypothetical", ClauseKind::kHypothetical}, {"quotation", ClauseKind::kQuotation},
+        {"requirement", ClauseKind::kRequirement},   {"plan", ClauseKind::kPlan},
+        {"past", ClauseKind::kPast}};
+    correction_ = !lex_.FindMarkers(text, "correction").empty();
+    temporary_ = !lex_.FindMarkers(text, "temporary").empty();
+    ended_ = !lex_.FindMarkers(text, "ended").empty();
+    for (const auto& [name, kind] : kOrder) {
+      if (!lex_.FindMarkers(text, name).empty()) {
+        kind_ = kind;
+        return;
+      }
+    }
+    if (!correction_ && !ended_ && !lex_.FindMarkers(text, "negated").empty()) {
+      kind_ = ClauseKind::kNegated;
+      return;
+    }
+    if (correction_ || ended_ || !lex_.FindMarkers(text, "change").empty()) kind_ = ClauseKind::kChange;
+  }
+
+  ClauseKind kind() const { return kind_; }
+
+  // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
+  // identifier in it, at most 24 bytes.
+  size_t BodyStart() const {
+    size_t b = SkipSpaces(s_, clause_.begin, clause_.end);
+    size_t limit = std::min(clause_.end, b + 27);
+    for (size_t i = b; i < limit; ++i) {
+      size_t len = s_[i] == ':' ? 1 : StartsWithAt(s_, i, "：") ? 3 : 0;
+      if (len == 0) continue;
+      for (const Token& t : AsciiTokens(s_, b, i)) {
+        if (IsIdentifier(s_.substr(t.begin, t.end - t.begin))) return b;
+      }
+      return SkipSpaces(s_, i + len, clause_.end);
+    }
+    return b;
+  }
+
+  Subject ReadSubject(size_t body, const FrameContext& ctx) {
+    Subject subject;
+    subject.end = body;
+    size_t i = body;
+    // Discourse words before the subject: "so", "and", "actually", "lately".
+    static const std::set<std::string, std::less<>> kDiscourse = {
+        "so", "and", "but", "also", "well", "actually", "now", "then", "lately", "today", "yesterday",
+        "recently", "oh", "ok", "okay", "yes", "anyway", "btw", "update", "fyi"};
+    static const std::set<std::string, std::less<>> kSpeakerWords = {
+        "i", "i'm", "i've", "i'd", "i'll", "im", "ive", "we", "we're", "we've", "we'll", "us", "me"};
+    static const std::set<std::string, std::less<>> kPossessive = {"my", "our"};
+    static const std::set<std::string, std::less<>> kPronoun = {"he", "she", "he's", "she's", "his", "her"};
+    static const std::set<std::string, std::less<>> kFunction = {
+        "the", "a", "an", "this", "that", "it", "it's", "there", "these", "those", "what", "my", "our",
+        "i", "we", "so", "and", "but", "then", "today", "yesterday", "actually", "also", "just", "been",
+        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently"};
+    while (i < clause_.end) {
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w.empty() || kDiscourse.count(w) == 0) break;
+      i = SkipSpaces(s_, e, clause_.end);
+      if (i < clause_.end && s_[i] == ',') i = SkipSpaces(s_, i + 1, clause_.end);
+    }
+    size_t e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (StartsWithAt(s_, i, "I\xE2\x80\x99")) w = "i'm";  // I’m, I’ve
+    if (kSpeakerWords.count(w) > 0) {
+      return Resolved(FrameSubject::kSpeaker, "", e);
+    }
+    if (kPossessive.count(w) > 0) {
+      size_t n = SkipSpaces(s_, e, clause_.end);
+      size_t ne = 0;
+      std::string noun = WordAt(low_, n, clause_.end, &ne);
+      if (lex_.IsRelation(noun)) {
+        return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, ne - i)), ne);
+      }
+      return Resolved(FrameSubject::kSpeaker, "", e);  // "my home", "our API": the speaker's
+    }
+    if (kPronoun.count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
+    for (std::string_view zh : {"我们", "咱们", "我"}) {
+      if (!StartsWithAt(s_, i, zh)) continue;
+      size_t after = i + zh.size();
+      for (std::string_view skip : {"的"}) {
+        if (StartsWithAt(s_, after, skip)) after += skip.size();
+      }
+      for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
+        if (lex_.IsRelation(s_.substr(after, len))) {
+          return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
+        }
+      }
+      return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
+    }
+    for (std::string_view zh : {"他", "她"}) {
+      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
+    }
+    // An identifier anywhere before the value names the subject ("component-00", "把 counter-05").
+    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {
+      std::string_view tok = s_.substr(t.begin, t.end - t.begin);
+      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
+    }
+    // A capitalised name: "Priya works at ...", "Mei moved to ...".
+    const bool opens_value = [&] {
+      std::vector<PhraseHit> v = lex_.FindValues(low_.substr(i, clause_.end - i));
+      return !v.empty() && v.front().begin == 0;
+    }();
+    if (i < clause_.end && s_[i] >= 'A' && s_[i] <= 'Z' && w.size() > 1 && s_[i + 1] >= 'a' && s_[i + 1] <= 'z' &&
+        kFunction.count(w) == 0 && !opens_value && lex_.FindVerbs(w).empty() &&
+        lex_.FindMarkers(w, "change").empty()) {
+      size_t n = SkipSpaces(s_, e, clause_.end);
+      size_t ne = 0;
+      std::string next = WordAt(low_, n, clause_.end, &ne);
+      if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && kFunction.count(next) == 0) e = ne;  // "Priya Patel"
+      if (!(next == "the" || next == "a" || next == "an")) {
+        return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+      }
+    }
+    // "The staging cluster is now ...": a thing named by a noun phrase before a copula.
+    if (w == "the") {
+      size_t stop = FindCopula(e);
+      if (stop != std::string::npos && stop > e) {
+        Span np = rules::TrimSpan(s_, {e, stop});
+        if (!np.empty() && np.size() <= 40) {
+          return Resolved(FrameSubject::kNamed, std::string(rules::SpanText(s_, np)), stop);
+        }
+      }
+    }
+    subject.end = i;
+    return subject;
+  }
+
+  // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
+  // "node-a"} for "实例 node-a". `subject` is not a facet name of its own ("component-03 服务").
+  void ReadFacets(size_t from, size_t to, const std::string& subject) {
+    if (to <= from) return;
+    for (const PhraseHit& hit : lex_.FindFacets(low_.substr(from, to - from))) {
+      const Facet* facet = lex_.FacetNoun(hit.phrase);
+      if (facet == nullptr) continue;
+      size_t b = from + hit.begin, e = from + hit.end;
+      std::string name = NameBefore(b, from);
+      if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
+      if (name.empty() || name == LowerBytes(subject)) {
+        if (!facet->state_attribute.empty()) facet_attribute_ = facet->state_attribute;
+        continue;
+      }
+      coordinates_.push_back({facet->qualifier, name});
+      if (!facet->state_attribute.empty()) facet_attribute_ = facet->state_attribute;
+    }
+  }
+
+  // Reads attribute and value from [from, clause end); false when no value was found.
+  bool ReadValue(size_t from, FactFrame* f) {
+    const size_t end = clause_.end;
+    std::string_view rest = low_.substr(from, end - from);
+    std::optional<Span> value;
+    std::optional<AttributeRef> by_value;
+    // 1. "from A to B", "B instead of A", "B, not A" (a correction).
+    if (auto to = FindWord(rest, "to"); to != std::string::npos) {
+      size_t fr = FindWord(rest, "from");
+      if (fr != std::string::npos && fr < to) {
+        f->replaces = Text(TrimValue({from + fr + 4, from + to}));
+        value = TrimValue({from + to + 2, end});
+      }
+    }
+    if (!value) {
+      if (size_t inst = FindWord(rest, "instead of"); inst != std::string::npos) {
+        f->replaces = Text(TrimValue({from + inst + 10, end}));
+        size_t start = from;
+        if (size_t to = FindWord(rest.substr(0, inst), "to"); to != std::string::npos) start = from + to + 2;
+        value = TrimValue({start, from + inst});
+      }
+    }
+    if (!value && correction_) {
+      if (size_t n = FindWord(rest, "not"); n != std::string::npos) {
+        f->replaces = Text(TrimValue({from + n + 3, end}));
+        value = TrimValue({from, from + n});
+        value = StripLeadingWords(*value, {"actually", "correction", "it's", "it", "is", "was"});
+      }
+    }
+    // 2. A word of a value set names its attribute ("dark mode", "healthy").
+    std::vector<PhraseHit> values = lex_.FindValues(rest);
+    if (!value && !values.empty()) {
+      const PhraseHit& hit = values.front();
+      value = Span{from + hit.begin, from + hit.end};
+    }
+    if (value) {
+      if (const AttributeRef* ref = lex_.Value(Text(*value))) by_value = *ref;
+    }
+    // 3. A version number, with the product it names ("python 3.12", "release v1.2").
+    if (!value) {
+      for (const Token& t : AsciiTokens(s_, from, end)) {
+        if (!IsVersion(s_.substr(t.begin, t.end - t.begin))) continue;
+        size_t b = t.begin;
+        if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, from);
+        value = Span{b, t.end};
+        by_value = AttributeRef{"version", ""};
+        break;
+      }
+    }
+    // 4. A verb that carries an attribute ("live in", "sold", "住在").
+    std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
+    const VerbEntry* verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
+    if (!value && verb != nullptr) {
+      value = TrimValue({from + verbs.front().end, end});
+    }
+    // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
+    std::vector<PhraseHit> words = lex_.FindAttributeWords(rest);
+    const AttributeRef* word = nullptr;
+    for (const PhraseHit& hit : words) {
+      if (value && from + hit.begin >= value->begin) break;
+      word = lex_.AttributeWord(hit.phrase);
+      if (!value) {
+        size_t after = SkipCopula(from + hit.end);
+        if (after != std::string::npos) value = TrimValue({after, end});
+      }
+      if (value) break;
+    }
+    // 6. A named thing and a bare copula: "control-01 是测试账号".
+    if (!value && f->subject_kind == FrameSubject::kNamed) {
+      if (size_t after = SkipCopula(from); after != std::string::npos) {
+        value = TrimValue({after, end});
+        by_value = AttributeRef{"is_a", ""};
+      }
+    }
+    if (!value || value->empty()) return false;
+    f->value_begin = value->begin;
+    f->value_end = value->end;
+    f->value = Text(*value);
+    f->negated = ended_ || (verb != nullptr && verb->negated);
+    // The attribute: a value that names it, the word that names it, the verb, the part it is said of.
+    AttributeRef chosen{"", ""};
+    if (const AttributeRef* head = HeadWord(*value)) chosen = *head;
+    else if (by_value && by_value->attribute != "status") chosen = *by_value;
+    else if (word != nullptr && word->attribute != "status") chosen = *word;
+    else if (verb != nullptr) chosen = verb->target;
+    else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    else if (by_value) chosen = *by_value;
+    else if (word != nullptr) chosen = *word;
+    if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    if (chosen.attribute.empty() && f->replaces.empty()) return false;
+    f->attribute = chosen.attribute;
+    f->slot = chosen.slot;
+    return true;
+  }
+
+  // Identity qualifiers that partition the attribute (lexicon), and a recurring time.
+  void FinishCoordinates(FactFrame* f) {
+    const AttributeInfo* info = lex_.Attribute(f->attribute);
+    for (const auto& c : coordinates_) {
+      if (info != nullptr && info->facets.count(c.first) > 0) f->coordinates.push_back(c);
+    }
+    std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) f->coordinates.push_back({"when", hit.phrase});
+    std::sort(f->coordinates.begin(), f->coordinates.end());
+    f->coordinates.erase(std::unique(f->coordinates.begin(), f->coordinates.end()), f->coordinates.end());
+    f->temporary = temporary_;
+    f->correction = correction_;
+  }
+
+  // The object of a change verb, when the speaker changed a thing ("We bumped the API to v3.2",
+  // "Bumped the base image to python 3.12"): the noun phrase between the verb and "to".
+  std::optional<Subject> ObjectOfChange(size_t from, size_t value_begin) const {
+    std::string_view rest = low_.substr(from, value_begin - from);
+    std::vector<PhraseHit> changes = lex_.FindMarkers(rest, "change");
+    if (changes.empty()) return std::nullopt;
+    size_t b = from + changes.front().end;
+    size_t to = FindWord(low_.substr(b, value_begin - b), "to");
+    if (to == std::string::npos) return std::nullopt;
+    Span np = StripLeadingWords(rules::TrimSpan(s_, {b, b + to}), {"the", "our", "my", "a"});
+    if (np.empty() || np.size() > 40) return std::nullopt;
+    Subject object;
+    object.kind = FrameSubject::kNamed;
+    object.name = std::string(rules::SpanText(s_, np));
+    object.resolved = true;
+    object.end = b + to;
+    return object;
+  }
+
+ private:
+  Subject Resolved(FrameSubject kind, std::string name, size_t end) const {
+    Subject s;
+    s.kind = kind;
+    s.name = std::move(name);
+    s.resolved = true;
+    s.end = end;
+    return s;
+  }
+
+  std::string Text(Span span) const { return std::string(rules::SpanText(s_, span)); }
+
+  // Byte offset (into `rest`) of `word` as a whole word, or npos.
+  static size_t FindWord(std::string_view rest, std::string_view word) {
+    std::vector<PhraseHit> hits = FindPhrases(rest, {std::string(word)});
+    return hits.empty() ? std::string::npos : hits.front().begin;
+  }
+
+  bool IsFacetName(const Token& t) const {
+    // A token right after 实例 / instance / node is the instance's name, not the subject.
+    size_t b = t.begin;
+    while (b > clause_.begin && IsSpaceByte(s_[b - 1])) --b;
+    for (const PhraseHit& hit : lex_.FindFacets(low_.substr(clause_.begin, b - clause_.begin))) {
+      if (clause_.begin + hit.end == b) return true;
+    }
+    return false;
+  }
+
+  // The ASCII name right before a facet noun ("blue 部署", "API service").
+  std::string NameBefore(size_t at, size_t from) const {
+    size_t e = at;
+    while (e > from && IsSpaceByte(s_[e - 1])) --e;
+    size_t b = e;
+    while (b > from && IsTokenByte(s_[b - 1])) --b;
+    if (b == e) return "";
+    std::string name = LowerBytes(s_.substr(b, e - b));
+    return (name == "the" || name == "a" || name == "my" || name == "our") ? "" : name;
+  }
+
+  std::string NameAfter(size_t at, size_t to) const {
+    size_t b = SkipSpaces(s_, at, to);
+    size_t e = b;
+    while (e < to && IsTokenByte(s_[e])) ++e;
+    std::string_view tok = s_.substr(b, e - b);
+    return IsIdentifier(tok) ? LowerBytes(tok) : "";
+  }
+
+  // The word before a bare version number when it names a product ("python 3.12").
+  size_t ProductBefore(size_t at, size_t from) const {
+    size_t e = at;
+    while (e > from && s_[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+    if (b == e) return at;
+    std::string word = LowerBytes(s_.substr(b, e - b));
+    static const std::set<std::string, std::less<>> kNot = {"to", "from", "is", "at", "on", "the", "version",
+                                                            "now", "of", "v", "and", "with"};
+    return kNot.count(word) > 0 ? at : b;
+  }
+
+  // After an attribute word: a copula ("是", "为", "is", "are", ":"), with "now"/"当前" around
+  // it, then the value's start; npos when none follows.
+  size_t SkipCopula(size_t at) const {
+    size_t i = SkipSpaces(s_, at, clause_.end);
+    bool copula = false;
+    for (int round = 0; round < 4 && i < clause_.end; ++round) {
+      bool moved = false;
+      for (std::string_view w : {"当前", "现在", "目前", "已经", "是", "为", "：", ":", "="}) {
+        if (StartsWithAt(s_, i, w)) {
+          copula |= w == "是" || w == "为" || w == "：" || w == ":" || w == "=";
+          i = SkipSpaces(s_, i + w.size(), clause_.end);
+          moved = true;
+        }
+      }
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w == "is" || w == "are" || w == "was" || w == "now" || w == "currently" || w == "in" ||
+          w == "at" || w == "on") {
+        copula |= w == "is" || w == "are" || w == "was";
+        i = SkipSpaces(s_, e, clause_.end);
+        moved = true;
+      }
+      if (!moved) break;
+    }
+    return copula ? i : std::string::npos;
+  }
+
+  // The first copula or change marker after `from` (the end of a noun-phrase subject).
+  size_t FindCopula(size_t from) const {
+    std::string_view rest = low_.substr(from, clause_.end - from);
+    size_t best = std::string::npos;
+    for (std::string_view w : {"is", "are", "was", "has", "runs", "now"}) {
+      size_t at = FindWord(rest, w);
+      if (at != std::string::npos) best = std::min(best, at);
+    }
+    return best == std::string::npos ? best : from + best;
+  }
+
+  // `span` cut before a qualifier (temporary, recurring, "because"), trimmed, leading
+  // prepositions and articles dropped.
+  Span TrimValue(Span span) const {
+    if (span.empty()) return span;
+    std::string_view text = low_.substr(span.begin, span.end - span.begin);
+    size_t cut = text.size();
+    for (std::string_view kind : {"temporary", "recurring", "past"}) {
+      for (const PhraseHit& h : lex_.FindMarkers(text, kind)) cut = std::min(cut, h.begin);
+    }
+    for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week",
+                                  "lately", "these days", "for", "as of", "starting", "from now"}) {
+      size_t at = FindWord(text, stop);
+      if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+    }
+    for (std::string_view stop : {"就好了", "因为", "了。", "状态"}) {
+      size_t at = text.find(stop);
+      if (at != std::string_view::npos) cut = std::min(cut, at);
+    }
+    Span out = rules::TrimSpan(s_, {span.begin, span.begin + cut});
+    return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+  }
+
+  Span StripLeadingWords(Span span, std::initializer_list<std::string_view> words) const {
+    bool moved = true;
+    while (moved && !span.empty()) {
+      moved = false;
+      size_t e = 0;
+      std::string w = WordAt(low_, span.begin, span.end, &e);
+      for (std::string_view x : words) {
+        if (w == x && e < span.end) {
+          span.begin = SkipSpaces(s_, e, span.end);
+          moved = true;
+          break;
+        }
+      }
+    }
+    return span;
+  }
+
+  // A value whose first word names its attribute ("Project Zephyr" → project).
+  const AttributeRef* HeadWord(Span value) const {
+    size_t e = 0;
+    std::string w = WordAt(low_, value.begin, value.end, &e);
+    if (w.empty() || e >= value.end) return nullptr;
+    const AttributeRef* ref = lex_.AttributeWord(w);
+    if (ref == nullptr || ref->attribute == "status" || ref->attribute == "version") return nullptr;
+    return ref;
+  }
+
+  std::string_view s_, low_;
+  Span clause_;
+  const Lexicon& lex_;
+  ClauseKind kind_ = ClauseKind::kFact;
+  bool correction_ = false, temporary_ = false, ended_ = false;
+  std::vector<std::pair<std::string, std::string>> coordinates_;
+  std::string facet_attribute_;
+};
+
+// A plan, requirement, quotation, denial or narrated past about a named thing whose value the
+// grammar cannot find ("这条描述不得改变 counter-05 的当前状态"): one claim holding the clause,
+// its attribute the kind's name. It can never change a state (extractor qualifiers).
+bool KindOnly(std::string_view content, size_t body, Span clause, const Subject& subject, FactFrame* f) {
+  if (subject.kind != FrameSubject::kNamed || !subject.resolved) return false;
+  if (f->kind == ClauseKind::kFact || f->kind == ClauseKind::kChange || f->kind == ClauseKind::kHypothetical) {
+    return false;
+  }
+  Span value = rules::TrimSpan(content, {body, clause.end});
+  if (value.empty()) return false;
+  f->attribute = std::string(ClauseKindName(f->kind));
+  f->value = std::string(rules::SpanText(content, value));
+  f->value_begin = value.begin;
+  f->value_end = value.end;
+  return true;
+}
+
+}  // namespace
+
+std::vector<Span> EvidenceRanges(std::string_view content) {
+  const Lexicon& lex = Lexicon::Get();
+  std::string low = LowerBytes(content);
+  std::vector<Span> out;
+  size_t pos = 0;
+  while (pos < content.size()) {
+    std::vector<PhraseHit> open = lex.FindMarkers(std::string_view(low).substr(pos), "context_open");
+    if (open.empty()) break;
+    size_t line_start = content.rfind('\n', pos + open.front().begin);
+    line_start = (line_start == std::string_view::npos || line_start < pos) ? pos : line_start + 1;
+    if (line_start > pos) out.push_back({pos, line_start});
+    std::vector<PhraseHit> close = lex.FindMarkers(std::string_view(low).substr(pos + open.front().end), "context_close");
+    if (close.empty()) return out;
+    size_t close_at = pos + open.front().end + close.front().end;
+    size_t line_end = content.find('\n', close_at);
+    pos = line_end == std::string_view::npos ? content.size() : line_end + 1;
+  }
+  if (pos < content.size()) out.push_back({pos, content.size()});
+  return out;
+}
+
+SentenceReading ReadSentenceFrames(std::string_view content, const rules::Sentence& sentence,
+                                   FrameContext* context) {
+  SentenceReading reading;
+  const Lexicon& lex = Lexicon::Get();
+  std::string_view text = rules::SpanText(content, sentence.span);
+  if (HasPlaceholder(text)) {
+    reading.settled = true;  // de-identified structure: never evidence
+    return reading;
+  }
+  std::string low = LowerBytes(content);
+  bool correction = !lex.FindMarkers(LowerBytes(text), "correction").empty();
+  std::optional<Subject> carried;
+  if (context->open) {
+    carried = Subject{context->open_kind, context->open_subject, true, 0};
+  }
+  for (Span clause : SplitClauses(content, sentence.span, correction)) {
+    ClauseReader reader(content, low, clause, lex);
+    reader.ReadKind(sentence.question);
+    if (reader.kind() == ClauseKind::kQuestion) {
+      reading.settled = true;
+      continue;
+    }
+    if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
+    size_t body = reader.BodyStart();
+    Subject subject = reader.ReadSubject(body, *context);
+    if (!subject.resolved && carried) {
+      subject = *carried;
+      subject.end = body;
+    }
+    if (subject.resolved) carried = subject;
+    FactFrame frame;
+    frame.kind = reader.kind();
+    frame.subject_kind = subject.kind;
+    frame.subject = subject.name;
+    frame.clause_begin = clause.begin;
+    frame.clause_end = clause.end;
+    reader.ReadFacets(subject.kind == FrameSubject::kNamed ? subject.end : body, clause.end, subject.name);
+    if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame)) continue;
+    if (frame.kind == ClauseKind::kChange && subject.kind == FrameSubject::kSpeaker) {
+      if (auto object = reader.ObjectOfChange(subject.end, frame.value_begin); object && frame.attribute == "version") {
+        subject = *object;
+        frame.subject_kind = subject.kind;
+        frame.subject = subject.name;
+      }
+    }
+    reader.FinishCoordinates(&frame);
+    if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
+      context->person_kind = subject.kind;
+      context->person = subject.name;
+    } else if (subject.kind == FrameSubject::kNamed && !subject.name.empty() &&
+               subject.name.find_first_of("0123456789-_") == std::string::npos) {
+      context->person_kind = subject.kind;
+      context->person = subject.name;
+    }
+    reading.frames.push_back(std::move(frame));
+  }
+  if (!reading.frames.empty()) reading.settled = true;
+  context->open = carried.has_value() && (text.ends_with(";") || text.ends_with("；"));
+  if (context->open) {
+    context->open_kind = carried->kind;
+    context->open_subject = carried->name;
+  }
+  return reading;
+}
+
+}  // namespace engram::extraction
