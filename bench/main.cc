@@ -7,12 +7,14 @@
 //   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH [--reuse]] [--keep]
 //                      [--no-claims] [--batch B]
 //   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
+//   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
 #include "maintenance_bench.h"
 #include "memorybank_bench.h"
 #include "scale_bench.h"
+#include "state_bench.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"engram-bench: retrieval quality and speed of the engram memory engine"};
@@ -110,11 +112,26 @@ int main(int argc, char** argv) {
   maintenance_cmd->add_option("--seed", maintenance.seed, "generator seed (default 1)");
   maintenance_cmd->add_flag("--json", maintenance.json, "print one JSON object instead of a table");
 
+  engram::bench::StateBenchOptions state;
+  CLI::App* state_cmd = app.add_subcommand(
+      "state",
+      "HL-Mem's state-lifecycle benchmark: each bundle one session of its own namespace; atomic, "
+      "coordinate and supersede-edge precision and recall, counterexample supersedes, stale "
+      "injection, historical recall, claim inflation, and how often recall ranks an older value first "
+      "for a current-state question");
+  state_cmd->add_option("--data", state.data_dir, "the hlmem_state folder (v0300_state_<split>_*.jsonl)")
+      ->required();
+  state_cmd->add_option("--split", state.split, "split name (default dev)");
+  state_cmd->add_flag("--json", state.json, "print one JSON object instead of a table");
+  state_cmd->add_flag("--dump-misses", state.dump_misses,
+                      "list unmatched assertions, wrong edges, inflated claims and older-first answers on stderr");
+
   CLI11_PARSE(app, argc, argv);
 
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);
   if (maintenance_cmd->parsed()) return engram::bench::RunMaintenanceBench(maintenance);
+  if (state_cmd->parsed()) return engram::bench::RunStateBench(state);
   return 1;
 }

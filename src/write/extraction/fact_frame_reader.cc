@@ -338,8 +338,8 @@ class ClauseReader {
     if (!value && correction_) {
       if (size_t n = FindWord(rest, "not"); n != std::string::npos) {
         f->replaces = Text(TrimValue({from + n + 3, end}));
-        value = TrimValue({from, from + n});
-        value = StripLeadingWords(*value, {"actually", "correction", "it's", "it", "is", "was"});
+        value = StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"});
+        value = TrimValue(*value);
       }
     }
     // 2. A word of a value set names its attribute ("dark mode", "healthy").

@@ -199,6 +199,11 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
   claim.valid_from = mention != nullptr ? mention->start : event.occurred_at;
   if (mention != nullptr) {
     claim.time_phrase = mention->phrase;
+    // A report or narrated past dated in a period over before it was said ("历史记录：2024 年时 …")
+    // was true then, and is not said to be true now.
+    const bool narrated = frame.kind != ClauseKind::kFact && frame.kind != ClauseKind::kChange &&
+                          frame.kind != ClauseKind::kPlan;
+    if (narrated && mention->end <= event.occurred_at) claim.valid_to = mention->end;
     const bool states = frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange;
     if (mention->start > event.occurred_at && states) {
       claim.qualifiers.push_back(kQualPlanned);
