@@ -115,6 +115,22 @@ bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
 
 // ---- clauses --------------------------------------------------------------------------------------
 
+// " and I ...", " but we ...": a conjunction before a subject pronoun joins two clauses. Returns
+// the length of " and " / " but " at `i`, or 0.
+size_t JointBeforeSubject(std::string_view content, size_t i, size_t end) {
+  for (std::string_view joint : {" and ", " but ", " so "}) {
+    if (!StartsWithAt(content, i, joint)) continue;
+    size_t w = i + joint.size();
+    size_t e = w;
+    while (e < end && (IsAsciiAlnum(content[e]) || content[e] == '\'')) ++e;
+    std::string word = LowerBytes(content.substr(w, e - w));
+    for (std::string_view pronoun : {"i", "i'm", "i've", "we", "we're", "my", "our", "he", "she", "they"}) {
+      if (word == pronoun) return joint.size();
+    }
+  }
+  return 0;
+}
+
 // Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
 // Monday" is one clause).
 std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool keep_commas) {
@@ -137,6 +153,9 @@ std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool kee
     } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
       cut(i, 1);
       ++i;
+    } else if (size_t len = JointBeforeSubject(content, i, sentence.end); len > 0) {
+      cut(i, len);
+      i += len;
     } else {
       ++i;
     }
@@ -151,13 +170,15 @@ struct Subject {
   FrameSubject kind = FrameSubject::kSpeaker;
   std::string name;
   bool resolved = false;  // said (a pronoun, a name, an identifier), not carried or defaulted
+  bool unresolvable = false;
   size_t end = 0;         // where the subject phrase ends
 };
 
 class ClauseReader {
  public:
-  ClauseReader(std::string_view content, std::string_view low, Span clause, const Lexicon& lex)
-      : s_(content), low_(low), clause_(clause), lex_(lex) {}
+  ClauseReader(std::string_view content, std::string_view low, Span clause, const std::vector<Span>& times,
+               const Lexicon& lex)
+      : s_(content), low_(low), clause_(clause), times_(times), lex_(lex) {}
 
   // kind, markers and the start of the clause proper (after a label such as "补录：").
   void ReadKind(bool sentence_is_question) {
@@ -219,7 +240,10 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kFunction = {
         "the", "a", "an", "this", "that", "it", "it's", "there", "these", "those", "what", "my", "our",
         "i", "we", "so", "and", "but", "then", "today", "yesterday", "actually", "also", "just", "been",
-        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently"};
+        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently",
+        "he", "she", "they", "you", "your", "his", "her", "their", "we", "its"};
+    static const std::set<std::string, std::less<>> kUnresolved = {"he", "she", "he's", "she's", "his", "her",
+                                                                   "they", "their", "you", "your", "you're"};
     while (i < clause_.end) {
       size_t e = 0;
       std::string w = WordAt(low_, i, clause_.end, &e);
@@ -237,12 +261,31 @@ class ClauseReader {
       size_t n = SkipSpaces(s_, e, clause_.end);
       size_t ne = 0;
       std::string noun = WordAt(low_, n, clause_.end, &ne);
+      size_t noun_end = ne;
+      if (noun.size() > 2 && noun.ends_with("'s")) {
+        noun.resize(noun.size() - 2);
+        noun_end = ne - 2;
+      }
       if (lex_.IsRelation(noun)) {
-        return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, ne - i)), ne);
+        // "my sister Mei ...": the name is the subject.
+        size_t m = SkipSpaces(s_, ne, clause_.end);
+        size_t me = 0;
+        std::string name = WordAt(low_, m, clause_.end, &me);
+        if (noun_end == ne && !name.empty() && s_[m] >= 'A' && s_[m] <= 'Z') {
+          return Resolved(FrameSubject::kNamed, std::string(s_.substr(m, me - m)), me);
+        }
+        return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, noun_end - i)), ne);
       }
       return Resolved(FrameSubject::kSpeaker, "", e);  // "my home", "our API": the speaker's
     }
     if (kPronoun.count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
+    if (kUnresolved.count(w) > 0) return Unresolvable(i);
+    for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
+      if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
+    }
+    for (size_t len = 3; len <= 6 && i + len <= clause_.end; len += 3) {
+      if (lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
+    }
     for (std::string_view zh : {"我们", "咱们", "我"}) {
       if (!StartsWithAt(s_, i, zh)) continue;
       size_t after = i + zh.size();
@@ -350,6 +393,12 @@ class ClauseReader {
     }
     if (value) {
       if (const AttributeRef* ref = lex_.Value(Text(*value))) by_value = *ref;
+      // "running", "stopped", "ready" are states of things; said of a person they are activities.
+      if (by_value && by_value->attribute == "status" && f->subject_kind != FrameSubject::kNamed &&
+          facet_attribute_.empty() && f->replaces.empty()) {
+        value.reset();
+        by_value.reset();
+      }
     }
     // 3. A version number, with the product it names ("python 3.12", "release v1.2").
     if (!value) {
@@ -365,8 +414,16 @@ class ClauseReader {
     // 4. A verb that carries an attribute ("live in", "sold", "住在").
     std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
     const VerbEntry* verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
+    bool verb_negated = false;
     if (!value && verb != nullptr) {
+      const size_t at = from + verbs.front().begin;
+      for (std::string_view no : {"不", "没", "没有"}) {
+        if (at >= from + no.size() && s_.substr(at - no.size(), no.size()) == no) verb_negated = true;
+      }
       value = TrimValue({from + verbs.front().end, end});
+      std::string_view v = rules::SpanText(s_, *value);
+      // "最喜欢的颜色是蓝色": a copula after the verb means the verb was not the predicate.
+      if (v.find("是") != std::string_view::npos || StartsWithAt(v, 0, "的")) return false;
     }
     // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
     std::vector<PhraseHit> words = lex_.FindAttributeWords(rest);
@@ -391,7 +448,7 @@ class ClauseReader {
     f->value_begin = value->begin;
     f->value_end = value->end;
     f->value = Text(*value);
-    f->negated = ended_ || (verb != nullptr && verb->negated);
+    f->negated = ended_ || verb_negated || (verb != nullptr && verb->negated);
     // The attribute: a value that names it, the word that names it, the verb, the part it is said of.
     AttributeRef chosen{"", ""};
     if (const AttributeRef* head = HeadWord(*value)) chosen = *head;
@@ -442,6 +499,15 @@ class ClauseReader {
   }
 
  private:
+  // A subject the clause names but the reader cannot resolve ("he" with no one named before, "you",
+  // "同事"): the clause gives no frame, and is never put on the speaker.
+  Subject Unresolvable(size_t at) const {
+    Subject s;
+    s.unresolvable = true;
+    s.end = at;
+    return s;
+  }
+
   Subject Resolved(FrameSubject kind, std::string name, size_t end) const {
     Subject s;
     s.kind = kind;
@@ -549,7 +615,7 @@ class ClauseReader {
       for (const PhraseHit& h : lex_.FindMarkers(text, kind)) cut = std::min(cut, h.begin);
     }
     for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week",
-                                  "lately", "these days", "for", "as of", "starting", "from now"}) {
+                                  "lately", "these days", "for", "as of", "starting", "from now", "as"}) {
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
     }
@@ -557,7 +623,10 @@ class ClauseReader {
       size_t at = text.find(stop);
       if (at != std::string_view::npos) cut = std::min(cut, at);
     }
-    Span out = rules::TrimSpan(s_, {span.begin, span.begin + cut});
+    Span out = rules::CutTimes(s_, rules::TrimSpan(s_, {span.begin, span.begin + cut}), times_);
+    out = rules::TrimSpan(s_, out);
+    if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
+    if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
     return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
   }
 
@@ -590,6 +659,7 @@ class ClauseReader {
 
   std::string_view s_, low_;
   Span clause_;
+  const std::vector<Span>& times_;
   const Lexicon& lex_;
   ClauseKind kind_ = ClauseKind::kFact;
   bool correction_ = false, temporary_ = false, ended_ = false;
@@ -638,7 +708,7 @@ std::vector<Span> EvidenceRanges(std::string_view content) {
 }
 
 SentenceReading ReadSentenceFrames(std::string_view content, const rules::Sentence& sentence,
-                                   FrameContext* context) {
+                                   const std::vector<Span>& times, FrameContext* context) {
   SentenceReading reading;
   const Lexicon& lex = Lexicon::Get();
   std::string_view text = rules::SpanText(content, sentence.span);
@@ -648,12 +718,16 @@ SentenceReading ReadSentenceFrames(std::string_view content, const rules::Senten
   }
   std::string low = LowerBytes(content);
   bool correction = !lex.FindMarkers(LowerBytes(text), "correction").empty();
+  if (!lex.FindMarkers(LowerBytes(text), "hypothetical").empty()) {
+    reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
+    return reading;
+  }
   std::optional<Subject> carried;
   if (context->open) {
     carried = Subject{context->open_kind, context->open_subject, true, 0};
   }
   for (Span clause : SplitClauses(content, sentence.span, correction)) {
-    ClauseReader reader(content, low, clause, lex);
+    ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
     if (reader.kind() == ClauseKind::kQuestion) {
       reading.settled = true;
@@ -662,6 +736,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, const rules::Senten
     if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
     size_t body = reader.BodyStart();
     Subject subject = reader.ReadSubject(body, *context);
+    if (subject.unresolvable) continue;
     if (!subject.resolved && carried) {
       subject = *carried;
       subject.end = body;

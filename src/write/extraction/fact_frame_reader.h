@@ -43,10 +43,10 @@ struct SentenceReading {
   bool settled = false;
 };
 
-// Frames of one sentence (`sentence` is a span of `content`). Offsets in the frames are offsets
-// into `content`.
+// Frames of one sentence (`sentence` is a span of `content`; `times` the sorted time mentions of
+// the content, never part of a value). Offsets in the frames are offsets into `content`.
 SentenceReading ReadSentenceFrames(std::string_view content, const rules::Sentence& sentence,
-                                   FrameContext* context);
+                                   const std::vector<rules::Span>& times, FrameContext* context);
 
 }  // namespace engram::extraction
 

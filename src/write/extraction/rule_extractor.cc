@@ -213,6 +213,41 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
   return claim;
 }
 
+// The frames of a sentence that stand: a relative ("my sister's name is Mei") is left to the
+// phrase patterns when they read the sentence (they name the relation too).
+std::vector<FactFrame> KeptFrames(const std::vector<FactFrame>& frames, const std::vector<RawClaim>& raw) {
+  std::vector<FactFrame> kept;
+  for (const FactFrame& f : frames) {
+    if (f.subject_kind == FrameSubject::kRelative && !raw.empty()) continue;
+    kept.push_back(f);
+  }
+  return kept;
+}
+
+bool IsThingName(const std::string& name) {
+  return name.find_first_of("0123456789-_") != std::string::npos || name.find(' ') != std::string::npos;
+}
+
+// A phrase-pattern claim the grammar's reading overrules: one about the same words, one made the
+// speaker's in a clause about a named thing, or one read from a clause whose kind (a plan, a
+// report, a denial, a narrated past) the patterns do not tell.
+bool Overruled(const RawClaim& r, const std::vector<FactFrame>& frames) {
+  for (const FactFrame& f : frames) {
+    const Span value{f.value_begin, f.value_end};
+    const Span clause{f.clause_begin, f.clause_end};
+    if (r.value.Overlaps(value)) return true;
+    if (r.subject_kind == SubjectKind::kSpeaker && f.subject_kind == FrameSubject::kNamed &&
+        IsThingName(f.subject) && r.clause.Overlaps(clause)) {
+      return true;
+    }
+    if (f.kind != ClauseKind::kFact && f.kind != ClauseKind::kChange && r.predicate != "has_relation" &&
+        r.value.Overlaps(clause)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
@@ -234,18 +269,21 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
     for (const Sentence& sentence : rules::SplitSentences(content)) {
       if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
-      SentenceReading reading = ReadSentenceFrames(content, sentence, &frames);
-      for (const FactFrame& frame : reading.frames) {
+      SentenceReading reading = ReadSentenceFrames(content, sentence, times, &frames);
+      if (reading.settled && reading.frames.empty()) continue;  // a question or a wish
+      std::vector<RawClaim> raw;
+      if (HasAsciiLetter(sentence_text)) rules::ReadEnglish(content, sentence, times, &raw);
+      if (sentence.has_han) rules::ReadChinese(content, sentence, times, &raw);
+      const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
+      for (const FactFrame& frame : kept) {
         CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
       }
-      // The grammar read this sentence: the phrase patterns below are for what it cannot read yet.
-      if (reading.settled) continue;
-      std::vector<RawClaim> raw;
-      if (HasAsciiLetter(sentence_text)) rules::ReadEnglish(content, sentence, times, &raw);
-      if (sentence.has_han) rules::ReadChinese(content, sentence, times, &raw);
+      // The phrase patterns keep what the grammar did not read (relations, activities, ages).
+      raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawClaim& r) { return Overruled(r, kept); }),
+                raw.end());
       std::stable_sort(raw.begin(), raw.end(), [](const RawClaim& a, const RawClaim& b) {
         return a.value.begin < b.value.begin;
       });
