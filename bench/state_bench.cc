@@ -233,7 +233,7 @@ std::string QuestionFor(const GoldAssertion& a) {
 
 // True when `value` occurs in `text` as a word of its own ("healthy" is not in "unhealthy").
 bool NamesValue(const std::string& text, const std::string& value) {
-  const std::string t = Fold(text), v = Fold(value);
+  const std::string t = NormalizeKey(text), v = Fold(value);
   auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.'; };
   for (size_t at = t.find(v); at != std::string::npos; at = t.find(v, at + 1)) {
     bool left = at == 0 || !word(t[at - 1]);
@@ -275,7 +275,10 @@ Status AskCurrent(Engine& engine, const Bundle& b, Totals& t) {
         break;
       }
     }
-    if (!decided) ++t.unanswered;
+    if (!decided) {
+      ++t.unanswered;
+      if (t.misses.size() < 400) t.misses.push_back(fmt::format("no answer: {} «{}» ({} items)", b.id, q.text, found->items.size()));
+    }
   }
   return Status::Ok();
 }

@@ -442,8 +442,12 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       fused = FuseNormalisedScores(channels);
       std::vector<size_t> order(n);
       for (size_t i = 0; i < n; ++i) order[i] = i;
+      // Ties: for a question about now, the newest event first (the latest statement of a state
+      // is the current one); for a question about the past or a time, the oldest.
+      const bool newest_first = !query.include_history && !query.as_of && !query.known_as_of;
       std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return fused[a] != fused[b] ? fused[a] > fused[b] : (*turns)[a].seq < (*turns)[b].seq;
+        if (fused[a] != fused[b]) return fused[a] > fused[b];
+        return newest_first ? (*turns)[a].seq > (*turns)[b].seq : (*turns)[a].seq < (*turns)[b].seq;
       });
       kept.clear();
       for (size_t i : order) {
