@@ -68,15 +68,40 @@ bool IsVersion(std::string_view t) {
   return i == 1 || dot;
 }
 
-// "component-00", "node-a", "control-01", "web_2": a name that is an identifier, not a word.
+// "component-00", "node-a", "control-01", "web_2": a name that is an identifier, not a word
+// ("18th", "color-coding" and "self-acceptance" are words).
 bool IsIdentifier(std::string_view t) {
   if (IsVersion(t)) return false;
-  bool letter = false, mark = false;
+  bool letter = false, digit = false, underscore = false;
   for (char c : t) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) letter = true;
-    if (IsDigit(c) || c == '-' || c == '_') mark = true;
+    if (IsDigit(c)) digit = true;
+    if (c == '_') underscore = true;
   }
-  return letter && mark;
+  if (!letter) return false;
+  if (digit) {
+    std::string low(t);
+    for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    for (std::string_view ordinal : {"st", "nd", "rd", "th", "s"}) {
+      if (low.ends_with(ordinal) && IsDigit(low[0]) &&
+          std::all_of(low.begin(), low.end() - static_cast<std::ptrdiff_t>(ordinal.size()), IsDigit)) {
+        return false;  // "18th", "1990s"
+      }
+    }
+    return true;
+  }
+  if (underscore) return true;
+  // Hyphenated: an identifier when one of its parts is at most two characters ("node-a", "us-east").
+  size_t start = 0;
+  while (start <= t.size()) {
+    size_t dash = t.find('-', start);
+    size_t len = (dash == std::string_view::npos ? t.size() : dash) - start;
+    if (dash == std::string_view::npos && start == 0) return false;  // no hyphen
+    if (len > 0 && len <= 2) return true;
+    if (dash == std::string_view::npos) break;
+    start = dash + 1;
+  }
+  return false;
 }
 
 // "<HAN:4>", "<ASCII:6>", "<VERSION>": a placeholder of a de-identified text.
@@ -112,6 +137,9 @@ std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end)
 bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
   return s.size() >= i + p.size() && s.compare(i, p.size(), p) == 0;
 }
+
+// "component-00", "control-01", "base image": the name of a thing — one identifier token.
+bool IsIdentifierName(std::string_view name) { return IsIdentifier(name); }
 
 // ---- clauses --------------------------------------------------------------------------------------
 
@@ -312,16 +340,20 @@ class ClauseReader {
       std::vector<PhraseHit> v = lex_.FindValues(low_.substr(i, clause_.end - i));
       return !v.empty() && v.front().begin == 0;
     }();
-    if (i < clause_.end && s_[i] >= 'A' && s_[i] <= 'Z' && w.size() > 1 && s_[i + 1] >= 'a' && s_[i + 1] <= 'z' &&
-        kFunction.count(w) == 0 && !opens_value && lex_.FindVerbs(w).empty() &&
-        lex_.FindMarkers(w, "change").empty()) {
+    if (LooksLikeName(i, w, opens_value, kFunction)) {
       size_t n = SkipSpaces(s_, e, clause_.end);
       size_t ne = 0;
       std::string next = WordAt(low_, n, clause_.end, &ne);
-      if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && kFunction.count(next) == 0) e = ne;  // "Priya Patel"
-      if (!(next == "the" || next == "a" || next == "an")) {
-        return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+      if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && kFunction.count(next) == 0) {  // "Priya Patel"
+        e = ne;
+        n = SkipSpaces(s_, e, clause_.end);
       }
+      // A name is a subject when a verb of the lexicon or a change follows it ("Priya works at",
+      // "Mei moved to"); a capitalised word before anything else is a sentence's first word.
+      std::string_view after = low_.substr(n, clause_.end - n);
+      std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
+      const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
+      if (verb_next) return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
     }
     // "The staging cluster is now ...": a thing named by a noun phrase before a copula.
     if (w == "the") {
@@ -415,6 +447,7 @@ class ClauseReader {
     std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
     const VerbEntry* verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     bool verb_negated = false;
+    if (!value && verb != nullptr && verb->from_to) return false;
     if (!value && verb != nullptr) {
       const size_t at = from + verbs.front().begin;
       for (std::string_view no : {"不", "没", "没有"}) {
@@ -430,6 +463,7 @@ class ClauseReader {
     const AttributeRef* word = nullptr;
     for (const PhraseHit& hit : words) {
       if (value && from + hit.begin >= value->begin) break;
+      if (!NamesSubjectsAttribute(from, from + hit.begin, hit.phrase)) continue;
       word = lex_.AttributeWord(hit.phrase);
       if (!value) {
         size_t after = SkipCopula(from + hit.end);
@@ -438,7 +472,7 @@ class ClauseReader {
       if (value) break;
     }
     // 6. A named thing and a bare copula: "control-01 是测试账号".
-    if (!value && f->subject_kind == FrameSubject::kNamed) {
+    if (!value && f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject)) {
       if (size_t after = SkipCopula(from); after != std::string::npos) {
         value = TrimValue({after, end});
         by_value = AttributeRef{"is_a", ""};
@@ -499,6 +533,29 @@ class ClauseReader {
   }
 
  private:
+  // An English attribute word belongs to the subject when only a possessive stands between them
+  // ("my home is", "the API's version", "Priya's role"); a Chinese one anywhere ("的角色是").
+  bool NamesSubjectsAttribute(size_t subject_end, size_t at, std::string_view word) const {
+    if (!std::all_of(word.begin(), word.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+      return true;
+    }
+    std::string between(low_.substr(subject_end, at - subject_end));
+    for (std::string_view drop : {"'s", "my", "our", "the", "current", "new"}) {
+      for (size_t p = between.find(drop); p != std::string::npos; p = between.find(drop)) between.erase(p, drop.size());
+    }
+    return std::all_of(between.begin(), between.end(), [](char c) { return IsSpaceByte(c); });
+  }
+
+  // A capitalised word that may be a person's name: not a function word, a gerund ("Dancing"), a
+  // contraction ("Can't") or the start of a value.
+  bool LooksLikeName(size_t i, const std::string& w, bool opens_value,
+                     const std::set<std::string, std::less<>>& function_words) const {
+    if (i + 1 >= clause_.end || s_[i] < 'A' || s_[i] > 'Z' || !(s_[i + 1] >= 'a' && s_[i + 1] <= 'z')) return false;
+    if (w.size() < 2 || function_words.count(w) > 0 || opens_value) return false;
+    if (w.find('\'') != std::string::npos || w.ends_with("ing")) return false;
+    return lex_.FindVerbs(w).empty() && lex_.FindMarkers(w, "change").empty();
+  }
+
   // A subject the clause names but the reader cannot resolve ("he" with no one named before, "you",
   // "同事"): the clause gives no frame, and is never put on the speaker.
   Subject Unresolvable(size_t at) const {
@@ -521,8 +578,12 @@ class ClauseReader {
 
   // Byte offset (into `rest`) of `word` as a whole word, or npos.
   static size_t FindWord(std::string_view rest, std::string_view word) {
-    std::vector<PhraseHit> hits = FindPhrases(rest, {std::string(word)});
-    return hits.empty() ? std::string::npos : hits.front().begin;
+    for (size_t at = rest.find(word); at != std::string_view::npos; at = rest.find(word, at + 1)) {
+      const bool left = at == 0 || !IsAsciiAlnum(rest[at - 1]);
+      const bool right = at + word.size() >= rest.size() || !IsAsciiAlnum(rest[at + word.size()]);
+      if (left && right) return at;
+    }
+    return std::string::npos;
   }
 
   bool IsFacetName(const Token& t) const {
@@ -671,7 +732,7 @@ class ClauseReader {
 // grammar cannot find ("这条描述不得改变 counter-05 的当前状态"): one claim holding the clause,
 // its attribute the kind's name. It can never change a state (extractor qualifiers).
 bool KindOnly(std::string_view content, size_t body, Span clause, const Subject& subject, FactFrame* f) {
-  if (subject.kind != FrameSubject::kNamed || !subject.resolved) return false;
+  if (subject.kind != FrameSubject::kNamed || !subject.resolved || !IsIdentifierName(subject.name)) return false;
   if (f->kind == ClauseKind::kFact || f->kind == ClauseKind::kChange || f->kind == ClauseKind::kHypothetical) {
     return false;
   }
@@ -685,6 +746,8 @@ bool KindOnly(std::string_view content, size_t body, Span clause, const Subject&
 }
 
 }  // namespace
+
+std::string LowerAsciiBytes(std::string_view text) { return LowerBytes(text); }
 
 std::vector<Span> EvidenceRanges(std::string_view content) {
   const Lexicon& lex = Lexicon::Get();
@@ -707,8 +770,9 @@ std::vector<Span> EvidenceRanges(std::string_view content) {
   return out;
 }
 
-SentenceReading ReadSentenceFrames(std::string_view content, const rules::Sentence& sentence,
-                                   const std::vector<Span>& times, FrameContext* context) {
+SentenceReading ReadSentenceFrames(std::string_view content, std::string_view low,
+                                   const rules::Sentence& sentence, const std::vector<Span>& times,
+                                   FrameContext* context) {
   SentenceReading reading;
   const Lexicon& lex = Lexicon::Get();
   std::string_view text = rules::SpanText(content, sentence.span);
@@ -716,9 +780,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, const rules::Senten
     reading.settled = true;  // de-identified structure: never evidence
     return reading;
   }
-  std::string low = LowerBytes(content);
-  bool correction = !lex.FindMarkers(LowerBytes(text), "correction").empty();
-  if (!lex.FindMarkers(LowerBytes(text), "hypothetical").empty()) {
+  std::string_view low_text = rules::SpanText(low, sentence.span);
+  bool correction = !lex.FindMarkers(low_text, "correction").empty();
+  if (!lex.FindMarkers(rules::SpanText(low, sentence.span), "hypothetical").empty()) {
     reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
     return reading;
   }

@@ -43,10 +43,15 @@ struct SentenceReading {
   bool settled = false;
 };
 
-// Frames of one sentence (`sentence` is a span of `content`; `times` the sorted time mentions of
-// the content, never part of a value). Offsets in the frames are offsets into `content`.
-SentenceReading ReadSentenceFrames(std::string_view content, const rules::Sentence& sentence,
-                                   const std::vector<rules::Span>& times, FrameContext* context);
+// `text` with its ASCII letters lowered and every other byte kept (offsets stay valid).
+std::string LowerAsciiBytes(std::string_view text);
+
+// Frames of one sentence (`sentence` is a span of `content`; `lowered` = LowerAsciiBytes(content);
+// `times` the sorted time mentions of the content, never part of a value). Offsets in the frames
+// are offsets into `content`.
+SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lowered,
+                                   const rules::Sentence& sentence, const std::vector<rules::Span>& times,
+                                   FrameContext* context);
 
 }  // namespace engram::extraction
 

@@ -42,22 +42,41 @@ std::vector<std::string> Keys(const auto& map) {
 
 }  // namespace
 
-std::vector<PhraseHit> FindPhrases(std::string_view lowered, const std::vector<std::string>& phrases) {
+namespace {
+
+// True when `p` occurs at `pos` of `lowered` — for an English phrase, as whole words.
+bool MatchesAt(std::string_view lowered, size_t pos, const std::string& p) {
+  if (lowered.compare(pos, p.size(), p) != 0) return false;
+  if (!IsAscii(p)) return true;
+  const bool left_ok = pos == 0 || !IsWordByte(lowered[pos - 1]) || !IsWordByte(p.front()) ||
+                       p.find('\'') != std::string::npos;
+  const size_t end = pos + p.size();
+  const bool right_ok = end >= lowered.size() || !IsWordByte(lowered[end]) || !IsWordByte(p.back());
+  return left_ok && right_ok;
+}
+
+}  // namespace
+
+PhraseSet::PhraseSet(const std::vector<std::string>& phrases) {
+  for (const std::string& p : phrases) {
+    if (!p.empty()) by_first_byte_[static_cast<unsigned char>(p[0])].push_back(p);
+  }
+  for (auto& bucket : by_first_byte_) {
+    std::stable_sort(bucket.begin(), bucket.end(),
+                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  }
+}
+
+std::vector<PhraseHit> PhraseSet::Find(std::string_view lowered) const {
   std::vector<PhraseHit> hits;
   size_t pos = 0;
   while (pos < lowered.size()) {
     const std::string* best = nullptr;
-    for (const std::string& p : phrases) {
-      if (p.empty() || (best != nullptr && p.size() <= best->size())) continue;
-      if (lowered.compare(pos, p.size(), p) != 0) continue;
-      if (IsAscii(p)) {
-        const bool left_ok = pos == 0 || !IsWordByte(lowered[pos - 1]) || !IsWordByte(p.front()) ||
-                             p.find('\'') != std::string::npos;
-        const size_t end = pos + p.size();
-        const bool right_ok = end >= lowered.size() || !IsWordByte(lowered[end]) || !IsWordByte(p.back());
-        if (!left_ok || !right_ok) continue;
+    for (const std::string& p : by_first_byte_[static_cast<unsigned char>(lowered[pos])]) {
+      if (MatchesAt(lowered, pos, p)) {
+        best = &p;  // the bucket is longest first
+        break;
       }
-      best = &p;
     }
     if (best == nullptr) {
       ++pos;
@@ -67,6 +86,10 @@ std::vector<PhraseHit> FindPhrases(std::string_view lowered, const std::vector<s
     pos += best->size();
   }
   return hits;
+}
+
+std::vector<PhraseHit> FindPhrases(std::string_view lowered, const std::vector<std::string>& phrases) {
+  return PhraseSet(phrases).Find(lowered);
 }
 
 Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& files,
@@ -102,7 +125,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         lex.values_[Lower(c[0])] = {c[1], Dash(c[2])};
       } else if (name == "verbs.tsv" && need(4)) {
         VerbEntry verb{{c[1], Dash(c[2])}, c[3].find("change") != std::string::npos,
-                       c[3].find("negated") != std::string::npos};
+                       c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
       } else if (name == "markers.tsv" && need(2)) {
         lex.markers_[c[0]].push_back(Lower(c[1]));
@@ -111,6 +134,11 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
       }
     }
   }
+  for (const auto& [kind, phrases] : lex.markers_) lex.marker_sets_[kind] = PhraseSet(phrases);
+  lex.value_set_ = PhraseSet(Keys(lex.values_));
+  lex.verb_set_ = PhraseSet(Keys(lex.verbs_));
+  lex.facet_set_ = PhraseSet(Keys(lex.facets_));
+  lex.attribute_word_set_ = PhraseSet(Keys(lex.attribute_words_));
   return lex;
 }
 
@@ -165,27 +193,15 @@ const std::vector<std::string>& Lexicon::Markers(std::string_view kind) const {
 }
 
 std::vector<PhraseHit> Lexicon::FindMarkers(std::string_view lowered, std::string_view kind) const {
-  return FindPhrases(lowered, Markers(kind));
+  auto it = marker_sets_.find(kind);
+  return it == marker_sets_.end() ? std::vector<PhraseHit>{} : it->second.Find(lowered);
 }
 
-std::vector<PhraseHit> Lexicon::FindValues(std::string_view lowered) const {
-  static const std::vector<std::string> kPhrases = Keys(Get().values_);
-  return FindPhrases(lowered, this == &Get() ? kPhrases : Keys(values_));
-}
-
-std::vector<PhraseHit> Lexicon::FindVerbs(std::string_view lowered) const {
-  static const std::vector<std::string> kPhrases = Keys(Get().verbs_);
-  return FindPhrases(lowered, this == &Get() ? kPhrases : Keys(verbs_));
-}
-
-std::vector<PhraseHit> Lexicon::FindFacets(std::string_view lowered) const {
-  static const std::vector<std::string> kPhrases = Keys(Get().facets_);
-  return FindPhrases(lowered, this == &Get() ? kPhrases : Keys(facets_));
-}
-
+std::vector<PhraseHit> Lexicon::FindValues(std::string_view lowered) const { return value_set_.Find(lowered); }
+std::vector<PhraseHit> Lexicon::FindVerbs(std::string_view lowered) const { return verb_set_.Find(lowered); }
+std::vector<PhraseHit> Lexicon::FindFacets(std::string_view lowered) const { return facet_set_.Find(lowered); }
 std::vector<PhraseHit> Lexicon::FindAttributeWords(std::string_view lowered) const {
-  static const std::vector<std::string> kPhrases = Keys(Get().attribute_words_);
-  return FindPhrases(lowered, this == &Get() ? kPhrases : Keys(attribute_words_));
+  return attribute_word_set_.Find(lowered);
 }
 
 }  // namespace engram::extraction

@@ -35,6 +35,7 @@ struct VerbEntry {
   AttributeRef target;
   bool change = false;   // the verb states a change ("moved to", "搬到")
   bool negated = false;  // it ends the fact ("sold")
+  bool from_to = false;  // it names the attribute of "from A to B" only ("moved from")
 };
 
 // One phrase of the lexicon found in a text.
@@ -42,6 +43,18 @@ struct PhraseHit {
   size_t begin = 0;  // byte offsets into the text searched
   size_t end = 0;
   std::string phrase;  // as listed (lower case)
+};
+
+// A list of lower-case phrases, indexed by first byte for the scan of FindPhrases.
+class PhraseSet {
+ public:
+  PhraseSet() = default;
+  explicit PhraseSet(const std::vector<std::string>& phrases);
+  // See FindPhrases.
+  std::vector<PhraseHit> Find(std::string_view lowered) const;
+
+ private:
+  std::vector<std::vector<std::string>> by_first_byte_ = std::vector<std::vector<std::string>>(256);
 };
 
 class Lexicon {
@@ -83,6 +96,9 @@ class Lexicon {
   std::map<std::string, VerbEntry, std::less<>> verbs_;
   std::map<std::string, std::vector<std::string>, std::less<>> markers_;
   std::set<std::string, std::less<>> relations_;
+  // Indexes of the phrase lists above (built by Parse).
+  std::map<std::string, PhraseSet, std::less<>> marker_sets_;
+  PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_;
 };
 
 // Phrases of `phrases` found in `lowered` (see Lexicon::FindMarkers). Exposed for the tests.

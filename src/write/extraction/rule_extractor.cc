@@ -265,11 +265,12 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
     for (const text::TimeMention& m : mentions) times.push_back({m.byte_start, m.byte_end});
     std::set<std::tuple<std::string, std::string, std::string, std::string, bool>> seen;
     const std::vector<Span> evidence = EvidenceRanges(content);
+    const std::string lowered = LowerAsciiBytes(content);
     FrameContext frames;
     for (const Sentence& sentence : rules::SplitSentences(content)) {
       if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
-      SentenceReading reading = ReadSentenceFrames(content, sentence, times, &frames);
+      SentenceReading reading = ReadSentenceFrames(content, lowered, sentence, times, &frames);
       if (reading.settled && reading.frames.empty()) continue;  // a question or a wish
       std::vector<RawClaim> raw;
       if (HasAsciiLetter(sentence_text)) rules::ReadEnglish(content, sentence, times, &raw);
