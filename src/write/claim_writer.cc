@@ -80,8 +80,13 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   extraction::CandidateClaim adopted;
   if (!replaced->empty() && in.candidate->predicate == "uses" && in.candidate->slot.empty()) {
     adopted = *in.candidate;
-    adopted.predicate = replaced->front().claim.predicate;
-    adopted.slot = replaced->front().claim.slot;
+    const Claim& old = replaced->front().claim;
+    adopted.predicate = old.predicate;
+    adopted.slot = old.slot;
+    // Its statement is the old one with the new value ("Lin's favorite colour is green").
+    if (size_t at = old.text.find(old.value); at != std::string::npos) {
+      adopted.text = old.text.substr(0, at) + adopted.value + old.text.substr(at + old.value.size());
+    }
   }
   const extraction::CandidateClaim& c = adopted.predicate.empty() ? *in.candidate : adopted;
   ClaimKeys keys = ComputeClaimKeys(c, registry);

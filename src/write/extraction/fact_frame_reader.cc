@@ -236,6 +236,7 @@ class ClauseReader {
   }
 
   ClauseKind kind() const { return kind_; }
+  bool correction() const { return correction_; }
 
   // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
   // identifier in it, at most 24 bytes.
@@ -745,6 +746,33 @@ bool KindOnly(std::string_view content, size_t body, Span clause, const Subject&
   return true;
 }
 
+// A bare correction of the last frame ("不对，是上海", "No, it's Porto"): the same subject,
+// attribute and qualifiers, the value after the last copula, replacing the last value.
+bool Corrects(std::string_view content, size_t body, Span clause, const std::optional<FactFrame>& last,
+              FactFrame* f) {
+  if (!last || (last->kind != ClauseKind::kFact && last->kind != ClauseKind::kChange)) return false;
+  size_t from = body;
+  for (std::string_view copula : {"是", "为", "it's ", "it is ", "its "}) {
+    size_t at = content.substr(body, clause.end - body).rfind(copula);
+    if (at != std::string_view::npos) from = std::max(from, body + at + copula.size());
+  }
+  Span value = rules::TrimSpan(content, {from, clause.end});
+  if (value.empty() || value.size() > 60) return false;
+  FactFrame corrected = *last;
+  corrected.kind = ClauseKind::kChange;
+  corrected.correction = true;
+  corrected.negated = false;
+  corrected.temporary = false;
+  corrected.replaces = last->value;
+  corrected.value = std::string(rules::SpanText(content, value));
+  corrected.value_begin = value.begin;
+  corrected.value_end = value.end;
+  corrected.clause_begin = clause.begin;
+  corrected.clause_end = clause.end;
+  *f = std::move(corrected);
+  return true;
+}
+
 }  // namespace
 
 std::string LowerAsciiBytes(std::string_view text) { return LowerBytes(text); }
@@ -813,7 +841,10 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     frame.clause_begin = clause.begin;
     frame.clause_end = clause.end;
     reader.ReadFacets(subject.kind == FrameSubject::kNamed ? subject.end : body, clause.end, subject.name);
-    if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame)) continue;
+    if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
+        !(reader.correction() && Corrects(content, body, clause, context->last, &frame))) {
+      continue;
+    }
     if (frame.kind == ClauseKind::kChange && subject.kind == FrameSubject::kSpeaker) {
       if (auto object = reader.ObjectOfChange(subject.end, frame.value_begin); object && frame.attribute == "version") {
         subject = *object;
@@ -830,6 +861,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       context->person_kind = subject.kind;
       context->person = subject.name;
     }
+    context->last = frame;
     reading.frames.push_back(std::move(frame));
   }
   if (!reading.frames.empty()) reading.settled = true;

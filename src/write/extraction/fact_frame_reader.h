@@ -10,6 +10,7 @@
 #ifndef ENGRAM_WRITE_EXTRACTION_FACT_FRAME_READER_H_
 #define ENGRAM_WRITE_EXTRACTION_FACT_FRAME_READER_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,9 @@ struct FrameContext {
   FrameSubject open_kind = FrameSubject::kSpeaker;
   std::string open_subject;
   bool open = false;
+  // The last frame read (of this speaker, within the batch): a bare correction ("不对，是上海",
+  // "No wait, it's Porto") corrects it.
+  std::optional<FactFrame> last;
 };
 
 struct SentenceReading {

@@ -1,6 +1,7 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -254,6 +255,7 @@ std::string RuleExtractor::Name() const { return "rules/1"; }
 
 Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Event>& batch) {
   std::vector<CandidateClaim> out;
+  std::map<std::string, FrameContext> frames_of;  // per speaker, across the batch
   for (size_t index = 0; index < batch.size(); ++index) {
     const Event& event = batch[index];
     if (!Counts(event, batch)) continue;
@@ -266,7 +268,9 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
     std::set<std::tuple<std::string, std::string, std::string, std::string, bool>> seen;
     const std::vector<Span> evidence = EvidenceRanges(content);
     const std::string lowered = LowerAsciiBytes(content);
-    FrameContext frames;
+    FrameContext& frames = frames_of[speaker];
+    frames.person.clear();  // pronouns resolve within a turn
+    frames.open = false;
     for (const Sentence& sentence : rules::SplitSentences(content)) {
       if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
