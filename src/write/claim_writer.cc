@@ -52,6 +52,13 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
   return out;
 }
 
+// "I moved to Tainan last month", said after "Mei lives in Taipei": a change dated before a value
+// whose start was never said (its valid_from is only when it was said) is newer news, not an older
+// value learnt late.
+bool ChangeReportedLate(const extraction::CandidateClaim& c, const Claim& old) {
+  return c.change && !c.time_phrase.empty() && old.time_phrase.empty();
+}
+
 }  // namespace
 
 std::string CandidateJson(const extraction::CandidateClaim& c) {
@@ -68,6 +75,7 @@ std::string CandidateJson(const extraction::CandidateClaim& c) {
   j["evidence_span"] = c.evidence_span;
   if (!c.replaces_value.empty()) j["replaces"] = c.replaces_value;
   if (c.correction) j["correction"] = true;
+  if (c.change) j["change"] = true;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -183,7 +191,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       reason = AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ? "weaker_source"
                                                                                     : "same_valid_time";
       claim.status = "disputed";
-    } else if (claim.valid_from < old.claim.valid_from) {
+    } else if (claim.valid_from < old.claim.valid_from && !ChangeReportedLate(c, old.claim)) {
       // An older fact learnt late: it was true before the current one; it never was current here.
       // It lasted until the next value in valid time — the current one, or an older value that
       // followed it and was itself superseded later.

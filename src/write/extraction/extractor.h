@@ -61,6 +61,9 @@ struct CandidateClaim {
   // predicate; "" when not said.
   std::string replaces_value;
   bool correction = false;  // "actually", "不对": the supersede's reason is "correction"
+  // The source states a change ("moved to", "升级到", "is now"): dated before the current value's
+  // statement, it still replaces a value whose start was never said (claim_writer.h).
+  bool change = false;
 };
 
 class Extractor {

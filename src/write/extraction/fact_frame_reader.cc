@@ -91,13 +91,15 @@ bool IsIdentifier(std::string_view t) {
     return true;
   }
   if (underscore) return true;
-  // Hyphenated: an identifier when one of its parts is at most two characters ("node-a", "us-east").
+  // Hyphenated: an identifier when one of its parts is at most two characters ("node-a") or a
+  // part of the lexicon ("checkout-svc").
   size_t start = 0;
   while (start <= t.size()) {
     size_t dash = t.find('-', start);
     size_t len = (dash == std::string_view::npos ? t.size() : dash) - start;
     if (dash == std::string_view::npos && start == 0) return false;  // no hyphen
     if (len > 0 && len <= 2) return true;
+    if (Lexicon::Get().IsIdentifierPart(t.substr(start, len))) return true;
     if (dash == std::string_view::npos) break;
     start = dash + 1;
   }
@@ -136,6 +138,13 @@ std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end)
 
 bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
   return s.size() >= i + p.size() && s.compare(i, p.size(), p) == 0;
+}
+
+// Attributes only things have (a person has no version or health).
+bool IsThingAttribute(std::string_view attribute) {
+  return attribute == "version" || attribute == "state" || attribute == "service_health" ||
+         attribute == "deployment_state" || attribute == "job_state" || attribute == "process_state" ||
+         attribute == "connectivity";
 }
 
 // "component-00", "control-01", "base image": the name of a thing — one identifier token.
@@ -237,6 +246,11 @@ class ClauseReader {
 
   ClauseKind kind() const { return kind_; }
   bool correction() const { return correction_; }
+  // "According to the wiki, X is on v3.0": a clause with no kind of its own takes the kind of the
+  // sentence's earlier clause when that is a report, a plan, a requirement or a narrated past.
+  void Inherit(ClauseKind earlier) {
+    if (kind_ == ClauseKind::kFact) kind_ = earlier;
+  }
 
   // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
   // identifier in it, at most 24 bytes.
@@ -356,13 +370,22 @@ class ClauseReader {
       const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
       if (verb_next) return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
     }
-    // "The staging cluster is now ...": a thing named by a noun phrase before a copula.
-    if (w == "the") {
-      size_t stop = FindCopula(e);
-      if (stop != std::string::npos && stop > e) {
-        Span np = rules::TrimSpan(s_, {e, stop});
-        if (!np.empty() && np.size() <= 40) {
-          return Resolved(FrameSubject::kNamed, std::string(rules::SpanText(s_, np)), stop);
+    // "The staging cluster is now ...", "checkout-svc is on v1.4": a thing named by a short noun
+    // phrase before a copula (never the speaker's by default).
+    if (!w.empty() && kUnresolved.count(w) == 0 && kSpeakerWords.count(w) == 0) {
+      const size_t np_begin = w == "the" ? e : i;
+      size_t stop = FindCopula(np_begin);
+      if (stop != std::string::npos && stop > np_begin) {
+        Span np = rules::TrimSpan(s_, {np_begin, stop});
+        std::string_view text = rules::SpanText(s_, np);
+        // "worker service is unhealthy" after "pay-01's API service ...;": a part, not a subject.
+        size_t last_space = text.rfind(' ');
+        std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
+        if (lex_.FacetNoun(head) != nullptr) return subject;
+        if (lex_.AttributeWord(LowerBytes(text)) != nullptr) return subject;  // "Home is now Lima": the speaker's
+        if (opens_value) return subject;  // "Dark mode is what I like best"
+        if (!np.empty() && np.size() <= 40 && std::count(text.begin(), text.end(), ' ') <= 3) {
+          return Resolved(FrameSubject::kNamed, std::string(text), stop);
         }
       }
     }
@@ -427,8 +450,9 @@ class ClauseReader {
     if (value) {
       if (const AttributeRef* ref = lex_.Value(Text(*value))) by_value = *ref;
       // "running", "stopped", "ready" are states of things; said of a person they are activities.
-      if (by_value && by_value->attribute == "status" && f->subject_kind != FrameSubject::kNamed &&
-          facet_attribute_.empty() && f->replaces.empty()) {
+      const bool thing = f->subject_kind == FrameSubject::kNamed &&
+                         (IsIdentifier(f->subject) || f->subject.find(' ') != std::string::npos);
+      if (by_value && by_value->attribute == "status" && !thing && facet_attribute_.empty() && f->replaces.empty()) {
         value.reset();
         by_value.reset();
       }
@@ -455,6 +479,11 @@ class ClauseReader {
         if (at >= from + no.size() && s_.substr(at - no.size(), no.size()) == no) verb_negated = true;
       }
       value = TrimValue({from + verbs.front().end, end});
+      if (verb->value_before) {  // 在重庆定居
+        size_t zai = low_.substr(from, at - from).rfind("在");
+        if (zai == std::string_view::npos) return false;
+        value = TrimValue({from + zai + 3, at});
+      }
       std::string_view v = rules::SpanText(s_, *value);
       // "最喜欢的颜色是蓝色": a copula after the verb means the verb was not the predicate.
       if (v.find("是") != std::string_view::npos || StartsWithAt(v, 0, "的")) return false;
@@ -484,6 +513,7 @@ class ClauseReader {
     f->value_end = value->end;
     f->value = Text(*value);
     f->negated = ended_ || verb_negated || (verb != nullptr && verb->negated);
+    if (verb != nullptr && verb->change && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
     // The attribute: a value that names it, the word that names it, the verb, the part it is said of.
     AttributeRef chosen{"", ""};
     if (const AttributeRef* head = HeadWord(*value)) chosen = *head;
@@ -494,6 +524,11 @@ class ClauseReader {
     else if (by_value) chosen = *by_value;
     else if (word != nullptr) chosen = *word;
     if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    // A thing has one state at a time ("api-gw is unhealthy"); a person's statuses add (married,
+    // retired).
+    if (chosen.attribute == "status" && f->subject_kind == FrameSubject::kNamed && IsIdentifier(f->subject)) {
+      chosen = {"state", ""};
+    }
     if (chosen.attribute.empty() && f->replaces.empty()) return false;
     f->attribute = chosen.attribute;
     f->slot = chosen.slot;
@@ -512,6 +547,15 @@ class ClauseReader {
     f->coordinates.erase(std::unique(f->coordinates.begin(), f->coordinates.end()), f->coordinates.end());
     f->temporary = temporary_;
     f->correction = correction_;
+  }
+
+  // An identifier between `from` and `to` ("upgrade auth-svc to v5.0").
+  std::optional<Subject> ThingNamed(size_t from, size_t to) const {
+    for (const Token& t : AsciiTokens(s_, from, to)) {
+      std::string_view tok = s_.substr(t.begin, t.end - t.begin);
+      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
+    }
+    return std::nullopt;
   }
 
   // The object of a change verb, when the speaker changed a thing ("We bumped the API to v3.2",
@@ -554,7 +598,7 @@ class ClauseReader {
     if (i + 1 >= clause_.end || s_[i] < 'A' || s_[i] > 'Z' || !(s_[i + 1] >= 'a' && s_[i + 1] <= 'z')) return false;
     if (w.size() < 2 || function_words.count(w) > 0 || opens_value) return false;
     if (w.find('\'') != std::string::npos || w.ends_with("ing")) return false;
-    return lex_.FindVerbs(w).empty() && lex_.FindMarkers(w, "change").empty();
+    return lex_.FindVerbs(w).empty() && lex_.FindMarkers(w, "change").empty() && lex_.AttributeWord(w) == nullptr;
   }
 
   // A subject the clause names but the reader cannot resolve ("he" with no one named before, "you",
@@ -605,7 +649,9 @@ class ClauseReader {
     while (b > from && IsTokenByte(s_[b - 1])) --b;
     if (b == e) return "";
     std::string name = LowerBytes(s_.substr(b, e - b));
-    return (name == "the" || name == "a" || name == "my" || name == "our") ? "" : name;
+    static const std::set<std::string, std::less<>> kNotNames = {
+        "the", "a", "an", "my", "our", "on", "to", "in", "at", "is", "of", "for", "from", "and", "its", "their"};
+    return kNotNames.count(name) > 0 || IsVersion(name) ? "" : name;
   }
 
   std::string NameAfter(size_t at, size_t to) const {
@@ -636,6 +682,12 @@ class ClauseReader {
     bool copula = false;
     for (int round = 0; round < 4 && i < clause_.end; ++round) {
       bool moved = false;
+      std::vector<PhraseHit> change = lex_.FindMarkers(low_.substr(i, clause_.end - i), "change");
+      if (!change.empty() && change.front().begin == 0 && static_cast<unsigned char>(s_[i]) >= 0x80) {
+        copula = true;  // 改为, 换成, 升级到: a change verb links the attribute to its value
+        i = SkipSpaces(s_, i + change.front().end, clause_.end);
+        moved = true;
+      }
       for (std::string_view w : {"当前", "现在", "目前", "已经", "是", "为", "：", ":", "="}) {
         if (StartsWithAt(s_, i, w)) {
           copula |= w == "是" || w == "为" || w == "：" || w == ":" || w == "=";
@@ -677,7 +729,8 @@ class ClauseReader {
       for (const PhraseHit& h : lex_.FindMarkers(text, kind)) cut = std::min(cut, h.begin);
     }
     for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week",
-                                  "lately", "these days", "for", "as of", "starting", "from now", "as"}) {
+                                  "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
+                                  "while", "until", "which", "who", "where"}) {
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
     }
@@ -687,9 +740,30 @@ class ClauseReader {
     }
     Span out = rules::CutTimes(s_, rules::TrimSpan(s_, {span.begin, span.begin + cut}), times_);
     out = rules::TrimSpan(s_, out);
+    out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too",
+                                   "after", "by", "from", "the"});
     if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
     return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+  }
+
+  Span StripTrailingWords(Span span, std::initializer_list<std::string_view> words) const {
+    bool moved = true;
+    while (moved && !span.empty()) {
+      moved = false;
+      size_t b = span.end;
+      while (b > span.begin && (IsAsciiAlnum(s_[b - 1]) || s_[b - 1] == '\'')) --b;
+      if (b == span.begin || b == span.end || !IsSpaceByte(s_[b - 1])) break;
+      std::string w = LowerBytes(s_.substr(b, span.end - b));
+      for (std::string_view x : words) {
+        if (w == x) {
+          span = rules::TrimSpan(s_, {span.begin, b});
+          moved = true;
+          break;
+        }
+      }
+    }
+    return span;
   }
 
   Span StripLeadingWords(Span span, std::initializer_list<std::string_view> words) const {
@@ -818,9 +892,15 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   if (context->open) {
     carried = Subject{context->open_kind, context->open_subject, true, 0};
   }
+  ClauseKind inherited = ClauseKind::kFact;
   for (Span clause : SplitClauses(content, sentence.span, correction)) {
     ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
+    reader.Inherit(inherited);
+    if (reader.kind() == ClauseKind::kQuotation || reader.kind() == ClauseKind::kPast ||
+        reader.kind() == ClauseKind::kPlan || reader.kind() == ClauseKind::kRequirement) {
+      inherited = reader.kind();
+    }
     if (reader.kind() == ClauseKind::kQuestion) {
       reading.settled = true;
       continue;
@@ -845,9 +925,12 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         !(reader.correction() && Corrects(content, body, clause, context->last, &frame))) {
       continue;
     }
-    if (frame.kind == ClauseKind::kChange && subject.kind == FrameSubject::kSpeaker) {
-      if (auto object = reader.ObjectOfChange(subject.end, frame.value_begin); object && frame.attribute == "version") {
-        subject = *object;
+    if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
+      // A person has no version: "We plan to upgrade auth-svc to v5.0", "We bumped the API to v3.2".
+      std::optional<Subject> thing = reader.ThingNamed(subject.end, frame.value_begin);
+      if (!thing) thing = reader.ObjectOfChange(subject.end, frame.value_begin);
+      if (thing) {
+        subject = *thing;
         frame.subject_kind = subject.kind;
         frame.subject = subject.name;
       }

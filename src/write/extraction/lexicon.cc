@@ -125,12 +125,15 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         lex.values_[Lower(c[0])] = {c[1], Dash(c[2])};
       } else if (name == "verbs.tsv" && need(4)) {
         VerbEntry verb{{c[1], Dash(c[2])}, c[3].find("change") != std::string::npos,
-                       c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos};
+                       c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos,
+                       c[3].find("value_before") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
       } else if (name == "markers.tsv" && need(2)) {
         lex.markers_[c[0]].push_back(Lower(c[1]));
       } else if (name == "relations.tsv" && need(1)) {
         lex.relations_.insert(Lower(c[0]));
+      } else if (name == "identifier_parts.tsv" && need(1)) {
+        lex.identifier_parts_.insert(Lower(c[0]));
       }
     }
   }
@@ -185,6 +188,7 @@ const VerbEntry* Lexicon::Verb(std::string_view phrase) const {
 }
 
 bool Lexicon::IsRelation(std::string_view word) const { return relations_.count(Lower(word)) > 0; }
+bool Lexicon::IsIdentifierPart(std::string_view part) const { return identifier_parts_.count(Lower(part)) > 0; }
 
 const std::vector<std::string>& Lexicon::Markers(std::string_view kind) const {
   static const std::vector<std::string> kNone;

@@ -36,6 +36,7 @@ struct VerbEntry {
   bool change = false;   // the verb states a change ("moved to", "搬到")
   bool negated = false;  // it ends the fact ("sold")
   bool from_to = false;  // it names the attribute of "from A to B" only ("moved from")
+  bool value_before = false;  // the value stands between 在 and the verb ("在重庆定居")
 };
 
 // One phrase of the lexicon found in a text.
@@ -76,6 +77,8 @@ class Lexicon {
   const Facet* FacetNoun(std::string_view noun) const;
   const AttributeRef* Value(std::string_view value) const;
   bool IsRelation(std::string_view word) const;
+  // A part of a hyphenated name that marks a thing ("svc" in "checkout-svc"), lower case.
+  bool IsIdentifierPart(std::string_view part) const;
   // The markers of `kind` ("plan", "change", ...), lower case.
   const std::vector<std::string>& Markers(std::string_view kind) const;
 
@@ -96,6 +99,7 @@ class Lexicon {
   std::map<std::string, VerbEntry, std::less<>> verbs_;
   std::map<std::string, std::vector<std::string>, std::less<>> markers_;
   std::set<std::string, std::less<>> relations_;
+  std::set<std::string, std::less<>> identifier_parts_;
   // Indexes of the phrase lists above (built by Parse).
   std::map<std::string, PhraseSet, std::less<>> marker_sets_;
   PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_;

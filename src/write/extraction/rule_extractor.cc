@@ -215,11 +215,14 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
 }
 
 // The frames of a sentence that stand: a relative ("my sister's name is Mei") is left to the
-// phrase patterns when they read the sentence (they name the relation too).
+// phrase patterns when they read a relation in the sentence (they name it too).
 std::vector<FactFrame> KeptFrames(const std::vector<FactFrame>& frames, const std::vector<RawClaim>& raw) {
   std::vector<FactFrame> kept;
   for (const FactFrame& f : frames) {
-    if (f.subject_kind == FrameSubject::kRelative && !raw.empty()) continue;
+    const bool relation_read = std::any_of(raw.begin(), raw.end(), [](const RawClaim& r) {
+      return r.predicate == "has_relation";
+    });
+    if (f.subject_kind == FrameSubject::kRelative && relation_read) continue;
     kept.push_back(f);
   }
   return kept;
