@@ -920,7 +920,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     frame.subject = subject.name;
     frame.clause_begin = clause.begin;
     frame.clause_end = clause.end;
-    reader.ReadFacets(subject.kind == FrameSubject::kNamed ? subject.end : body, clause.end, subject.name);
+    reader.ReadFacets(body, clause.end, subject.name);  // "blue 部署", "实例 node-a", "The API service of X"
     if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
         !(reader.correction() && Corrects(content, body, clause, context->last, &frame))) {
       continue;
