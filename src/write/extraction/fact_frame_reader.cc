@@ -268,129 +268,33 @@ class ClauseReader {
     return b;
   }
 
+  // Who the clause is about, looked for in this order: a speaker pronoun, a possessive ("my
+  // home", "my husband", "my sister Mei"), a pronoun of the person named before, a Chinese
+  // speaker or relative (我, 我丈夫), an identifier anywhere ("component-00", "把 counter-05"), a
+  // capitalised name followed by a verb ("Priya works at"), a short noun phrase before a copula
+  // ("the staging cluster is", "checkout-svc is"). Unresolved: the caller carries the subject of
+  // the previous clause, or takes the speaker for a subject-less clause.
   Subject ReadSubject(size_t body, const FrameContext& ctx) {
-    Subject subject;
-    subject.end = body;
-    size_t i = body;
-    // Discourse words before the subject: "so", "and", "actually", "lately".
-    static const std::set<std::string, std::less<>> kDiscourse = {
-        "so", "and", "but", "also", "well", "actually", "now", "then", "lately", "today", "yesterday",
-        "recently", "oh", "ok", "okay", "yes", "anyway", "btw", "update", "fyi"};
-    static const std::set<std::string, std::less<>> kSpeakerWords = {
-        "i", "i'm", "i've", "i'd", "i'll", "im", "ive", "we", "we're", "we've", "we'll", "us", "me"};
-    static const std::set<std::string, std::less<>> kPossessive = {"my", "our"};
-    static const std::set<std::string, std::less<>> kPronoun = {"he", "she", "he's", "she's", "his", "her"};
-    static const std::set<std::string, std::less<>> kFunction = {
-        "the", "a", "an", "this", "that", "it", "it's", "there", "these", "those", "what", "my", "our",
-        "i", "we", "so", "and", "but", "then", "today", "yesterday", "actually", "also", "just", "been",
-        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently",
-        "he", "she", "they", "you", "your", "his", "her", "their", "we", "its"};
-    static const std::set<std::string, std::less<>> kUnresolved = {"he", "she", "he's", "she's", "his", "her",
-                                                                   "they", "their", "you", "your", "you're"};
-    while (i < clause_.end) {
-      size_t e = 0;
-      std::string w = WordAt(low_, i, clause_.end, &e);
-      if (w.empty() || kDiscourse.count(w) == 0) break;
-      i = SkipSpaces(s_, e, clause_.end);
-      if (i < clause_.end && s_[i] == ',') i = SkipSpaces(s_, i + 1, clause_.end);
-    }
+    const size_t i = SkipDiscourse(body);
     size_t e = 0;
     std::string w = WordAt(low_, i, clause_.end, &e);
     if (StartsWithAt(s_, i, "I\xE2\x80\x99")) w = "i'm";  // I’m, I’ve
-    if (kSpeakerWords.count(w) > 0) {
-      return Resolved(FrameSubject::kSpeaker, "", e);
-    }
-    if (kPossessive.count(w) > 0) {
-      size_t n = SkipSpaces(s_, e, clause_.end);
-      size_t ne = 0;
-      std::string noun = WordAt(low_, n, clause_.end, &ne);
-      size_t noun_end = ne;
-      if (noun.size() > 2 && noun.ends_with("'s")) {
-        noun.resize(noun.size() - 2);
-        noun_end = ne - 2;
-      }
-      if (lex_.IsRelation(noun)) {
-        // "my sister Mei ...": the name is the subject.
-        size_t m = SkipSpaces(s_, ne, clause_.end);
-        size_t me = 0;
-        std::string name = WordAt(low_, m, clause_.end, &me);
-        if (noun_end == ne && !name.empty() && s_[m] >= 'A' && s_[m] <= 'Z') {
-          return Resolved(FrameSubject::kNamed, std::string(s_.substr(m, me - m)), me);
-        }
-        return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, noun_end - i)), ne);
-      }
-      return Resolved(FrameSubject::kSpeaker, "", e);  // "my home", "our API": the speaker's
-    }
-    if (kPronoun.count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
-    if (kUnresolved.count(w) > 0) return Unresolvable(i);
-    for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
-      if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
-    }
-    for (size_t len = 3; len <= 6 && i + len <= clause_.end; len += 3) {
-      if (lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
-    }
-    for (std::string_view zh : {"我们", "咱们", "我"}) {
-      if (!StartsWithAt(s_, i, zh)) continue;
-      size_t after = i + zh.size();
-      for (std::string_view skip : {"的"}) {
-        if (StartsWithAt(s_, after, skip)) after += skip.size();
-      }
-      for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
-        if (lex_.IsRelation(s_.substr(after, len))) {
-          return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
-        }
-      }
-      return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
-    }
-    for (std::string_view zh : {"他", "她"}) {
-      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
-    }
-    // An identifier anywhere before the value names the subject ("component-00", "把 counter-05").
+    if (SpeakerWords().count(w) > 0) return Resolved(FrameSubject::kSpeaker, "", e);
+    if (w == "my" || w == "our") return PossessiveSubject(i, e);
+    if (PronounWords().count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
+    if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
+    if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
     for (const Token& t : AsciiTokens(s_, i, clause_.end)) {
       std::string_view tok = s_.substr(t.begin, t.end - t.begin);
       if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
     }
-    // A capitalised name: "Priya works at ...", "Mei moved to ...".
-    const bool opens_value = [&] {
-      std::vector<PhraseHit> v = lex_.FindValues(low_.substr(i, clause_.end - i));
-      return !v.empty() && v.front().begin == 0;
-    }();
-    if (LooksLikeName(i, w, opens_value, kFunction)) {
-      size_t n = SkipSpaces(s_, e, clause_.end);
-      size_t ne = 0;
-      std::string next = WordAt(low_, n, clause_.end, &ne);
-      if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && kFunction.count(next) == 0) {  // "Priya Patel"
-        e = ne;
-        n = SkipSpaces(s_, e, clause_.end);
-      }
-      // A name is a subject when a verb of the lexicon or a change follows it ("Priya works at",
-      // "Mei moved to"); a capitalised word before anything else is a sentence's first word.
-      std::string_view after = low_.substr(n, clause_.end - n);
-      std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
-      const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
-      if (verb_next) return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
-    }
-    // "The staging cluster is now ...", "checkout-svc is on v1.4": a thing named by a short noun
-    // phrase before a copula (never the speaker's by default).
-    if (!w.empty() && kUnresolved.count(w) == 0 && kSpeakerWords.count(w) == 0) {
-      const size_t np_begin = w == "the" ? e : i;
-      size_t stop = FindCopula(np_begin);
-      if (stop != std::string::npos && stop > np_begin) {
-        Span np = rules::TrimSpan(s_, {np_begin, stop});
-        std::string_view text = rules::SpanText(s_, np);
-        // "worker service is unhealthy" after "pay-01's API service ...;": a part, not a subject.
-        size_t last_space = text.rfind(' ');
-        std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
-        if (lex_.FacetNoun(head) != nullptr) return subject;
-        if (lex_.AttributeWord(LowerBytes(text)) != nullptr) return subject;  // "Home is now Lima": the speaker's
-        if (opens_value) return subject;  // "Dark mode is what I like best"
-        if (!np.empty() && np.size() <= 40 && std::count(text.begin(), text.end(), ' ') <= 3) {
-          return Resolved(FrameSubject::kNamed, std::string(text), stop);
-        }
-      }
-    }
-    subject.end = i;
-    return subject;
+    std::vector<PhraseHit> values = lex_.FindValues(low_.substr(i, clause_.end - i));
+    const bool opens_value = !values.empty() && values.front().begin == 0;
+    if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
+    if (std::optional<Subject> np = NounPhraseSubject(i, w, e, opens_value)) return *np;
+    Subject unresolved;
+    unresolved.end = i;
+    return unresolved;
   }
 
   // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
@@ -412,123 +316,27 @@ class ClauseReader {
     }
   }
 
-  // Reads attribute and value from [from, clause end); false when no value was found.
+  // Reads attribute and value from [from, clause end); false when no value was found. The value
+  // is looked for in this order: a change that names both values, a word of a value set, a version
+  // number, after an attribute-bearing verb, after an attribute word and a copula, after a named
+  // thing's bare copula.
   bool ReadValue(size_t from, FactFrame* f) {
-    const size_t end = clause_.end;
-    std::string_view rest = low_.substr(from, end - from);
-    std::optional<Span> value;
-    std::optional<AttributeRef> by_value;
-    // 1. "from A to B", "B instead of A", "B, not A" (a correction).
-    if (auto to = FindWord(rest, "to"); to != std::string::npos) {
-      size_t fr = FindWord(rest, "from");
-      if (fr != std::string::npos && fr < to) {
-        f->replaces = Text(TrimValue({from + fr + 4, from + to}));
-        value = TrimValue({from + to + 2, end});
-      }
-    }
-    if (!value) {
-      if (size_t inst = FindWord(rest, "instead of"); inst != std::string::npos) {
-        f->replaces = Text(TrimValue({from + inst + 10, end}));
-        size_t start = from;
-        if (size_t to = FindWord(rest.substr(0, inst), "to"); to != std::string::npos) start = from + to + 2;
-        value = TrimValue({start, from + inst});
-      }
-    }
-    if (!value && correction_) {
-      if (size_t n = FindWord(rest, "not"); n != std::string::npos) {
-        f->replaces = Text(TrimValue({from + n + 3, end}));
-        value = StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"});
-        value = TrimValue(*value);
-      }
-    }
-    // 2. A word of a value set names its attribute ("dark mode", "healthy").
-    std::vector<PhraseHit> values = lex_.FindValues(rest);
-    if (!value && !values.empty()) {
-      const PhraseHit& hit = values.front();
-      value = Span{from + hit.begin, from + hit.end};
-    }
-    if (value) {
-      if (const AttributeRef* ref = lex_.Value(Text(*value))) by_value = *ref;
-      // "running", "stopped", "ready" are states of things; said of a person they are activities.
-      const bool thing = f->subject_kind == FrameSubject::kNamed &&
-                         (IsIdentifier(f->subject) || f->subject.find(' ') != std::string::npos);
-      if (by_value && by_value->attribute == "status" && !thing && facet_attribute_.empty() && f->replaces.empty()) {
-        value.reset();
-        by_value.reset();
-      }
-    }
-    // 3. A version number, with the product it names ("python 3.12", "release v1.2").
-    if (!value) {
-      for (const Token& t : AsciiTokens(s_, from, end)) {
-        if (!IsVersion(s_.substr(t.begin, t.end - t.begin))) continue;
-        size_t b = t.begin;
-        if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, from);
-        value = Span{b, t.end};
-        by_value = AttributeRef{"version", ""};
-        break;
-      }
-    }
-    // 4. A verb that carries an attribute ("live in", "sold", "住在").
-    std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
-    const VerbEntry* verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
-    bool verb_negated = false;
-    if (!value && verb != nullptr && verb->from_to) return false;
-    if (!value && verb != nullptr) {
-      const size_t at = from + verbs.front().begin;
-      for (std::string_view no : {"不", "没", "没有"}) {
-        if (at >= from + no.size() && s_.substr(at - no.size(), no.size()) == no) verb_negated = true;
-      }
-      value = TrimValue({from + verbs.front().end, end});
-      if (verb->value_before) {  // 在重庆定居
-        size_t zai = low_.substr(from, at - from).rfind("在");
-        if (zai == std::string_view::npos) return false;
-        value = TrimValue({from + zai + 3, at});
-      }
-      std::string_view v = rules::SpanText(s_, *value);
-      // "最喜欢的颜色是蓝色": a copula after the verb means the verb was not the predicate.
-      if (v.find("是") != std::string_view::npos || StartsWithAt(v, 0, "的")) return false;
-    }
-    // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
-    std::vector<PhraseHit> words = lex_.FindAttributeWords(rest);
-    const AttributeRef* word = nullptr;
-    for (const PhraseHit& hit : words) {
-      if (value && from + hit.begin >= value->begin) break;
-      if (!NamesSubjectsAttribute(from, from + hit.begin, hit.phrase)) continue;
-      word = lex_.AttributeWord(hit.phrase);
-      if (!value) {
-        size_t after = SkipCopula(from + hit.end);
-        if (after != std::string::npos) value = TrimValue({after, end});
-      }
-      if (value) break;
-    }
-    // 6. A named thing and a bare copula: "control-01 是测试账号".
-    if (!value && f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject)) {
-      if (size_t after = SkipCopula(from); after != std::string::npos) {
-        value = TrimValue({after, end});
-        by_value = AttributeRef{"is_a", ""};
-      }
-    }
-    if (!value || value->empty()) return false;
-    f->value_begin = value->begin;
-    f->value_end = value->end;
-    f->value = Text(*value);
-    f->negated = ended_ || verb_negated || (verb != nullptr && verb->negated);
-    if (verb != nullptr && verb->change && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
-    // The attribute: a value that names it, the word that names it, the verb, the part it is said of.
-    AttributeRef chosen{"", ""};
-    if (const AttributeRef* head = HeadWord(*value)) chosen = *head;
-    else if (by_value && by_value->attribute != "status") chosen = *by_value;
-    else if (word != nullptr && word->attribute != "status") chosen = *word;
-    else if (verb != nullptr) chosen = verb->target;
-    else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
-    else if (by_value) chosen = *by_value;
-    else if (word != nullptr) chosen = *word;
-    if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
-    // A thing has one state at a time ("api-gw is unhealthy"); a person's statuses add (married,
-    // retired).
-    if (chosen.attribute == "status" && f->subject_kind == FrameSubject::kNamed && IsIdentifier(f->subject)) {
-      chosen = {"state", ""};
-    }
+    ValueReading r;
+    r.from = from;
+    r.rest = low_.substr(from, clause_.end - from);
+    ValueOfChange(r, f);
+    ValueOfSet(r, *f);
+    ValueOfVersion(r);
+    if (!ValueOfVerb(r)) return false;
+    ValueOfAttributeWord(r);
+    ValueOfNamedCopula(r, *f);
+    if (!r.value || r.value->empty()) return false;
+    f->value_begin = r.value->begin;
+    f->value_end = r.value->end;
+    f->value = Text(*r.value);
+    f->negated = ended_ || r.verb_negated || (r.verb != nullptr && r.verb->negated);
+    if (r.verb != nullptr && r.verb->change && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
+    AttributeRef chosen = ChooseAttribute(r, *f);
     if (chosen.attribute.empty() && f->replaces.empty()) return false;
     f->attribute = chosen.attribute;
     f->slot = chosen.slot;
@@ -578,6 +386,262 @@ class ClauseReader {
   }
 
  private:
+  // Discourse words before the subject: "so", "and", "actually", "lately".
+  size_t SkipDiscourse(size_t i) const {
+    static const std::set<std::string, std::less<>> kDiscourse = {
+        "so", "and", "but", "also", "well", "actually", "now", "then", "lately", "today", "yesterday",
+        "recently", "oh", "ok", "okay", "yes", "anyway", "btw", "update", "fyi"};
+    while (i < clause_.end) {
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w.empty() || kDiscourse.count(w) == 0) break;
+      i = SkipSpaces(s_, e, clause_.end);
+      if (i < clause_.end && s_[i] == ',') i = SkipSpaces(s_, i + 1, clause_.end);
+    }
+    return i;
+  }
+
+  static const std::set<std::string, std::less<>>& SpeakerWords() {
+    static const std::set<std::string, std::less<>> kWords = {
+        "i", "i'm", "i've", "i'd", "i'll", "im", "ive", "we", "we're", "we've", "we'll", "us", "me"};
+    return kWords;
+  }
+  static const std::set<std::string, std::less<>>& PronounWords() {
+    static const std::set<std::string, std::less<>> kWords = {"he", "she", "he's", "she's", "his", "her"};
+    return kWords;
+  }
+  // Pronouns and second persons that name someone the reader cannot resolve.
+  static const std::set<std::string, std::less<>>& UnresolvedWords() {
+    static const std::set<std::string, std::less<>> kWords = {"he", "she", "he's", "she's", "his", "her",
+                                                              "they", "their", "you", "your", "you're"};
+    return kWords;
+  }
+  static const std::set<std::string, std::less<>>& FunctionWords() {
+    static const std::set<std::string, std::less<>> kWords = {
+        "the", "a", "an", "this", "that", "it", "it's", "there", "these", "those", "what", "my", "our",
+        "i", "we", "so", "and", "but", "then", "today", "yesterday", "actually", "also", "just", "been",
+        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently",
+        "he", "she", "they", "you", "your", "his", "her", "their", "its"};
+    return kWords;
+  }
+
+  // "my home" (the speaker's), "my husband" (a relative), "my sister's name", "my sister Mei" (Mei).
+  Subject PossessiveSubject(size_t i, size_t e) const {
+    size_t n = SkipSpaces(s_, e, clause_.end);
+    size_t ne = 0;
+    std::string noun = WordAt(low_, n, clause_.end, &ne);
+    size_t noun_end = ne;
+    if (noun.size() > 2 && noun.ends_with("'s")) {
+      noun.resize(noun.size() - 2);
+      noun_end = ne - 2;
+    }
+    if (!lex_.IsRelation(noun)) return Resolved(FrameSubject::kSpeaker, "", e);
+    size_t m = SkipSpaces(s_, ne, clause_.end);
+    size_t me = 0;
+    std::string name = WordAt(low_, m, clause_.end, &me);
+    if (noun_end == ne && !name.empty() && s_[m] >= 'A' && s_[m] <= 'Z') {
+      return Resolved(FrameSubject::kNamed, std::string(s_.substr(m, me - m)), me);
+    }
+    return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, noun_end - i)), ne);
+  }
+
+  // 我 / 我们 (the speaker), 我丈夫 / 我的朋友 (a relative), 他 / 她 (the person named before);
+  // 你, 他 with no one named, a bare 同事 are unresolvable.
+  std::optional<Subject> ChineseSubject(size_t i, const FrameContext& ctx) const {
+    for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
+      if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
+    }
+    for (size_t len = 3; len <= 6 && i + len <= clause_.end; len += 3) {
+      if (lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
+    }
+    for (std::string_view zh : {"我们", "咱们", "我"}) {
+      if (!StartsWithAt(s_, i, zh)) continue;
+      size_t after = i + zh.size();
+      if (StartsWithAt(s_, after, "的")) after += 3;
+      for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
+        if (lex_.IsRelation(s_.substr(after, len))) {
+          return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
+        }
+      }
+      return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
+    }
+    for (std::string_view zh : {"他", "她"}) {
+      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
+    }
+    return std::nullopt;
+  }
+
+  // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya
+  // works at", "Mei moved to", "Priya Patel joined"); a capitalised word before anything else is
+  // just a sentence's first word.
+  std::optional<Subject> NameSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
+    if (!LooksLikeName(i, w, opens_value, FunctionWords())) return std::nullopt;
+    size_t n = SkipSpaces(s_, e, clause_.end);
+    size_t ne = 0;
+    std::string next = WordAt(low_, n, clause_.end, &ne);
+    if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && FunctionWords().count(next) == 0) {
+      e = ne;
+      n = SkipSpaces(s_, e, clause_.end);
+    }
+    std::string_view after = low_.substr(n, clause_.end - n);
+    std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
+    const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
+    if (!verb_next) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // "The staging cluster is now ...", "checkout-svc is on v1.4": a thing named by a short noun
+  // phrase before a copula. Not when the phrase is a part ("worker service is unhealthy" after
+  // "pay-01's API service ...;"), an attribute ("Home is now Lima": the speaker's) or a value
+  // ("Dark mode is what I like best"): those leave the subject unresolved.
+  std::optional<Subject> NounPhraseSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
+    if (w.empty() || SpeakerWords().count(w) > 0) return std::nullopt;
+    const size_t np_begin = w == "the" ? e : i;
+    size_t stop = FindCopula(np_begin);
+    if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
+    Span np = rules::TrimSpan(s_, {np_begin, stop});
+    std::string_view text = rules::SpanText(s_, np);
+    size_t last_space = text.rfind(' ');
+    std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
+    if (lex_.FacetNoun(head) != nullptr || lex_.AttributeWord(LowerBytes(text)) != nullptr || opens_value) {
+      Subject unresolved;
+      unresolved.end = i;
+      return unresolved;
+    }
+    if (np.empty() || np.size() > 40 || std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(text), stop);
+  }
+
+  // What ReadValue has found so far.
+  struct ValueReading {
+    size_t from = 0;
+    std::string_view rest;  // lowered text from `from` to the clause end
+    std::optional<Span> value;
+    std::optional<AttributeRef> by_value;  // the attribute the value itself names
+    const VerbEntry* verb = nullptr;
+    bool verb_negated = false;  // 不喜欢, 没住
+    const AttributeRef* word = nullptr;  // the attribute word before the value
+  };
+
+  // 1. "from A to B", "B instead of A", "B, not A" (a correction): the value and what it replaces.
+  void ValueOfChange(ValueReading& r, FactFrame* f) const {
+    const size_t from = r.from, end = clause_.end;
+    if (size_t to = FindWord(r.rest, "to"); to != std::string::npos) {
+      size_t fr = FindWord(r.rest, "from");
+      if (fr != std::string::npos && fr < to) {
+        f->replaces = Text(TrimValue({from + fr + 4, from + to}));
+        r.value = TrimValue({from + to + 2, end});
+        return;
+      }
+    }
+    if (size_t inst = FindWord(r.rest, "instead of"); inst != std::string::npos) {
+      f->replaces = Text(TrimValue({from + inst + 10, end}));
+      size_t start = from;
+      if (size_t to = FindWord(r.rest.substr(0, inst), "to"); to != std::string::npos) start = from + to + 2;
+      r.value = TrimValue({start, from + inst});
+      return;
+    }
+    if (!correction_) return;
+    if (size_t n = FindWord(r.rest, "not"); n != std::string::npos) {
+      f->replaces = Text(TrimValue({from + n + 3, end}));
+      r.value = TrimValue(StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"}));
+    }
+  }
+
+  // 2. A word of a value set names its attribute ("dark mode", "healthy"). State words
+  // ("running", "ready") are states of things; said of a person they are activities.
+  void ValueOfSet(ValueReading& r, const FactFrame& f) const {
+    if (!r.value) {
+      std::vector<PhraseHit> values = lex_.FindValues(r.rest);
+      if (!values.empty()) r.value = Span{r.from + values.front().begin, r.from + values.front().end};
+    }
+    if (!r.value) return;
+    if (const AttributeRef* ref = lex_.Value(Text(*r.value))) r.by_value = *ref;
+    const bool thing = f.subject_kind == FrameSubject::kNamed &&
+                       (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos);
+    if (r.by_value && r.by_value->attribute == "status" && !thing && facet_attribute_.empty() && f.replaces.empty()) {
+      r.value.reset();
+      r.by_value.reset();
+    }
+  }
+
+  // 3. A version number, with the product it names ("python 3.12", "release v1.2").
+  void ValueOfVersion(ValueReading& r) const {
+    if (r.value) return;
+    for (const Token& t : AsciiTokens(s_, r.from, clause_.end)) {
+      if (!IsVersion(s_.substr(t.begin, t.end - t.begin))) continue;
+      size_t b = t.begin;
+      if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, r.from);
+      r.value = Span{b, t.end};
+      r.by_value = AttributeRef{"version", ""};
+      return;
+    }
+  }
+
+  // 4. A verb that carries an attribute ("live in", "住在", "在重庆定居"). False when the verb
+  // shows the clause cannot be read ("moved from" without "to", "最喜欢的颜色是蓝色").
+  bool ValueOfVerb(ValueReading& r) const {
+    std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
+    r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
+    if (r.value || r.verb == nullptr) return true;
+    if (r.verb->from_to) return false;
+    const size_t at = r.from + verbs.front().begin;
+    for (std::string_view no : {"不", "没", "没有"}) {
+      if (at >= r.from + no.size() && s_.substr(at - no.size(), no.size()) == no) r.verb_negated = true;
+    }
+    r.value = TrimValue({r.from + verbs.front().end, clause_.end});
+    if (r.verb->value_before) {  // 在重庆定居
+      size_t zai = low_.substr(r.from, at - r.from).rfind("在");
+      if (zai == std::string_view::npos) return false;
+      r.value = TrimValue({r.from + zai + 3, at});
+    }
+    std::string_view v = rules::SpanText(s_, *r.value);
+    // A copula after the verb means the verb was not the predicate.
+    return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
+  }
+
+  // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
+  void ValueOfAttributeWord(ValueReading& r) const {
+    for (const PhraseHit& hit : lex_.FindAttributeWords(r.rest)) {
+      if (r.value && r.from + hit.begin >= r.value->begin) break;
+      if (!NamesSubjectsAttribute(r.from, r.from + hit.begin, hit.phrase)) continue;
+      r.word = lex_.AttributeWord(hit.phrase);
+      if (!r.value) {
+        size_t after = SkipCopula(r.from + hit.end);
+        if (after != std::string::npos) r.value = TrimValue({after, clause_.end});
+      }
+      if (r.value) break;
+    }
+  }
+
+  // 6. A named thing and a bare copula: "control-01 是测试账号".
+  void ValueOfNamedCopula(ValueReading& r, const FactFrame& f) const {
+    if (r.value || f.subject_kind != FrameSubject::kNamed || !IsIdentifierName(f.subject)) return;
+    if (size_t after = SkipCopula(r.from); after != std::string::npos) {
+      r.value = TrimValue({after, clause_.end});
+      r.by_value = AttributeRef{"is_a", ""};
+    }
+  }
+
+  // The attribute: a value whose head names it, a value that names it, the word that names it,
+  // the verb, the part it is said of. A thing has one state at a time ("api-gw is unhealthy"); a
+  // person's statuses add (married, retired).
+  AttributeRef ChooseAttribute(const ValueReading& r, const FactFrame& f) const {
+    AttributeRef chosen{"", ""};
+    if (const AttributeRef* head = HeadWord(*r.value)) chosen = *head;
+    else if (r.by_value && r.by_value->attribute != "status") chosen = *r.by_value;
+    else if (r.word != nullptr && r.word->attribute != "status") chosen = *r.word;
+    else if (r.verb != nullptr) chosen = r.verb->target;
+    else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    else if (r.by_value) chosen = *r.by_value;
+    else if (r.word != nullptr) chosen = *r.word;
+    if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed && IsIdentifier(f.subject)) {
+      chosen = {"state", ""};
+    }
+    return chosen;
+  }
+
   // An English attribute word belongs to the subject when only a possessive stands between them
   // ("my home is", "the API's version", "Priya's role"); a Chinese one anywhere ("的角色是").
   bool NamesSubjectsAttribute(size_t subject_end, size_t at, std::string_view word) const {
