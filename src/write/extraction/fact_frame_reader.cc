@@ -559,7 +559,14 @@ class ClauseReader {
     if (const AttributeRef* ref = lex_.Value(Text(*r.value))) r.by_value = *ref;
     const bool thing = f.subject_kind == FrameSubject::kNamed &&
                        (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos);
-    if (r.by_value && r.by_value->attribute == "status" && !thing && facet_attribute_.empty() && f.replaces.empty()) {
+    const bool version_follows = [&] {  // "node-7 is running v2.1": the version is the value
+      for (const Token& t : AsciiTokens(s_, r.value->end, clause_.end)) {
+        if (IsVersion(s_.substr(t.begin, t.end - t.begin))) return true;
+      }
+      return false;
+    }();
+    if (r.by_value && r.by_value->attribute == "status" &&
+        (version_follows || (!thing && facet_attribute_.empty() && f.replaces.empty()))) {
       r.value.reset();
       r.by_value.reset();
     }
@@ -718,12 +725,18 @@ class ClauseReader {
     return kNotNames.count(name) > 0 || IsVersion(name) ? "" : name;
   }
 
+  // The name right after a facet noun: an identifier ("实例 node-a"), or before Chinese text any
+  // ASCII word that is not a value ("部署 blue 的 …").
   std::string NameAfter(size_t at, size_t to) const {
     size_t b = SkipSpaces(s_, at, to);
     size_t e = b;
     while (e < to && IsTokenByte(s_[e])) ++e;
     std::string_view tok = s_.substr(b, e - b);
-    return IsIdentifier(tok) ? LowerBytes(tok) : "";
+    if (IsIdentifier(tok)) return LowerBytes(tok);
+    const size_t next = SkipSpaces(s_, e, to);
+    const bool han_next = next < to && static_cast<unsigned char>(s_[next]) >= 0x80;
+    if (tok.empty() || !han_next || IsVersion(tok) || lex_.Value(tok) != nullptr) return "";
+    return LowerBytes(tok);
   }
 
   // The word before a bare version number when it names a product ("python 3.12").
