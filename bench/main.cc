@@ -8,6 +8,7 @@
 //                      [--no-claims] [--batch B]
 //   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
 //   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S] [--json]
+//   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
@@ -15,6 +16,7 @@
 #include "memorybank_bench.h"
 #include "recall_qps_bench.h"
 #include "scale_bench.h"
+#include "state_bench.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"engram-bench: retrieval quality and speed of the engram memory engine"};
@@ -120,6 +122,19 @@ int main(int argc, char** argv) {
   qps_cmd->add_option("--threads", qps.threads, "threads (default 2)")->check(CLI::PositiveNumber);
   qps_cmd->add_option("--seconds", qps.seconds, "measured seconds (default 10)")->check(CLI::PositiveNumber);
   qps_cmd->add_flag("--json", qps.json, "print one JSON object");
+  engram::bench::StateBenchOptions state;
+  CLI::App* state_cmd = app.add_subcommand(
+      "state",
+      "HL-Mem's state-lifecycle benchmark: each bundle one session of its own namespace; atomic, "
+      "coordinate and supersede-edge precision and recall, counterexample supersedes, stale "
+      "injection, historical recall, claim inflation, and how often recall ranks an older value first "
+      "for a current-state question");
+  state_cmd->add_option("--data", state.data_dir, "the hlmem_state folder (v0300_state_<split>_*.jsonl)")
+      ->required();
+  state_cmd->add_option("--split", state.split, "split name (default dev)");
+  state_cmd->add_flag("--json", state.json, "print one JSON object instead of a table");
+  state_cmd->add_flag("--dump-misses", state.dump_misses,
+                      "list unmatched assertions, wrong edges, inflated claims and older-first answers on stderr");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -128,5 +143,6 @@ int main(int argc, char** argv) {
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);
   if (maintenance_cmd->parsed()) return engram::bench::RunMaintenanceBench(maintenance);
   if (qps_cmd->parsed()) return engram::bench::RunRecallQpsBench(qps);
+  if (state_cmd->parsed()) return engram::bench::RunStateBench(state);
   return 1;
 }

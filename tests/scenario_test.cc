@@ -2280,7 +2280,8 @@ TEST(ScenarioFilesTest, ExpectedFilesArePresent) {
                            "claims_attribution.jsonl", "claims_dedup.jsonl", "claims_hlmem.jsonl",
                            "claims_structured.jsonl", "claims_supersede.jsonl", "claims_time.jsonl",
                            "forget_cascade.jsonl", "forget_isolation.jsonl", "forget_reingest.jsonl",
-                           "ranking.jsonl", "reply.jsonl", "restore_after_forget.jsonl"}) {
+                           "ranking.jsonl", "reply.jsonl", "restore_after_forget.jsonl", "facts_en.jsonl",
+                           "facts_zh.jsonl"}) {
     EXPECT_THAT(files, ::testing::Contains(name)) << kScenarioDir;
   }
 }

@@ -757,10 +757,12 @@ class EngineImpl final : public Engine {
   Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
     std::lock_guard<std::mutex> lock(mu_);
-    const std::vector<std::string> damage = lifecycle::QuickCheckProblems(*db_, kDamageLines);
+    // integrity_check, not quick_check: a damaged row its indexes disagree with reads without
+    // an error and would be left out of the dump silently.
+    const std::vector<std::string> damage = lifecycle::IntegrityCheckProblems(*db_, kDamageLines);
     if (!damage.empty()) {
       return Error(NoteDamage(Status::Corruption(fmt::format(
-          "the database is damaged (quick_check: {}); nothing exported: `engram doctor` shows what still "
+          "the database is damaged (integrity_check: {}); nothing exported: `engram doctor` shows what still "
           "reads, `engram export --salvage` writes it",
           JoinFirst(damage)))));
     }

@@ -301,14 +301,26 @@ class Diagnosis {
 
 Result<DoctorReport> Diagnose(sqlite::Database& db) { return Diagnosis(db).Run(); }
 
-std::vector<std::string> QuickCheckProblems(sqlite::Database& db, int limit) {
-  Lines l = RowsOf(db, fmt::format("PRAGMA quick_check({})", limit));
+namespace {
+
+std::vector<std::string> PragmaProblems(sqlite::Database& db, std::string_view pragma, int limit) {
+  Lines l = RowsOf(db, fmt::format("PRAGMA {}({})", pragma, limit));
   std::vector<std::string> problems;
   for (const std::string& line : l.lines) {
     if (line != "ok") problems.push_back(line);
   }
   if (!l.error.empty()) problems.push_back(l.error);
   return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> QuickCheckProblems(sqlite::Database& db, int limit) {
+  return PragmaProblems(db, "quick_check", limit);
+}
+
+std::vector<std::string> IntegrityCheckProblems(sqlite::Database& db, int limit) {
+  return PragmaProblems(db, "integrity_check", limit);
 }
 
 DoctorReport UnreadableFileReport(const Status& why) {

@@ -27,6 +27,11 @@ Result<DoctorReport> Diagnose(sqlite::Database& db);
 // empty when the file is sound. Reads only; O(file size). Not thread-safe.
 std::vector<std::string> QuickCheckProblems(sqlite::Database& db, int limit);
 
+// The same for PRAGMA integrity_check(limit), which also finds a table row its indexes disagree
+// with (a row quick_check passes and a read may silently skip). Reads only; O(N log N) in the rows.
+// Not thread-safe.
+std::vector<std::string> IntegrityCheckProblems(sqlite::Database& db, int limit);
+
 // The report for a file SQLite cannot read as a database at all (`why`: the open's error, e.g.
 // "... is empty (0 bytes)"): ok = false, one problem. Thread-safe.
 DoctorReport UnreadableFileReport(const Status& why);

@@ -214,6 +214,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
                                   const EventHitFilter* hit_filter, const ClaimKeysOfEvents* claim_keys,
                                   const std::vector<text::QueryTerm>* given_units,
                                   std::vector<EventItemFacts>* facts) {
+  // Ties: for a question about now, the newest event first (the latest statement of a state is
+  // the current one); for a question about the past or a time, the oldest.
+  const bool newest_first = !query.include_history && !query.as_of && !query.known_as_of;
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(query));
   const RecallWeights& weights = ctx.options.recall;
@@ -443,7 +446,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       std::vector<size_t> order(n);
       for (size_t i = 0; i < n; ++i) order[i] = i;
       std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return fused[a] != fused[b] ? fused[a] > fused[b] : (*turns)[a].seq < (*turns)[b].seq;
+        if (fused[a] != fused[b]) return fused[a] > fused[b];
+        return newest_first ? (*turns)[a].seq > (*turns)[b].seq : (*turns)[a].seq < (*turns)[b].seq;
       });
       kept.clear();
       for (size_t i : order) {
@@ -464,7 +468,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       // date, below), so the fused score it can reach is computed without its event, with the
       // very terms and order of FuseNormalisedScores (ChannelScale): it is read, and the
       // candidates ranked again, only when that score could place it before the last kept item
-      // (a higher score, or the same and a lower seq). Exact, because no pending row can move a
+      // (a higher score, or the same and a seq that wins the tie). Exact, because no pending row can move a
       // channel's scale (turn: at most the best candidate's; date, speaker: 0/1, a first nonzero
       // one sets the scale to itself; dense: the population's; claims, window, reply: 0; a row
       // that could is read), except feedback ratings, which are not bounded here: a namespace
@@ -600,7 +604,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
           if (refused[i]) continue;
           const double r = reach(i, first);
           if (full) {
-            if (r > last || (r == last && pending->postings.seqs[i] < last_seq)) to_read.emplace_back(i, r != kAny);
+            const int64_t seq = pending->postings.seqs[i];
+            if (r > last || (r == last && (newest_first ? seq > last_seq : seq < last_seq))) {
+              to_read.emplace_back(i, r != kAny);
+            }
           } else if (r > 0) {  // a fused score of 0 is never kept
             best_first.emplace_back(r, i);
           }

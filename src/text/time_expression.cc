@@ -603,13 +603,21 @@ class ChineseScanner {
   }
 
   // After a year: optional month, then optional day. Returns the range and sets *end.
+  // ASCII spaces may stand between the numbers and 年/月/日 ("2026 年 6 月 1 日").
+  size_t SkipBlanks(size_t q) const {
+    while (q < text_.size() && text_[q] == ' ') ++q;
+    return q;
+  }
+
   std::optional<DayRange> MonthDayOfYear(int year, size_t q, size_t* end, bool need_month) {
     size_t after_num = 0;
-    int month = ParseNumber(text_, q, &after_num);
+    int month = ParseNumber(text_, SkipBlanks(q), &after_num);
+    after_num = month >= 0 ? SkipBlanks(after_num) : after_num;
     if (month >= 1 && month <= 12 && StartsWith(text_, after_num, "月")) {
-      size_t r = after_num + std::string_view("月").size();
+      size_t r = SkipBlanks(after_num + std::string_view("月").size());
       size_t after_day = 0;
       int day = ParseNumber(text_, r, &after_day);
+      after_day = day >= 0 ? SkipBlanks(after_day) : after_day;
       if (day >= 1 && day <= 31 &&
           (StartsWith(text_, after_day, "日") || StartsWith(text_, after_day, "号"))) {
         *end = after_day + 3;
@@ -697,6 +705,7 @@ class ChineseScanner {
     int n = ParseNumber(text_, p, &after_num);
     if (n < 0) return std::nullopt;
     q = after_num;
+    if (n >= 1000 && n <= 2199 && StartsWith(text_, SkipBlanks(q), "年")) q = SkipBlanks(q);
     if (StartsWith(text_, q, "年") && n >= 1000 && n <= 2199) {
       int year = n;
       if (year < 1900) return std::nullopt;

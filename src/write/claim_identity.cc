@@ -10,12 +10,17 @@
 
 #include "util/hash.h"
 #include "util/normalize.h"
+#include "write/extraction/lexicon.h"
 
 namespace engram {
 
 PredicateRegistry::PredicateRegistry()
     : single_valued_{"name", "age", "birthday", "hometown", "lives_in", "job",
-                     "employer", "school", "favorite", "uses"} {}
+                     "employer", "school", "favorite", "uses"} {
+  for (const std::string& attribute : extraction::Lexicon::Get().SingleValuedAttributes()) {
+    single_valued_.insert(attribute);
+  }
+}
 
 bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_view slot) const {
   if (predicate == "has_relation") {
@@ -27,13 +32,44 @@ bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_v
   return single_valued_.count(predicate) > 0;
 }
 
+bool StatesCurrentValue(const extraction::CandidateClaim& c) {
+  for (const char* q : {extraction::kQualNegated, extraction::kQualPlanned, extraction::kQualPast,
+                        extraction::kQualReported, extraction::kQualHypothetical, extraction::kQualRequired}) {
+    if (std::find(c.qualifiers.begin(), c.qualifiers.end(), q) != c.qualifiers.end()) return false;
+  }
+  return true;
+}
+
+std::string NormalizeValue(std::string_view value) {
+  std::string v = NormalizeKey(value);
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (std::string_view article : {"a ", "an ", "the ", "my ", "our ", "his ", "her ", "their ", "我的", "我们的"}) {
+      if (v.size() > article.size() && v.compare(0, article.size(), article) == 0) {
+        v.erase(0, article.size());
+        moved = true;
+      }
+    }
+  }
+  return v;
+}
+
 ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry) {
   ClaimKeys keys;
   keys.negated = std::find(c.qualifiers.begin(), c.qualifiers.end(),
                            std::string(extraction::kQualNegated)) != c.qualifiers.end();
   keys.topic_key = NormalizeKey(c.subject) + "|" + c.predicate + "|" + NormalizeKey(c.slot);
-  if (registry.IsSingleValued(c.predicate, c.slot)) keys.conflict_key = keys.topic_key;
-  keys.polarity_key = keys.topic_key + "|" + NormalizeKey(c.value);
+  std::vector<std::string> coordinates;
+  for (const std::string& q : c.qualifiers) {
+    if (q.find(extraction::kCoordinateSeparator) != std::string::npos) coordinates.push_back(NormalizeKey(q));
+  }
+  std::sort(coordinates.begin(), coordinates.end());
+  for (const std::string& q : coordinates) keys.topic_key += "|" + q;
+  // Only a fact or a change claims the slot: a plan, a requirement, a report, a wish, a denial or
+  // a narrated past never replaces its current value (they still flip their own value, below).
+  if (registry.IsSingleValued(c.predicate, c.slot) && StatesCurrentValue(c)) keys.conflict_key = keys.topic_key;
+  keys.polarity_key = keys.topic_key + "|" + NormalizeValue(c.value);
   keys.fact_hash = ContentHash(keys.polarity_key + (keys.negated ? "|not" : "|is"));
   return keys;
 }

@@ -15,7 +15,8 @@ namespace engram {
 
 // Predicates with one current value per subject (and slot). A new value supersedes the old one.
 // Default: name, age, birthday, hometown, lives_in, job, employer, school, favorite, uses (the last
-// two only with a slot), has_relation with a spouse slot. Everything else — "status" too, which
+// two only with a slot), has_relation with a spouse slot, and every attribute that
+// data/lexicon/attributes.tsv marks single. Everything else — "status" too, which
 // covers unrelated states (married, allergic, retired) — is additive:
 // two values coexist (bug_scenarios.md B06).
 class PredicateRegistry {
@@ -37,7 +38,19 @@ struct ClaimKeys {
   bool negated = false;
 };
 
+// topic_key also holds the claim's identity qualifiers ("deployment=blue", sorted), so two
+// deployments are two slots. conflict_key is empty for a claim that does not state the current
+// value (negated, planned, past, reported, hypothetical, required): those never supersede another
+// value. polarity_key's value is normalised (case, width, a leading article or possessive:
+// "my Leica M6" = "a Leica M6").
 ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry);
+
+// True unless the claim is negated, planned, past, reported, hypothetical or required: only a
+// stated fact or change may replace a current value.
+bool StatesCurrentValue(const extraction::CandidateClaim& c);
+
+// NormalizeKey of `value` without leading articles and possessives ("a ", "the ", "my ", "我的").
+std::string NormalizeValue(std::string_view value);
 
 // Protected atoms (HL-Mem §A3 item 11): numbers, versions, dates, paths, quoted values, negation
 // words and capitalised names found in `text`. Two near-copies merge only when their atom sets agree.

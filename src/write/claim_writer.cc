@@ -37,6 +37,28 @@ Result<ClaimWriteOutcome> Absorb(sqlite::ClaimStore& store, const ClaimWriteInpu
   return ClaimWriteOutcome{decision, existing.claim, 0};
 }
 
+// The current claims of the candidate's subject holding the value it says it replaces ("from
+// Lisbon", "instead of coffee"), stated ones only.
+Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& store, int64_t ns,
+                                                       const extraction::CandidateClaim& c) {
+  std::vector<sqlite::StoredClaim> out;
+  if (c.replaces_value.empty()) return out;
+  auto current = store.CurrentBySubject(ns, c.subject);
+  if (!current) return Error(current.error());
+  const std::string wanted = NormalizeValue(c.replaces_value);
+  for (sqlite::StoredClaim& held : *current) {
+    if (!held.negated && NormalizeValue(held.claim.value) == wanted) out.push_back(std::move(held));
+  }
+  return out;
+}
+
+// "I moved to Tainan last month", said after "Mei lives in Taipei": a change dated before a value
+// whose start was never said (its valid_from is only when it was said) is newer news, not an older
+// value learnt late.
+bool ChangeReportedLate(const extraction::CandidateClaim& c, const Claim& old) {
+  return c.change && !c.time_phrase.empty() && old.time_phrase.empty();
+}
+
 }  // namespace
 
 std::string CandidateJson(const extraction::CandidateClaim& c) {
@@ -51,12 +73,30 @@ std::string CandidateJson(const extraction::CandidateClaim& c) {
   j["scope"] = c.scope;
   j["confidence"] = c.confidence;
   j["evidence_span"] = c.evidence_span;
+  if (!c.replaces_value.empty()) j["replaces"] = c.replaces_value;
+  if (c.correction) j["correction"] = true;
+  if (c.change) j["change"] = true;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::TombstoneStore& tombstones,
                                      const PredicateRegistry& registry, const ClaimWriteInput& in) {
-  const extraction::CandidateClaim& c = *in.candidate;
+  // A change that names the value it replaces takes that value's slot when its own attribute was
+  // not said ("I've switched to green tea instead of coffee" continues the coffee habit).
+  auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate);
+  if (!replaced) return Error(replaced.error());
+  extraction::CandidateClaim adopted;
+  if (!replaced->empty() && in.candidate->predicate == "uses" && in.candidate->slot.empty()) {
+    adopted = *in.candidate;
+    const Claim& old = replaced->front().claim;
+    adopted.predicate = old.predicate;
+    adopted.slot = old.slot;
+    // Its statement is the old one with the new value ("Lin's favorite colour is green").
+    if (size_t at = old.text.find(old.value); at != std::string::npos) {
+      adopted.text = old.text.substr(0, at) + adopted.value + old.text.substr(at + old.value.size());
+    }
+  }
+  const extraction::CandidateClaim& c = adopted.predicate.empty() ? *in.candidate : adopted;
   ClaimKeys keys = ComputeClaimKeys(c, registry);
 
   // 0. A forgotten fact stays forgotten. The decision record keeps no candidate text.
@@ -128,6 +168,13 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       if (h.polarity_key != keys.polarity_key) opponents.push_back(std::move(h));
     }
   }
+  if (StatesCurrentValue(c)) {
+    for (sqlite::StoredClaim& r : *replaced) {
+      const bool listed = std::any_of(opponents.begin(), opponents.end(),
+                                      [&](const sqlite::StoredClaim& o) { return o.seq == r.seq; });
+      if (!listed && r.polarity_key != keys.polarity_key) opponents.push_back(std::move(r));
+    }
+  }
 
   std::string decision = kDecisionCreated;
   std::string reason = "new_fact";
@@ -144,7 +191,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       reason = AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ? "weaker_source"
                                                                                     : "same_valid_time";
       claim.status = "disputed";
-    } else if (claim.valid_from < old.claim.valid_from) {
+    } else if (claim.valid_from < old.claim.valid_from && !ChangeReportedLate(c, old.claim)) {
       // An older fact learnt late: it was true before the current one; it never was current here.
       // It lasted until the next value in valid time — the current one, or an older value that
       // followed it and was itself superseded later.
@@ -169,7 +216,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   if (claim.status == "disputed") to_close.clear();
   if (claim.status == "active" && !to_close.empty()) {
     decision = kDecisionSuperseded;
-    reason = "newer_value";
+    reason = c.correction ? "correction" : !c.replaces_value.empty() ? "replaced_value" : "newer_value";
     claim.supersedes_id = to_close.front()->claim.id;
     for (const sqlite::StoredClaim* old : to_close) {
       ENGRAM_RETURN_IF_ERROR(store.MarkSuperseded(old->seq, claim.id, claim.valid_from, in.now));

@@ -122,6 +122,15 @@ Result<std::vector<StoredClaim>> ClaimStore::CurrentByTopic(int64_t ns, std::str
   return ReadAll(**st);
 }
 
+Result<std::vector<StoredClaim>> ClaimStore::CurrentBySubject(int64_t ns, std::string_view subject) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.subject = ? AND c.status IN ('active','disputed') "
+                       "ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, subject);
+  return ReadAll(**st);
+}
+
 Result<std::optional<StoredClaim>> ClaimStore::ActiveByConflictKey(int64_t ns, std::string_view key) {
   auto st = db_.Cached(std::string(kClaimColumns) +
                        "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.status = 'active'");

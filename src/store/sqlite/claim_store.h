@@ -46,6 +46,8 @@ class ClaimStore {
   Result<std::optional<StoredClaim>> CurrentByFactHash(int64_t namespace_id, std::string_view hash);
   Result<std::vector<StoredClaim>> CurrentByPolarity(int64_t namespace_id, std::string_view key);
   Result<std::vector<StoredClaim>> CurrentByTopic(int64_t namespace_id, std::string_view key);
+  // Current (active or disputed) claims about `subject` (exact), oldest first.
+  Result<std::vector<StoredClaim>> CurrentBySubject(int64_t namespace_id, std::string_view subject);
   Result<std::optional<StoredClaim>> ActiveByConflictKey(int64_t namespace_id, std::string_view key);
   // Active and disputed claims holding this conflict key.
   Result<std::vector<StoredClaim>> CurrentByConflictKey(int64_t namespace_id, std::string_view key);

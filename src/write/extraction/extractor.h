@@ -19,6 +19,11 @@ inline constexpr const char* kQualHabitual = "habitual";    // "every morning", 
 inline constexpr const char* kQualPlanned = "planned";      // "plan to", "going to", "打算"
 inline constexpr const char* kQualPast = "past";            // "used to", "以前"
 inline constexpr const char* kQualReported = "reported";    // said by someone else ("my friend said he...")
+inline constexpr const char* kQualHypothetical = "hypothetical";  // a wish or condition ("要是…就好了")
+inline constexpr const char* kQualRequired = "required";    // a requirement ("must stay on v2.0")
+// A qualifier "key=value" (`deployment=blue`, `instance=node-a`, `when=on fridays`) is part of
+// the fact's identity: claims that differ in one are different slots (claim_identity.h).
+inline constexpr char kCoordinateSeparator = '=';
 
 // Scopes (what kind of fact; drives TTL and ranking later).
 inline constexpr const char* kScopes[] = {"identity", "preference", "possession", "relationship",
@@ -51,6 +56,14 @@ struct CandidateClaim {
   double importance = 0.5;  // 0–1
   std::vector<size_t> source_events;  // indexes into the batch given to Extract; at least one
   std::string evidence_span;  // a verbatim substring of the first source event's content
+  // The value this claim replaces, when the source says so ("from Lisbon", "instead of coffee",
+  // "not Monday"): the current claim of the subject holding it is superseded, whatever its
+  // predicate; "" when not said.
+  std::string replaces_value;
+  bool correction = false;  // "actually", "不对": the supersede's reason is "correction"
+  // The source states a change ("moved to", "升级到", "is now"): dated before the current value's
+  // statement, it still replaces a value whose start was never said (claim_writer.h).
+  bool change = false;
 };
 
 class Extractor {

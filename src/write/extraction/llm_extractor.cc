@@ -13,6 +13,9 @@
 
 #include "util/time.h"
 #include "util/utf8.h"
+#include "write/extraction/fact_frame.h"
+#include "write/extraction/frame_claims.h"
+#include "write/extraction/lexicon.h"
 
 namespace engram::extraction {
 namespace {
@@ -99,6 +102,9 @@ Answer with one JSON object and nothing else: {"claims":[...]}. Each claim has t
 - value: the object of the fact, in the language of the conversation.
 - text: one short sentence stating the fact, in the language of the conversation.
 - qualifiers: any of "negated" (not, no longer), "temporary" (for now), "habitual" (every day), "planned" (plan to, going to), "past" (used to), "reported" (someone else said it); [] when none applies.
+- kind: what the clause is: "fact" (a plain statement), "change" (switched, moved, bumped, upgraded, rolled back, is now, no longer), "plan", "requirement" (must, should), "quotation" (a report or quote of someone else or of a document), "hypothetical" (a wish or condition), "negated" (a denial: never, not), "past" (narrated history: used to, as a child, in 2024). Only facts and changes change the current state.
+- replaces: the value the statement says it replaces ("from Lisbon", "instead of coffee", "not Monday"), or "".
+- coordinates: qualifiers that make a separate slot, as "key=value" strings: ["deployment=blue"], ["instance=node-a"], ["environment=staging"], ["service=api"], ["when=on fridays"]; [] when none. A subject is whoever or whatever the clause is about: a service, component or project by its name ("component-00"), a person by name, never the user by default.
 - valid_from / valid_to: when the fact starts / stops being true, or null: an ISO-8601 date (a calendar day of the speaker, as the event's time shows it) or a date-time with its UTC offset. Resolve relative dates ("yesterday", "last Friday", "上周") against the time of the event that contains them, in that event's local calendar, never against today.
 - time_phrase: the time expression exactly as written in the event, or "".
 - scope: one of identity, preference, possession, relationship, activity, habit, state.
@@ -132,6 +138,9 @@ constexpr const char* kSystemPromptZh =
 - value：事实的对象，使用对话原文的语言。
 - text：一句简短陈述这条事实的话，使用对话原文的语言。
 - qualifiers：可包含 "negated"（不、不再）、"temporary"（暂时）、"habitual"（每天、经常）、"planned"（打算、准备）、"past"（以前）、"reported"（别人说的）；都不适用时为 []。
+- kind：这个分句是什么："fact"（陈述）、"change"（改为、换成、升级到、回滚到、已切到、不再）、"plan"（计划、打算）、"requirement"（要求、必须、不得）、"quotation"（文档写道、某人说）、"hypothetical"（要是…就好了、希望）、"negated"（并不是、从没）、"past"（历史记录、小时候、以前）。只有 fact 和 change 会改变当前状态。
+- replaces：陈述里说它取代的旧值（"从北京"、"不是周一"），没有则为 ""。
+- coordinates：把槽位分开的限定，写成 "key=value" 字符串：["deployment=blue"]、["instance=node-a"]、["service=api"]；没有则为 []。subject 是分句所说的人或物：服务、组件、项目用它的名字（"component-00"），人用名字，绝不默认为用户。
 - valid_from / valid_to：事实开始 / 结束成立的时间，没有则为 null：ISO-8601 日期（说话人当地的日历日，即事件时间所示的日期）或带 UTC 偏移的日期时间。相对时间（"昨天"、"上周"、"last Friday"）要按包含它的那个事件的当地时间来换算，绝不能按今天换算。
 - time_phrase：事件中原样写出的时间表达，没有则为 ""。
 - scope：identity, preference, possession, relationship, activity, habit, state 之一。
@@ -196,6 +205,11 @@ json ClaimsResponseFormat(int max_claims) {
   for (const char* q : kQualifiers) qualifiers["items"]["enum"].push_back(q);
   json scope = {{"type", "string"}, {"enum", json::array()}};
   for (const char* s : kScopes) scope["enum"].push_back(s);
+  json kind = {{"type", "string"}, {"enum", json::array()}};
+  for (ClauseKind k : {ClauseKind::kFact, ClauseKind::kChange, ClauseKind::kPlan, ClauseKind::kRequirement,
+                       ClauseKind::kQuotation, ClauseKind::kHypothetical, ClauseKind::kNegated, ClauseKind::kPast}) {
+    kind["enum"].push_back(std::string(ClauseKindName(k)));
+  }
   json claim = {
       {"type", "object"},
       {"additionalProperties", false},
@@ -213,10 +227,14 @@ json ClaimsResponseFormat(int max_claims) {
         {"confidence", {{"type", "number"}}},
         {"importance", {{"type", "number"}}},
         {"source_event", {{"type", "integer"}}},
-        {"evidence_span", str}}},
+        {"evidence_span", str},
+        {"kind", kind},
+        {"replaces", str},
+        {"coordinates", {{"type", "array"}, {"items", str}}}}},
       {"required",
        {"subject", "predicate", "slot", "value", "text", "qualifiers", "valid_from", "valid_to",
-        "time_phrase", "scope", "confidence", "importance", "source_event", "evidence_span"}}};
+        "time_phrase", "scope", "confidence", "importance", "source_event", "evidence_span", "kind",
+        "replaces", "coordinates"}}};
   json schema = {{"type", "object"},
                  {"additionalProperties", false},
                  {"properties", {{"claims", {{"type", "array"}, {"items", claim}}}}},
@@ -555,6 +573,32 @@ std::optional<TimestampMs> TimeField(const json& object, const char* key, size_t
   return *ts;
 }
 
+// The fact-frame fields of an answer (kind, replaces, coordinates), read as the rule extractor's
+// frames are (frame_claims.h): the kind's qualifiers, coordinates as identity qualifiers, the
+// attribute through the lexicon's synonyms. Absent fields change nothing.
+void ApplyFrameFields(const json& item, CandidateClaim* claim) {
+  ClauseKind kind = ClauseKind::kFact;
+  if (ParseClauseKind(LowerAscii(TextField(item, "kind")), &kind)) {
+    for (const std::string& q : KindQualifiers(kind)) claim->qualifiers.push_back(q);
+    claim->change = kind == ClauseKind::kChange;
+  }
+  claim->replaces_value = TextField(item, "replaces");
+  if (auto it = item.find("coordinates"); it != item.end() && it->is_array()) {
+    for (const json& c : *it) {
+      if (!c.is_string()) continue;
+      std::string q = LowerAscii(c.get<std::string>());
+      const size_t eq = q.find(kCoordinateSeparator);
+      if (eq != std::string::npos && eq > 0 && eq + 1 < q.size()) claim->qualifiers.push_back(q);
+    }
+  }
+  if (const AttributeRef* named = Lexicon::Get().AttributeWord(claim->predicate)) {
+    claim->predicate = named->attribute;
+    if (claim->slot.empty()) claim->slot = named->slot;
+  }
+  std::sort(claim->qualifiers.begin(), claim->qualifiers.end());
+  claim->qualifiers.erase(std::unique(claim->qualifiers.begin(), claim->qualifiers.end()), claim->qualifiers.end());
+}
+
 class ClaimConverter {
  public:
   ClaimConverter(const std::vector<Event>& batch, LlmExtractionStats* stats)
@@ -650,6 +694,7 @@ class ClaimConverter {
     claim.importance = UnitField(item, "importance", kDefaultImportance);
     claim.text = TextField(item, "text");
     if (claim.text.empty()) claim.text = claim.subject + ": " + claim.value;
+    ApplyFrameFields(item, &claim);
     return claim;
   }
 

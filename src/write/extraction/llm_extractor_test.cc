@@ -496,5 +496,29 @@ TEST(LlmExtractorTest, EmptyBatchMakesNoCall) {
   EXPECT_TRUE(server.requests().empty());
 }
 
+// Issue 16: the LLM answers in the same fact frame as the rule extractor (kind, replaces,
+// coordinates), and its claims get the same qualifiers, so one identity and conflict code serves
+// both.
+TEST(LlmExtractorTest, FactFrameFieldsBecomeTheSameQualifiers) {
+  std::vector<Event> batch = {MakeEvent("user", "", "计划下周把 counter-05 的 blue 部署升级到 v2.0")};
+  json plan = Claim("counter-05", "版本", "v2.0", 0, "计划下周把 counter-05 的 blue 部署升级到 v2.0");
+  plan["kind"] = "plan";
+  plan["replaces"] = "";
+  plan["coordinates"] = json::array({"deployment=Blue"});
+  ScriptedServer server({Answer(Doc({plan}))});
+  LlmExtractor extractor(ClientOptions(server));
+  auto claims = extractor.Extract(batch);
+  ASSERT_TRUE(claims.has_value()) << claims.error().ToString();
+  ASSERT_EQ(claims->size(), 1u);
+  const CandidateClaim& c = claims->front();
+  EXPECT_EQ(c.predicate, "version");  // the lexicon's synonym
+  EXPECT_EQ(c.qualifiers, (std::vector<std::string>{"deployment=blue", kQualPlanned}));
+  EXPECT_FALSE(c.change);
+  auto requests = server.requests();
+  const json& item = requests[0]["response_format"]["json_schema"]["schema"]["properties"]["claims"]["items"];
+  EXPECT_TRUE(item["properties"].contains("kind"));
+  EXPECT_TRUE(item["properties"].contains("coordinates"));
+}
+
 }  // namespace
 }  // namespace engram::extraction

@@ -1,6 +1,7 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -9,6 +10,9 @@
 
 #include "text/time_expression.h"
 #include "util/time.h"
+#include "write/extraction/claim_text.h"
+#include "write/extraction/fact_frame_reader.h"
+#include "write/extraction/frame_claims.h"
 #include "write/extraction/rule_sentences.h"
 #include "write/extraction/rules_chinese.h"
 #include "write/extraction/rules_english.h"
@@ -109,110 +113,6 @@ std::string SubjectDisplay(const CandidateClaim& claim, std::string_view speaker
   return claim.subject;
 }
 
-bool Has(const CandidateClaim& claim, const char* qualifier) {
-  return std::find(claim.qualifiers.begin(), claim.qualifiers.end(), qualifier) !=
-         claim.qualifiers.end();
-}
-
-// A readable English statement: "Lin lives in Hangzhou", "Lin no longer drinks beverage-X".
-std::string EnglishText(const CandidateClaim& c, const std::string& s) {
-  const std::string& v = c.value;
-  const std::string& p = c.predicate;
-  bool neg = Has(c, kQualNegated);
-  bool past = Has(c, kQualPast);
-  bool planned = Has(c, kQualPlanned);
-  if (p == "name") return s + (neg ? "'s name is not " : "'s name is ") + v;
-  if (p == "age") return s + (neg ? " is not " : " is ") + v + " years old";
-  if (p == "birthday") return s + "'s birthday is " + v;
-  if (p == "hometown") return s + (neg ? " is not from " : " is from ") + v;
-  if (p == "lives_in") {
-    if (neg) return s + " does not live in " + v;
-    if (past) return s + " used to live in " + v;
-    return s + (planned ? " plans to live in " : " lives in ") + v;
-  }
-  if (p == "job")
-    return s + (neg ? " does not work as " : past ? " used to work as " : " works as ") + v;
-  if (p == "employer") {
-    return s + (neg ? " does not work at " : past ? " used to work at " : " works at ") + v;
-  }
-  if (p == "school") return s + (neg ? " does not study at " : " studies at ") + v;
-  if (p == "likes") return s + (neg ? " dislikes " : past ? " used to like " : " likes ") + v;
-  if (p == "prefers") return s + (neg ? " does not prefer " : " prefers ") + v;
-  if (p == "favorite") return s + "'s favorite " + c.slot + " is " + v;
-  if (p == "owns")
-    return s + (neg ? " no longer owns " : planned ? " plans to get " : " owns ") + v;
-  if (p == "has_relation") return s + "'s " + c.slot + " is " + v;
-  if (p == "went_to") {
-    if (neg) return s + " did not go to " + v;
-    return s + (planned ? " plans to go to " : " went to ") + v;
-  }
-  if (p == "joined" || p == "attended" || p == "started" || p == "finished") {
-    std::string base = p == "joined"     ? "join"
-                       : p == "attended" ? "attend"
-                       : p == "started"  ? "start"
-                                         : "finish";
-    if (neg) return s + " did not " + base + " " + v;
-    if (planned) return s + " plans to " + base + " " + v;
-    return s + " " + p + " " + v;
-  }
-  if (p == "plans_to") return s + (neg ? " does not plan to " : " plans to ") + v;
-  if (p == "did") return s + (neg ? " did not " : " ") + v;
-  if (p == "doing") return s + (neg ? " is not " : " is ") + v;
-  if (p == "habit") {
-    std::string object = v == c.slot ? "" : " " + v;
-    if (neg) return s + " no longer " + rules::ThirdPersonSingular(c.slot) + object;
-    if (past) return s + " used to " + c.slot + object;
-    return s + " " + rules::ThirdPersonSingular(c.slot) + object;
-  }
-  if (p == "uses") {
-    std::string text = s + (neg ? " does not use " : " uses ") + v;
-    if (Has(c, kQualTemporary)) text += " for now";
-    return text;
-  }
-  if (p == "status") return s + (neg ? " is not " : past ? " was " : " is ") + v;
-  return s + " " + p + " " + v;
-}
-
-// A readable Chinese statement: "Lin 住在杭州", "小梅不再喝咖啡".
-std::string ChineseText(const CandidateClaim& c, std::string s) {
-  if (!s.empty() && static_cast<unsigned char>(s.back()) < 0x80) s += " ";
-  const std::string& v = c.value;
-  const std::string& p = c.predicate;
-  bool neg = Has(c, kQualNegated);
-  bool past = Has(c, kQualPast);
-  bool planned = Has(c, kQualPlanned);
-  if (p == "name") return s + (neg ? "不叫" : "叫") + v;
-  if (p == "age") return s + v + "岁";
-  if (p == "birthday") return s + "的生日是" + v;
-  if (p == "hometown") return s + "来自" + v;
-  if (p == "lives_in")
-    return s + (neg ? "不住在" : past ? "以前住在" : planned ? "打算住在" : "住在") + v;
-  if (p == "job") return s + (neg ? "不是" : "是") + v;
-  if (p == "employer") return s + (neg ? "不在" : "在") + v + "工作";
-  if (p == "school") return s + (neg ? "不在" : "在") + v + "上学";
-  if (p == "likes") return s + (neg ? "不喜欢" : "喜欢") + v;
-  if (p == "prefers") return s + "更喜欢" + v;
-  if (p == "favorite") return s + "最喜欢的" + c.slot + "是" + v;
-  if (p == "owns") return s + (neg ? "不再拥有" : "有") + v;
-  if (p == "has_relation") return s + "的" + c.slot + "是" + v;
-  if (p == "went_to") return s + (neg ? "没去" : planned ? "打算去" : "去了") + v;
-  if (p == "joined") return s + (neg ? "没有加入" : "加入了") + v;
-  if (p == "attended") return s + (neg ? "没有参加" : "参加了") + v;
-  if (p == "started") return s + (neg ? "没有开始" : "开始") + v;
-  if (p == "finished") return s + (neg ? "没有完成" : "完成了") + v;
-  if (p == "plans_to") return s + (neg ? "不打算" : "打算") + v;
-  if (p == "did") return s + (neg ? "没有" : "") + v;
-  if (p == "doing") return s + "正在" + v;
-  if (p == "habit") {
-    std::string object = v == c.slot ? v : c.slot + v;
-    return s + (neg ? "不再" : past ? "以前经常" : "经常") + object;
-  }
-  if (p == "uses")
-    return s + (neg ? "不用" : "使用") + v + (Has(c, kQualTemporary) ? "（暂时）" : "");
-  if (p == "status") return s + (neg ? "不是" : "") + v;
-  return s + " " + p + " " + v;
-}
-
 // True when `m` follows the value with no clause joint between them ("Bern on May 4th", not
 // "Bern and tomorrow ...", "Bern, then ...").
 bool AttachedAfter(std::string_view content, const Span& value, const text::TimeMention& m) {
@@ -262,12 +162,103 @@ bool PrecededByFor(std::string_view content, size_t at) {
   return before.size() == 3 || !HasAsciiLetter(before.substr(before.size() - 4, 1));
 }
 
+bool InsideAny(const Span& span, const std::vector<Span>& ranges) {
+  return std::any_of(ranges.begin(), ranges.end(), [&](const Span& r) { return r.Contains(span); });
+}
+
+// One candidate per fact of an event (subject, predicate, slot and identity qualifiers, value,
+// polarity).
+std::tuple<std::string, std::string, std::string, std::string, bool> SeenKey(const CandidateClaim& c) {
+  std::string slot = c.slot;
+  for (const std::string& q : c.qualifiers) {
+    if (q.find(kCoordinateSeparator) != std::string::npos) slot += "|" + q;
+  }
+  return {c.subject, c.predicate, slot, c.value, HasQualifier(c, kQualNegated)};
+}
+
+bool HasHan(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    size_t len = 1;
+    if (rules::DecodeUtf8(text, i, &cp, &len) && rules::IsHan(cp)) return true;
+    i += len;
+  }
+  return false;
+}
+
+// The candidate of a frame read from `sentence`, its valid time from the clause's time mention
+// (else the event's time); a fact dated after the event is a plan.
+CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std::string& speaker,
+                          const Sentence& sentence, std::string_view content,
+                          const std::vector<text::TimeMention>& mentions) {
+  const bool chinese = HasHan(content.substr(frame.clause_begin, frame.clause_end - frame.clause_begin));
+  CandidateClaim claim = FrameToCandidate(frame, speaker, chinese);
+  RawClaim located;
+  located.clause = {frame.clause_begin, frame.clause_end};
+  located.value = {frame.value_begin, frame.value_end};
+  const text::TimeMention* mention = MentionFor(located, sentence, content, mentions);
+  claim.valid_from = mention != nullptr ? mention->start : event.occurred_at;
+  if (mention != nullptr) {
+    claim.time_phrase = mention->phrase;
+    // A report or narrated past dated in a period over before it was said ("历史记录：2024 年时 …")
+    // was true then, and is not said to be true now.
+    const bool narrated = frame.kind != ClauseKind::kFact && frame.kind != ClauseKind::kChange &&
+                          frame.kind != ClauseKind::kPlan;
+    if (narrated && mention->end <= event.occurred_at) claim.valid_to = mention->end;
+    const bool states = frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange;
+    if (mention->start > event.occurred_at && states) {
+      claim.qualifiers.push_back(kQualPlanned);
+      std::sort(claim.qualifiers.begin(), claim.qualifiers.end());
+    }
+  }
+  return claim;
+}
+
+// The frames of a sentence that stand: a relative ("my sister's name is Mei") is left to the
+// phrase patterns when they read a relation in the sentence (they name it too).
+std::vector<FactFrame> KeptFrames(const std::vector<FactFrame>& frames, const std::vector<RawClaim>& raw) {
+  std::vector<FactFrame> kept;
+  for (const FactFrame& f : frames) {
+    const bool relation_read = std::any_of(raw.begin(), raw.end(), [](const RawClaim& r) {
+      return r.predicate == "has_relation";
+    });
+    if (f.subject_kind == FrameSubject::kRelative && relation_read) continue;
+    kept.push_back(f);
+  }
+  return kept;
+}
+
+bool IsThingName(const std::string& name) {
+  return name.find_first_of("0123456789-_") != std::string::npos || name.find(' ') != std::string::npos;
+}
+
+// A phrase-pattern claim the grammar's reading overrules: one about the same words, one made the
+// speaker's in a clause about a named thing, or one read from a clause whose kind (a plan, a
+// report, a denial, a narrated past) the patterns do not tell.
+bool Overruled(const RawClaim& r, const std::vector<FactFrame>& frames) {
+  for (const FactFrame& f : frames) {
+    const Span value{f.value_begin, f.value_end};
+    const Span clause{f.clause_begin, f.clause_end};
+    if (r.value.Overlaps(value)) return true;
+    if (r.subject_kind == SubjectKind::kSpeaker && f.subject_kind == FrameSubject::kNamed &&
+        IsThingName(f.subject) && r.clause.Overlaps(clause)) {
+      return true;
+    }
+    if (f.kind != ClauseKind::kFact && f.kind != ClauseKind::kChange && r.predicate != "has_relation" &&
+        r.value.Overlaps(clause)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
 
 Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Event>& batch) {
   std::vector<CandidateClaim> out;
+  std::map<std::string, FrameContext> frames_of;  // per speaker, across the batch
   for (size_t index = 0; index < batch.size(); ++index) {
     const Event& event = batch[index];
     if (!Counts(event, batch)) continue;
@@ -278,12 +269,29 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
     times.reserve(mentions.size());
     for (const text::TimeMention& m : mentions) times.push_back({m.byte_start, m.byte_end});
     std::set<std::tuple<std::string, std::string, std::string, std::string, bool>> seen;
+    const std::vector<Span> evidence = EvidenceRanges(content);
+    const std::string lowered = LowerAsciiBytes(content);
+    FrameContext& frames = frames_of[speaker];
+    frames.person.clear();  // pronouns resolve within a turn
+    frames.open = false;
     for (const Sentence& sentence : rules::SplitSentences(content)) {
-      if (sentence.question) continue;
+      if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
+      SentenceReading reading = ReadSentenceFrames(content, lowered, sentence, times, &frames);
+      if (reading.settled && reading.frames.empty()) continue;  // a question or a wish
       std::vector<RawClaim> raw;
       if (HasAsciiLetter(sentence_text)) rules::ReadEnglish(content, sentence, times, &raw);
       if (sentence.has_han) rules::ReadChinese(content, sentence, times, &raw);
+      const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
+      for (const FactFrame& frame : kept) {
+        CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions);
+        claim.source_events = {index};
+        claim.evidence_span = std::string(sentence_text);
+        if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
+      }
+      // The phrase patterns keep what the grammar did not read (relations, activities, ages).
+      raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawClaim& r) { return Overruled(r, kept); }),
+                raw.end());
       std::stable_sort(raw.begin(), raw.end(), [](const RawClaim& a, const RawClaim& b) {
         return a.value.begin < b.value.begin;
       });
@@ -339,7 +347,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
           if (!display.empty() && static_cast<unsigned char>(display.back()) < 0x80) display += " ";
           display += mention->phrase;
         }
-        claim.text = r.chinese ? ChineseText(claim, display) : EnglishText(claim, display);
+        claim.text = r.chinese ? ChineseStatement(claim, display) : EnglishStatement(claim, display);
         if (mention != nullptr) {
           claim.text += r.chinese ? "（" + DateText(*mention, true, event.utc_offset_minutes) + "）"
                                   : " " + mention->phrase + " (" +
@@ -348,9 +356,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
         if (r.subject_kind != SubjectKind::kSpeaker && (bits & rules::kBitReported)) {
           claim.text += r.chinese ? "（" + speaker + "转述）" : " (reported by " + speaker + ")";
         }
-        auto key = std::make_tuple(claim.subject, claim.predicate, claim.slot, claim.value,
-                                   (bits & rules::kBitNegated) != 0);
-        if (!seen.insert(key).second) continue;
+        if (!seen.insert(SeenKey(claim)).second) continue;
         out.push_back(std::move(claim));
       }
     }

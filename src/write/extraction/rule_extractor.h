@@ -1,5 +1,20 @@
-// write/extraction/rule_extractor.h — the default extractor: hand-written English and Chinese
-// patterns, offline, deterministic, no model.
+// write/extraction/rule_extractor.h — the default extractor: offline, deterministic, no model.
+//
+// Each sentence is read twice, and the readings merged:
+//   * the fact frame (fact_frame_reader.h, issue 16): a grammar of clause kinds, subjects, parts,
+//     attributes and values whose words are data (data/lexicon/*.tsv). Its frames become claims
+//     through FrameToCandidate (frame_claims.h), the same code the LLM extractor's answers go
+//     through. Only facts and changes may change a current value; plans, requirements,
+//     quotations, wishes, denials and narrated past get a qualifier that keeps them out of every
+//     conflict. Subjects are resolved ("component-00", "Priya", "my husband", the API the speaker
+//     bumped), never defaulted to the speaker when the clause names someone or something else.
+//     A de-identified context header (【去标识…】 … 【当前评测事件】) is never evidence.
+//   * the phrase patterns below (rules_english.cc, rules_chinese.cc), for what the grammar does
+//     not read yet (relations, activities, ages, habits, possession). A pattern claim is dropped
+//     when a frame of its sentence overrules it (the same words, a named thing's clause, a kind
+//     the patterns cannot tell); a question or a wish makes no claim at all.
+//
+// The phrase patterns:
 //
 // Who a claim is about (CandidateClaim::subject):
 //   * the speaker: Event::speaker when set, else the role ("user"); "I", "we", "my wife and I",

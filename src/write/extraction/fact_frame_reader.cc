@@ -1,0 +1,1036 @@
+#include "write/extraction/fact_frame_reader.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "write/extraction/lexicon.h"
+
+namespace engram::extraction {
+namespace {
+
+using rules::Span;
+
+// ---- bytes and tokens ---------------------------------------------------------------------------
+
+// ASCII letters lowered, every other byte kept: offsets stay those of the original.
+std::string LowerBytes(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool IsTokenByte(char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// An ASCII token of the text: letters, digits and the joiners - _ . (a trailing "." is not part).
+struct Token {
+  size_t begin = 0, end = 0;
+};
+
+std::vector<Token> AsciiTokens(std::string_view text, size_t begin, size_t end) {
+  std::vector<Token> out;
+  size_t i = begin;
+  while (i < end) {
+    if (!IsAsciiAlnum(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < end && IsTokenByte(text[j])) ++j;
+    size_t k = j;
+    while (k > i && (text[k - 1] == '.' || text[k - 1] == '-' || text[k - 1] == '_')) --k;
+    out.push_back({i, k});
+    i = j;
+  }
+  return out;
+}
+
+// "v1.2", "V3", "3.12", "2.0.1": a version number (a bare integer is not one).
+bool IsVersion(std::string_view t) {
+  if (t.empty()) return false;
+  size_t i = (t[0] == 'v' || t[0] == 'V') ? 1 : 0;
+  if (i >= t.size() || !IsDigit(t[i])) return false;
+  bool dot = false;
+  for (size_t k = i; k < t.size(); ++k) {
+    if (t[k] == '.') {
+      if (k + 1 >= t.size() || !IsDigit(t[k + 1])) return false;
+      dot = true;
+    } else if (!IsDigit(t[k])) {
+      return false;
+    }
+  }
+  return i == 1 || dot;
+}
+
+// "component-00", "node-a", "control-01", "web_2": a name that is an identifier, not a word
+// ("18th", "color-coding" and "self-acceptance" are words).
+bool IsIdentifier(std::string_view t) {
+  if (IsVersion(t)) return false;
+  bool letter = false, digit = false, underscore = false;
+  for (char c : t) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) letter = true;
+    if (IsDigit(c)) digit = true;
+    if (c == '_') underscore = true;
+  }
+  if (!letter) return false;
+  if (digit) {
+    std::string low(t);
+    for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    for (std::string_view ordinal : {"st", "nd", "rd", "th", "s"}) {
+      if (low.ends_with(ordinal) && IsDigit(low[0]) &&
+          std::all_of(low.begin(), low.end() - static_cast<std::ptrdiff_t>(ordinal.size()), IsDigit)) {
+        return false;  // "18th", "1990s"
+      }
+    }
+    return true;
+  }
+  if (underscore) return true;
+  // Hyphenated: an identifier when one of its parts is at most two characters ("node-a") or a
+  // part of the lexicon ("checkout-svc").
+  size_t start = 0;
+  while (start <= t.size()) {
+    size_t dash = t.find('-', start);
+    size_t len = (dash == std::string_view::npos ? t.size() : dash) - start;
+    if (dash == std::string_view::npos && start == 0) return false;  // no hyphen
+    if (len > 0 && len <= 2) return true;
+    if (Lexicon::Get().IsIdentifierPart(t.substr(start, len))) return true;
+    if (dash == std::string_view::npos) break;
+    start = dash + 1;
+  }
+  return false;
+}
+
+// "<HAN:4>", "<ASCII:6>", "<VERSION>": a placeholder of a de-identified text.
+bool HasPlaceholder(std::string_view s) {
+  for (size_t i = s.find('<'); i != std::string_view::npos; i = s.find('<', i + 1)) {
+    size_t close = s.find('>', i);
+    if (close == std::string_view::npos || close - i > 16) continue;
+    std::string_view inside = s.substr(i + 1, close - i - 1);
+    if (!inside.empty() && std::all_of(inside.begin(), inside.end(), [](char c) {
+          return (c >= 'A' && c <= 'Z') || IsDigit(c) || c == ':';
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsSpaceByte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+size_t SkipSpaces(std::string_view s, size_t i, size_t end) {
+  while (i < end && IsSpaceByte(s[i])) ++i;
+  return i;
+}
+
+// The lowered word starting at `i` (letters, digits, apostrophes), and where it ends.
+std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end) {
+  size_t j = i;
+  while (j < end && (IsAsciiAlnum(low[j]) || low[j] == '\'')) ++j;
+  if (word_end != nullptr) *word_end = j;
+  return std::string(low.substr(i, j - i));
+}
+
+bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
+  return s.size() >= i + p.size() && s.compare(i, p.size(), p) == 0;
+}
+
+// Attributes only things have (a person has no version or health).
+bool IsThingAttribute(std::string_view attribute) {
+  return attribute == "version" || attribute == "state" || attribute == "service_health" ||
+         attribute == "deployment_state" || attribute == "job_state" || attribute == "process_state" ||
+         attribute == "connectivity";
+}
+
+// "component-00", "control-01", "base image": the name of a thing — one identifier token.
+bool IsIdentifierName(std::string_view name) { return IsIdentifier(name); }
+
+// ---- clauses --------------------------------------------------------------------------------------
+
+// " and I ...", " but we ...": a conjunction before a subject pronoun joins two clauses. Returns
+// the length of " and " / " but " at `i`, or 0.
+size_t JointBeforeSubject(std::string_view content, size_t i, size_t end) {
+  for (std::string_view joint : {" and ", " but ", " so "}) {
+    if (!StartsWithAt(content, i, joint)) continue;
+    size_t w = i + joint.size();
+    size_t e = w;
+    while (e < end && (IsAsciiAlnum(content[e]) || content[e] == '\'')) ++e;
+    std::string word = LowerBytes(content.substr(w, e - w));
+    for (std::string_view pronoun : {"i", "i'm", "i've", "we", "we're", "my", "our", "he", "she", "they"}) {
+      if (word == pronoun) return joint.size();
+    }
+  }
+  return 0;
+}
+
+// Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
+// Monday" is one clause).
+std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool keep_commas) {
+  std::vector<Span> out;
+  size_t start = sentence.begin;
+  auto cut = [&](size_t at, size_t len) {
+    if (at > start) out.push_back({start, at});
+    start = at + len;
+  };
+  for (size_t i = sentence.begin; i < sentence.end;) {
+    if (StartsWithAt(content, i, "；")) {
+      cut(i, 3);
+      i += 3;
+    } else if (content[i] == ';') {
+      cut(i, 1);
+      ++i;
+    } else if (!keep_commas && StartsWithAt(content, i, "，")) {
+      cut(i, 3);
+      i += 3;
+    } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
+      cut(i, 1);
+      ++i;
+    } else if (size_t len = JointBeforeSubject(content, i, sentence.end); len > 0) {
+      cut(i, len);
+      i += len;
+    } else {
+      ++i;
+    }
+  }
+  if (sentence.end > start) out.push_back({start, sentence.end});
+  return out;
+}
+
+// ---- the reader of one clause -------------------------------------------------------------------
+
+struct Subject {
+  FrameSubject kind = FrameSubject::kSpeaker;
+  std::string name;
+  bool resolved = false;  // said (a pronoun, a name, an identifier), not carried or defaulted
+  bool unresolvable = false;
+  size_t end = 0;         // where the subject phrase ends
+};
+
+class ClauseReader {
+ public:
+  ClauseReader(std::string_view content, std::string_view low, Span clause, const std::vector<Span>& times,
+               const Lexicon& lex)
+      : s_(content), low_(low), clause_(clause), times_(times), lex_(lex) {}
+
+  // kind, markers and the start of the clause proper (after a label such as "补录：").
+  void ReadKind(bool sentence_is_question) {
+    std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    if (sentence_is_question || !lex_.FindMarkers(text, "question").empty()) {
+      kind_ = ClauseKind::kQuestion;
+      return;
+    }
+    static constexpr std::pair<std::string_view, ClauseKind> kOrder[] = {
+        {"hypothetical", ClauseKind::kHypothetical}, {"quotation", ClauseKind::kQuotation},
+        {"requirement", ClauseKind::kRequirement},   {"plan", ClauseKind::kPlan},
+        {"past", ClauseKind::kPast}};
+    correction_ = !lex_.FindMarkers(text, "correction").empty();
+    temporary_ = !lex_.FindMarkers(text, "temporary").empty();
+    ended_ = !lex_.FindMarkers(text, "ended").empty();
+    for (const auto& [name, kind] : kOrder) {
+      if (!lex_.FindMarkers(text, name).empty()) {
+        kind_ = kind;
+        return;
+      }
+    }
+    if (!correction_ && !ended_ && !lex_.FindMarkers(text, "negated").empty()) {
+      kind_ = ClauseKind::kNegated;
+      return;
+    }
+    if (correction_ || ended_ || !lex_.FindMarkers(text, "change").empty()) kind_ = ClauseKind::kChange;
+  }
+
+  ClauseKind kind() const { return kind_; }
+  bool correction() const { return correction_; }
+  // "According to the wiki, X is on v3.0": a clause with no kind of its own takes the kind of the
+  // sentence's earlier clause when that is a report, a plan, a requirement or a narrated past.
+  void Inherit(ClauseKind earlier) {
+    if (kind_ == ClauseKind::kFact) kind_ = earlier;
+  }
+
+  // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
+  // identifier in it, at most 24 bytes.
+  size_t BodyStart() const {
+    size_t b = SkipSpaces(s_, clause_.begin, clause_.end);
+    size_t limit = std::min(clause_.end, b + 27);
+    for (size_t i = b; i < limit; ++i) {
+      size_t len = s_[i] == ':' ? 1 : StartsWithAt(s_, i, "：") ? 3 : 0;
+      if (len == 0) continue;
+      for (const Token& t : AsciiTokens(s_, b, i)) {
+        if (IsIdentifier(s_.substr(t.begin, t.end - t.begin))) return b;
+      }
+      return SkipSpaces(s_, i + len, clause_.end);
+    }
+    return b;
+  }
+
+  // Who the clause is about, looked for in this order: a speaker pronoun, a possessive ("my
+  // home", "my husband", "my sister Mei"), a pronoun of the person named before, a Chinese
+  // speaker or relative (我, 我丈夫), an identifier anywhere ("component-00", "把 counter-05"), a
+  // capitalised name followed by a verb ("Priya works at"), a short noun phrase before a copula
+  // ("the staging cluster is", "checkout-svc is"). Unresolved: the caller carries the subject of
+  // the previous clause, or takes the speaker for a subject-less clause.
+  Subject ReadSubject(size_t body, const FrameContext& ctx) {
+    const size_t i = SkipDiscourse(body);
+    size_t e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (StartsWithAt(s_, i, "I\xE2\x80\x99")) w = "i'm";  // I’m, I’ve
+    if (SpeakerWords().count(w) > 0) return Resolved(FrameSubject::kSpeaker, "", e);
+    if (w == "my" || w == "our") return PossessiveSubject(i, e);
+    if (PronounWords().count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
+    if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
+    if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
+    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {
+      std::string_view tok = s_.substr(t.begin, t.end - t.begin);
+      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
+    }
+    std::vector<PhraseHit> values = lex_.FindValues(low_.substr(i, clause_.end - i));
+    const bool opens_value = !values.empty() && values.front().begin == 0;
+    if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
+    if (std::optional<Subject> np = NounPhraseSubject(i, w, e, opens_value)) return *np;
+    Subject unresolved;
+    unresolved.end = i;
+    return unresolved;
+  }
+
+  // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
+  // "node-a"} for "实例 node-a". `subject` is not a facet name of its own ("component-03 服务").
+  void ReadFacets(size_t from, size_t to, const std::string& subject) {
+    if (to <= from) return;
+    for (const PhraseHit& hit : lex_.FindFacets(low_.substr(from, to - from))) {
+      const Facet* facet = lex_.FacetNoun(hit.phrase);
+      if (facet == nullptr) continue;
+      size_t b = from + hit.begin, e = from + hit.end;
+      std::string name = NameBefore(b, from);
+      if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
+      if (name.empty() || name == LowerBytes(subject)) {
+        if (!facet->state_attribute.empty()) facet_attribute_ = facet->state_attribute;
+        continue;
+      }
+      coordinates_.push_back({facet->qualifier, name});
+      if (!facet->state_attribute.empty()) facet_attribute_ = facet->state_attribute;
+    }
+  }
+
+  // Reads attribute and value from [from, clause end); false when no value was found. The value
+  // is looked for in this order: a change that names both values, a word of a value set, a version
+  // number, after an attribute-bearing verb, after an attribute word and a copula, after a named
+  // thing's bare copula.
+  bool ReadValue(size_t from, FactFrame* f) {
+    ValueReading r;
+    r.from = from;
+    r.rest = low_.substr(from, clause_.end - from);
+    ValueOfChange(r, f);
+    ValueOfSet(r, *f);
+    ValueOfVersion(r);
+    if (!ValueOfVerb(r)) return false;
+    ValueOfAttributeWord(r);
+    ValueOfNamedCopula(r, *f);
+    if (!r.value || r.value->empty()) return false;
+    f->value_begin = r.value->begin;
+    f->value_end = r.value->end;
+    f->value = Text(*r.value);
+    f->negated = ended_ || r.verb_negated || (r.verb != nullptr && r.verb->negated);
+    if (r.verb != nullptr && r.verb->change && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
+    AttributeRef chosen = ChooseAttribute(r, *f);
+    if (chosen.attribute.empty() && f->replaces.empty()) return false;
+    f->attribute = chosen.attribute;
+    f->slot = chosen.slot;
+    return true;
+  }
+
+  // Identity qualifiers that partition the attribute (lexicon), and a recurring time.
+  void FinishCoordinates(FactFrame* f) {
+    const AttributeInfo* info = lex_.Attribute(f->attribute);
+    for (const auto& c : coordinates_) {
+      if (info != nullptr && info->facets.count(c.first) > 0) f->coordinates.push_back(c);
+    }
+    std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) f->coordinates.push_back({"when", hit.phrase});
+    std::sort(f->coordinates.begin(), f->coordinates.end());
+    f->coordinates.erase(std::unique(f->coordinates.begin(), f->coordinates.end()), f->coordinates.end());
+    f->temporary = temporary_;
+    f->correction = correction_;
+  }
+
+  // An identifier between `from` and `to` ("upgrade auth-svc to v5.0").
+  std::optional<Subject> ThingNamed(size_t from, size_t to) const {
+    for (const Token& t : AsciiTokens(s_, from, to)) {
+      std::string_view tok = s_.substr(t.begin, t.end - t.begin);
+      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
+    }
+    return std::nullopt;
+  }
+
+  // The object of a change verb, when the speaker changed a thing ("We bumped the API to v3.2",
+  // "Bumped the base image to python 3.12"): the noun phrase between the verb and "to".
+  std::optional<Subject> ObjectOfChange(size_t from, size_t value_begin) const {
+    std::string_view rest = low_.substr(from, value_begin - from);
+    std::vector<PhraseHit> changes = lex_.FindMarkers(rest, "change");
+    if (changes.empty()) return std::nullopt;
+    size_t b = from + changes.front().end;
+    size_t to = FindWord(low_.substr(b, value_begin - b), "to");
+    if (to == std::string::npos) return std::nullopt;
+    Span np = StripLeadingWords(rules::TrimSpan(s_, {b, b + to}), {"the", "our", "my", "a"});
+    if (np.empty() || np.size() > 40) return std::nullopt;
+    Subject object;
+    object.kind = FrameSubject::kNamed;
+    object.name = std::string(rules::SpanText(s_, np));
+    object.resolved = true;
+    object.end = b + to;
+    return object;
+  }
+
+ private:
+  // Discourse words before the subject: "so", "and", "actually", "lately".
+  size_t SkipDiscourse(size_t i) const {
+    static const std::set<std::string, std::less<>> kDiscourse = {
+        "so", "and", "but", "also", "well", "actually", "now", "then", "lately", "today", "yesterday",
+        "recently", "oh", "ok", "okay", "yes", "anyway", "btw", "update", "fyi"};
+    while (i < clause_.end) {
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w.empty() || kDiscourse.count(w) == 0) break;
+      i = SkipSpaces(s_, e, clause_.end);
+      if (i < clause_.end && s_[i] == ',') i = SkipSpaces(s_, i + 1, clause_.end);
+    }
+    return i;
+  }
+
+  static const std::set<std::string, std::less<>>& SpeakerWords() {
+    static const std::set<std::string, std::less<>> kWords = {
+        "i", "i'm", "i've", "i'd", "i'll", "im", "ive", "we", "we're", "we've", "we'll", "us", "me"};
+    return kWords;
+  }
+  static const std::set<std::string, std::less<>>& PronounWords() {
+    static const std::set<std::string, std::less<>> kWords = {"he", "she", "he's", "she's", "his", "her"};
+    return kWords;
+  }
+  // Pronouns and second persons that name someone the reader cannot resolve.
+  static const std::set<std::string, std::less<>>& UnresolvedWords() {
+    static const std::set<std::string, std::less<>> kWords = {"he", "she", "he's", "she's", "his", "her",
+                                                              "they", "their", "you", "your", "you're"};
+    return kWords;
+  }
+  static const std::set<std::string, std::less<>>& FunctionWords() {
+    static const std::set<std::string, std::less<>> kWords = {
+        "the", "a", "an", "this", "that", "it", "it's", "there", "these", "those", "what", "my", "our",
+        "i", "we", "so", "and", "but", "then", "today", "yesterday", "actually", "also", "just", "been",
+        "not", "no", "yes", "if", "when", "after", "before", "since", "because", "lately", "recently",
+        "he", "she", "they", "you", "your", "his", "her", "their", "its"};
+    return kWords;
+  }
+
+  // "my home" (the speaker's), "my husband" (a relative), "my sister's name", "my sister Mei" (Mei).
+  Subject PossessiveSubject(size_t i, size_t e) const {
+    size_t n = SkipSpaces(s_, e, clause_.end);
+    size_t ne = 0;
+    std::string noun = WordAt(low_, n, clause_.end, &ne);
+    size_t noun_end = ne;
+    if (noun.size() > 2 && noun.ends_with("'s")) {
+      noun.resize(noun.size() - 2);
+      noun_end = ne - 2;
+    }
+    if (!lex_.IsRelation(noun)) return Resolved(FrameSubject::kSpeaker, "", e);
+    size_t m = SkipSpaces(s_, ne, clause_.end);
+    size_t me = 0;
+    std::string name = WordAt(low_, m, clause_.end, &me);
+    if (noun_end == ne && !name.empty() && s_[m] >= 'A' && s_[m] <= 'Z') {
+      return Resolved(FrameSubject::kNamed, std::string(s_.substr(m, me - m)), me);
+    }
+    return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, noun_end - i)), ne);
+  }
+
+  // 我 / 我们 (the speaker), 我丈夫 / 我的朋友 (a relative), 他 / 她 (the person named before);
+  // 你, 他 with no one named, a bare 同事 are unresolvable.
+  std::optional<Subject> ChineseSubject(size_t i, const FrameContext& ctx) const {
+    for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
+      if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
+    }
+    for (size_t len = 3; len <= 6 && i + len <= clause_.end; len += 3) {
+      if (lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
+    }
+    for (std::string_view zh : {"我们", "咱们", "我"}) {
+      if (!StartsWithAt(s_, i, zh)) continue;
+      size_t after = i + zh.size();
+      if (StartsWithAt(s_, after, "的")) after += 3;
+      for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
+        if (lex_.IsRelation(s_.substr(after, len))) {
+          return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
+        }
+      }
+      return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
+    }
+    for (std::string_view zh : {"他", "她"}) {
+      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
+    }
+    return std::nullopt;
+  }
+
+  // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya
+  // works at", "Mei moved to", "Priya Patel joined"); a capitalised word before anything else is
+  // just a sentence's first word.
+  std::optional<Subject> NameSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
+    if (!LooksLikeName(i, w, opens_value, FunctionWords())) return std::nullopt;
+    size_t n = SkipSpaces(s_, e, clause_.end);
+    size_t ne = 0;
+    std::string next = WordAt(low_, n, clause_.end, &ne);
+    if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && FunctionWords().count(next) == 0) {
+      e = ne;
+      n = SkipSpaces(s_, e, clause_.end);
+    }
+    std::string_view after = low_.substr(n, clause_.end - n);
+    std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
+    const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
+    if (!verb_next) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // "The staging cluster is now ...", "checkout-svc is on v1.4": a thing named by a short noun
+  // phrase before a copula. Not when the phrase is a part ("worker service is unhealthy" after
+  // "pay-01's API service ...;"), an attribute ("Home is now Lima": the speaker's) or a value
+  // ("Dark mode is what I like best"): those leave the subject unresolved.
+  std::optional<Subject> NounPhraseSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
+    if (w.empty() || SpeakerWords().count(w) > 0) return std::nullopt;
+    const size_t np_begin = w == "the" ? e : i;
+    size_t stop = FindCopula(np_begin);
+    if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
+    Span np = rules::TrimSpan(s_, {np_begin, stop});
+    std::string_view text = rules::SpanText(s_, np);
+    size_t last_space = text.rfind(' ');
+    std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
+    if (lex_.FacetNoun(head) != nullptr || lex_.AttributeWord(LowerBytes(text)) != nullptr || opens_value) {
+      Subject unresolved;
+      unresolved.end = i;
+      return unresolved;
+    }
+    if (np.empty() || np.size() > 40 || std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(text), stop);
+  }
+
+  // What ReadValue has found so far.
+  struct ValueReading {
+    size_t from = 0;
+    std::string_view rest;  // lowered text from `from` to the clause end
+    std::optional<Span> value;
+    std::optional<AttributeRef> by_value;  // the attribute the value itself names
+    const VerbEntry* verb = nullptr;
+    bool verb_negated = false;  // 不喜欢, 没住
+    const AttributeRef* word = nullptr;  // the attribute word before the value
+  };
+
+  // 1. "from A to B", "B instead of A", "B, not A" (a correction): the value and what it replaces.
+  void ValueOfChange(ValueReading& r, FactFrame* f) const {
+    const size_t from = r.from, end = clause_.end;
+    if (size_t to = FindWord(r.rest, "to"); to != std::string::npos) {
+      size_t fr = FindWord(r.rest, "from");
+      if (fr != std::string::npos && fr < to) {
+        f->replaces = Text(TrimValue({from + fr + 4, from + to}));
+        r.value = TrimValue({from + to + 2, end});
+        return;
+      }
+    }
+    if (size_t inst = FindWord(r.rest, "instead of"); inst != std::string::npos) {
+      f->replaces = Text(TrimValue({from + inst + 10, end}));
+      size_t start = from;
+      if (size_t to = FindWord(r.rest.substr(0, inst), "to"); to != std::string::npos) start = from + to + 2;
+      r.value = TrimValue({start, from + inst});
+      return;
+    }
+    if (!correction_) return;
+    if (size_t n = FindWord(r.rest, "not"); n != std::string::npos) {
+      f->replaces = Text(TrimValue({from + n + 3, end}));
+      r.value = TrimValue(StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"}));
+    }
+  }
+
+  // 2. A word of a value set names its attribute ("dark mode", "healthy"). State words
+  // ("running", "ready") are states of things; said of a person they are activities.
+  void ValueOfSet(ValueReading& r, const FactFrame& f) const {
+    if (!r.value) {
+      std::vector<PhraseHit> values = lex_.FindValues(r.rest);
+      if (!values.empty()) r.value = Span{r.from + values.front().begin, r.from + values.front().end};
+    }
+    if (!r.value) return;
+    if (const AttributeRef* ref = lex_.Value(Text(*r.value))) r.by_value = *ref;
+    const bool thing = f.subject_kind == FrameSubject::kNamed &&
+                       (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos);
+    const bool version_follows = [&] {  // "node-7 is running v2.1": the version is the value
+      for (const Token& t : AsciiTokens(s_, r.value->end, clause_.end)) {
+        if (IsVersion(s_.substr(t.begin, t.end - t.begin))) return true;
+      }
+      return false;
+    }();
+    if (r.by_value && r.by_value->attribute == "status" &&
+        (version_follows || (!thing && facet_attribute_.empty() && f.replaces.empty()))) {
+      r.value.reset();
+      r.by_value.reset();
+    }
+  }
+
+  // 3. A version number, with the product it names ("python 3.12", "release v1.2").
+  void ValueOfVersion(ValueReading& r) const {
+    if (r.value) return;
+    for (const Token& t : AsciiTokens(s_, r.from, clause_.end)) {
+      if (!IsVersion(s_.substr(t.begin, t.end - t.begin))) continue;
+      size_t b = t.begin;
+      if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, r.from);
+      r.value = Span{b, t.end};
+      r.by_value = AttributeRef{"version", ""};
+      return;
+    }
+  }
+
+  // 4. A verb that carries an attribute ("live in", "住在", "在重庆定居"). False when the verb
+  // shows the clause cannot be read ("moved from" without "to", "最喜欢的颜色是蓝色").
+  bool ValueOfVerb(ValueReading& r) const {
+    std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
+    r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
+    if (r.value || r.verb == nullptr) return true;
+    if (r.verb->from_to) return false;
+    const size_t at = r.from + verbs.front().begin;
+    for (std::string_view no : {"不", "没", "没有"}) {
+      if (at >= r.from + no.size() && s_.substr(at - no.size(), no.size()) == no) r.verb_negated = true;
+    }
+    r.value = TrimValue({r.from + verbs.front().end, clause_.end});
+    if (r.verb->value_before) {  // 在重庆定居
+      size_t zai = low_.substr(r.from, at - r.from).rfind("在");
+      if (zai == std::string_view::npos) return false;
+      r.value = TrimValue({r.from + zai + 3, at});
+    }
+    std::string_view v = rules::SpanText(s_, *r.value);
+    // A copula after the verb means the verb was not the predicate.
+    return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
+  }
+
+  // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
+  void ValueOfAttributeWord(ValueReading& r) const {
+    for (const PhraseHit& hit : lex_.FindAttributeWords(r.rest)) {
+      if (r.value && r.from + hit.begin >= r.value->begin) break;
+      if (!NamesSubjectsAttribute(r.from, r.from + hit.begin, hit.phrase)) continue;
+      r.word = lex_.AttributeWord(hit.phrase);
+      if (!r.value) {
+        size_t after = SkipCopula(r.from + hit.end);
+        if (after != std::string::npos) r.value = TrimValue({after, clause_.end});
+      }
+      if (r.value) break;
+    }
+  }
+
+  // 6. A named thing and a bare copula: "control-01 是测试账号".
+  void ValueOfNamedCopula(ValueReading& r, const FactFrame& f) const {
+    if (r.value || f.subject_kind != FrameSubject::kNamed || !IsIdentifierName(f.subject)) return;
+    if (size_t after = SkipCopula(r.from); after != std::string::npos) {
+      r.value = TrimValue({after, clause_.end});
+      r.by_value = AttributeRef{"is_a", ""};
+    }
+  }
+
+  // The attribute: a value whose head names it, a value that names it, the word that names it,
+  // the verb, the part it is said of. A thing has one state at a time ("api-gw is unhealthy"); a
+  // person's statuses add (married, retired).
+  AttributeRef ChooseAttribute(const ValueReading& r, const FactFrame& f) const {
+    AttributeRef chosen{"", ""};
+    if (const AttributeRef* head = HeadWord(*r.value)) chosen = *head;
+    else if (r.by_value && r.by_value->attribute != "status") chosen = *r.by_value;
+    else if (r.word != nullptr && r.word->attribute != "status") chosen = *r.word;
+    else if (r.verb != nullptr) chosen = r.verb->target;
+    else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    else if (r.by_value) chosen = *r.by_value;
+    else if (r.word != nullptr) chosen = *r.word;
+    if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
+    if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed && IsIdentifier(f.subject)) {
+      chosen = {"state", ""};
+    }
+    return chosen;
+  }
+
+  // An English attribute word belongs to the subject when only a possessive stands between them
+  // ("my home is", "the API's version", "Priya's role"); a Chinese one anywhere ("的角色是").
+  bool NamesSubjectsAttribute(size_t subject_end, size_t at, std::string_view word) const {
+    if (!std::all_of(word.begin(), word.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+      return true;
+    }
+    std::string between(low_.substr(subject_end, at - subject_end));
+    for (std::string_view drop : {"'s", "my", "our", "the", "current", "new"}) {
+      for (size_t p = between.find(drop); p != std::string::npos; p = between.find(drop)) between.erase(p, drop.size());
+    }
+    return std::all_of(between.begin(), between.end(), [](char c) { return IsSpaceByte(c); });
+  }
+
+  // A capitalised word that may be a person's name: not a function word, a gerund ("Dancing"), a
+  // contraction ("Can't") or the start of a value.
+  bool LooksLikeName(size_t i, const std::string& w, bool opens_value,
+                     const std::set<std::string, std::less<>>& function_words) const {
+    if (i + 1 >= clause_.end || s_[i] < 'A' || s_[i] > 'Z' || !(s_[i + 1] >= 'a' && s_[i + 1] <= 'z')) return false;
+    if (w.size() < 2 || function_words.count(w) > 0 || opens_value) return false;
+    if (w.find('\'') != std::string::npos || w.ends_with("ing")) return false;
+    return lex_.FindVerbs(w).empty() && lex_.FindMarkers(w, "change").empty() && lex_.AttributeWord(w) == nullptr;
+  }
+
+  // A subject the clause names but the reader cannot resolve ("he" with no one named before, "you",
+  // "同事"): the clause gives no frame, and is never put on the speaker.
+  Subject Unresolvable(size_t at) const {
+    Subject s;
+    s.unresolvable = true;
+    s.end = at;
+    return s;
+  }
+
+  Subject Resolved(FrameSubject kind, std::string name, size_t end) const {
+    Subject s;
+    s.kind = kind;
+    s.name = std::move(name);
+    s.resolved = true;
+    s.end = end;
+    return s;
+  }
+
+  std::string Text(Span span) const { return std::string(rules::SpanText(s_, span)); }
+
+  // Byte offset (into `rest`) of `word` as a whole word, or npos.
+  static size_t FindWord(std::string_view rest, std::string_view word) {
+    for (size_t at = rest.find(word); at != std::string_view::npos; at = rest.find(word, at + 1)) {
+      const bool left = at == 0 || !IsAsciiAlnum(rest[at - 1]);
+      const bool right = at + word.size() >= rest.size() || !IsAsciiAlnum(rest[at + word.size()]);
+      if (left && right) return at;
+    }
+    return std::string::npos;
+  }
+
+  bool IsFacetName(const Token& t) const {
+    // A token right after 实例 / instance / node is the instance's name, not the subject.
+    size_t b = t.begin;
+    while (b > clause_.begin && IsSpaceByte(s_[b - 1])) --b;
+    for (const PhraseHit& hit : lex_.FindFacets(low_.substr(clause_.begin, b - clause_.begin))) {
+      if (clause_.begin + hit.end == b) return true;
+    }
+    return false;
+  }
+
+  // The ASCII name right before a facet noun ("blue 部署", "API service").
+  std::string NameBefore(size_t at, size_t from) const {
+    size_t e = at;
+    while (e > from && IsSpaceByte(s_[e - 1])) --e;
+    size_t b = e;
+    while (b > from && IsTokenByte(s_[b - 1])) --b;
+    if (b == e) return "";
+    std::string name = LowerBytes(s_.substr(b, e - b));
+    static const std::set<std::string, std::less<>> kNotNames = {
+        "the", "a", "an", "my", "our", "on", "to", "in", "at", "is", "of", "for", "from", "and", "its", "their"};
+    return kNotNames.count(name) > 0 || IsVersion(name) ? "" : name;
+  }
+
+  // The name right after a facet noun: an identifier ("实例 node-a"), or before Chinese text any
+  // ASCII word that is not a value ("部署 blue 的 …").
+  std::string NameAfter(size_t at, size_t to) const {
+    size_t b = SkipSpaces(s_, at, to);
+    size_t e = b;
+    while (e < to && IsTokenByte(s_[e])) ++e;
+    std::string_view tok = s_.substr(b, e - b);
+    if (IsIdentifier(tok)) return LowerBytes(tok);
+    const size_t next = SkipSpaces(s_, e, to);
+    const bool han_next = next < to && static_cast<unsigned char>(s_[next]) >= 0x80;
+    if (tok.empty() || !han_next || IsVersion(tok) || lex_.Value(tok) != nullptr) return "";
+    return LowerBytes(tok);
+  }
+
+  // The word before a bare version number when it names a product ("python 3.12").
+  size_t ProductBefore(size_t at, size_t from) const {
+    size_t e = at;
+    while (e > from && s_[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+    if (b == e) return at;
+    std::string word = LowerBytes(s_.substr(b, e - b));
+    static const std::set<std::string, std::less<>> kNot = {"to", "from", "is", "at", "on", "the", "version",
+                                                            "now", "of", "v", "and", "with"};
+    return kNot.count(word) > 0 ? at : b;
+  }
+
+  // After an attribute word: a copula ("是", "为", "is", "are", ":"), with "now"/"当前" around
+  // it, then the value's start; npos when none follows.
+  size_t SkipCopula(size_t at) const {
+    size_t i = SkipSpaces(s_, at, clause_.end);
+    bool copula = false;
+    for (int round = 0; round < 4 && i < clause_.end; ++round) {
+      bool moved = false;
+      std::vector<PhraseHit> change = lex_.FindMarkers(low_.substr(i, clause_.end - i), "change");
+      if (!change.empty() && change.front().begin == 0 && static_cast<unsigned char>(s_[i]) >= 0x80) {
+        copula = true;  // 改为, 换成, 升级到: a change verb links the attribute to its value
+        i = SkipSpaces(s_, i + change.front().end, clause_.end);
+        moved = true;
+      }
+      for (std::string_view w : {"当前", "现在", "目前", "已经", "是", "为", "：", ":", "="}) {
+        if (StartsWithAt(s_, i, w)) {
+          copula |= w == "是" || w == "为" || w == "：" || w == ":" || w == "=";
+          i = SkipSpaces(s_, i + w.size(), clause_.end);
+          moved = true;
+        }
+      }
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w == "is" || w == "are" || w == "was" || w == "now" || w == "currently" || w == "in" ||
+          w == "at" || w == "on") {
+        copula |= w == "is" || w == "are" || w == "was";
+        i = SkipSpaces(s_, e, clause_.end);
+        moved = true;
+      }
+      if (!moved) break;
+    }
+    return copula ? i : std::string::npos;
+  }
+
+  // The first copula or change marker after `from` (the end of a noun-phrase subject).
+  size_t FindCopula(size_t from) const {
+    std::string_view rest = low_.substr(from, clause_.end - from);
+    size_t best = std::string::npos;
+    for (std::string_view w : {"is", "are", "was", "has", "runs", "now"}) {
+      size_t at = FindWord(rest, w);
+      if (at != std::string::npos) best = std::min(best, at);
+    }
+    return best == std::string::npos ? best : from + best;
+  }
+
+  // `span` cut before a qualifier (temporary, recurring, "because"), trimmed, leading
+  // prepositions and articles dropped.
+  Span TrimValue(Span span) const {
+    if (span.empty()) return span;
+    std::string_view text = low_.substr(span.begin, span.end - span.begin);
+    size_t cut = text.size();
+    for (std::string_view kind : {"temporary", "recurring", "past"}) {
+      for (const PhraseHit& h : lex_.FindMarkers(text, kind)) cut = std::min(cut, h.begin);
+    }
+    for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week",
+                                  "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
+                                  "while", "until", "which", "who", "where"}) {
+      size_t at = FindWord(text, stop);
+      if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+    }
+    for (std::string_view stop : {"就好了", "因为", "了。", "状态"}) {
+      size_t at = text.find(stop);
+      if (at != std::string_view::npos) cut = std::min(cut, at);
+    }
+    Span out = rules::CutTimes(s_, rules::TrimSpan(s_, {span.begin, span.begin + cut}), times_);
+    out = rules::TrimSpan(s_, out);
+    out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too",
+                                   "after", "by", "from", "the"});
+    if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
+    if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
+    return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+  }
+
+  Span StripTrailingWords(Span span, std::initializer_list<std::string_view> words) const {
+    bool moved = true;
+    while (moved && !span.empty()) {
+      moved = false;
+      size_t b = span.end;
+      while (b > span.begin && (IsAsciiAlnum(s_[b - 1]) || s_[b - 1] == '\'')) --b;
+      if (b == span.begin || b == span.end || !IsSpaceByte(s_[b - 1])) break;
+      std::string w = LowerBytes(s_.substr(b, span.end - b));
+      for (std::string_view x : words) {
+        if (w == x) {
+          span = rules::TrimSpan(s_, {span.begin, b});
+          moved = true;
+          break;
+        }
+      }
+    }
+    return span;
+  }
+
+  Span StripLeadingWords(Span span, std::initializer_list<std::string_view> words) const {
+    bool moved = true;
+    while (moved && !span.empty()) {
+      moved = false;
+      size_t e = 0;
+      std::string w = WordAt(low_, span.begin, span.end, &e);
+      for (std::string_view x : words) {
+        if (w == x && e < span.end) {
+          span.begin = SkipSpaces(s_, e, span.end);
+          moved = true;
+          break;
+        }
+      }
+    }
+    return span;
+  }
+
+  // A value whose first word names its attribute ("Project Zephyr" → project).
+  const AttributeRef* HeadWord(Span value) const {
+    size_t e = 0;
+    std::string w = WordAt(low_, value.begin, value.end, &e);
+    if (w.empty() || e >= value.end) return nullptr;
+    const AttributeRef* ref = lex_.AttributeWord(w);
+    if (ref == nullptr || ref->attribute == "status" || ref->attribute == "version") return nullptr;
+    return ref;
+  }
+
+  std::string_view s_, low_;
+  Span clause_;
+  const std::vector<Span>& times_;
+  const Lexicon& lex_;
+  ClauseKind kind_ = ClauseKind::kFact;
+  bool correction_ = false, temporary_ = false, ended_ = false;
+  std::vector<std::pair<std::string, std::string>> coordinates_;
+  std::string facet_attribute_;
+};
+
+// A plan, requirement, quotation, denial or narrated past about a named thing whose value the
+// grammar cannot find ("这条描述不得改变 counter-05 的当前状态"): one claim holding the clause,
+// its attribute the kind's name. It can never change a state (extractor qualifiers).
+bool KindOnly(std::string_view content, size_t body, Span clause, const Subject& subject, FactFrame* f) {
+  if (subject.kind != FrameSubject::kNamed || !subject.resolved || !IsIdentifierName(subject.name)) return false;
+  if (f->kind == ClauseKind::kFact || f->kind == ClauseKind::kChange || f->kind == ClauseKind::kHypothetical) {
+    return false;
+  }
+  Span value = rules::TrimSpan(content, {body, clause.end});
+  if (value.empty()) return false;
+  f->attribute = std::string(ClauseKindName(f->kind));
+  f->value = std::string(rules::SpanText(content, value));
+  f->value_begin = value.begin;
+  f->value_end = value.end;
+  return true;
+}
+
+// A bare correction of the last frame ("不对，是上海", "No, it's Porto"): the same subject,
+// attribute and qualifiers, the value after the last copula, replacing the last value.
+bool Corrects(std::string_view content, size_t body, Span clause, const std::optional<FactFrame>& last,
+              FactFrame* f) {
+  if (!last || (last->kind != ClauseKind::kFact && last->kind != ClauseKind::kChange)) return false;
+  size_t from = body;
+  for (std::string_view copula : {"是", "为", "it's ", "it is ", "its "}) {
+    size_t at = content.substr(body, clause.end - body).rfind(copula);
+    if (at != std::string_view::npos) from = std::max(from, body + at + copula.size());
+  }
+  Span value = rules::TrimSpan(content, {from, clause.end});
+  if (value.empty() || value.size() > 60) return false;
+  FactFrame corrected = *last;
+  corrected.kind = ClauseKind::kChange;
+  corrected.correction = true;
+  corrected.negated = false;
+  corrected.temporary = false;
+  corrected.replaces = last->value;
+  corrected.value = std::string(rules::SpanText(content, value));
+  corrected.value_begin = value.begin;
+  corrected.value_end = value.end;
+  corrected.clause_begin = clause.begin;
+  corrected.clause_end = clause.end;
+  *f = std::move(corrected);
+  return true;
+}
+
+}  // namespace
+
+std::string LowerAsciiBytes(std::string_view text) { return LowerBytes(text); }
+
+std::vector<Span> EvidenceRanges(std::string_view content) {
+  const Lexicon& lex = Lexicon::Get();
+  std::string low = LowerBytes(content);
+  std::vector<Span> out;
+  size_t pos = 0;
+  while (pos < content.size()) {
+    std::vector<PhraseHit> open = lex.FindMarkers(std::string_view(low).substr(pos), "context_open");
+    if (open.empty()) break;
+    size_t line_start = content.rfind('\n', pos + open.front().begin);
+    line_start = (line_start == std::string_view::npos || line_start < pos) ? pos : line_start + 1;
+    if (line_start > pos) out.push_back({pos, line_start});
+    std::vector<PhraseHit> close = lex.FindMarkers(std::string_view(low).substr(pos + open.front().end), "context_close");
+    if (close.empty()) return out;
+    size_t close_at = pos + open.front().end + close.front().end;
+    size_t line_end = content.find('\n', close_at);
+    pos = line_end == std::string_view::npos ? content.size() : line_end + 1;
+  }
+  if (pos < content.size()) out.push_back({pos, content.size()});
+  return out;
+}
+
+SentenceReading ReadSentenceFrames(std::string_view content, std::string_view low,
+                                   const rules::Sentence& sentence, const std::vector<Span>& times,
+                                   FrameContext* context) {
+  SentenceReading reading;
+  const Lexicon& lex = Lexicon::Get();
+  std::string_view text = rules::SpanText(content, sentence.span);
+  if (HasPlaceholder(text)) {
+    reading.settled = true;  // de-identified structure: never evidence
+    return reading;
+  }
+  std::string_view low_text = rules::SpanText(low, sentence.span);
+  bool correction = !lex.FindMarkers(low_text, "correction").empty();
+  if (!lex.FindMarkers(rules::SpanText(low, sentence.span), "hypothetical").empty()) {
+    reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
+    return reading;
+  }
+  std::optional<Subject> carried;
+  if (context->open) {
+    carried = Subject{context->open_kind, context->open_subject, true, 0};
+  }
+  ClauseKind inherited = ClauseKind::kFact;
+  for (Span clause : SplitClauses(content, sentence.span, correction)) {
+    ClauseReader reader(content, low, clause, times, lex);
+    reader.ReadKind(sentence.question);
+    reader.Inherit(inherited);
+    if (reader.kind() == ClauseKind::kQuotation || reader.kind() == ClauseKind::kPast ||
+        reader.kind() == ClauseKind::kPlan || reader.kind() == ClauseKind::kRequirement) {
+      inherited = reader.kind();
+    }
+    if (reader.kind() == ClauseKind::kQuestion) {
+      reading.settled = true;
+      continue;
+    }
+    if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
+    size_t body = reader.BodyStart();
+    Subject subject = reader.ReadSubject(body, *context);
+    if (subject.unresolvable) continue;
+    if (!subject.resolved && carried) {
+      subject = *carried;
+      subject.end = body;
+    }
+    if (subject.resolved) carried = subject;
+    FactFrame frame;
+    frame.kind = reader.kind();
+    frame.subject_kind = subject.kind;
+    frame.subject = subject.name;
+    frame.clause_begin = clause.begin;
+    frame.clause_end = clause.end;
+    reader.ReadFacets(body, clause.end, subject.name);  // "blue 部署", "实例 node-a", "The API service of X"
+    if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
+        !(reader.correction() && Corrects(content, body, clause, context->last, &frame))) {
+      continue;
+    }
+    if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
+      // A person has no version: "We plan to upgrade auth-svc to v5.0", "We bumped the API to v3.2".
+      std::optional<Subject> thing = reader.ThingNamed(subject.end, frame.value_begin);
+      if (!thing) thing = reader.ObjectOfChange(subject.end, frame.value_begin);
+      if (thing) {
+        subject = *thing;
+        frame.subject_kind = subject.kind;
+        frame.subject = subject.name;
+      }
+    }
+    reader.FinishCoordinates(&frame);
+    if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
+      context->person_kind = subject.kind;
+      context->person = subject.name;
+    } else if (subject.kind == FrameSubject::kNamed && !subject.name.empty() &&
+               subject.name.find_first_of("0123456789-_") == std::string::npos) {
+      context->person_kind = subject.kind;
+      context->person = subject.name;
+    }
+    context->last = frame;
+    reading.frames.push_back(std::move(frame));
+  }
+  if (!reading.frames.empty()) reading.settled = true;
+  context->open = carried.has_value() && (text.ends_with(";") || text.ends_with("；"));
+  if (context->open) {
+    context->open_kind = carried->kind;
+    context->open_subject = carried->name;
+  }
+  return reading;
+}
+
+}  // namespace engram::extraction

@@ -1,0 +1,120 @@
+#include "write/extraction/fact_frame_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "write/extraction/rule_sentences.h"
+
+namespace engram::extraction {
+namespace {
+
+// The frames of every sentence of `text`, in order.
+std::vector<FactFrame> Read(const std::string& text) {
+  std::vector<FactFrame> out;
+  FrameContext context;
+  const std::string lowered = LowerAsciiBytes(text);
+  for (const rules::Sentence& s : rules::SplitSentences(text)) {
+    SentenceReading r = ReadSentenceFrames(text, lowered, s, {}, &context);
+    out.insert(out.end(), r.frames.begin(), r.frames.end());
+  }
+  return out;
+}
+
+std::string Describe(const std::vector<FactFrame>& frames) {
+  std::string out;
+  for (const FactFrame& f : frames) {
+    out += "[" + std::string(ClauseKindName(f.kind)) + "|" + f.subject + "|" + f.attribute + "/" + f.slot + "|" +
+           f.value + (f.replaces.empty() ? "" : " <- " + f.replaces) + "]";
+  }
+  return out;
+}
+
+TEST(FactFrameReaderTest, CopulaWithAnAttributeWordIsTheSpeakers) {
+  auto f = Read("Home is now Lima for me.");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].attribute, "lives_in");
+  EXPECT_EQ(f[0].value, "Lima");
+  EXPECT_EQ(f[0].subject_kind, FrameSubject::kSpeaker);
+  EXPECT_EQ(f[0].kind, ClauseKind::kChange);
+}
+
+TEST(FactFrameReaderTest, ChineseStateWithFacetAndCarriedSubject) {
+  auto f = Read("compound-01 的 blue 部署 当前 ready；API 连接 当前 reachable");
+  ASSERT_EQ(f.size(), 2u) << Describe(f);
+  EXPECT_EQ(f[0].subject, "compound-01");
+  EXPECT_EQ(f[0].attribute, "deployment_state");
+  ASSERT_EQ(f[0].coordinates.size(), 1u);
+  EXPECT_EQ(f[0].coordinates[0], (std::pair<std::string, std::string>{"deployment", "blue"}));
+  EXPECT_EQ(f[1].subject, "compound-01");
+  EXPECT_EQ(f[1].attribute, "connectivity");
+  EXPECT_EQ(f[1].value, "reachable");
+}
+
+TEST(FactFrameReaderTest, KindsNeverStateTheCurrentValue) {
+  EXPECT_EQ(Read("计划下周把 counter-05 升级到 v2.0").at(0).kind, ClauseKind::kPlan);
+  EXPECT_EQ(Read("要求 counter-05 必须保持 v2.0").at(0).kind, ClauseKind::kRequirement);
+  EXPECT_EQ(Read("文档写道：counter-05 当前版本是 v2.0").at(0).kind, ClauseKind::kQuotation);
+  EXPECT_EQ(Read("历史记录：2024 年时 counter-05 当前版本是 v0.8").at(0).kind, ClauseKind::kPast);
+  EXPECT_EQ(Read("I've never lived in London.").at(0).kind, ClauseKind::kNegated);
+  EXPECT_EQ(Read("I used to live in Boston.").at(0).kind, ClauseKind::kPast);
+  EXPECT_TRUE(Read("要是哪天能去厦门定居就好了").empty());
+  EXPECT_TRUE(Read("Should I move to Milan?").empty());
+}
+
+TEST(FactFrameReaderTest, ChangesNameWhatTheyReplace) {
+  auto move = Read("I moved from Lisbon to Porto.");
+  ASSERT_EQ(move.size(), 1u) << Describe(move);
+  EXPECT_EQ(move[0].value, "Porto");
+  EXPECT_EQ(move[0].replaces, "Lisbon");
+  EXPECT_EQ(move[0].attribute, "lives_in");
+  auto tea = Read("I've switched to green tea instead of coffee.");
+  ASSERT_EQ(tea.size(), 1u) << Describe(tea);
+  EXPECT_EQ(tea[0].value, "green tea");
+  EXPECT_EQ(tea[0].replaces, "coffee");
+  auto project = Read("Priya moved from Project Apollo to Project Zephyr");
+  ASSERT_EQ(project.size(), 1u) << Describe(project);
+  EXPECT_EQ(project[0].subject, "Priya");
+  EXPECT_EQ(project[0].attribute, "project");
+}
+
+TEST(FactFrameReaderTest, ThingsChangedByTheSpeakerAreTheSubject) {
+  auto api = Read("We bumped the API to v3.2");
+  ASSERT_EQ(api.size(), 1u) << Describe(api);
+  EXPECT_EQ(api[0].subject, "API");
+  EXPECT_EQ(api[0].value, "v3.2");
+  auto image = Read("Bumped the base image to python 3.12");
+  ASSERT_EQ(image.size(), 1u) << Describe(image);
+  EXPECT_EQ(image[0].subject, "base image");
+  EXPECT_EQ(image[0].value, "python 3.12");
+  auto plan = Read("We plan to upgrade auth-svc to v5.0 next sprint.");
+  ASSERT_EQ(plan.size(), 1u) << Describe(plan);
+  EXPECT_EQ(plan[0].subject, "auth-svc");
+  EXPECT_EQ(plan[0].kind, ClauseKind::kPlan);
+}
+
+TEST(FactFrameReaderTest, UnresolvedSubjectsGiveNothing) {
+  EXPECT_TRUE(Read("He lives in Paris.").empty());
+  EXPECT_TRUE(Read("同事住在上海，每天通勤。").empty());
+  EXPECT_TRUE(Read("Dancing is running for me.").empty());
+}
+
+TEST(FactFrameReaderTest, ValueSetsNameTheSlotWhateverTheVerb) {
+  for (const char* text : {"I mostly work in dark mode in every editor.", "I prefer dark mode.",
+                           "Dark mode is what I like best."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << Describe(f);
+    EXPECT_EQ(f[0].slot, "ui_theme") << text;
+  }
+}
+
+TEST(FactFrameReaderTest, DeidentifiedHeaderIsNotEvidence) {
+  std::string text = "【去标识真实上下文，仅保留结构，不作为事实证据】\n<ASCII:4> <HAN:2>是 <ASCII:6>\n【当前评测事件】\nx-01 当前版本是 v1.0";
+  std::vector<rules::Span> ranges = EvidenceRanges(text);
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(text.substr(ranges[0].begin), "x-01 当前版本是 v1.0");
+}
+
+}  // namespace
+}  // namespace engram::extraction

@@ -1,0 +1,113 @@
+// write/extraction/lexicon.h — the words of the fact frame (data/lexicon/*.tsv, see its README):
+// attribute names and synonyms, attribute cardinality and the qualifiers that partition a slot,
+// facet nouns, values that name their attribute, attribute-bearing verbs, clause-kind markers and
+// relation words. The grammar (fact_frame_reader.h) holds no words of its own.
+//
+// Thread safety: Lexicon::Get() is built once (a function-local static) and immutable after.
+#ifndef ENGRAM_WRITE_EXTRACTION_LEXICON_H_
+#define ENGRAM_WRITE_EXTRACTION_LEXICON_H_
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::extraction {
+
+struct AttributeInfo {
+  bool multi_valued = false;        // values add instead of replacing
+  std::set<std::string> facets;     // qualifier keys that make separate slots ("deployment")
+  std::string scope = "state";      // a kScopes entry (extractor.h)
+};
+
+struct Facet {
+  std::string qualifier;        // "deployment"
+  std::string state_attribute;  // attribute of a state word said of it ("deployment_state"), or ""
+};
+
+struct AttributeRef {
+  std::string attribute;  // "uses"
+  std::string slot;       // "ui_theme", or ""
+};
+
+struct VerbEntry {
+  AttributeRef target;
+  bool change = false;   // the verb states a change ("moved to", "搬到")
+  bool negated = false;  // it ends the fact ("sold")
+  bool from_to = false;  // it names the attribute of "from A to B" only ("moved from")
+  bool value_before = false;  // the value stands between 在 and the verb ("在重庆定居")
+};
+
+// One phrase of the lexicon found in a text.
+struct PhraseHit {
+  size_t begin = 0;  // byte offsets into the text searched
+  size_t end = 0;
+  std::string phrase;  // as listed (lower case)
+};
+
+// A list of lower-case phrases, indexed by first byte for the scan of FindPhrases.
+class PhraseSet {
+ public:
+  PhraseSet() = default;
+  explicit PhraseSet(const std::vector<std::string>& phrases);
+  // See FindPhrases.
+  std::vector<PhraseHit> Find(std::string_view lowered) const;
+
+ private:
+  std::vector<std::vector<std::string>> by_first_byte_ = std::vector<std::vector<std::string>>(256);
+};
+
+class Lexicon {
+ public:
+  // The lexicon compiled into the library. Never fails: a malformed line is skipped (the lexicon
+  // test checks that every line parses).
+  static const Lexicon& Get();
+
+  // Parses the files' text (name → content); lines that do not parse are appended to *bad.
+  static Lexicon Parse(const std::vector<std::pair<std::string, std::string>>& files,
+                       std::vector<std::string>* bad);
+
+  // nullptr when unknown.
+  const AttributeInfo* Attribute(std::string_view attribute) const;
+  // The attributes with one current value (cardinality single).
+  std::vector<std::string> SingleValuedAttributes() const;
+  // Attribute named by `word` (an attribute word, any case), or nullptr.
+  const AttributeRef* AttributeWord(std::string_view word) const;
+  const Facet* FacetNoun(std::string_view noun) const;
+  const AttributeRef* Value(std::string_view value) const;
+  bool IsRelation(std::string_view word) const;
+  // A part of a hyphenated name that marks a thing ("svc" in "checkout-svc"), lower case.
+  bool IsIdentifierPart(std::string_view part) const;
+  // The markers of `kind` ("plan", "change", ...), lower case.
+  const std::vector<std::string>& Markers(std::string_view kind) const;
+
+  // Phrases of a list found in `text` (`lowered` = LowerAscii(text)): English phrases at word
+  // boundaries, Chinese ones anywhere; leftmost-longest, non-overlapping, in text order.
+  std::vector<PhraseHit> FindMarkers(std::string_view lowered, std::string_view kind) const;
+  std::vector<PhraseHit> FindValues(std::string_view lowered) const;
+  std::vector<PhraseHit> FindVerbs(std::string_view lowered) const;
+  std::vector<PhraseHit> FindFacets(std::string_view lowered) const;
+  std::vector<PhraseHit> FindAttributeWords(std::string_view lowered) const;
+  const VerbEntry* Verb(std::string_view phrase) const;
+
+ private:
+  std::map<std::string, AttributeInfo, std::less<>> attributes_;
+  std::map<std::string, AttributeRef, std::less<>> attribute_words_;
+  std::map<std::string, Facet, std::less<>> facets_;
+  std::map<std::string, AttributeRef, std::less<>> values_;
+  std::map<std::string, VerbEntry, std::less<>> verbs_;
+  std::map<std::string, std::vector<std::string>, std::less<>> markers_;
+  std::set<std::string, std::less<>> relations_;
+  std::set<std::string, std::less<>> identifier_parts_;
+  // Indexes of the phrase lists above (built by Parse).
+  std::map<std::string, PhraseSet, std::less<>> marker_sets_;
+  PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_;
+};
+
+// Phrases of `phrases` found in `lowered` (see Lexicon::FindMarkers). Exposed for the tests.
+std::vector<PhraseHit> FindPhrases(std::string_view lowered, const std::vector<std::string>& phrases);
+
+}  // namespace engram::extraction
+
+#endif  // ENGRAM_WRITE_EXTRACTION_LEXICON_H_
