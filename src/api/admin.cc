@@ -111,16 +111,20 @@ Result<Reply> RunImport(Engine& engine, const Args& args, const CallContext&) {
                         {"skipped_existing", r->skipped_existing}}};
 }
 
-Result<Reply> RunBackup(Engine& engine, const Args& args, const CallContext&) {
-  auto m = engine.Backup(args.String("path"));
+Result<Reply> RunBackup(Engine& engine, const Args& args, const CallContext& context) {
+  auto path = ResolveFilePath(context, args.String("path"));
+  if (!path) return Error(path.error());
+  auto m = engine.Backup(*path);
   if (!m) return Error(m.error());
   return Reply{.body = {{"backup", args.String("path")}, {"manifest", ManifestToJson(*m)}}, .http_status = 201};
 }
 
 // Reads only the backup; the Engine is not used (the CLI calls Engine::VerifyBackup itself, as
 // `restore --verify-only` must work without a live database).
-Result<Reply> RunVerifyBackup(Engine&, const Args& args, const CallContext&) {
-  auto m = Engine::VerifyBackup(args.String("path"));
+Result<Reply> RunVerifyBackup(Engine&, const Args& args, const CallContext& context) {
+  auto path = ResolveFilePath(context, args.String("path"));
+  if (!path) return Error(path.error());
+  auto m = Engine::VerifyBackup(*path);
   if (!m) return Error(m.error());
   return Reply{.body = VerifiedBackupToJson(args.String("path"), *m)};
 }
@@ -283,6 +287,7 @@ Capability ExportDump() {
                                          {"exported", CountsSchema()}, {"damaged", BooleanType()},
                                          {"error", AnyObject("with damaged: what could not be read")}},
                                         {"damaged"}),
+                .raw_media_type = "application/x-ndjson",
                 .handler = RunExport,
                 .rest = {"GET", "/v1/admin/export"}});
 }

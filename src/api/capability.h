@@ -29,6 +29,10 @@ std::string_view AccessName(Access access);  // "read", "write", "admin"
 struct CallContext {
   std::string actor = "api";  // "cli", "rest:<key id>", "mcp:<client name>"
   std::string request_id;     // echoed in errors; "" when the face has none
+  // When not empty, a file path argument (backup, verify_backup) names a file inside this folder:
+  // a relative path without ".." components, resolved under it. A server sets it, so that a
+  // caller can never make it read or write elsewhere on its file system; the CLI leaves it empty.
+  std::string file_root;
 };
 
 // What a handler returns: a JSON object, or (for export) a body of another media type.
@@ -73,6 +77,7 @@ struct Capability {
   bool namespaced = true;   // takes a required "namespace" argument (never "all namespaces")
   std::vector<ParamSpec> params;  // "namespace" first when namespaced
   OrderedJson result_schema;      // JSON Schema of Reply::body (type object)
+  std::string raw_media_type;     // the media type of Reply::raw when the handler sends one ("" = never)
   Handler handler;
   RestBinding rest;
   McpBinding mcp;

@@ -48,6 +48,24 @@ Result<int64_t> ParseCursor(std::string_view cursor) {
       fmt::format("field \"cursor\": \"{}\" is not a cursor this server gave (pass next_cursor as it is)", cursor)));
 }
 
+Result<std::string> ResolveFilePath(const CallContext& context, const std::string& path) {
+  if (path.empty()) return Error(Status::InvalidArgument("field \"path\": required"));
+  if (context.file_root.empty()) return path;
+  if (path.front() == '/') {
+    return Error(Status::InvalidArgument(
+        fmt::format("field \"path\": \"{}\" is absolute; name a file inside the server's backup folder", path)));
+  }
+  for (size_t start = 0; start <= path.size();) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (path.compare(start, slash - start, "..") == 0 && slash - start == 2) {
+      return Error(Status::InvalidArgument("field \"path\": \"..\" may not leave the server's backup folder"));
+    }
+    start = slash + 1;
+  }
+  return context.file_root + "/" + path;
+}
+
 Status NotInNamespace(std::string_view kind, std::string_view id, std::string_view namespace_name) {
   return Status::NotFound(fmt::format("no {} {} in namespace \"{}\"", kind, id, namespace_name));
 }

@@ -27,6 +27,11 @@ ParamSpec CursorParam();  // optional opaque cursor, query parameter
 std::string MakeCursor(int64_t position);
 Result<int64_t> ParseCursor(std::string_view cursor);
 
+// `path` as a capability may open it (CallContext::file_root): unchanged when there is no root,
+// else resolved under the root. Errors: kInvalidArgument naming field "path" (empty, absolute,
+// or with a ".." component under a root).
+Result<std::string> ResolveFilePath(const CallContext& context, const std::string& path);
+
 // A not-found error for an id looked up in a namespace it does not belong to (the message never
 // says where it is).
 Status NotInNamespace(std::string_view kind, std::string_view id, std::string_view namespace_name);

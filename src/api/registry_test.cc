@@ -213,3 +213,21 @@ TEST(Authorize, GrantsAreByNamespaceAndAccess) {
 
 }  // namespace
 }  // namespace engram::api
+
+namespace engram::api {
+namespace {
+
+TEST(ResolveFilePath, AServerKeepsFilesInsideItsFolder) {
+  EXPECT_EQ(*ResolveFilePath({}, "/tmp/x.db"), "/tmp/x.db");  // the CLI: anywhere
+  CallContext server{.file_root = "/srv/m.db.backups"};
+  EXPECT_EQ(*ResolveFilePath(server, "nightly/b1.db"), "/srv/m.db.backups/nightly/b1.db");
+  for (const char* bad : {"/etc/passwd", "../m.db", "a/../../m.db", ".."}) {
+    auto r = ResolveFilePath(server, bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(FieldOfMessage(r.error().message()), "path") << bad;
+  }
+  EXPECT_TRUE(ResolveFilePath(server, "a..b/c").has_value());
+}
+
+}  // namespace
+}  // namespace engram::api

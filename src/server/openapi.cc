@@ -55,8 +55,9 @@ OrderedJson Operation(const api::Capability& c) {
   }
   OrderedJson ok{{"description", "the result"},
                  {"content", {{"application/json", {{"schema", c.result_schema}}}}}};
+  if (!c.raw_media_type.empty()) ok["content"][c.raw_media_type] = {{"schema", {{"type", "string"}}}};
   OrderedJson responses{{"200", ok}};
-  if (c.access == api::Access::kWrite && c.rest.method == "POST") {
+  if (c.access != api::Access::kRead && c.rest.method == "POST") {
     responses["201"] = ok;
     responses["201"]["description"] = "the result; something new was stored";
   }

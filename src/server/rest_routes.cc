@@ -202,7 +202,8 @@ HttpResponse RestRoutes::Handle(const HttpRequest& request) const {
   if (!lease) return ProblemResponse(lease.error(), request.request_id);
   const api::CallContext context{
       .actor = "rest:" + (request.principal.key_id.empty() ? std::string("owner") : request.principal.key_id),
-      .request_id = request.request_id};
+      .request_id = request.request_id,
+      .file_root = file_root_};
   auto reply = api::Invoke(lease->engine(), c, *args, api::ArgsMode::kStrict, context);
   if (!reply) return ProblemResponse(reply.error(), request.request_id);
   if (!reply->raw.empty()) {

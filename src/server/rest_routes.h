@@ -34,8 +34,10 @@ Result<nlohmann::json> GatherArgs(const api::Capability& capability, const HttpR
 
 class RestRoutes {
  public:
-  // `budget`: how long a request may wait for an Engine (then 408).
-  RestRoutes(EnginePool& pool, std::chrono::milliseconds budget) : pool_(pool), budget_(budget) {}
+  // `budget`: how long a request may wait for an Engine (then 408). `file_root`: the folder file
+  // path arguments (backup) must name a file in (api::CallContext::file_root; "" = anywhere).
+  RestRoutes(EnginePool& pool, std::chrono::milliseconds budget, std::string file_root = "")
+      : pool_(pool), budget_(budget), file_root_(std::move(file_root)) {}
 
   // Answers a request under /v1/: the capability's reply (its status, body or raw body), or a
   // problem: 404 (no route), 405 with Allow (the path exists with other methods), 400, 403, and
@@ -51,6 +53,7 @@ class RestRoutes {
  private:
   EnginePool& pool_;
   std::chrono::milliseconds budget_;
+  std::string file_root_;
 };
 
 }  // namespace engram::server

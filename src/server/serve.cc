@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -115,7 +116,10 @@ Status Serve(const ServeOptions& options) {
   const Policy policy = RatePolicy(config, loopback);
   RateLimiter limiter(policy.rate, policy.burst);
   server.SetRateCheck([&limiter](const api::Principal& p) { return limiter.Take(p.owner ? "owner" : p.key_id); });
-  RestRoutes rest(**pool, std::chrono::milliseconds(config.request_timeout_ms));
+  // Backups a caller asks for go to one folder beside the database, never elsewhere.
+  std::error_code made;
+  std::filesystem::create_directories(options.engine.db_path + ".backups", made);
+  RestRoutes rest(**pool, std::chrono::milliseconds(config.request_timeout_ms), options.engine.db_path + ".backups");
   server.Mount("", "/v1/", [&rest](const HttpRequest& r) { return rest.Handle(r); }, true,
                [](const HttpRequest& r) { return RestRoutes::RouteOf(r.method, r.path); });
   MountOpsRoutes(server, **pool);

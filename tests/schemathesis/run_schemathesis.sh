@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 "$root/scripts/setup_schemathesis.sh"
 rc=$?
 if [ $rc -ne 0 ]; then exit $rc; fi
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 env -u ENGRAM_DB "$engram" --db "$work/m.db" remember --namespace demo "I live in Hangzhou." >/dev/null || exit 1
 env -u ENGRAM_DB "$engram" --db "$work/m.db" serve --listen 127.0.0.1:0 --port-file "$work/port" --quiet \
   --no-worker 2>"$work/serve.log" &
@@ -26,7 +26,7 @@ if [ -z "$port" ]; then
   cat "$work/serve.log" >&2
   exit 1
 fi
-cd "$work" && "$root/.venv-schemathesis/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
+"$root/.venv-schemathesis/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-8}" --max-time "${SCHEMATHESIS_MAX_TIME:-150}" \
   --seed 1 --workers 1 --request-timeout 20 --report-dir "$work/report" --no-color \
