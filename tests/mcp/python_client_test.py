@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""`engram mcp` driven by the official MCP Python SDK (PyPI `mcp`, pinned in scripts/setup_clients.sh)
+over stdio, in each connect mode the SDK has: legacy (initialize), auto (server/discover, the
+2026-07-28 era) and a pinned 2026-07-28.
+
+Usage: python_client_test.py ENGRAM_BINARY WORK_DIR
+Checks: tools are listed; Chinese and English text is saved and recalled; bad arguments are an
+isError result naming the field; a namespace the connection may not use is refused; two clients
+at once on one database file lose no save. Prints "N passed, N failed"; exit 0, 1 on a failure, 77
+when the SDK is not installed.
+"""
+import asyncio
+import os
+import sys
+import tempfile
+
+try:
+    from mcp import Client, StdioServerParameters
+except ImportError:
+    print("python_client_test: the mcp package is not installed (scripts/setup_clients.sh)", file=sys.stderr)
+    sys.exit(77)
+
+ENGRAM = sys.argv[1]
+WORK = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="engram-mcp-py-")
+os.makedirs(WORK, exist_ok=True)
+ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"), "ENGRAM_TEST": "1"}
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    results["passed" if ok else "failed"] += 1
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"), flush=True)
+
+
+def server(db, namespace="alice", extra=()):
+    return StdioServerParameters(command=ENGRAM, args=["mcp", "--db", db, "--namespace", namespace, *extra], env=ENV)
+
+
+def text_of(result):
+    return result.content[0].text if result.content else ""
+
+
+async def scenario(mode):
+    db = os.path.join(WORK, f"py-{mode}.db")
+    async with Client(server(db), mode=mode) as c:
+        tools = await c.list_tools()
+        names = [t.name for t in tools.tools]
+        check(f"{mode}: tools listed", "memory_recall" in names and "memory_save" in names, names)
+        check(f"{mode}: every tool has an outputSchema", all(t.output_schema for t in tools.tools))
+        for text, query, needle in [("我最喜欢的城市是杭州，因为西湖很美。", "杭州", "杭州"),
+                                    ("My favourite text editor is Helix.", "text editor", "Helix")]:
+            saved = await c.call_tool("memory_save", {"text": text})
+            check(f"{mode}: save {needle}", not saved.is_error, text_of(saved))
+            found = await c.call_tool("memory_recall", {"query": query})
+            sc = found.structured_content or {}
+            check(f"{mode}: recall {needle}", not found.is_error and needle in text_of(found), text_of(found))
+            check(f"{mode}: recall echoes the namespace", sc.get("namespace") == "alice", sc.get("namespace"))
+        bad = await c.call_tool("memory_recall", {"limit": "many"})
+        check(f"{mode}: bad arguments are isError naming the field",
+              bad.is_error and 'field "query"' in text_of(bad), text_of(bad))
+        other = await c.call_tool("memory_save", {"text": "x", "namespace": "bob"})
+        check(f"{mode}: a namespace not allowed is refused",
+              other.is_error and "permission_denied" in text_of(other), text_of(other))
+
+
+async def save_many(db, label, n):
+    async with Client(server(db, "shared"), mode="legacy") as c:
+        errors = []
+        for i in range(n):
+            r = await c.call_tool("memory_save", {"text": f"parallel note {label}x{i} about walruses"})
+            if r.is_error:
+                errors.append(text_of(r))
+        return errors
+
+
+async def two_clients():
+    db = os.path.join(WORK, "py-two.db")
+    async with Client(server(db, "shared"), mode="legacy") as c:  # creates the file first
+        await c.call_tool("memory_save", {"text": "seed"})
+    errors = await asyncio.gather(save_many(db, "a", 15), save_many(db, "b", 15))
+    check("two clients: no save failed", not errors[0] and not errors[1], errors)
+    async with Client(server(db, "shared"), mode="legacy") as c:
+        r = await c.call_tool("memory_recall", {"query": "walruses", "limit": 200, "budget_tokens": 0})
+        texts = " ".join(item.get("text", "") for item in (r.structured_content or {}).get("items", []))
+        missing = [f"{l}x{i}" for l in "ab" for i in range(15) if f"{l}x{i} " not in texts]
+        check("two clients: every save is recalled", not missing, missing)
+
+
+async def main():
+    for mode in ["legacy", "auto", "2026-07-28"]:
+        try:
+            await scenario(mode)
+        except Exception as e:  # a crash of the session is a failure of this mode, not of the run
+            check(f"{mode}: session", False, repr(e))
+    try:
+        await two_clients()
+    except Exception as e:
+        check("two clients: session", False, repr(e))
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    return 1 if results["failed"] else 0
+
+
+sys.exit(asyncio.run(main()))
