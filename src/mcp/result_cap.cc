@@ -13,13 +13,14 @@ size_t Size(const OrderedJson& j) { return Dump(j).size(); }
 void ClipOnlyItem(OrderedJson& body, size_t max_bytes) {
   OrderedJson& item = body["items"][0];
   if (item.contains("evidence")) item["evidence"] = OrderedJson::array();
+  const size_t size = Size(body);
+  if (size <= max_bytes) return;
+  item["text_clipped"] = true;
   const std::string text = item.value("text", std::string());
-  const size_t over = Size(body) > max_bytes ? Size(body) - max_bytes : 0;
-  if (over == 0) return;
-  size_t keep = text.size() > over + 16 ? text.size() - over - 16 : 0;
+  const size_t over = Size(body) - max_bytes + 3;  // + the "…" appended
+  size_t keep = text.size() > over ? text.size() - over : 0;
   if (keep < kMinClippedTextBytes) keep = std::min(text.size(), kMinClippedTextBytes);
   item["text"] = Utf8Prefix(text, keep) + "…";
-  item["text_clipped"] = true;
 }
 
 }  // namespace

@@ -142,6 +142,7 @@ TEST_F(ServerTest, BadArgumentsAreToolErrorsNamingTheFieldAndRequest) {
   EXPECT_TRUE(odd["isError"]);
   EXPECT_THAT(Text(odd), HasSubstr("query"));
   // Arguments sent as a JSON string are decoded.
+  ASSERT_FALSE(Call("memory_save", {{"text", "x marks the spot"}})["isError"]);
   json s = Request("tools/call", {{"name", "memory_recall"}, {"arguments", R"({"query":"x"})"}})["result"];
   EXPECT_FALSE(s["isError"]) << Text(s);
 }
@@ -151,7 +152,8 @@ TEST_F(ServerTest, NamespaceIsBoundOrGivenNeverAll) {
   json none = Call("memory_recall", {{"query", "x"}});
   EXPECT_TRUE(none["isError"]);
   EXPECT_THAT(Text(none), HasSubstr("field \"namespace\""));
-  json given = Call("memory_recall", {{"query", "x"}, {"namespace", "bob"}});
+  ASSERT_FALSE(Call("memory_save", {{"text", "x for alice"}, {"namespace", "alice"}})["isError"]);
+  json given = Call("memory_save", {{"text", "x for bob"}, {"namespace", "bob"}});
   EXPECT_FALSE(given["isError"]) << Text(given);
   EXPECT_EQ(given["structuredContent"]["namespace"], "bob");
   // A principal granted only alice may not use bob.

@@ -7,6 +7,8 @@
 namespace engram::mcp {
 namespace {
 
+constexpr int64_t kQuietMaxLength = 1000;
+
 OrderedJson Annotations(const api::McpAnnotations& a) {
   return OrderedJson{{"readOnlyHint", a.read_only},
                      {"destructiveHint", a.destructive},
@@ -14,27 +16,9 @@ OrderedJson Annotations(const api::McpAnnotations& a) {
                      {"openWorldHint", a.open_world}};
 }
 
-// A property schema reduced to its type (and, at the top level, its description).
-OrderedJson Shallow(const OrderedJson& schema, bool keep_description) {
-  OrderedJson out = OrderedJson::object();
-  if (auto it = schema.find("type"); it != schema.end()) out["type"] = *it;
-  if (keep_description) {
-    if (auto it = schema.find("description"); it != schema.end()) out["description"] = *it;
-  }
-  return out;
-}
-
 }  // namespace
 
-OrderedJson CompactOutputSchema(const OrderedJson& result_schema) {
-  OrderedJson properties = OrderedJson::object();
-  if (auto it = result_schema.find("properties"); it != result_schema.end()) {
-    for (const auto& [name, schema] : it->items()) properties[name] = Shallow(schema, true);
-  }
-  OrderedJson out{{"type", "object"}, {"properties", std::move(properties)}};
-  if (auto it = result_schema.find("required"); it != result_schema.end()) out["required"] = *it;
-  return out;
-}
+OrderedJson CompactOutputSchema(const OrderedJson& result_schema) { return OrderedJson{{"type", "object"}}; }
 
 std::vector<std::string> ToolParamNames(const api::Capability& capability, bool namespace_argument) {
   std::vector<std::string> names;
@@ -55,10 +39,10 @@ OrderedJson ToolDefinition(const api::Capability& capability, bool namespace_arg
     auto d = capability.mcp.defaults.find(spec.name);
     if (d != capability.mcp.defaults.end()) spec.default_value = d->second;
     // The namespace is optional on MCP when the connection has one bound.
-    if (spec.name == "namespace") {
-      spec.required = false;
-      spec.description = "the namespace to use; default: the one this connection is bound to";
-    }
+    // Large length limits tell a model nothing; they are still enforced, by the error naming the field.
+    if (spec.max_length && *spec.max_length >= kQuietMaxLength) spec.max_length.reset();
+    // Optional on MCP (the connection may have one bound); the name says the rest.
+    if (spec.name == "namespace") spec = {.name = "namespace"};
   }
   OrderedJson input = api::InputSchema(specs, ToolParamNames(capability, namespace_argument));
   return OrderedJson{{"name", capability.mcp.tool},

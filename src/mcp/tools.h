@@ -24,9 +24,9 @@ OrderedJson ToolDefinition(const api::Capability& capability, bool namespace_arg
 // connection with the same options. Thread-safe.
 OrderedJson ToolsList(const ToolListOptions& options);
 
-// The capability's result schema as MCP lists it: the top-level properties with their type and
-// description; nested objects and arrays keep only their type (structuredContent still conforms:
-// nothing is narrowed, only detail dropped), so tools/list stays small.
+// The capability's result schema as MCP lists it: {"type": "object"}. structuredContent conforms
+// to the full result schema, which the OpenAPI document carries; listing it here would double
+// tools/list past its 6 KB budget (the official memory server spends 10.7 KB, mostly on these).
 OrderedJson CompactOutputSchema(const OrderedJson& result_schema);
 
 // The arguments a model sees for `capability`: its McpBinding params (all when empty), with the

@@ -86,7 +86,50 @@ async def two_clients():
         check("two clients: every save is recalled", not missing, missing)
 
 
+def raw_stdout_is_only_json_rpc():
+    """Every stdout line is a JSON-RPC message (boot with a new file, errors, a tool error), and
+    end of stdin ends the process within a second."""
+    import json
+    import subprocess
+    import time
+    db = os.path.join(WORK, "py-raw.db")
+    lines = ['{"jsonrpc":"2.0","id":1,"method":"server/discover"}', "not json",
+             '{"jsonrpc":"2.0","id":2,"method":"no/such"}',
+             '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}',
+             '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+             '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory_recall","arguments":{}}}',
+             '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory_save","arguments":{"text":"hi"}}}']
+    p = subprocess.Popen([ENGRAM, "mcp", "--db", db, "--namespace", "alice"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True)
+    for line in lines:
+        p.stdin.write(line + "\n")
+    p.stdin.flush()
+    out = [p.stdout.readline() for _ in range(6)]
+    start = time.monotonic()
+    p.stdin.close()
+    rest = p.stdout.read()
+    p.wait(5)
+    took = time.monotonic() - start
+    messages = []
+    for line in out + rest.splitlines(keepends=True):
+        try:
+            m = json.loads(line)
+            messages.append(m if m.get("jsonrpc") == "2.0" else None)
+        except ValueError:
+            messages.append(None)
+    check("raw: every stdout line is JSON-RPC", None not in messages and len(messages) == 6, out + [rest])
+    ids = [m.get("id") for m in messages if m]
+    check("raw: answers in order, errors included", ids == [1, None, 2, 3, 4, 5], ids)
+    codes = [m.get("error", {}).get("code") for m in messages if m]
+    check("raw: -32700 and -32601", codes[1] == -32700 and codes[2] == -32601, codes)
+    check("raw: EOF exits within 1 s", took < 1.0 and p.returncode == 0, f"{took:.2f} s, rc {p.returncode}")
+
+
 async def main():
+    try:
+        raw_stdout_is_only_json_rpc()
+    except Exception as e:
+        check("raw: session", False, repr(e))
     for mode in ["legacy", "auto", "2026-07-28"]:
         try:
             await scenario(mode)
