@@ -57,7 +57,7 @@ async def scenario(mode):
             check(f"{mode}: recall echoes the namespace", sc.get("namespace") == "alice", sc.get("namespace"))
         bad = await c.call_tool("memory_recall", {"limit": "many"})
         check(f"{mode}: bad arguments are isError naming the field",
-              bad.is_error and 'field "query"' in text_of(bad), text_of(bad))
+              bad.is_error and 'field "limit"' in text_of(bad) and "request" in text_of(bad), text_of(bad))
         other = await c.call_tool("memory_save", {"text": "x", "namespace": "bob"})
         check(f"{mode}: a namespace not allowed is refused",
               other.is_error and "permission_denied" in text_of(other), text_of(other))

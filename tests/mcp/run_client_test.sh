@@ -10,7 +10,7 @@ case "$kind" in
     exec "$root/.venv-clients/bin/python" "$root/tests/mcp/python_client_test.py" "$engram" "$work" ;;
   node)
     [ -x "$root/clients/node_modules/.bin/node" ] || { echo "TypeScript SDK not installed (npm missing?)"; exit 77; }
-    cd "$root/clients" && ENGRAM_BIN="$engram" ENGRAM_TEST_DIR="$work" exec ./node_modules/.bin/node --test test/ ;;
+    cd "$root/clients" && ENGRAM_BIN="$engram" ENGRAM_TEST_DIR="$work" exec ./node_modules/.bin/node --test test/*.test.mjs ;;
   conformance)
     # The official conformance suite against /mcp of `engram serve --conformance-fixtures`, with
     # the committed baseline of expected failures (tests/mcp/conformance-baseline.yml: one reason
