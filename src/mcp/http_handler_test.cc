@@ -8,22 +8,18 @@
 #include <gtest/gtest.h>
 
 #include "mcp/protocol.h"
-#include "test_util.h"
+#include "mcp_fixture.h"
 
 namespace engram::mcp {
 namespace {
 
 using ::testing::HasSubstr;
 using nlohmann::json;
-using test::TempDir;
 
-class HttpHandlerTest : public ::testing::Test {
+class HttpHandlerTest : public McpFixture {
  protected:
   void SetUp() override {
-    auto e = Engine::Open({.db_path = dir_.File("m.db"), .open_mode = OpenMode::kCreate});
-    ASSERT_TRUE(e) << e.error().ToString();
-    engine_ = std::move(*e);
-    server_ = std::make_unique<Server>(*engine_);
+    McpFixture::SetUp();
     handler_ = MakeHttpHandler(*server_);
   }
   server::HttpRequest Post(const json& body, const std::string& path = "/mcp") {
@@ -37,9 +33,6 @@ class HttpHandlerTest : public ::testing::Test {
   }
   static json Body(const server::HttpResponse& r) { return json::parse(r.body); }
 
-  TempDir dir_;
-  std::unique_ptr<Engine> engine_;
-  std::unique_ptr<Server> server_;
   server::HttpHandler handler_;
 };
 

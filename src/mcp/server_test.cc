@@ -12,22 +12,18 @@
 #include "mcp/protocol.h"
 #include "mcp/result_cap.h"
 #include "mcp/stdio.h"
-#include "test_util.h"
+#include "mcp_fixture.h"
 
 namespace engram::mcp {
 namespace {
 
 using ::testing::HasSubstr;
 using nlohmann::json;
-using test::TempDir;
 
-class ServerTest : public ::testing::Test {
+class ServerTest : public McpFixture {
  protected:
   void SetUp() override {
-    auto e = Engine::Open({.db_path = dir_.File("m.db"), .open_mode = OpenMode::kCreate});
-    ASSERT_TRUE(e) << e.error().ToString();
-    engine_ = std::move(*e);
-    server_ = std::make_unique<Server>(*engine_);
+    McpFixture::SetUp();
     conn_.scope.bound_namespace = "alice";
   }
   json Send(const json& message) { return Raw(message.dump()); }
@@ -43,9 +39,6 @@ class ServerTest : public ::testing::Test {
   }
   static std::string Text(const json& result) { return result["content"][0]["text"]; }
 
-  TempDir dir_;
-  std::unique_ptr<Engine> engine_;
-  std::unique_ptr<Server> server_;
   Connection conn_;
 };
 
