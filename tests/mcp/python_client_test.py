@@ -125,7 +125,30 @@ def raw_stdout_is_only_json_rpc():
     check("raw: EOF exits within 1 s", took < 1.0 and p.returncode == 0, f"{took:.2f} s, rc {p.returncode}")
 
 
+async def ingest_gets_claims():
+    """Events sent with memory_ingest are extracted by the background worker: claims follow."""
+    db = os.path.join(WORK, "py-ingest.db")
+    events = [{"session_id": "s1", "role": "user", "content": c} for c in
+              ["I live in Lisbon.", "My sister is called Ana.", "I work as a nurse.", "I love jazz.",
+               "My dog is named Bolt."]]
+    async with Client(server(db, "alice", ["--worker-poll-ms", "100"]), mode="legacy") as c:
+        r = await c.call_tool("memory_ingest", {"events": events})
+        check("ingest: stored", not r.is_error and (r.structured_content or {}).get("stored") == 5, text_of(r))
+        claims = []
+        for _ in range(100):
+            found = await c.call_tool("memory_recall", {"query": "Lisbon", "budget_tokens": 0})
+            claims = [i for i in (found.structured_content or {}).get("items", []) if i.get("type") == "claim"]
+            if claims:
+                break
+            await asyncio.sleep(0.1)
+        check("ingest: the worker extracted claims", bool(claims), "no claim after 10 s")
+
+
 async def main():
+    try:
+        await ingest_gets_claims()
+    except Exception as e:
+        check("ingest: session", False, repr(e))
     try:
         raw_stdout_is_only_json_rpc()
     except Exception as e:
