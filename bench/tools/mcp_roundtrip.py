@@ -98,13 +98,15 @@ def main():
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--url", help="also measure this HTTP /mcp endpoint (namespace bound by its path)")
+    ap.add_argument("--http-only", action="store_true", help="skip stdio; seed the HTTP endpoint instead")
     a = ap.parse_args()
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(a.db + suffix):
             os.remove(a.db + suffix)
-    run(Stdio(a.engram, a.db), a.calls, a.seed)
+    if not a.http_only:
+        run(Stdio(a.engram, a.db), a.calls, a.seed)
     if a.url:
-        run(Http(a.url), a.calls, 0)
+        run(Http(a.url), a.calls, a.seed if a.http_only else 0)
 
 
 if __name__ == "__main__":
