@@ -75,8 +75,20 @@ int64_t PageOffset(const nlohmann::json& args) {
   return offset ? *offset : 0;
 }
 
+// Logs (stderr) the argument names the capability does not take: ParseArgs ignores them.
+void LogUnknownArguments(const api::Capability& c, const nlohmann::json& args) {
+  std::string unknown;
+  for (const auto& [key, value] : args.items()) {
+    bool known = false;
+    for (const api::ParamSpec& spec : c.params) known = known || spec.name == key;
+    if (!known) unknown += (unknown.empty() ? "" : ", ") + key;
+  }
+  if (!unknown.empty()) spdlog::info("mcp: {}: ignored unknown arguments: {}", c.mcp.tool, unknown);
+}
+
 OrderedJson RunCapability(Engine& engine, const api::Capability& c, const CallScope& scope, nlohmann::json args,
                           const nlohmann::json& request_id) {
+  LogUnknownArguments(c, args);
   const std::string ns = NamespaceOf(args, scope);
   if (c.namespaced && ns.empty()) {
     return ToolError(fmt::format("{}: field \"namespace\": required: this connection has no namespace bound, so "
