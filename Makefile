@@ -15,6 +15,7 @@ demo: build
 	./scripts/demo.sh $(BUILD_DIR)/engram
 
 test: build
+	./scripts/setup_schemathesis.sh || [ $$? -eq 77 ]
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 MEMORYBANK_DATA ?= ../shared/data/memorybank

@@ -7,11 +7,13 @@
 //   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH [--reuse]] [--keep]
 //                      [--no-claims] [--batch B]
 //   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
+//   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S] [--json]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
 #include "maintenance_bench.h"
 #include "memorybank_bench.h"
+#include "recall_qps_bench.h"
 #include "scale_bench.h"
 
 int main(int argc, char** argv) {
@@ -110,11 +112,21 @@ int main(int argc, char** argv) {
   maintenance_cmd->add_option("--seed", maintenance.seed, "generator seed (default 1)");
   maintenance_cmd->add_flag("--json", maintenance.json, "print one JSON object instead of a table");
 
+  engram::bench::RecallQpsBenchOptions qps;
+  CLI::App* qps_cmd = app.add_subcommand(
+      "recall-qps", "in-process recall throughput: T threads, each with its own read-only Engine");
+  qps_cmd->add_option("--db", qps.db_path, "an existing engram database")->required();
+  qps_cmd->add_option("--queries", qps.queries_path, "one namespace<TAB>question a line")->required();
+  qps_cmd->add_option("--threads", qps.threads, "threads (default 2)")->check(CLI::PositiveNumber);
+  qps_cmd->add_option("--seconds", qps.seconds, "measured seconds (default 10)")->check(CLI::PositiveNumber);
+  qps_cmd->add_flag("--json", qps.json, "print one JSON object");
+
   CLI11_PARSE(app, argc, argv);
 
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);
   if (maintenance_cmd->parsed()) return engram::bench::RunMaintenanceBench(maintenance);
+  if (qps_cmd->parsed()) return engram::bench::RunRecallQpsBench(qps);
   return 1;
 }

@@ -222,6 +222,21 @@ class Engine {
   // Empty when there are none. Errors: kInvalidArgument (empty id).
   virtual Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) = 0;
 
+  // ---- API keys (the servers' credentials; see docs/server.md) ------------------------------
+  // Creates a key granting input.access on input.namespaces and returns it with its secret, which
+  // is not stored (only its SHA-256) and cannot be shown again. Errors: kInvalidArgument (no
+  // namespace, a malformed namespace, an unknown access, a label over 200 characters), kBusy,
+  // kIOError. Thread-safe.
+  virtual Result<CreatedApiKey> CreateApiKey(const ApiKeyInput& input) = 0;
+  // Every key, oldest first; revoked ones only with include_revoked. Thread-safe.
+  virtual Result<std::vector<ApiKeyInfo>> ListApiKeys(bool include_revoked) = 0;
+  // Revokes the key with this id (idempotent: revoking a revoked key returns it unchanged).
+  // Errors: kNotFound, kBusy, kIOError. Thread-safe.
+  virtual Result<ApiKeyInfo> RevokeApiKey(std::string_view id) = 0;
+  // The key whose secret this is. Errors: kUnauthenticated (unknown, malformed or revoked; the
+  // message does not say which). Thread-safe.
+  virtual Result<ApiKeyInfo> VerifyApiKey(std::string_view secret) = 0;
+
   // ---- Lifecycle maintenance (see docs/lifecycle.md) ------------------------------------------
 
   // One maintenance pass over one namespace (every namespace when request.namespace_name is

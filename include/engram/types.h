@@ -86,8 +86,8 @@ struct RecallQuery {
   std::string namespace_name;  // required
   int limit = 10;              // 1–1000
   std::string session_id;      // optional: only this session
-  std::optional<TimestampMs> since;  // optional: occurred_at >= since
-  std::optional<TimestampMs> until;  // optional: occurred_at < until
+  std::optional<TimestampMs> since;  // optional: events with occurred_at >= since; claims valid after it
+  std::optional<TimestampMs> until;  // optional: events with occurred_at < until; claims valid before it
   MatchMode match = MatchMode::kAny;
   // Bitemporal questions about claims (events are immutable and always visible):
   std::optional<TimestampMs> as_of;        // valid time: what was true at T (as known now)
@@ -217,6 +217,33 @@ struct FeedbackResult {
   std::string namespace_name;
   int64_t helpful = 0;    // ratings of the item so far (every query)
   int64_t unhelpful = 0;
+};
+
+// ---- API keys (servers: `engram serve`, `engram keys`) -----------------------------------------
+
+// Access levels a key grants on its namespaces: read < write < admin. An admin key on "*" may also
+// call whole-file operations (doctor, backup, maintain).
+inline constexpr const char* kKeyAccessLevels[] = {"read", "write", "admin"};
+
+struct ApiKeyInput {
+  std::vector<std::string> namespaces;  // names, or "*" for every namespace; at least one
+  std::string access = "read";          // one of kKeyAccessLevels
+  std::string label;                    // free text for `keys list`, at most 200 characters
+};
+
+// A stored key: never its secret (only its SHA-256 is stored).
+struct ApiKeyInfo {
+  std::string id;  // public id "ek_" + 16 hex digits
+  std::vector<std::string> namespaces;
+  std::string access;
+  std::string label;
+  TimestampMs created_at = 0;
+  std::optional<TimestampMs> revoked_at;  // set once revoked; a revoked key never verifies
+};
+
+struct CreatedApiKey {
+  ApiKeyInfo key;
+  std::string secret;  // "<id>.<64 hex digits>"; shown once, not recoverable
 };
 
 // ---- Claims ---------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "util/time.h"
 
 namespace engram {
@@ -12,6 +15,31 @@ OrderedJson MetadataToJson(const std::string& text) {
   if (text.empty()) return OrderedJson::object();
   auto parsed = OrderedJson::parse(text, nullptr, false);
   return parsed.is_discarded() ? OrderedJson::object() : parsed;
+}
+
+// A stored JSON object (a claim snapshot in its history, an audit detail) as it goes out: its
+// times — stored as integers of ms since the epoch — become ISO-8601 UTC like every other time
+// engram prints (B36). Nested objects (an audit detail's "before"/"after") are converted too.
+OrderedJson StoredObjectToJson(const std::string& text) {
+  static constexpr std::string_view kTimeFields[] = {"valid_from", "valid_to", "recorded_from", "recorded_to",
+                                                     "expires_at", "last_accessed_at", "decay_below_since",
+                                                     "occurred_at", "at"};
+  if (text.empty()) return OrderedJson::object();
+  OrderedJson j = OrderedJson::parse(text, nullptr, false);
+  if (j.is_discarded()) return OrderedJson(text);
+  std::function<void(OrderedJson&)> convert = [&](OrderedJson& o) {
+    if (!o.is_object()) return;
+    for (auto& [key, value] : o.items()) {
+      if (value.is_object()) {
+        convert(value);
+      } else if (value.is_number_integer() &&
+                 std::find(std::begin(kTimeFields), std::end(kTimeFields), key) != std::end(kTimeFields)) {
+        value = FormatTimestamp(value.get<int64_t>());
+      }
+    }
+  };
+  convert(j);
+  return j;
 }
 
 constexpr const char* kStringFields[] = {
@@ -76,6 +104,10 @@ OrderedJson EventToJson(const Event& e) {
   if (!e.speaker.empty()) j["speaker"] = e.speaker;
   j["content"] = e.content;
   j["occurred_at"] = FormatTimestamp(e.occurred_at);
+  // The same instant in the calendar it was written in ("2023-05-08T12:45:00+08:00"), and that
+  // offset in minutes east of UTC (B53).
+  j["occurred_at_local"] = FormatLocalTimestamp(e.occurred_at, e.utc_offset_minutes);
+  j["utc_offset_minutes"] = e.utc_offset_minutes;
   j["recorded_at"] = FormatTimestamp(e.recorded_at);
   j["origin_class"] = e.origin_class;
   j["content_hash"] = e.content_hash;
@@ -144,8 +176,8 @@ OrderedJson ClaimChangeToJson(const ClaimChange& c) {
   j["actor"] = c.actor;
   j["action"] = c.action;
   j["reason"] = c.reason;
-  j["before"] = MetadataToJson(c.before_json);
-  j["after"] = MetadataToJson(c.after_json);
+  j["before"] = StoredObjectToJson(c.before_json);
+  j["after"] = StoredObjectToJson(c.after_json);
   return j;
 }
 
@@ -235,8 +267,7 @@ OrderedJson AuditEntryToJson(const AuditEntry& a) {
   j["object_id"] = a.object_id;
   j["namespace"] = a.namespace_name;
   j["reason"] = a.reason;
-  OrderedJson detail = OrderedJson::parse(a.detail_json, nullptr, false);
-  j["detail"] = detail.is_discarded() ? OrderedJson(a.detail_json) : detail;
+  j["detail"] = StoredObjectToJson(a.detail_json);
   return j;
 }
 

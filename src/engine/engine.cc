@@ -16,6 +16,7 @@
 #include "lifecycle/forget.h"
 #include "lifecycle/hits_log.h"
 #include "lifecycle/access_batch.h"
+#include "lifecycle/api_keys.h"
 #include "lifecycle/import_dump.h"
 #include "lifecycle/maintain.h"
 #include "lifecycle/resurrect.h"
@@ -26,6 +27,7 @@
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
 #include "recall/recall.h"
+#include "store/sqlite/api_key_store.h"
 #include "store/sqlite/audit_log.h"
 #include "store/sqlite/claim_store.h"
 #include "store/sqlite/create_database.h"
@@ -701,6 +703,26 @@ class EngineImpl final : public Engine {
     });
     if (!st.ok()) return Error(st);
     return removed;
+  }
+
+  Result<CreatedApiKey> CreateApiKey(const ApiKeyInput& input) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::CreateApiKey(*db_, input, NowMs());
+  }
+
+  Result<std::vector<ApiKeyInfo>> ListApiKeys(bool include_revoked) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sqlite::ApiKeyStore(*db_).List(include_revoked);
+  }
+
+  Result<ApiKeyInfo> RevokeApiKey(std::string_view id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::RevokeApiKey(*db_, id, NowMs());
+  }
+
+  Result<ApiKeyInfo> VerifyApiKey(std::string_view secret) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lifecycle::VerifyApiKey(*db_, secret);
   }
 
   Result<CompactReport> Compact() override {

@@ -138,8 +138,9 @@ TEST_F(ExportTest, DecayClockRoundTripsAndOlderDumpsStillImport) {
              "WHERE status = 'active'");
   }
   const std::string dump = ExportAll(*a_);
-  EXPECT_THAT(dump, HasSubstr("\"last_accessed_at\":1700000000123"));
-  EXPECT_THAT(dump, HasSubstr("\"decay_below_since\":1700000999000"));
+  // Times are ISO-8601 UTC in a dump (B36, B53), to the millisecond.
+  EXPECT_THAT(dump, HasSubstr("\"last_accessed_at\":\"2023-11-14T22:13:20.123Z\""));
+  EXPECT_THAT(dump, HasSubstr("\"decay_below_since\":\"2023-11-14T22:29:59.000Z\""));
 
   ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
   std::istringstream in(dump);
@@ -157,7 +158,8 @@ TEST_F(ExportTest, DecayClockRoundTripsAndOlderDumpsStillImport) {
   std::string older;
   std::istringstream lines(dump);
   for (std::string line; std::getline(lines, line);) {
-    for (const char* field : {"\"last_accessed_at\":1700000000123,", "\"decay_below_since\":1700000999000,",
+    for (const char* field : {"\"last_accessed_at\":\"2023-11-14T22:13:20.123Z\",",
+                              "\"decay_below_since\":\"2023-11-14T22:29:59.000Z\",",
                               "\"last_accessed_at\":null,", "\"decay_below_since\":null,"}) {
       if (auto at = line.find(field); at != std::string::npos) line.erase(at, std::string_view(field).size());
     }
@@ -282,6 +284,23 @@ TEST_F(ExportTest, ABadLineNamesLineAndFieldAndImportsNothing) {
   EXPECT_EQ(ExportAll(*b), "") << "nothing half-imported";
 }
 
+// Dumps written before times were ISO-8601 carry integers of ms since the epoch: they still import,
+// and export again in today's form (B36, B53: one time format).
+TEST_F(ExportTest, DumpsWithEpochMillisecondsStillImport) {
+  Populate();
+  std::string dump = ExportAll(*a_);
+  const std::string iso = "\"occurred_at\":\"2023-05-08T13:56:00.000Z\"";
+  ASSERT_THAT(dump, HasSubstr(iso));
+  std::string older = dump;
+  for (size_t at = older.find(iso); at != std::string::npos; at = older.find(iso)) {
+    older.replace(at, iso.size(), "\"occurred_at\":1683554160000");
+  }
+  ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
+  std::istringstream in(older);
+  ASSERT_OK(b->Import(in));
+  EXPECT_EQ(ExportAll(*b), dump);
+}
+
 // Numbers out of range never slip in: a time outside the years 1–9999, an integer above INT64_MAX
 // (which would wrap to a small negative value), a number where an integer belongs. The message
 // names the line and the field in words, and nothing is imported.
@@ -307,7 +326,8 @@ TEST_F(ExportTest, OutOfRangeAndWrappedNumbersAreRejected) {
       {"\"utc_offset_minutes\":", "\"480\"", "expected an integer or null"},
       {"\"utc_offset_minutes\":", "4.5", "expected an integer or null"},
       {"\"utc_offset_minutes\":", "10000", "outside"},
-      {"\"recorded_from\":", "\"2024-01-01\"", "expected an integer (ms since the epoch, UTC)"},
+      {"\"recorded_from\":", "\"yesterday\"", "ISO-8601"},
+      {"\"recorded_from\":", "true", "expected an ISO-8601 time or an integer of ms since the epoch"},
   };
   ASSERT_OK_AND_ASSIGN(auto b, test::OpenTestEngine(dir_.File("b.db")));
   for (const auto& [pattern, value, message] : cases) {

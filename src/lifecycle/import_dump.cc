@@ -67,7 +67,7 @@ Status CheckFields(const json& o,
         break;
       case 't':
         ok = int64;
-        expected = "an integer (ms since the epoch, UTC)";
+        expected = "an ISO-8601 time or an integer of ms since the epoch, UTC";
         if (ok && (it->get<int64_t>() < kMinTimestampMs || it->get<int64_t>() > kMaxTimestampMs)) {
           return FieldError(name, fmt::format("{} is outside the years 1–9999 (ms since the epoch, UTC)",
                                               it->get<int64_t>()));
@@ -135,6 +135,28 @@ constexpr const char* kClaimColumns[] = {"id",
 
 // Validates one line by kind; for an event also builds the row to store (through the one event
 // validation) and checks the content hash.
+// Times are exported as ISO-8601 strings ("2023-05-08T13:56:00.000Z"); dumps written before that
+// carry integers of ms since the epoch. Both read: a string time is replaced by its ms here, so
+// the checks and inserts below see one form. Errors: kInvalidArgument naming the field.
+Status TimesToMs(json& o) {
+  static constexpr const char* kTimeFields[] = {"created_at",    "started_at",  "last_active_at",   "occurred_at",
+                                                "recorded_at",   "valid_from",  "valid_to",         "recorded_from",
+                                                "recorded_to",   "last_accessed_at", "decay_below_since"};
+  if (!o.is_object()) return Status::Ok();
+  for (const char* field : kTimeFields) {
+    auto it = o.find(field);
+    if (it == o.end() || !it->is_string()) continue;
+    auto ms = ParseTimestamp(it->get<std::string>());
+    if (!ms) return ms.error().WithContext(fmt::format("field \"{}\"", field));
+    *it = *ms;
+  }
+  auto evidence = o.find("evidence");
+  if (evidence != o.end() && evidence->is_array()) {
+    for (json& ev : *evidence) ENGRAM_RETURN_IF_ERROR(TimesToMs(ev).WithContext("evidence"));
+  }
+  return Status::Ok();
+}
+
 Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
   if (!o.is_object()) return Status::InvalidArgument("not a JSON object");
   auto kind = o.find("kind");
@@ -324,7 +346,8 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
           Status::InvalidArgument(fmt::format("line {}: not valid JSON: {}", number, e.what())));
     }
     sqlite::EventRow row;
-    Status st = ValidateLine(line.obj, &row);
+    Status st = TimesToMs(line.obj);
+    if (st.ok()) st = ValidateLine(line.obj, &row);
     if (!st.ok()) return Error(st.WithContext(fmt::format("line {}", number)));
     if (line.obj["kind"] == "event") event_rows.emplace(number, std::move(row));
     lines.push_back(std::move(line));

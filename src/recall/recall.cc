@@ -189,7 +189,11 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     MatchExpression match = BuildMatchExpression(units, query.match);
     claim_terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
-    sqlite::ClaimVisibility visibility{query.as_of, query.known_as_of, query.include_history};
+    sqlite::ClaimVisibility visibility{.as_of = query.as_of,
+                                       .known_as_of = query.known_as_of,
+                                       .include_history = query.include_history,
+                                       .valid_since = query.since,
+                                       .valid_until = query.until};
     const int pool = std::max(query.limit, kClaimPool);
     auto hits = ctx.claims.Search(match.fts5, **ns, visibility, NowMs(), pool, ctx.options.bm25_k1,
                                   ctx.options.bm25_b);

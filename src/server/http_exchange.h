@@ -17,7 +17,7 @@ namespace engram::server {
 
 struct HttpRequest {
   std::string method;  // GET, POST, DELETE, ...
-  std::string path;    // without the query string
+  std::string path;    // without the query string, percent-encoded as sent ("/v1/namespaces/a%2Fb/recall")
   std::map<std::string, std::string> path_params;     // {namespace}, {id} of the matched route
   std::multimap<std::string, std::string> query;      // decoded query parameters
   std::map<std::string, std::string> headers;         // names lower-cased

@@ -477,6 +477,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
     sql += "AND c.status IN ('active','disputed') AND (c.valid_to IS NULL OR c.valid_to > ?7) "
            "AND (c.expires_at IS NULL OR c.expires_at > ?7) ";
   }
+  sql += "AND (?8 IS NULL OR c.valid_from < ?8) AND (?9 IS NULL OR c.valid_to IS NULL OR c.valid_to > ?9) ";
 
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
@@ -490,6 +491,16 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
     q.Bind(6, *v.as_of);
   } else if (!v.include_history) {
     q.Bind(7, now);
+  }
+  if (v.valid_until) {
+    q.Bind(8, *v.valid_until);
+  } else {
+    q.BindNull(8);
+  }
+  if (v.valid_since) {
+    q.Bind(9, *v.valid_since);
+  } else {
+    q.BindNull(9);
   }
   std::vector<SearchHit> hits;
   while (true) {

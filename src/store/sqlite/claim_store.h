@@ -29,6 +29,10 @@ struct ClaimVisibility {
   std::optional<TimestampMs> as_of;        // valid time
   std::optional<TimestampMs> known_as_of;  // recorded time
   bool include_history = false;
+  // Valid-time range (recall's since/until, B39): only claims whose validity overlaps
+  // [valid_since, valid_until) — valid_from < valid_until and (open or valid_to > valid_since).
+  std::optional<TimestampMs> valid_since;
+  std::optional<TimestampMs> valid_until;
   // Archived claims only (the resurrection cold path, lifecycle/resurrect.h); overrides the rest.
   bool archived_only = false;
 };

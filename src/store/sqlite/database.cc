@@ -1,5 +1,7 @@
 #include "store/sqlite/database.h"
 
+#include "store/sqlite/sql_functions.h"
+
 #include <chrono>
 #include <random>
 #include <thread>
@@ -164,6 +166,10 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, options.busy_timeout_ms);
+  if (Status functions = RegisterSqlFunctions(db); !functions.ok()) {
+    sqlite3_close_v2(db);
+    return Error(functions);
+  }
   std::unique_ptr<Database> database(new Database(db, options.db_path, options));
   database->read_only_ = target->read_only;
 

@@ -245,6 +245,20 @@ CREATE INDEX IF NOT EXISTS claims_expiry ON claims(namespace_id, expires_at)
   WHERE expires_at IS NOT NULL AND status IN ('active','disputed');
 )sql";
 
+// Migration 10: API keys (store/sqlite/api_key_store.h). `namespaces` is a JSON array of names
+// ("*" = every namespace); `revoked_at` (ms UTC) is set once and never cleared.
+constexpr const char* kMigration10 = R"sql(
+CREATE TABLE IF NOT EXISTS api_keys (
+  id          TEXT PRIMARY KEY,
+  secret_hash TEXT NOT NULL UNIQUE,
+  access      TEXT NOT NULL CHECK (access IN ('read', 'write', 'admin')),
+  namespaces  TEXT NOT NULL CHECK (json_valid(namespaces)),
+  label       TEXT NOT NULL DEFAULT '',
+  created_at  INTEGER NOT NULL,
+  revoked_at  INTEGER
+) STRICT;
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -381,7 +395,13 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec("ALTER TABLE jobs ADD COLUMN lease_owner TEXT"));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 9"));
     }
-    // Later migrations go here: `if (*version < 10) { ... PRAGMA user_version = 10; }`.
+    if (*version < 10) {
+      // API keys of the servers (`engram keys`, docs/server.md): the SHA-256 of the secret, never
+      // the secret. Additive: no existing table changes.
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration10));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 10"));
+    }
+    // Later migrations go here: `if (*version < 11) { ... PRAGMA user_version = 11; }`.
     return Status::Ok();
   });
 }
