@@ -143,27 +143,31 @@ server::HttpResponse HandlePost(Server& server, const HttpOptions& options, cons
 
 }  // namespace
 
+server::HttpResponse HandleHttp(Server& server, const HttpOptions& options, const server::HttpRequest& req) {
+  const std::string origin = req.Header("origin");
+  if (!origin.empty() && std::find(options.allowed_origins.begin(), options.allowed_origins.end(), origin) ==
+                             options.allowed_origins.end() &&
+      !Allowed(options.allowed_hosts, OriginHost(origin))) {
+    return RpcFailure(403, kInvalidRequest, fmt::format("Origin \"{}\" is not allowed", origin));
+  }
+  const std::string host = req.Header("host");
+  if (!host.empty() && !Allowed(options.allowed_hosts, HostName(host))) {
+    return RpcFailure(403, kInvalidRequest, fmt::format("Host \"{}\" is not allowed", host));
+  }
+  if (req.method != "POST") {
+    server::HttpResponse r = RpcFailure(405, kInvalidRequest, "method not allowed: this endpoint takes POST only");
+    r.headers.push_back({"Allow", "POST"});
+    return r;
+  }
+  if (!AcceptsJson(req.Header("accept"))) {
+    return RpcFailure(406, kInvalidRequest, "Accept must admit application/json");
+  }
+  return HandlePost(server, options, req);
+}
+
 server::HttpHandler MakeHttpHandler(Server& server, HttpOptions options) {
   return [&server, options = std::move(options)](const server::HttpRequest& req) {
-    const std::string origin = req.Header("origin");
-    if (!origin.empty() && std::find(options.allowed_origins.begin(), options.allowed_origins.end(), origin) ==
-                               options.allowed_origins.end() &&
-        !Allowed(options.allowed_hosts, OriginHost(origin))) {
-      return RpcFailure(403, kInvalidRequest, fmt::format("Origin \"{}\" is not allowed", origin));
-    }
-    const std::string host = req.Header("host");
-    if (!host.empty() && !Allowed(options.allowed_hosts, HostName(host))) {
-      return RpcFailure(403, kInvalidRequest, fmt::format("Host \"{}\" is not allowed", host));
-    }
-    if (req.method != "POST") {
-      server::HttpResponse r = RpcFailure(405, kInvalidRequest, "method not allowed: this endpoint takes POST only");
-      r.headers.push_back({"Allow", "POST"});
-      return r;
-    }
-    if (!AcceptsJson(req.Header("accept"))) {
-      return RpcFailure(406, kInvalidRequest, "Accept must admit application/json");
-    }
-    return HandlePost(server, options, req);
+    return HandleHttp(server, options, req);
   };
 }
 

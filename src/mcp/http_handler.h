@@ -33,6 +33,10 @@ struct HttpOptions {
 // handler. Thread-safe: each request is its own connection.
 server::HttpHandler MakeHttpHandler(Server& server, HttpOptions options = {});
 
+// Answers one request as the handler does (for a caller that makes a Server per request, e.g. on
+// an Engine leased from a pool). Thread-safe.
+server::HttpResponse HandleHttp(Server& server, const HttpOptions& options, const server::HttpRequest& request);
+
 }  // namespace engram::mcp
 
 #endif  // ENGRAM_MCP_HTTP_HANDLER_H_
