@@ -144,7 +144,64 @@ async def ingest_gets_claims():
         check("ingest: the worker extracted claims", bool(claims), "no claim after 10 s")
 
 
+def start_serve():
+    """engram serve on a scratch file with one key for namespace alice; returns (process, base url, secret)."""
+    import json
+    import subprocess
+    import time
+    db = os.path.join(WORK, "py-http.db")
+    subprocess.run([ENGRAM, "--db", db, "remember", "seed", "-n", "alice"], env=ENV, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    secret = json.loads(subprocess.run([ENGRAM, "--db", db, "--json", "keys", "create", "--namespace", "alice",
+                                        "--access", "write"], env=ENV, check=True, capture_output=True).stdout)["secret"]
+    port_file = os.path.join(WORK, "py-http.port")
+    p = subprocess.Popen([ENGRAM, "--db", db, "serve", "--listen", "127.0.0.1:0", "--port-file", port_file,
+                          "--no-worker", "--quiet"], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            break
+        time.sleep(0.05)
+    return p, f"http://127.0.0.1:{open(port_file).read().strip()}", secret
+
+
+async def over_http(mode):
+    """The same checks over streamable HTTP against /mcp/alice of engram serve, with an API key."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+    p, base, secret = start_serve()
+    try:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {secret}"})
+        async with Client(streamable_http_client(base + "/mcp/alice", http_client=http), mode=mode) as c:
+            names = [t.name for t in (await c.list_tools()).tools]
+            check(f"http {mode}: tools listed", "memory_recall" in names, names)
+            for text, query, needle in [("我的猫叫小白。", "猫", "小白"), ("My cat is called Snowy.", "cat", "Snowy")]:
+                saved = await c.call_tool("memory_save", {"text": text})
+                found = await c.call_tool("memory_recall", {"query": query})
+                check(f"http {mode}: save and recall {needle}",
+                      not saved.is_error and needle in text_of(found), text_of(saved) + text_of(found))
+            bad = await c.call_tool("memory_recall", {})
+            check(f"http {mode}: bad arguments", bad.is_error and 'field "query"' in text_of(bad), text_of(bad))
+            other = await c.call_tool("memory_save", {"text": "x", "namespace": "bob"})
+            check(f"http {mode}: the key may not use bob",
+                  other.is_error and "permission_denied" in text_of(other), text_of(other))
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
+def serve_available():
+    import subprocess
+    r = subprocess.run([ENGRAM, "serve", "--conformance-fixtures", "--print-openapi"], capture_output=True)
+    return r.returncode == 0
+
+
 async def main():
+    if serve_available():
+        for mode in ["legacy", "auto"]:
+            try:
+                await over_http(mode)
+            except Exception as e:
+                check(f"http {mode}: session", False, repr(e))
     try:
         await ingest_gets_claims()
     except Exception as e:

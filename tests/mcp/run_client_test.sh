@@ -16,8 +16,9 @@ case "$kind" in
     # the committed baseline of expected failures (tests/mcp/conformance-baseline.yml: one reason
     # a line). It fails on an unexpected failure and on a stale baseline entry.
     [ -x "$root/clients/node_modules/.bin/node" ] || { echo "conformance suite not installed (npm missing?)"; exit 77; }
-    "$engram" serve --help 2> /dev/null | grep -q -- "--conformance-fixtures" \
+    "$engram" serve --conformance-fixtures --print-openapi > /dev/null 2>&1 \
       || { echo "engram serve has no --conformance-fixtures (serve not merged yet)"; exit 77; }
+    "$engram" --db "$work/conf.db" remember seed -n conformance > /dev/null 2>&1
     "$engram" --db "$work/conf.db" serve --listen 127.0.0.1:0 --port-file "$work/port" --no-worker --quiet \
       --conformance-fixtures 2> "$work/serve.log" &
     serve_pid=$!
