@@ -47,7 +47,7 @@ GlobalFlags WithConfigDb(const GlobalFlags& flags, const server::ServerConfig& c
 // checks Host and Origin on loopback, so the handler's own host list is off.
 void MountMcp(server::HttpServer& http, server::EnginePool& pool, bool fixtures) {
   const mcp::HttpOptions options{.fixtures = fixtures, .allowed_hosts = {}};
-  http.Mount("", "/mcp", [&pool, options](const server::HttpRequest& request) {
+  server::HttpHandler handler = [&pool, options](const server::HttpRequest& request) {
     auto lease = pool.AcquireWriter(std::chrono::milliseconds(10000));
     if (!lease) {
       return server::HttpResponse{.status = 503,
@@ -56,7 +56,9 @@ void MountMcp(server::HttpServer& http, server::EnginePool& pool, bool fixtures)
     }
     mcp::Server server(lease->engine());
     return mcp::HandleHttp(server, options, request);
-  });
+  };
+  http.Mount("", "/mcp", handler);    // exactly /mcp
+  http.Mount("", "/mcp/", handler);   // /mcp/{namespace}
 }
 
 int RunServe(const GlobalFlags& flags, const ServeFlags& sf) {
