@@ -144,17 +144,19 @@ async def ingest_gets_claims():
         check("ingest: the worker extracted claims", bool(claims), "no claim after 10 s")
 
 
-def start_serve():
+def start_serve(name):
     """engram serve on a scratch file with one key for namespace alice; returns (process, base url, secret)."""
     import json
     import subprocess
     import time
-    db = os.path.join(WORK, "py-http.db")
+    db = os.path.join(WORK, f"py-http-{name}.db")
     subprocess.run([ENGRAM, "--db", db, "remember", "seed", "-n", "alice"], env=ENV, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     secret = json.loads(subprocess.run([ENGRAM, "--db", db, "--json", "keys", "create", "--namespace", "alice",
                                         "--access", "write"], env=ENV, check=True, capture_output=True).stdout)["secret"]
-    port_file = os.path.join(WORK, "py-http.port")
+    port_file = os.path.join(WORK, f"py-http-{name}.port")
+    if os.path.exists(port_file):
+        os.remove(port_file)
     p = subprocess.Popen([ENGRAM, "--db", db, "serve", "--listen", "127.0.0.1:0", "--port-file", port_file,
                           "--no-worker", "--quiet"], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
@@ -168,7 +170,7 @@ async def over_http(mode):
     """The same checks over streamable HTTP against /mcp/alice of engram serve, with an API key."""
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
-    p, base, secret = start_serve()
+    p, base, secret = start_serve(mode)
     try:
         http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {secret}"})
         async with Client(streamable_http_client(base + "/mcp/alice", http_client=http), mode=mode) as c:
