@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "raw_db.h"
+#include "store/sqlite/schema.h"
 #include "test_util.h"
 
 namespace engram {
@@ -345,7 +346,7 @@ TEST_F(BadFilesTest, ReadCommandOnAnOlderSchemaMigratesOnceAndAnswers) {
   CliResult r = Engram({"recall", "where does Lin live", "-n", "p1"});
   EXPECT_EQ(r.exit_code, 0) << r.Describe();
   test::RawDb raw(db_);
-  EXPECT_EQ(raw.Int("PRAGMA user_version"), 9);
+  EXPECT_EQ(raw.Int("PRAGMA user_version"), sqlite::kSchemaVersion);
 }
 
 }  // namespace
