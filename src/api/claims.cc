@@ -140,7 +140,7 @@ std::vector<Capability> ClaimCapabilities() {
        .mcp = {.tool = "memory_save",
                .title = "Save a memory",
                .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
-               .params = {"text", "idempotency_key", "at", "session_id", "speaker"}}});
+               .params = {"text", "at", "idempotency_key"}}});
   out.push_back({.name = "list_claims",
                  .group = "claims",
                  .description = "The namespace's claims, oldest first, current ones unless include_history, a page at "

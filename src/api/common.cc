@@ -121,6 +121,7 @@ OrderedJson RecallPacketSchema() {
                  {"evidence_strength", NumberType()},
                  {"used_tokens", IntegerType()},
                  {"truncated", BooleanType("an item was left out to stay under the token budget")},
+                 {"next_cursor", NullableString("pass as cursor for the items ranked after these; null when none")},
                  {"items", ArrayOf(std::move(item))},
                  {"terms", ArrayOf(StringType())},
                  {"took_ms", NumberType()}},

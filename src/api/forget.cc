@@ -91,7 +91,7 @@ std::vector<Capability> ForgetCapabilities() {
        .mcp = {.tool = "memory_forget",
                .title = "Forget memories",
                .annotations = {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
-               .params = {"ids", "query", "subject", "session_id", "confirm", "reason"}}});
+               .params = {"ids", "query", "confirm"}}});
   out.push_back({.name = "list_tombstones",
                  .group = "forget",
                  .description = "What was forgotten in the namespace, newest first: ids and hashes, never content.",

@@ -2,12 +2,16 @@
 // search past sessions.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/common.h"
 #include "api/groups.h"
 #include "util/time.h"
 
 namespace engram::api {
 namespace {
+
+constexpr int64_t kMaxRecallLimit = 1000;  // the maximum of "limit" (and of the engine's RecallQuery)
 
 ParamSpec Time(const char* name, const char* description) {
   return {.name = name, .type = ParamType::kTimestamp, .description = description};
@@ -22,7 +26,7 @@ std::vector<ParamSpec> RecallParams() {
           {.name = "query", .description = "the question, taken literally (no search operators)", .required = true,
            .max_length = kMaxQueryLength},
           {.name = "limit", .type = ParamType::kInteger, .description = "items to return, 1–1000",
-           .minimum = 1, .maximum = 1000, .default_value = 10},
+           .minimum = 1, .maximum = kMaxRecallLimit, .default_value = 10},
           {.name = "budget_tokens", .type = ParamType::kInteger,
            .description = "pack items under this many tokens, 0 = no budget", .minimum = 0, .maximum = 1000000,
            .default_value = 0},
@@ -40,7 +44,8 @@ std::vector<ParamSpec> RecallParams() {
           {.name = "utc_offset", .description = "the asker's UTC offset, e.g. +08:00 (default: that of now, else UTC)",
            .max_length = 16},
           {.name = "rerank", .type = ParamType::kBoolean,
-           .description = "true: the configured reranker must run; false: not for this query"}};
+           .description = "true: the configured reranker must run; false: not for this query"},
+          {.name = "cursor", .description = "a next_cursor: the items ranked after that page", .max_length = 64}};
 }
 
 // The asker's offset: utc_offset, else the offset written in now, else UTC.
@@ -84,14 +89,43 @@ Result<RecallQuery> ToRecallQuery(const Args& args) {
   return q;
 }
 
+// Keeps the items best first while they fit under `budget` tokens (0 = no budget), stopping at
+// the first that does not (so a page is a run of consecutive ranks and its cursor is exact); the
+// first item is always kept, so a cursor always moves on. Returns how many were kept.
+size_t PackPage(RecallResult& r, int budget) {
+  int used = 0;
+  size_t kept = 0;
+  for (; kept < r.items.size(); ++kept) {
+    if (budget > 0 && kept > 0 && used + r.items[kept].tokens > budget) break;
+    used += r.items[kept].tokens;
+  }
+  r.truncated = kept < r.items.size();
+  r.items.resize(kept);
+  r.used_tokens = used;
+  return kept;
+}
+
+// One page of the ranked list: ranks [offset, offset + limit), packed under budget_tokens.
 Result<Reply> RunRecall(Engine& engine, const Args& args, const CallContext&) {
   auto q = ToRecallQuery(args);
   if (!q) return Error(q.error());
+  int64_t offset = 0;
+  if (auto cursor = args.OptString("cursor")) {
+    auto parsed = ParseCursor(*cursor);
+    if (!parsed) return Error(parsed.error());
+    offset = *parsed;
+  }
+  const int budget = q->budget_tokens;
+  q->limit = static_cast<int>(std::min<int64_t>(offset + q->limit, kMaxRecallLimit));
+  q->budget_tokens = 0;
   auto r = engine.Recall(*q);
   if (!r) return Error(r.error());
+  r->items.erase(r->items.begin(), r->items.begin() + std::min<size_t>(offset, r->items.size()));
+  const size_t kept = PackPage(*r, budget);
   OrderedJson body = RecallResultToJson(*r);
   body["namespace"] = q->namespace_name;
   body["as_of"] = q->as_of ? OrderedJson(FormatTimestamp(*q->as_of)) : OrderedJson();
+  body["next_cursor"] = r->truncated ? OrderedJson(MakeCursor(offset + static_cast<int64_t>(kept))) : OrderedJson();
   return Reply{.body = std::move(body)};
 }
 
@@ -148,8 +182,7 @@ std::vector<Capability> RecallCapabilities() {
        .mcp = {.tool = "memory_recall",
                .title = "Recall memories",
                .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
-               .params = {"query", "limit", "budget_tokens", "as_of", "include_history", "session_id", "since",
-                          "until"},
+               .params = {"query", "limit", "budget_tokens", "as_of", "include_history", "cursor"},
                .defaults = {{"budget_tokens", 2000}}}});
   out.push_back(
       {.name = "feedback",
@@ -199,7 +232,7 @@ std::vector<Capability> RecallCapabilities() {
        .mcp = {.tool = "memory_search_sessions",
                .title = "Search past sessions",
                .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
-               .params = {"query", "limit", "current_session_id"}}});
+               .params = {"query", "limit"}}});
   return out;
 }
 

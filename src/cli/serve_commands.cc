@@ -8,7 +8,10 @@
 
 #include "cli/cli_common.h"
 #include "codec/json_codec.h"
+#include "mcp/http_handler.h"
 #include "server/config.h"
+#include "server/engine_pool.h"
+#include "server/http_server.h"
 #include "server/openapi.h"
 #include "server/serve.h"
 #include "util/time.h"
@@ -25,6 +28,7 @@ struct ServeFlags {
   bool quiet = false;
   bool print_openapi = false;
   std::string port_file;
+  bool conformance_fixtures = false;
 };
 
 Result<server::ServerConfig> LoadConfig(const std::string& path) {
@@ -36,6 +40,25 @@ GlobalFlags WithConfigDb(const GlobalFlags& flags, const server::ServerConfig& c
   GlobalFlags f = flags;
   if (f.db_path.empty()) f.db_path = config.db_path;
   return f;
+}
+
+// MCP over streamable HTTP at /mcp and /mcp/{namespace} (docs/mcp.md). Each request leases the
+// writer (reads then wait behind writes: MCP calls take milliseconds). The listener already
+// checks Host and Origin on loopback, so the handler's own host list is off.
+void MountMcp(server::HttpServer& http, server::EnginePool& pool, bool fixtures) {
+  const mcp::HttpOptions options{.fixtures = fixtures, .allowed_hosts = {}};
+  server::HttpHandler handler = [&pool, options](const server::HttpRequest& request) {
+    auto lease = pool.AcquireWriter(std::chrono::milliseconds(10000));
+    if (!lease) {
+      return server::HttpResponse{.status = 503,
+                                  .body = Dump(mcp::ErrorResponse(nullptr, {.code = mcp::kInternalError,
+                                                                           .message = lease.error().ToString()}))};
+    }
+    mcp::Server server(lease->engine());
+    return mcp::HandleHttp(server, options, request);
+  };
+  http.Mount("", "/mcp", handler);    // exactly /mcp
+  http.Mount("", "/mcp/", handler);   // /mcp/{namespace}
 }
 
 int RunServe(const GlobalFlags& flags, const ServeFlags& sf) {
@@ -57,6 +80,9 @@ int RunServe(const GlobalFlags& flags, const ServeFlags& sf) {
   if (!config->rerank_base_url.empty()) options.engine.rerank.base_url = config->rerank_base_url;
   if (!config->rerank_model.empty()) options.engine.rerank.model = config->rerank_model;
   if (!config->rerank_api_key.empty()) options.engine.rerank.api_key = config->rerank_api_key;
+  options.mount = [fixtures = sf.conformance_fixtures](server::HttpServer& http, server::EnginePool& pool) {
+    MountMcp(http, pool, fixtures);
+  };
   Status st = server::Serve(options);
   return st.ok() ? 0 : Fail(flags, st);
 }
@@ -154,6 +180,9 @@ void AddServeCommands(CLI::App& app, const GlobalFlags& flags, Commands& command
   serve->add_flag("--no-worker", sf->no_worker, "do not run extraction and maintenance in this process");
   serve->add_flag("--quiet", sf->quiet, "no access log line per request");
   serve->add_flag("--print-openapi", sf->print_openapi, "print the OpenAPI document and exit");
+  serve->add_flag("--conformance-fixtures", sf->conformance_fixtures,
+                  "serve the MCP conformance suite's fixture tools at /mcp (tests only)")
+      ->group("");
   serve->add_option("--port-file", sf->port_file, "write the bound port here (for --listen HOST:0)");
   commands.Add(serve, [&flags, sf] { return RunServe(flags, *sf); });
   AddKeysCommands(app, flags, commands);

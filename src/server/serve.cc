@@ -123,6 +123,7 @@ Status Serve(const ServeOptions& options) {
   server.Mount("", "/v1/", [&rest](const HttpRequest& r) { return rest.Handle(r); }, true,
                [](const HttpRequest& r) { return RestRoutes::RouteOf(r.method, r.path); });
   MountOpsRoutes(server, **pool);
+  if (options.mount) options.mount(server, **pool);
   ENGRAM_RETURN_IF_ERROR(server.Bind());
   if (!options.port_file.empty()) std::ofstream(options.port_file) << server.port() << "\n";
   LogJson("info", "listening", {{"host", host}, {"port", server.port()}, {"readers", config.readers},

@@ -8,6 +8,7 @@
 #ifndef ENGRAM_SERVER_SERVE_H_
 #define ENGRAM_SERVER_SERVE_H_
 
+#include <functional>
 #include <string>
 
 #include "engram/options.h"
@@ -15,10 +16,16 @@
 
 namespace engram::server {
 
+class EnginePool;
+class HttpServer;
+
 struct ServeOptions {
   ServerConfig config;
   Options engine;          // the writer's options (open_mode kReadWrite or kCreate)
   std::string port_file;   // when not empty, the bound port is written there (tests, port 0)
+  // Mounts further handlers before the listener binds (the CLI mounts MCP at /mcp: the server
+  // layer does not depend on mcp). Called once, on the serving thread.
+  std::function<void(HttpServer&, EnginePool&)> mount;
 };
 
 // Serves until SIGTERM/SIGINT. Errors: kInvalidArgument (config; non-loopback without keys),
