@@ -48,6 +48,9 @@ Result<int64_t> ParseCursor(std::string_view cursor) {
       fmt::format("field \"cursor\": \"{}\" is not a cursor this server gave (pass next_cursor as it is)", cursor)));
 }
 
+// NAME_MAX of Linux file systems (ext4, xfs, btrfs): a longer name is the caller's error.
+constexpr size_t kMaxFileNameBytes = 255;
+
 Result<std::string> ResolveFilePath(const CallContext& context, const std::string& path) {
   if (path.empty()) return Error(Status::InvalidArgument("field \"path\": required"));
   if (context.file_root.empty()) return path;
@@ -60,6 +63,10 @@ Result<std::string> ResolveFilePath(const CallContext& context, const std::strin
     if (slash == std::string::npos) slash = path.size();
     if (path.compare(start, slash - start, "..") == 0 && slash - start == 2) {
       return Error(Status::InvalidArgument("field \"path\": \"..\" may not leave the server's backup folder"));
+    }
+    if (slash - start > kMaxFileNameBytes) {
+      return Error(Status::InvalidArgument(
+          fmt::format("field \"path\": a name is longer than {} bytes (the file system's limit)", kMaxFileNameBytes)));
     }
     start = slash + 1;
   }

@@ -227,6 +227,7 @@ TEST(ResolveFilePath, AServerKeepsFilesInsideItsFolder) {
     EXPECT_EQ(FieldOfMessage(r.error().message()), "path") << bad;
   }
   EXPECT_TRUE(ResolveFilePath(server, "a..b/c").has_value());
+  EXPECT_FALSE(ResolveFilePath(server, std::string(256, '0')).has_value());
 }
 
 }  // namespace

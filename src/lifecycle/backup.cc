@@ -211,6 +211,10 @@ Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
     std::error_code ec;
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty()) fs::create_directories(parent, ec);
+    if (!parent.empty() && !fs::is_directory(parent, ec)) {
+      return Error(Status::InvalidArgument(fmt::format(
+          "field \"path\": its folder \"{}\" is not a folder and cannot be made one", parent.string())));
+    }
   }
   // One read snapshot, written as a fresh file; writers go on meanwhile (WAL).
   ENGRAM_RETURN_IF_ERROR(db.RetryOnBusy([&]() -> Status {

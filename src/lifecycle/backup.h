@@ -33,7 +33,7 @@
 namespace engram::lifecycle {
 
 // Writes the snapshot of `db` to `path` and the manifest to `path + ".manifest.json"`.
-// Errors: kInvalidArgument (empty path), kAlreadyExists (path or its manifest exists), kBusy,
+// Errors: kInvalidArgument (empty path; its folder is a file), kAlreadyExists (path or its manifest exists), kBusy,
 // kIOError.
 Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path);
 

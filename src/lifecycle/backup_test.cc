@@ -300,3 +300,21 @@ TEST_F(BackupTest, CliBackupRestoreAndExitCodes) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// A backup whose folder is an existing file is the caller's error, not an I/O failure (found by
+// schemathesis: it backed up to "x", then to "x/y").
+TEST(BackupPath, AFolderThatIsAFileIsInvalid) {
+  test::TempDir dir;
+  auto e = Engine::Open({.db_path = dir.File("m.db"), .open_mode = OpenMode::kCreate});
+  ASSERT_TRUE(e) << e.error().ToString();
+  ASSERT_TRUE((*e)->Backup(dir.File("x")));
+  auto nested = (*e)->Backup(dir.File("x") + "/y");
+  ASSERT_FALSE(nested);
+  EXPECT_EQ(nested.error().code(), StatusCode::kInvalidArgument) << nested.error().ToString();
+}
+
+}  // namespace
+}  // namespace engram
