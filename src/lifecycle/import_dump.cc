@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "util/time.h"
+#include "write/claim_writer.h"
 #include "write/event_validation.h"
 
 namespace engram::lifecycle {
@@ -516,7 +517,8 @@ Result<ImportReport> ImportDump(sqlite::Database& db, sqlite::EventStore& events
           const int64_t claim_seq = sqlite3_last_insert_rowid(db.handle());
           auto fts = db.Cached("INSERT INTO claim_fts(rowid, body) VALUES (?, ?)");
           if (!fts) return fts.error();
-          (*fts)->Bind(1, claim_seq).Bind(2, S(o, "text"));
+          const std::string words = ClaimSearchWords(S(o, "predicate"), S(o, "slot"));
+          (*fts)->Bind(1, claim_seq).Bind(2, words.empty() ? S(o, "text") : S(o, "text") + "\n" + words);
           ENGRAM_RETURN_IF_ERROR((*fts)->Run());
           for (const auto& [event_seq, ev] : evidence) {
             auto e = db.Cached(

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/ulid.h"
+#include "write/extraction/lexicon.h"
 
 namespace engram {
 namespace {
@@ -60,6 +61,10 @@ bool ChangeReportedLate(const extraction::CandidateClaim& c, const Claim& old) {
 }
 
 }  // namespace
+
+std::string ClaimSearchWords(const std::string& predicate, const std::string& slot) {
+  return extraction::Lexicon::Get().SearchWords(predicate, slot);
+}
 
 std::string CandidateJson(const extraction::CandidateClaim& c) {
   nlohmann::ordered_json j;
@@ -128,6 +133,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   fresh.negated = keys.negated;
   fresh.topic_key = keys.topic_key;
   fresh.polarity_key = keys.polarity_key;
+  fresh.search_words = ClaimSearchWords(c.predicate, c.slot);
   Claim& claim = fresh.claim;
   claim.id = NewUlid(in.now);
   claim.namespace_name = in.namespace_name;

@@ -53,6 +53,11 @@ struct ClaimWriteInput {
 Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::TombstoneStore& tombstones,
                                      const PredicateRegistry& registry, const ClaimWriteInput& input);
 
+// The words a claim of `predicate`/`slot` is indexed with beside its text
+// (extraction::Lexicon::SearchWords; sqlite::StoredClaim::search_words): every path that writes a
+// claim's full-text row uses them, so that an imported claim is found as a written one is.
+std::string ClaimSearchWords(const std::string& predicate, const std::string& slot);
+
 // The candidate as JSON (recorded with each decision).
 std::string CandidateJson(const extraction::CandidateClaim& c);
 

@@ -197,7 +197,7 @@ Result<int64_t> ClaimStore::Insert(int64_t ns, const StoredClaim& s) {
   int64_t seq = sqlite3_last_insert_rowid(db_.handle());
   auto fts = db_.Cached("INSERT INTO claim_fts(rowid, body) VALUES (?, ?)");
   if (!fts) return Error(fts.error());
-  (*fts)->Bind(1, seq).Bind(2, c.text);
+  (*fts)->Bind(1, seq).Bind(2, s.search_words.empty() ? c.text : c.text + "\n" + s.search_words);
   ENGRAM_RETURN_IF_ERROR((*fts)->Run());
   return seq;
 }

@@ -21,6 +21,9 @@ struct StoredClaim {
   bool negated = false;
   std::string topic_key;
   std::string polarity_key;
+  // Words indexed with the claim's text but not part of it (Insert): how a question may name the
+  // claim's attribute without its value ("job" for "Lin works as a nurse"). Write only.
+  std::string search_words;
   Claim claim;  // evidence not loaded unless asked
 };
 

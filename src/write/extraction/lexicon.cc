@@ -119,6 +119,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         lex.attributes_[c[0]] = info;
       } else if (name == "attribute_words.tsv" && need(3)) {
         lex.attribute_words_[Lower(c[0])] = {c[1], Dash(c[2])};
+        lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if (name == "facets.tsv" && need(3)) {
         lex.facets_[Lower(c[0])] = {c[1], Dash(c[2])};
       } else if (name == "values.tsv" && need(3)) {
@@ -128,6 +129,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
                        c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos,
                        c[3].find("value_before") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
+        if (!verb.negated) lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if (name == "markers.tsv" && need(2)) {
         lex.markers_[c[0]].push_back(Lower(c[1]));
       } else if (name == "relations.tsv" && need(1)) {
@@ -185,6 +187,25 @@ const AttributeRef* Lexicon::Value(std::string_view value) const {
 const VerbEntry* Lexicon::Verb(std::string_view phrase) const {
   auto it = verbs_.find(phrase);
   return it == verbs_.end() ? nullptr : &it->second;
+}
+
+std::string Lexicon::SearchWords(std::string_view attribute, std::string_view slot) const {
+  std::vector<std::string_view> words;
+  auto add = [&](const std::string& key) {
+    auto it = words_of_attribute_.find(key);
+    if (it == words_of_attribute_.end()) return;
+    for (const std::string& w : it->second) {
+      if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
+    }
+  };
+  add(std::string(attribute) + "\t" + std::string(slot));
+  if (!slot.empty()) add(std::string(attribute) + "\t");
+  std::string out;
+  for (std::string_view w : words) {
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  return out;
 }
 
 bool Lexicon::IsRelation(std::string_view word) const { return relations_.count(Lower(word)) > 0; }

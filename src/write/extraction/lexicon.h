@@ -90,6 +90,12 @@ class Lexicon {
   std::vector<PhraseHit> FindFacets(std::string_view lowered) const;
   std::vector<PhraseHit> FindAttributeWords(std::string_view lowered) const;
   const VerbEntry* Verb(std::string_view phrase) const;
+  // The words that name `attribute` with `slot` (slot "" = the attribute's own words): its
+  // attribute words and the verbs that carry it, lower case, space-separated, each once, in file
+  // order; with a slot, the attribute's slotless words follow. What a question about such a claim
+  // may say without saying its value ("job" → "job title position 职位 职业 工作 work as ..."):
+  // claims are indexed with them (claim_writer.h). "" when the lexicon names neither.
+  std::string SearchWords(std::string_view attribute, std::string_view slot) const;
 
  private:
   std::map<std::string, AttributeInfo, std::less<>> attributes_;
@@ -100,6 +106,8 @@ class Lexicon {
   std::map<std::string, std::vector<std::string>, std::less<>> markers_;
   std::set<std::string, std::less<>> relations_;
   std::set<std::string, std::less<>> identifier_parts_;
+  // "attribute\tslot" → the words naming it, in file order (SearchWords).
+  std::map<std::string, std::vector<std::string>, std::less<>> words_of_attribute_;
   // Indexes of the phrase lists above (built by Parse).
   std::map<std::string, PhraseSet, std::less<>> marker_sets_;
   PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_;
