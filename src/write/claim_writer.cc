@@ -38,17 +38,43 @@ Result<ClaimWriteOutcome> Absorb(sqlite::ClaimStore& store, const ClaimWriteInpu
   return ClaimWriteOutcome{decision, existing.claim, 0};
 }
 
-// The current claims of the candidate's subject holding the value it says it replaces ("from
-// Lisbon", "instead of coffee"), stated ones only.
+// How many of a namespace's most recent current claims a correction with no subject of its own
+// looks through for the value it corrects.
+constexpr int kCorrectionLookback = 50;
+
+// A candidate whose attribute the text did not give: a bare correction ("不对，是周四", "I meant
+// Thursday, not Tuesday") or a change that names only what it replaces ("green tea instead of
+// coffee").
+bool AttributeUnsaid(const extraction::CandidateClaim& c) {
+  return c.predicate == "corrects" || (c.predicate == "uses" && c.slot.empty());
+}
+
+// The current claims the candidate replaces: of its subject, those holding the value it says it
+// replaces ("from Lisbon", "instead of coffee"), stated ones only. A correction whose attribute was
+// not said looks at the namespace's recent claims of any subject: the one holding the replaced
+// value, or, naming none, the claim stated last ("不对，是周四").
 Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& store, int64_t ns,
                                                        const extraction::CandidateClaim& c) {
   std::vector<sqlite::StoredClaim> out;
-  if (c.replaces_value.empty()) return out;
-  auto current = store.CurrentBySubject(ns, c.subject);
-  if (!current) return Error(current.error());
+  if (c.replaces_value.empty() && !(c.correction && c.predicate == "corrects")) return out;
   const std::string wanted = NormalizeValue(c.replaces_value);
-  for (sqlite::StoredClaim& held : *current) {
-    if (!held.negated && NormalizeValue(held.claim.value) == wanted) out.push_back(std::move(held));
+  if (!c.replaces_value.empty()) {
+    auto current = store.CurrentBySubject(ns, c.subject);
+    if (!current) return Error(current.error());
+    for (sqlite::StoredClaim& held : *current) {
+      if (!held.negated && NormalizeValue(held.claim.value) == wanted) out.push_back(std::move(held));
+    }
+  }
+  if (!out.empty() || !c.correction || !AttributeUnsaid(c)) return out;
+  auto recent = store.RecentCurrent(ns, kCorrectionLookback);
+  if (!recent) return Error(recent.error());
+  for (sqlite::StoredClaim& held : *recent) {
+    const std::string& p = held.claim.predicate;
+    if (held.negated || p == "corrects" || p == "explicit_memory") continue;
+    if (c.replaces_value.empty() || NormalizeValue(held.claim.value) == wanted) {
+      out.push_back(std::move(held));
+      break;
+    }
   }
   return out;
 }
@@ -91,9 +117,16 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate);
   if (!replaced) return Error(replaced.error());
   extraction::CandidateClaim adopted;
-  if (!replaced->empty() && in.candidate->predicate == "uses" && in.candidate->slot.empty()) {
+  if (!replaced->empty() && AttributeUnsaid(*in.candidate)) {
     adopted = *in.candidate;
     const Claim& old = replaced->front().claim;
+    if (in.candidate->correction) {  // a bare correction is about what it corrects
+      adopted.subject = old.subject;
+      for (const std::string& q : old.qualifiers) {
+        if (q.find(extraction::kCoordinateSeparator) != std::string::npos) adopted.qualifiers.push_back(q);
+      }
+      std::sort(adopted.qualifiers.begin(), adopted.qualifiers.end());
+    }
     adopted.predicate = old.predicate;
     adopted.slot = old.slot;
     // Its statement is the old one with the new value ("Lin's favorite colour is green").

@@ -131,6 +131,14 @@ Result<std::vector<StoredClaim>> ClaimStore::CurrentBySubject(int64_t ns, std::s
   return ReadAll(**st);
 }
 
+Result<std::vector<StoredClaim>> ClaimStore::RecentCurrent(int64_t ns, int limit) {
+  auto st = db_.Cached(std::string(kClaimColumns) +
+                       "WHERE c.namespace_id = ? AND c.status IN ('active','disputed') ORDER BY c.seq DESC LIMIT ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, static_cast<int64_t>(limit));
+  return ReadAll(**st);
+}
+
 Result<std::optional<StoredClaim>> ClaimStore::ActiveByConflictKey(int64_t ns, std::string_view key) {
   auto st = db_.Cached(std::string(kClaimColumns) +
                        "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.status = 'active'");

@@ -51,6 +51,9 @@ class ClaimStore {
   Result<std::vector<StoredClaim>> CurrentByTopic(int64_t namespace_id, std::string_view key);
   // Current (active or disputed) claims about `subject` (exact), oldest first.
   Result<std::vector<StoredClaim>> CurrentBySubject(int64_t namespace_id, std::string_view subject);
+  // The namespace's `limit` most recently recorded current (active or disputed) claims, newest
+  // first (the claim a bare correction corrects).
+  Result<std::vector<StoredClaim>> RecentCurrent(int64_t namespace_id, int limit);
   Result<std::optional<StoredClaim>> ActiveByConflictKey(int64_t namespace_id, std::string_view key);
   // Active and disputed claims holding this conflict key.
   Result<std::vector<StoredClaim>> CurrentByConflictKey(int64_t namespace_id, std::string_view key);

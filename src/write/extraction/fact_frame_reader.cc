@@ -208,6 +208,7 @@ struct Subject {
   std::string name;
   bool resolved = false;  // said (a pronoun, a name, an identifier), not carried or defaulted
   bool unresolvable = false;
+  bool carried = true;    // the next clause may go on about it (not a thing before a copula)
   size_t end = 0;         // where the subject phrase ends
 };
 
@@ -330,6 +331,7 @@ class ClauseReader {
     if (!ValueOfVerb(r)) return false;
     ValueOfAttributeWord(r);
     ValueOfNamedCopula(r, *f);
+    ValueOfThingCopula(r, f);
     if (!r.value || r.value->empty()) return false;
     f->value_begin = r.value->begin;
     f->value_end = r.value->end;
@@ -386,19 +388,49 @@ class ClauseReader {
   }
 
  private:
-  // Discourse words before the subject: "so", "and", "actually", "lately".
+  // Discourse before the subject ("so", "honestly,", "sorry,", "说错了，", "现在"): the lexicon's
+  // discourse and correction markers, and an adverb in -ly before a comma or a pronoun.
   size_t SkipDiscourse(size_t i) const {
-    static const std::set<std::string, std::less<>> kDiscourse = {
-        "so", "and", "but", "also", "well", "actually", "now", "then", "lately", "today", "yesterday",
-        "recently", "oh", "ok", "okay", "yes", "anyway", "btw", "update", "fyi"};
     while (i < clause_.end) {
-      size_t e = 0;
-      std::string w = WordAt(low_, i, clause_.end, &e);
-      if (w.empty() || kDiscourse.count(w) == 0) break;
-      i = SkipSpaces(s_, e, clause_.end);
-      if (i < clause_.end && s_[i] == ',') i = SkipSpaces(s_, i + 1, clause_.end);
+      size_t next = MarkerEndAt(i, "discourse");
+      if (next == i) next = MarkerEndAt(i, "correction");
+      if (next == i) next = LyAdverbEnd(i);
+      if (next == i) break;
+      i = SkipPunctuation(next);
     }
     return i;
+  }
+
+  // Where a marker of `kind` that starts at `i` ends, or `i`.
+  size_t MarkerEndAt(size_t i, std::string_view kind) const {
+    std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(i, clause_.end - i), kind);
+    return hits.empty() || hits.front().begin != 0 ? i : i + hits.front().end;
+  }
+
+  // "Honestly I've", "Frankly, ...": an -ly word followed by a comma or a speaker word.
+  size_t LyAdverbEnd(size_t i) const {
+    size_t e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (w.size() < 5 || !w.ends_with("ly")) return i;
+    size_t n = SkipSpaces(s_, e, clause_.end);
+    if (n < clause_.end && s_[n] == ',') return n;
+    size_t ne = 0;
+    std::string next = WordAt(low_, n, clause_.end, &ne);
+    if (StartsWithAt(s_, n, "I\xE2\x80\x99")) next = "i'm";
+    return SpeakerWords().count(next) > 0 || next == "my" || next == "our" ? n : i;
+  }
+
+  size_t SkipPunctuation(size_t i) const {
+    for (;;) {
+      i = SkipSpaces(s_, i, clause_.end);
+      size_t len = 0;
+      if (i < clause_.end && (s_[i] == ',' || s_[i] == ':' || s_[i] == '-')) len = 1;
+      for (std::string_view p : {"，", "：", "—", "、"}) {
+        if (StartsWithAt(s_, i, p)) len = p.size();
+      }
+      if (len == 0 || i + len > clause_.end) return i;
+      i += len;
+    }
   }
 
   static const std::set<std::string, std::less<>>& SpeakerWords() {
@@ -435,7 +467,10 @@ class ClauseReader {
       noun.resize(noun.size() - 2);
       noun_end = ne - 2;
     }
-    if (!lex_.IsRelation(noun)) return Resolved(FrameSubject::kSpeaker, "", e);
+    if (!lex_.IsRelation(noun)) {
+      if (std::optional<Subject> thing = ThingBeforeCopula(n)) return *thing;  // "my flight is at 5pm"
+      return Resolved(FrameSubject::kSpeaker, "", e);
+    }
     size_t m = SkipSpaces(s_, ne, clause_.end);
     size_t me = 0;
     std::string name = WordAt(low_, m, clause_.end, &me);
@@ -463,12 +498,51 @@ class ClauseReader {
           return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
         }
       }
+      if (std::optional<Subject> thing = ThingBeforeCopula(after)) return *thing;  // 我的航班是…
       return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
     }
     for (std::string_view zh : {"他", "她"}) {
       if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
     }
+    if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) return ThingBeforeCopula(i);  // 航班是…
     return std::nullopt;
+  }
+
+  // A thing named by a short noun phrase at `at` that a copula follows ("flight is", "dentist
+  // appointment is", "最喜欢的水果是", "组长是"): the phrase names no attribute (those are the
+  // speaker's: "my home is"), holds no verb unless it is a 的 phrase, at most 4 words or 8 Han
+  // characters. The subject's name is the phrase, lower case; `end` is where the copula starts.
+  std::optional<Subject> ThingBeforeCopula(size_t at) const {
+    at = SkipSpaces(s_, at, clause_.end);
+    std::optional<Span> cop = CopulaAfter(at);
+    if (!cop || cop->begin <= at) return std::nullopt;
+    Span np = rules::TrimSpan(s_, {at, cop->begin});
+    std::string_view text = rules::SpanText(s_, np);
+    std::string low = LowerBytes(text);
+    const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
+    if (np.empty() || (han ? text.size() > 24 : std::count(text.begin(), text.end(), ' ') > 3)) return std::nullopt;
+    if (!lex_.FindAttributeWords(low).empty() || text.find_first_of(",;:") != std::string_view::npos) return std::nullopt;
+    const bool de_phrase = text.find("的") != std::string_view::npos;
+    if (!de_phrase && (!lex_.FindVerbs(low).empty() || !lex_.FindMarkers(low, "change").empty())) return std::nullopt;
+    for (std::string_view w : {"我", "你", "他", "她", "它", "这", "那", "哪", "谁", "什么"}) {
+      if (text.find(w) != std::string_view::npos) return std::nullopt;
+    }
+    for (std::string_view kind : {"temporary", "plan", "past", "requirement", "quotation", "negated", "discourse",
+                                  "hypothetical", "recurring"}) {
+      if (!lex_.FindMarkers(low, kind).empty()) return std::nullopt;  // "暂时换成", "以前是"
+    }
+    size_t first_end = 0;
+    if (!han && FunctionWords().count(WordAt(low_, np.begin, np.end, &first_end)) > 0) return std::nullopt;
+    Subject thing = Resolved(FrameSubject::kNamed, low, cop->begin);
+    thing.carried = false;  // "我老家是成都，现在住在杭州": the second clause is the speaker's
+    return thing;
+  }
+
+  // The first copula of the lexicon at or after `from` within the clause.
+  std::optional<Span> CopulaAfter(size_t from) const {
+    std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(from, clause_.end - from), "copula");
+    if (hits.empty()) return std::nullopt;
+    return Span{from + hits.front().begin, from + hits.front().end};
   }
 
   // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya
@@ -628,6 +702,101 @@ class ClauseReader {
       r.value = TrimValue({after, clause_.end});
       r.by_value = AttributeRef{"is_a", ""};
     }
+  }
+
+  // 7. A thing and a copula: "the offsite is on Tuesday" (when), "the search cluster is down"
+  // (state), "my flat is in Leith" (location), "my favorite color is blue" (is); inverted, "Tom is
+  // our team lead" and "Green has become my favorite color": the owned thing is the subject and
+  // the name its value. A person's description ("Tom is nice") is not read.
+  void ValueOfThingCopula(ValueReading& r, FactFrame* f) const {
+    if (r.value || f->subject_kind != FrameSubject::kNamed || IsIdentifierName(f->subject)) return;
+    std::string first = LowerBytes(f->subject.substr(0, f->subject.find(' ')));
+    if (FunctionWords().count(first) > 0 || UnresolvedWords().count(first) > 0) return;  // "it is ..."
+    std::optional<Span> cop = CopulaAfter(r.from);
+    if (!cop || SkipSpaces(s_, r.from, clause_.end) != cop->begin) return;
+    const Span raw = rules::TrimSpan(s_, {cop->end, clause_.end});
+    if (raw.empty()) return;
+    const bool person = f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
+                        s_[SubjectStart(cop->begin)] <= 'Z';
+    if (std::optional<Span> owned = OwnedPhrase(raw)) {  // "Tom is our team lead"
+      if (!lex_.FindAttributeWords(LowerBytes(Text(*owned))).empty()) return;
+      f->subject = LowerBytes(Text(*owned));
+      r.value = Span{SubjectStart(cop->begin), rules::TrimSpan(s_, {SubjectStart(cop->begin), cop->begin}).end};
+      r.by_value = AttributeRef{"is", ""};
+      return;
+    }
+    if (person) return;
+    r.value = TrimValue(raw);
+    if (r.value->empty()) return;
+    r.by_value = CopulaValueType(raw, *r.value);
+  }
+
+  // Where the subject phrase ending before `copula` begins (the clause body, past discourse).
+  size_t SubjectStart(size_t copula) const {
+    size_t b = copula;
+    while (b > clause_.begin && IsSpaceByte(s_[b - 1])) --b;
+    size_t start = b;
+    while (start > clause_.begin && !IsSpaceByte(s_[start - 1]) && s_[start - 1] != ',' && s_[start - 1] != ';') --start;
+    return start;
+  }
+
+  // "our team lead" / "my favorite color" / "我们的组长": the noun phrase after the possessive.
+  std::optional<Span> OwnedPhrase(Span raw) const {
+    size_t e = 0;
+    std::string w = WordAt(low_, raw.begin, raw.end, &e);
+    size_t b = 0;
+    if (w == "my" || w == "our") b = SkipSpaces(s_, e, raw.end);
+    for (std::string_view zh : {"我们的", "我的", "我们"}) {
+      if (b == 0 && StartsWithAt(s_, raw.begin, zh)) b = raw.begin + zh.size();
+    }
+    if (b == 0) return std::nullopt;
+    Span np = TrimValue({b, raw.end});
+    if (np.empty() || std::count(s_.begin() + np.begin, s_.begin() + np.end, ' ') > 3) return std::nullopt;
+    return np;
+  }
+
+  // What a copula's value says of a thing: a time ("at 3pm", "on Tuesday", "下午五点") → when; a
+  // state word ("down", "back up", "故障") → state; a place after "in"/"at"/"在" → location; a
+  // product and a number ("postgres 14") → version; anything else → is.
+  AttributeRef CopulaValueType(Span raw, Span value) const {
+    if (rules::CutTimes(s_, value, times_).size() < value.size() || LooksLikeTimeOfDay(value)) return {"when", ""};
+    std::string_view low_raw = low_.substr(raw.begin, raw.end - raw.begin);
+    std::vector<PhraseHit> state = lex_.FindMarkers(low_raw, "thing_state");
+    if (!state.empty() && state.front().begin <= 8) return {"state", ""};
+    if (low_raw.starts_with("in ") || low_raw.starts_with("at ") || StartsWithAt(s_, raw.begin, "在")) {
+      return {"location", ""};
+    }
+    if (ProductVersion(value)) return {"version", ""};
+    return {"is", ""};
+  }
+
+  // "3pm", "10:30", "noon", "下午五点", "周四", "Thursday".
+  bool LooksLikeTimeOfDay(Span value) const {
+    std::string_view v = low_.substr(value.begin, value.end - value.begin);
+    for (size_t k = 0; k < v.size(); ++k) {
+      if (!IsDigit(v[k])) continue;
+      size_t j = k;
+      while (j < v.size() && (IsDigit(v[j]) || v[j] == ':')) ++j;
+      while (j < v.size() && v[j] == ' ') ++j;
+      if (v.substr(j).starts_with("am") || v.substr(j).starts_with("pm") || v.substr(k, j - k).find(':') != std::string_view::npos) return true;
+      k = j;
+    }
+    for (std::string_view w : {"noon", "midnight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                               "sunday", "点", "周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期", "上午",
+                               "下午", "晚上", "号"}) {
+      if (v.find(w) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  // "postgres 14", "Java 17", "Python 3.12": a word and a number (the product of a version).
+  bool ProductVersion(Span value) const {
+    std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
+    if (tokens.size() != 2) return false;
+    std::string_view word = s_.substr(tokens[0].begin, tokens[0].end - tokens[0].begin);
+    std::string_view number = s_.substr(tokens[1].begin, tokens[1].end - tokens[1].begin);
+    const bool numeric = !number.empty() && std::all_of(number.begin(), number.end(), [](char c) { return IsDigit(c) || c == '.'; });
+    return numeric && IsDigit(number[0]) && std::any_of(word.begin(), word.end(), [](char c) { return !IsDigit(c); });
   }
 
   // The attribute: a value whose head names it, a value that names it, the word that names it,
@@ -924,6 +1093,46 @@ bool Corrects(std::string_view content, size_t body, Span clause, const std::opt
   return true;
 }
 
+// "my favorite color is blue", "Green has become my favorite color": the owned thing "favorite
+// color" is the speaker's favorite of slot "color".
+void SpeakersFavorite(const Lexicon& lex, FactFrame* f) {
+  if (f->subject_kind != FrameSubject::kNamed || f->attribute != "is") return;
+  std::vector<PhraseHit> hits = lex.FindMarkers(f->subject, "favorite");
+  if (hits.empty() || hits.front().begin != 0 || hits.front().end >= f->subject.size()) return;
+  std::string slot = std::string(rules::SpanText(f->subject, rules::TrimSpan(f->subject, {hits.front().end, f->subject.size()})));
+  if (slot.empty()) return;
+  f->subject_kind = FrameSubject::kSpeaker;
+  f->subject.clear();
+  f->attribute = "favorite";
+  f->slot = slot;
+}
+
+// A correction that names neither what it corrects nor its attribute ("不对，是周四", "No wait,
+// it's Porto", said in a later event than the value it corrects): its value, after the last
+// copula, with attribute "" — the claim writer gives it the subject and slot of the value said
+// last (claim_writer.h).
+bool BareCorrection(std::string_view content, size_t body, Span clause, FactFrame* f) {
+  const Lexicon& lex = Lexicon::Get();
+  std::string low = LowerBytes(content.substr(body, clause.end - body));
+  size_t from = body;
+  for (const PhraseHit& hit : lex.FindMarkers(low, "correction")) from = std::max(from, body + hit.end);
+  for (std::string_view copula : {"是", "为", "it's ", "it is ", "its ", "meant "}) {
+    size_t at = low.rfind(copula);
+    if (at != std::string::npos) from = std::max(from, body + at + copula.size());
+  }
+  Span value = rules::TrimSpan(content, {from, clause.end});
+  while (!value.empty() && (content[value.begin] == ',' || StartsWithAt(content, value.begin, "，"))) {
+    value = rules::TrimSpan(content, {value.begin + (content[value.begin] == ',' ? 1 : 3), value.end});
+  }
+  if (value.empty() || value.size() > 60) return false;
+  f->kind = ClauseKind::kChange;
+  f->correction = true;
+  f->value = std::string(rules::SpanText(content, value));
+  f->value_begin = value.begin;
+  f->value_end = value.end;
+  return true;
+}
+
 }  // namespace
 
 std::string LowerAsciiBytes(std::string_view text) { return LowerBytes(text); }
@@ -990,7 +1199,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       subject = *carried;
       subject.end = body;
     }
-    if (subject.resolved) carried = subject;
+    if (subject.resolved) carried = subject.carried ? std::optional<Subject>(subject) : std::nullopt;
     FactFrame frame;
     frame.kind = reader.kind();
     frame.subject_kind = subject.kind;
@@ -999,7 +1208,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     frame.clause_end = clause.end;
     reader.ReadFacets(body, clause.end, subject.name);  // "blue 部署", "实例 node-a", "The API service of X"
     if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
-        !(reader.correction() && Corrects(content, body, clause, context->last, &frame))) {
+        !(reader.correction() && Corrects(content, body, clause, context->last, &frame)) &&
+        !(reader.correction() && !context->last && BareCorrection(content, body, clause, &frame))) {
       continue;
     }
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
@@ -1012,6 +1222,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject = subject.name;
       }
     }
+    SpeakersFavorite(lex, &frame);
     reader.FinishCoordinates(&frame);
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
       context->person_kind = subject.kind;

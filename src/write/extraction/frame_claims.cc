@@ -54,7 +54,9 @@ std::string SubjectDisplay(const FactFrame& f, const std::string& speaker, bool 
 CandidateClaim FrameToCandidate(const FactFrame& f, const std::string& speaker, bool chinese) {
   CandidateClaim c;
   c.subject = f.subject_kind == FrameSubject::kSpeaker ? speaker : f.subject;
-  c.predicate = f.attribute.empty() ? "uses" : f.attribute;
+  // Without an attribute: a correction takes the corrected claim's (claim_writer.h); a change that
+  // names what it replaces, that value's ("green tea instead of coffee").
+  c.predicate = !f.attribute.empty() ? f.attribute : f.correction ? "corrects" : "uses";
   c.slot = f.slot;
   c.value = f.value;
   c.replaces_value = f.replaces;
