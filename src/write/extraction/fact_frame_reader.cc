@@ -209,6 +209,7 @@ struct Subject {
   bool resolved = false;  // said (a pronoun, a name, an identifier), not carried or defaulted
   bool unresolvable = false;
   bool carried = true;    // the next clause may go on about it (not a thing before a copula)
+  bool weak = false;      // a part's name ("worker service"): a subject carried from before wins
   size_t end = 0;         // where the subject phrase ends
 };
 
@@ -343,6 +344,62 @@ class ClauseReader {
     f->attribute = chosen.attribute;
     f->slot = chosen.slot;
     return true;
+  }
+
+  // A version of a product said of the speaker or of a thing that is not an identifier ("We
+  // bumped the runtime to Python 3.12", "Our database is postgres 14", "把Redis升到7"): the
+  // product is the subject and the number the value, so every later word about that product's
+  // version finds the same slot. An identifier's version stays its own ("component-00 是 v1.1").
+  void ProductAsSubject(FactFrame* f) const {
+    if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return;
+    std::vector<Token> in_value = AsciiTokens(s_, f->value_begin, f->value_end);
+    if (in_value.size() == 2 && !IsDigit(s_[in_value[0].begin]) && IsDigit(s_[in_value[1].begin])) {
+      SetProduct(f, in_value[0]);
+      f->value_begin = in_value[1].begin;
+      f->value = Text({in_value[1].begin, f->value_end});
+      return;
+    }
+    if (in_value.size() != 1) return;
+    // A bare number names its product where the clause says what changed ("upgraded postgres to
+    // 16", "把Redis升到7") or whose version it is ("Redis版本是6", "postgres version is 14").
+    std::string_view head = low_.substr(clause_.begin, f->value_begin - clause_.begin);
+    std::vector<PhraseHit> changes = lex_.FindMarkers(head, "change");
+    std::vector<PhraseHit> words = lex_.FindAttributeWords(head);
+    std::optional<Token> product;
+    if (!changes.empty()) {
+      const size_t marker_begin = clause_.begin + changes.front().begin, marker_end = clause_.begin + changes.front().end;
+      product = LastProductToken(marker_end, f->value_begin);
+      size_t ba = low_.substr(clause_.begin, marker_begin - clause_.begin).rfind("把");
+      if (!product && ba != std::string_view::npos) product = LastProductToken(clause_.begin + ba + 3, marker_begin);
+    }
+    for (const PhraseHit& w : words) {
+      if (!product && lex_.AttributeWord(w.phrase) != nullptr && lex_.AttributeWord(w.phrase)->attribute == "version") {
+        product = LastProductToken(clause_.begin, clause_.begin + w.begin);
+      }
+    }
+    if (product) SetProduct(f, *product);
+  }
+
+  // The last token in [from, to) that can name a product: not a number, a function word, a
+  // pronoun, a change marker or an attribute word.
+  std::optional<Token> LastProductToken(size_t from, size_t to) const {
+    static const std::set<std::string, std::less<>> kNotProducts = {"to", "from", "is", "at", "on", "of", "v",
+                                                                    "over", "with", "now", "the"};
+    std::vector<Token> tokens = AsciiTokens(s_, from, to);
+    for (auto t = tokens.rbegin(); t != tokens.rend(); ++t) {
+      std::string w = LowerBytes(s_.substr(t->begin, t->end - t->begin));
+      if (IsDigit(w[0]) || FunctionWords().count(w) > 0 || SpeakerWords().count(w) > 0 || kNotProducts.count(w) > 0 ||
+          !lex_.FindMarkers(w, "change").empty() || lex_.AttributeWord(w) != nullptr) {
+        continue;
+      }
+      return *t;
+    }
+    return std::nullopt;
+  }
+
+  void SetProduct(FactFrame* f, const Token& product) const {
+    f->subject_kind = FrameSubject::kNamed;
+    f->subject = std::string(s_.substr(product.begin, product.end - product.begin));
   }
 
   // Identity qualifiers that partition the attribute (lexicon), and a recurring time.
@@ -504,8 +561,27 @@ class ClauseReader {
     for (std::string_view zh : {"他", "她"}) {
       if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
     }
+    if (std::optional<Subject> name = ChineseNameSubject(i)) return *name;  // 老王调到了…
     if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) return ThingBeforeCopula(i);  // 航班是…
     return std::nullopt;
+  }
+
+  // 老王, 小李, 阿强: a familiar name (老/小/阿 and one character) that a verb of the lexicon, 在 or
+  // a change marker follows.
+  std::optional<Subject> ChineseNameSubject(size_t i) const {
+    bool prefix = false;
+    for (std::string_view p : {"老", "小", "阿"}) prefix |= StartsWithAt(s_, i, p);
+    if (!prefix || i + 6 > clause_.end || static_cast<unsigned char>(s_[i + 3]) < 0xE4) return std::nullopt;
+    if (lex_.AttributeWord(s_.substr(i, 6)) != nullptr || !lex_.FindMarkers(s_.substr(i, 9), "past").empty()) {
+      return std::nullopt;  // 老家, 小时候
+    }
+    const size_t after = i + 6;
+    std::string_view rest = low_.substr(after, clause_.end - after);
+    std::vector<PhraseHit> verbs = lex_.FindVerbs(rest), change = lex_.FindMarkers(rest, "change");
+    const bool verb_next = (!verbs.empty() && verbs.front().begin == 0) || (!change.empty() && change.front().begin == 0) ||
+                           StartsWithAt(s_, after, "在") || StartsWithAt(s_, after, "是");
+    if (!verb_next) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, 6)), after);
   }
 
   // A thing named by a short noun phrase at `at` that a copula follows ("flight is", "dentist
@@ -577,13 +653,17 @@ class ClauseReader {
     std::string_view text = rules::SpanText(s_, np);
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
-    if (lex_.FacetNoun(head) != nullptr || lex_.AttributeWord(LowerBytes(text)) != nullptr || opens_value) {
+    const bool part = lex_.FacetNoun(head) != nullptr;
+    if ((part && text.find(' ') == std::string_view::npos) || lex_.AttributeWord(LowerBytes(text)) != nullptr ||
+        opens_value) {
       Subject unresolved;
       unresolved.end = i;
       return unresolved;
     }
     if (np.empty() || np.size() > 40 || std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
-    return Resolved(FrameSubject::kNamed, std::string(text), stop);
+    Subject named = Resolved(FrameSubject::kNamed, std::string(text), stop);
+    named.weak = part;  // "search cluster": a thing, unless a subject goes on from before
+    return named;
   }
 
   // What ReadValue has found so far.
@@ -646,17 +726,35 @@ class ClauseReader {
     }
   }
 
-  // 3. A version number, with the product it names ("python 3.12", "release v1.2").
+  // 3. A version number, with the product it names ("python 3.12", "release v1.2"); after a
+  // change verb and "to"/"到", a bare number is one ("upgraded postgres to 16", "把Redis升到7").
   void ValueOfVersion(ValueReading& r) const {
     if (r.value) return;
+    const size_t changed_to = NumberAfterChangeTo(r.from);
     for (const Token& t : AsciiTokens(s_, r.from, clause_.end)) {
-      if (!IsVersion(s_.substr(t.begin, t.end - t.begin))) continue;
+      if (!IsVersion(s_.substr(t.begin, t.end - t.begin)) && t.begin != changed_to) continue;
       size_t b = t.begin;
       if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, r.from);
       r.value = Span{b, t.end};
       r.by_value = AttributeRef{"version", ""};
       return;
     }
+  }
+
+  // Where a number right after a change marker's "to"/"到" begins ("bumped X to 16", "升到7",
+  // "升级到了8"), or npos.
+  size_t NumberAfterChangeTo(size_t from) const {
+    std::string_view rest = low_.substr(from, clause_.end - from);
+    std::vector<PhraseHit> changes = lex_.FindMarkers(rest, "change");
+    if (changes.empty()) return std::string::npos;
+    size_t i = from + changes.front().end;
+    if (size_t to = FindWord(low_.substr(i, clause_.end - i), "to"); to != std::string::npos) {
+      i = SkipSpaces(s_, i + to + 2, clause_.end);
+    } else {
+      i = SkipSpaces(s_, i, clause_.end);
+      if (StartsWithAt(s_, i, "了")) i = SkipSpaces(s_, i + 3, clause_.end);
+    }
+    return i < clause_.end && IsDigit(s_[i]) ? i : std::string::npos;
   }
 
   // 4. A verb that carries an attribute ("live in", "住在", "在重庆定居"). False when the verb
@@ -677,6 +775,10 @@ class ClauseReader {
       r.value = TrimValue({r.from + zai + 3, at});
     }
     std::string_view v = rules::SpanText(s_, *r.value);
+    const std::string& target = r.verb->target.attribute;
+    if ((target == "employer" || target == "lives_in") && (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value))) {
+      return false;  // "I start at 9am"
+    }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
@@ -719,7 +821,13 @@ class ClauseReader {
     const bool person = f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
                         s_[SubjectStart(cop->begin)] <= 'Z';
     if (std::optional<Span> owned = OwnedPhrase(raw)) {  // "Tom is our team lead"
-      if (!lex_.FindAttributeWords(LowerBytes(Text(*owned))).empty()) return;
+      if (const AttributeRef* named = lex_.AttributeWord(LowerBytes(Text(*owned)))) {  // "Lisbon is my home"
+        f->subject_kind = FrameSubject::kSpeaker;
+        f->subject.clear();
+        r.value = rules::TrimSpan(s_, {SubjectStart(cop->begin), cop->begin});
+        r.by_value = *named;
+        return;
+      }
       f->subject = LowerBytes(Text(*owned));
       r.value = Span{SubjectStart(cop->begin), rules::TrimSpan(s_, {SubjectStart(cop->begin), cop->begin}).end};
       r.by_value = AttributeRef{"is", ""};
@@ -1195,7 +1303,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     size_t body = reader.BodyStart();
     Subject subject = reader.ReadSubject(body, *context);
     if (subject.unresolvable) continue;
-    if (!subject.resolved && carried) {
+    if ((!subject.resolved || subject.weak) && carried) {
       subject = *carried;
       subject.end = body;
     }
@@ -1223,6 +1331,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       }
     }
     SpeakersFavorite(lex, &frame);
+    reader.ProductAsSubject(&frame);
     reader.FinishCoordinates(&frame);
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
       context->person_kind = subject.kind;

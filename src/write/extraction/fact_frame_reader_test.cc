@@ -84,10 +84,22 @@ TEST(FactFrameReaderTest, ThingsChangedByTheSpeakerAreTheSubject) {
   ASSERT_EQ(api.size(), 1u) << Describe(api);
   EXPECT_EQ(api[0].subject, "API");
   EXPECT_EQ(api[0].value, "v3.2");
+  // A product's version is the product's: "the runtime", "the base image" and "our database" are
+  // where it runs, so "The API is written against Python 3.9" and "We bumped the runtime to Python
+  // 3.12" are one slot.
   auto image = Read("Bumped the base image to python 3.12");
   ASSERT_EQ(image.size(), 1u) << Describe(image);
-  EXPECT_EQ(image[0].subject, "base image");
-  EXPECT_EQ(image[0].value, "python 3.12");
+  EXPECT_EQ(image[0].subject, "python");
+  EXPECT_EQ(image[0].value, "3.12");
+  auto postgres = Read("We upgraded postgres to 16 over the weekend.");
+  ASSERT_EQ(postgres.size(), 1u) << Describe(postgres);
+  EXPECT_EQ(postgres[0].subject, "postgres");
+  EXPECT_EQ(postgres[0].attribute, "version");
+  EXPECT_EQ(postgres[0].value, "16");
+  auto redis = Read("上周把Redis升到7了。");
+  ASSERT_EQ(redis.size(), 1u) << Describe(redis);
+  EXPECT_EQ(redis[0].subject, "Redis");
+  EXPECT_EQ(redis[0].value, "7");
   auto plan = Read("We plan to upgrade auth-svc to v5.0 next sprint.");
   ASSERT_EQ(plan.size(), 1u) << Describe(plan);
   EXPECT_EQ(plan[0].subject, "auth-svc");
