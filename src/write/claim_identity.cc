@@ -28,7 +28,8 @@ bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_v
         "wife", "husband", "spouse", "partner", "妻子", "丈夫", "老婆", "老公", "爱人"};
     return kSpouse.count(NormalizeKey(slot)) > 0;
   }
-  if ((predicate == "favorite" || predicate == "uses") && slot.empty()) return false;
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  if (lex.Attribute(predicate) != nullptr) return lex.IsSingleValued(predicate, slot);
   return single_valued_.count(predicate) > 0;
 }
 

@@ -331,6 +331,7 @@ class ClauseReader {
     ValueOfVersion(r);
     if (!ValueOfVerb(r)) return false;
     ValueOfAttributeWord(r);
+    ValueOfOccupationOrName(r, *f);
     ValueOfNamedCopula(r, *f);
     ValueOfThingCopula(r, f);
     if (!r.value || r.value->empty()) return false;
@@ -400,6 +401,36 @@ class ClauseReader {
   void SetProduct(FactFrame* f, const Token& product) const {
     f->subject_kind = FrameSubject::kNamed;
     f->subject = std::string(s_.substr(product.begin, product.end - product.begin));
+  }
+
+  // The job said beside an employer: "works at Org-O as role-R", "在腾讯做前端开发" — a second
+  // frame of the same subject and kind; nullopt when none follows the employer.
+  std::optional<FactFrame> JobBesideEmployer(const FactFrame& f) const {
+    if (f.attribute != "employer") return std::nullopt;
+    size_t i = SkipSpaces(s_, f.value_end, clause_.end);
+    size_t e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (w == "as") {
+      i = SkipSpaces(s_, e, clause_.end);
+    } else if (StartsWithAt(s_, i, "做") || StartsWithAt(s_, i, "当")) {
+      i += 3;
+    } else {
+      return std::nullopt;
+    }
+    for (std::string_view article : {"a ", "an ", "the "}) {
+      if (StartsWithAt(low_, i, article)) i = SkipSpaces(s_, i + article.size(), clause_.end);
+    }
+    Span value = TrimValue({i, clause_.end});
+    if (value.empty()) return std::nullopt;
+    FactFrame job = f;
+    job.attribute = "job";
+    job.slot.clear();
+    job.coordinates.clear();
+    job.replaces.clear();
+    job.value = Text(value);
+    job.value_begin = value.begin;
+    job.value_end = value.end;
+    return job;
   }
 
   // Identity qualifiers that partition the attribute (lexicon), and a recurring time.
@@ -552,6 +583,7 @@ class ClauseReader {
       if (StartsWithAt(s_, after, "的")) after += 3;
       for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
         if (lex_.IsRelation(s_.substr(after, len))) {
+          if (std::optional<Subject> named = NameAfterRelation(after + len)) return *named;  // 我妹妹小梅住在杭州
           return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
         }
       }
@@ -563,6 +595,25 @@ class ClauseReader {
     }
     if (std::optional<Subject> name = ChineseNameSubject(i)) return *name;  // 老王调到了…
     if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) return ThingBeforeCopula(i);  // 航班是…
+    return std::nullopt;
+  }
+
+  // "小梅" in "我妹妹小梅住在杭州": two or three Han characters right after a relation word that a
+  // verb of the lexicon, 在 or 是 follows.
+  std::optional<Subject> NameAfterRelation(size_t at) const {
+    for (size_t len = 6; len <= 9 && at + len <= clause_.end; len += 3) {
+      std::string_view name = s_.substr(at, len);
+      if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
+      std::string_view rest = low_.substr(at + len, clause_.end - at - len);
+      std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
+      if ((!verbs.empty() && verbs.front().begin == 0) || StartsWithAt(s_, at + len, "在") || StartsWithAt(s_, at + len, "是")) {
+        if (!lex_.FindVerbs(name).empty() || lex_.AttributeWord(name) != nullptr) return std::nullopt;
+        for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又"}) {
+          if (name.find(not_name) != std::string_view::npos) return std::nullopt;  // 我朋友说他搬到了…
+        }
+        return Resolved(FrameSubject::kNamed, std::string(name), at + len);
+      }
+    }
     return std::nullopt;
   }
 
@@ -598,6 +649,9 @@ class ClauseReader {
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
     if (np.empty() || (han ? text.size() > 24 : std::count(text.begin(), text.end(), ' ') > 3)) return std::nullopt;
     if (!lex_.FindAttributeWords(low).empty() || text.find_first_of(",;:") != std::string_view::npos) return std::nullopt;
+    for (std::string_view preposition : {"在", "把", "被", "从", "到", "跟", "和", "给", "对", "向"}) {
+      if (han && text.find(preposition) != std::string_view::npos) return std::nullopt;  // 我在华为工作
+    }
     const bool de_phrase = text.find("的") != std::string_view::npos;
     if (!de_phrase && (!lex_.FindVerbs(low).empty() || !lex_.FindMarkers(low, "change").empty())) return std::nullopt;
     for (std::string_view w : {"我", "你", "他", "她", "它", "这", "那", "哪", "谁", "什么"}) {
@@ -765,13 +819,30 @@ class ClauseReader {
     if (r.value || r.verb == nullptr) return true;
     if (r.verb->from_to) return false;
     const size_t at = r.from + verbs.front().begin;
-    for (std::string_view no : {"不", "没", "没有"}) {
-      if (at >= r.from + no.size() && s_.substr(at - no.size(), no.size()) == no) r.verb_negated = true;
+    if (r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) {  // "a letter from Mom"
+      r.verb = nullptr;
+      return true;
     }
+    auto negated_before = [&](size_t pos) {
+      for (std::string_view no : {"不", "没", "没有"}) {
+        if (pos >= r.from + no.size() && s_.substr(pos - no.size(), no.size()) == no) return true;
+      }
+      return false;
+    };
+    r.verb_negated = negated_before(at);
     r.value = TrimValue({r.from + verbs.front().end, clause_.end});
     if (r.verb->value_before) {  // 在重庆定居
       size_t zai = low_.substr(r.from, at - r.from).rfind("在");
-      if (zai == std::string_view::npos) return false;
+      if (zai != std::string_view::npos && zai >= 3 &&
+          (StartsWithAt(s_, r.from + zai - 3, "现") || StartsWithAt(s_, r.from + zai - 3, "正"))) {
+        zai = std::string_view::npos;  // 现在, 正在
+      }
+      if (zai == std::string_view::npos) {  // "辞掉了教师的工作": not this verb
+        r.verb = nullptr;
+        r.value.reset();
+        return true;
+      }
+      r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
       r.value = TrimValue({r.from + zai + 3, at});
     }
     std::string_view v = rules::SpanText(s_, *r.value);
@@ -794,6 +865,47 @@ class ClauseReader {
         if (after != std::string::npos) r.value = TrimValue({after, clause_.end});
       }
       if (r.value) break;
+    }
+  }
+
+  // 5b. A person and a copula: "I'm a nurse", "Priya is a staff engineer", "我是一名软件工程师"
+  // (a job, when the phrase ends in an occupation of the lexicon); "I'm Lin", "Hi, I am Lin" (a
+  // name: one capitalised word that ends the clause).
+  void ValueOfOccupationOrName(ValueReading& r, const FactFrame& f) const {
+    if (r.value) return;
+    const bool person = f.subject_kind == FrameSubject::kSpeaker ||
+                        (f.subject_kind == FrameSubject::kNamed && !IsIdentifierName(f.subject) &&
+                         f.subject.find(' ') == std::string::npos);
+    if (!person) return;
+    size_t i = SkipSpaces(s_, r.from, clause_.end);
+    size_t e = 0;
+    const std::string w = WordAt(low_, i, clause_.end, &e);
+    const bool contracted = r.from > clause_.begin && (s_[r.from - 1] == 'm' || s_[r.from - 1] == 's') &&
+                            r.from >= 2 && (s_[r.from - 2] == '\'' || StartsWithAt(s_, r.from - 4, "\xE2\x80\x99"));
+    if (w == "am" || w == "is" || w == "was") {
+      i = SkipSpaces(s_, e, clause_.end);
+    } else if (StartsWithAt(s_, i, "是")) {
+      i += 3;
+    } else if (!contracted) {
+      return;
+    }
+    for (std::string_view article : {"a ", "an ", "一名", "一个", "一位", "个"}) {
+      if (StartsWithAt(low_, i, article)) i = SkipSpaces(s_, i + article.size(), clause_.end);
+    }
+    Span value = TrimValue({i, clause_.end});
+    if (value.empty()) return;
+    std::string low_value = LowerBytes(Text(value));
+    std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
+    if (!occ.empty() && occ.back().end == low_value.size()) {
+      r.value = value;
+      r.by_value = AttributeRef{"job", ""};
+      return;
+    }
+    std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
+    if (f.subject_kind == FrameSubject::kSpeaker && tokens.size() == 1 && s_[value.begin] >= 'A' &&
+        s_[value.begin] <= 'Z' && lex_.FindValues(low_value).empty() && value.size() == tokens[0].end - tokens[0].begin) {
+      r.value = value;
+      r.by_value = AttributeRef{"name", ""};
     }
   }
 
@@ -1342,7 +1454,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       context->person = subject.name;
     }
     context->last = frame;
+    std::optional<FactFrame> job = reader.JobBesideEmployer(frame);
     reading.frames.push_back(std::move(frame));
+    if (job) reading.frames.push_back(std::move(*job));
   }
   if (!reading.frames.empty()) reading.settled = true;
   context->open = carried.has_value() && (text.ends_with(";") || text.ends_with("；"));

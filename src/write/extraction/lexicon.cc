@@ -112,6 +112,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
       if (name == "attributes.tsv" && need(4)) {
         AttributeInfo info;
         info.multi_valued = c[1] == "multi";
+        info.per_slot = c[1] == "per_slot";
         std::istringstream facets(Dash(c[2]));
         std::string facet;
         while (std::getline(facets, facet, ',')) info.facets.insert(facet);
@@ -127,7 +128,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
       } else if (name == "verbs.tsv" && need(4)) {
         VerbEntry verb{{c[1], Dash(c[2])}, c[3].find("change") != std::string::npos,
                        c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos,
-                       c[3].find("value_before") != std::string::npos};
+                       c[3].find("value_before") != std::string::npos, c[3].find("initial") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
         if (!verb.negated) lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if (name == "markers.tsv" && need(2)) {
@@ -154,6 +155,11 @@ const Lexicon& Lexicon::Get() {
     return Parse(files, nullptr);
   }();
   return kLexicon;
+}
+
+bool Lexicon::IsSingleValued(std::string_view attribute, std::string_view slot) const {
+  const AttributeInfo* info = Attribute(attribute);
+  return info != nullptr && !info->multi_valued && (!info->per_slot || !slot.empty());
 }
 
 const AttributeInfo* Lexicon::Attribute(std::string_view attribute) const {

@@ -17,6 +17,7 @@ namespace engram::extraction {
 
 struct AttributeInfo {
   bool multi_valued = false;        // values add instead of replacing
+  bool per_slot = false;            // one value per slot; several when the slot is "" ("uses")
   std::set<std::string> facets;     // qualifier keys that make separate slots ("deployment")
   std::string scope = "state";      // a kScopes entry (extractor.h)
 };
@@ -37,6 +38,7 @@ struct VerbEntry {
   bool negated = false;  // it ends the fact ("sold")
   bool from_to = false;  // it names the attribute of "from A to B" only ("moved from")
   bool value_before = false;  // the value stands between 在 and the verb ("在重庆定居")
+  bool initial = false;       // only right after the subject ("I'm from", "我叫")
 };
 
 // One phrase of the lexicon found in a text.
@@ -70,8 +72,11 @@ class Lexicon {
 
   // nullptr when unknown.
   const AttributeInfo* Attribute(std::string_view attribute) const;
-  // The attributes with one current value (cardinality single).
+  // The attributes with one current value (cardinality single or per_slot).
   std::vector<std::string> SingleValuedAttributes() const;
+  // True when `attribute` with `slot` holds one current value: cardinality single, or per_slot
+  // with a slot. False for an attribute the lexicon does not know.
+  bool IsSingleValued(std::string_view attribute, std::string_view slot) const;
   // Attribute named by `word` (an attribute word, any case), or nullptr.
   const AttributeRef* AttributeWord(std::string_view word) const;
   const Facet* FacetNoun(std::string_view noun) const;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "text/time_expression.h"
+#include "write/extraction/lexicon.h"
 #include "util/time.h"
 #include "write/extraction/claim_text.h"
 #include "write/extraction/fact_frame_reader.h"
@@ -252,6 +253,14 @@ bool Overruled(const RawClaim& r, const std::vector<FactFrame>& frames) {
   return false;
 }
 
+// An attribute with one current value (attributes.tsv): only the fact frame may claim it, so that
+// every update of the slot goes through one reading of kind, subject and value (issue 16). The
+// phrase patterns keep what the frame does not model: activities, relations, ages, birthdays,
+// habits, plans and multi-valued likes.
+bool FrameOwned(const RawClaim& r) {
+  return Lexicon::Get().IsSingleValued(r.predicate, r.slot);
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
@@ -290,7 +299,8 @@ Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Eve
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
       }
       // The phrase patterns keep what the grammar did not read (relations, activities, ages).
-      raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawClaim& r) { return Overruled(r, kept); }),
+      raw.erase(std::remove_if(raw.begin(), raw.end(),
+                               [&](const RawClaim& r) { return Overruled(r, kept) || FrameOwned(r); }),
                 raw.end());
       std::stable_sort(raw.begin(), raw.end(), [](const RawClaim& a, const RawClaim& b) {
         return a.value.begin < b.value.begin;
