@@ -81,6 +81,7 @@ bool IsIdentifier(std::string_view t) {
   if (!letter) return false;
   if (digit) {
     std::string low(t);
+    if ((low.ends_with("am") || low.ends_with("pm")) && IsDigit(low[0])) return false;  // "4pm"
     for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     for (std::string_view ordinal : {"st", "nd", "rd", "th", "s"}) {
       if (low.ends_with(ordinal) && IsDigit(low[0]) &&
@@ -137,7 +138,7 @@ std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end)
 }
 
 bool StartsWithAt(std::string_view s, size_t i, std::string_view p) {
-  return s.size() >= i + p.size() && s.compare(i, p.size(), p) == 0;
+  return i <= s.size() && s.size() - i >= p.size() && s.compare(i, p.size(), p) == 0;
 }
 
 // Attributes only things have (a person has no version or health).
@@ -210,6 +211,7 @@ struct Subject {
   bool unresolvable = false;
   bool carried = true;    // the next clause may go on about it (not a thing before a copula)
   bool weak = false;      // a part's name ("worker service"): a subject carried from before wins
+  bool owned = false;     // a thing the speaker named as theirs ("my car", "我的航班")
   size_t end = 0;         // where the subject phrase ends
 };
 
@@ -277,6 +279,13 @@ class ClauseReader {
   // ("the staging cluster is", "checkout-svc is"). Unresolved: the caller carries the subject of
   // the previous clause, or takes the speaker for a subject-less clause.
   Subject ReadSubject(size_t body, const FrameContext& ctx) {
+    Subject subject = FindSubject(body, ctx);
+    owned_thing_ = subject.owned;
+    return subject;
+  }
+
+ private:
+  Subject FindSubject(size_t body, const FrameContext& ctx) const {
     const size_t i = SkipDiscourse(body);
     size_t e = 0;
     std::string w = WordAt(low_, i, clause_.end, &e);
@@ -299,6 +308,7 @@ class ClauseReader {
     return unresolved;
   }
 
+ public:
   // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
   // "node-a"} for "实例 node-a". `subject` is not a facet name of its own ("component-03 服务").
   void ReadFacets(size_t from, size_t to, const std::string& subject) {
@@ -556,7 +566,10 @@ class ClauseReader {
       noun_end = ne - 2;
     }
     if (!lex_.IsRelation(noun)) {
-      if (std::optional<Subject> thing = ThingBeforeCopula(n)) return *thing;  // "my flight is at 5pm"
+      if (std::optional<Subject> thing = ThingBeforeCopula(n)) {  // "my flight is at 5pm"
+        thing->owned = true;
+        return *thing;
+      }
       return Resolved(FrameSubject::kSpeaker, "", e);
     }
     size_t m = SkipSpaces(s_, ne, clause_.end);
@@ -587,7 +600,10 @@ class ClauseReader {
           return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
         }
       }
-      if (std::optional<Subject> thing = ThingBeforeCopula(after)) return *thing;  // 我的航班是…
+      if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…
+        thing->owned = true;
+        return *thing;
+      }
       return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
     }
     for (std::string_view zh : {"他", "她"}) {
@@ -819,7 +835,8 @@ class ClauseReader {
     if (r.value || r.verb == nullptr) return true;
     if (r.verb->from_to) return false;
     const size_t at = r.from + verbs.front().begin;
-    if (r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) {  // "a letter from Mom"
+    if ((r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) ||  // "a letter from Mom"
+        (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;
       return true;
     }
@@ -868,6 +885,12 @@ class ClauseReader {
     }
   }
 
+  bool EndsInOccupation(Span value) const {
+    std::string low_value = LowerBytes(Text(value));
+    std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
+    return !occ.empty() && occ.back().end == low_value.size();
+  }
+
   // 5b. A person and a copula: "I'm a nurse", "Priya is a staff engineer", "我是一名软件工程师"
   // (a job, when the phrase ends in an occupation of the lexicon); "I'm Lin", "Hi, I am Lin" (a
   // name: one capitalised word that ends the clause).
@@ -880,8 +903,10 @@ class ClauseReader {
     size_t i = SkipSpaces(s_, r.from, clause_.end);
     size_t e = 0;
     const std::string w = WordAt(low_, i, clause_.end, &e);
-    const bool contracted = r.from > clause_.begin && (s_[r.from - 1] == 'm' || s_[r.from - 1] == 's') &&
-                            r.from >= 2 && (s_[r.from - 2] == '\'' || StartsWithAt(s_, r.from - 4, "\xE2\x80\x99"));
+    // "I'm", "I’m", "he's": the copula was part of the subject's word.
+    const bool contracted = r.from >= clause_.begin + 2 && (s_[r.from - 1] == 'm' || s_[r.from - 1] == 's') &&
+                            (s_[r.from - 2] == '\'' ||
+                             (r.from >= clause_.begin + 4 && StartsWithAt(s_, r.from - 4, "\xE2\x80\x99")));
     if (w == "am" || w == "is" || w == "was") {
       i = SkipSpaces(s_, e, clause_.end);
     } else if (StartsWithAt(s_, i, "是")) {
@@ -895,8 +920,7 @@ class ClauseReader {
     Span value = TrimValue({i, clause_.end});
     if (value.empty()) return;
     std::string low_value = LowerBytes(Text(value));
-    std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
-    if (!occ.empty() && occ.back().end == low_value.size()) {
+    if (EndsInOccupation(value)) {
       r.value = value;
       r.by_value = AttributeRef{"job", ""};
       return;
@@ -926,6 +950,9 @@ class ClauseReader {
     if (r.value || f->subject_kind != FrameSubject::kNamed || IsIdentifierName(f->subject)) return;
     std::string first = LowerBytes(f->subject.substr(0, f->subject.find(' ')));
     if (FunctionWords().count(first) > 0 || UnresolvedWords().count(first) > 0) return;  // "it is ..."
+    static const std::set<std::string, std::less<>> kNotThings = {"which", "here's", "everything", "something",
+                                                                  "nothing", "anything", "everyone", "all", "glad"};
+    if (kNotThings.count(first) > 0 || (first.size() > 4 && first.ends_with("ing"))) return;  // "Being a mom is ..."
     std::optional<Span> cop = CopulaAfter(r.from);
     if (!cop || SkipSpaces(s_, r.from, clause_.end) != cop->begin) return;
     const Span raw = rules::TrimSpan(s_, {cop->end, clause_.end});
@@ -946,9 +973,34 @@ class ClauseReader {
       return;
     }
     if (person) return;
-    r.value = TrimValue(raw);
-    if (r.value->empty()) return;
-    r.by_value = CopulaValueType(raw, *r.value);
+    Span value = TrimValue(raw);
+    if (value.empty()) return;
+    AttributeRef type = CopulaValueType(raw, value);
+    // A description ("the colors are so bold", "mental health is important to me") is not a slot:
+    // the generic "is" holds only a value that identifies (a name, a number, "a Honda" of mine).
+    if (type.attribute == "is" && !IdentifyingValue(value, owned_thing_)) return;
+    r.value = value;
+    r.by_value = type;
+  }
+
+  // A value that names or identifies rather than describes: it opens with a capital or a digit
+  // ("Priya", "Honda", "16"), is a short Han phrase with no degree word ("小张"), or — said of the
+  // speaker's own thing — at most three words that do not open with a degree word ("blue").
+  bool IdentifyingValue(Span value, bool owned) const {
+    std::string_view v = rules::SpanText(s_, value);
+    if ((v[0] >= 'A' && v[0] <= 'Z') || IsDigit(v[0])) return true;
+    if (static_cast<unsigned char>(v[0]) >= 0x80) {
+      for (std::string_view degree : {"很", "非常", "太", "真", "挺", "好", "最", "超", "特别", "比较"}) {
+        if (v.find(degree) != std::string_view::npos) return false;
+      }
+      return v.size() <= 12;
+    }
+    if (!owned || std::count(v.begin(), v.end(), ' ') > 2) return false;
+    size_t e = 0;
+    static const std::set<std::string, std::less<>> kDegree = {"so", "really", "very", "pretty", "such", "too",
+                                                               "quite", "super", "kind", "all", "about", "going",
+                                                               "one", "what", "how", "to", "be", "being", "not"};
+    return kDegree.count(WordAt(low_, value.begin, value.end, &e)) == 0;
   }
 
   // Where the subject phrase ending before `copula` begins (the clause body, past discourse).
@@ -1265,6 +1317,7 @@ class ClauseReader {
   const Lexicon& lex_;
   ClauseKind kind_ = ClauseKind::kFact;
   bool correction_ = false, temporary_ = false, ended_ = false;
+  bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   std::vector<std::pair<std::string, std::string>> coordinates_;
   std::string facet_attribute_;
 };

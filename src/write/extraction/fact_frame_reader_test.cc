@@ -128,5 +128,103 @@ TEST(FactFrameReaderTest, DeidentifiedHeaderIsNotEvidence) {
   EXPECT_EQ(text.substr(ranges[0].begin), "x-01 当前版本是 v1.0");
 }
 
+
+// A thing before a copula, its attribute typed by the value (issue 16): the same slot however the
+// thing is introduced (my / the / bare), so a later statement or correction supersedes it.
+TEST(FactFrameReaderTest, ThingsBeforeACopulaAreTypedByTheirValue) {
+  struct Case {
+    const char* text;
+    const char* subject;
+    const char* attribute;
+    const char* value;
+  };
+  for (const Case& c : std::vector<Case>{{"My dentist appointment is at 3pm.", "dentist appointment", "when", "3pm"},
+                                         {"Correction: the dentist appointment is at 4pm.", "dentist appointment", "when", "4pm"},
+                                         {"The offsite is on Tuesday.", "offsite", "when", "Tuesday"},
+                                         {"The search cluster is down.", "search cluster", "state", "down"},
+                                         {"我的航班是下午三点。", "航班", "when", "下午三点"},
+                                         {"周会定在周二。", "周会", "when", "周二"},
+                                         {"我们组长是小李。", "组长", "is", "小李"}}) {
+    auto f = Read(c.text);
+    ASSERT_EQ(f.size(), 1u) << c.text << Describe(f);
+    EXPECT_EQ(f[0].subject_kind, FrameSubject::kNamed) << c.text;
+    EXPECT_EQ(f[0].subject, c.subject) << c.text;
+    EXPECT_EQ(f[0].attribute, c.attribute) << c.text;
+    EXPECT_EQ(f[0].value, c.value) << c.text;
+  }
+}
+
+TEST(FactFrameReaderTest, AnOwnedRoleAfterANameIsTheRolesValue) {
+  auto lead = Read("Priya is our team lead now.");
+  ASSERT_EQ(lead.size(), 1u) << Describe(lead);
+  EXPECT_EQ(lead[0].subject, "team lead");
+  EXPECT_EQ(lead[0].value, "Priya");
+  auto favourite = Read("Green has become my favorite color.");
+  ASSERT_EQ(favourite.size(), 1u) << Describe(favourite);
+  EXPECT_EQ(favourite[0].subject_kind, FrameSubject::kSpeaker);
+  EXPECT_EQ(favourite[0].attribute, "favorite");
+  EXPECT_EQ(favourite[0].slot, "color");
+  EXPECT_EQ(favourite[0].value, "Green");
+  EXPECT_TRUE(Read("Tom is nice.").empty()) << "a person's description is not a slot";
+  EXPECT_TRUE(Read("It is usually a family trip.").empty());
+}
+
+TEST(FactFrameReaderTest, OccupationsNamesAndJobsBesideEmployers) {
+  auto nurse = Read("I'm a nurse.");
+  ASSERT_EQ(nurse.size(), 1u) << Describe(nurse);
+  EXPECT_EQ(nurse[0].attribute, "job");
+  auto priya = Read("Priya is a staff engineer.");
+  ASSERT_EQ(priya.size(), 1u) << Describe(priya);
+  EXPECT_EQ(priya[0].subject, "Priya");
+  EXPECT_EQ(priya[0].value, "staff engineer");
+  auto both = Read("I work at Stripe as a backend engineer.");
+  ASSERT_EQ(both.size(), 2u) << Describe(both);
+  EXPECT_EQ(both[0].attribute, "employer");
+  EXPECT_EQ(both[1].attribute, "job");
+  EXPECT_EQ(both[1].value, "backend engineer");
+  auto zh = Read("我在腾讯做前端开发。");
+  ASSERT_EQ(zh.size(), 2u) << Describe(zh);
+  EXPECT_EQ(zh[0].value, "腾讯");
+  EXPECT_EQ(zh[1].value, "前端开发");
+  EXPECT_TRUE(Read("I start at 9am tomorrow.").empty()) << "a time is not an employer";
+  auto name = Read("Hi, I'm Lin.");
+  ASSERT_EQ(name.size(), 1u) << Describe(name);
+  EXPECT_EQ(name[0].attribute, "name");
+  EXPECT_TRUE(Read("I got a letter from Mom.").empty()) << "\"from\" is a hometown only right after the subject";
+  // Short contractions at the very start of the text (a crash on LoCoMo: "Im" read 4 bytes back).
+  for (const char* text : {"Im a nurse", "Is it", "I'm", "im", "Ms", "I\xE2\x80\x99m a nurse", "m", "'s"}) Read(text);
+}
+
+TEST(FactFrameReaderTest, ABareCorrectionHasAValueAndNoAttribute) {
+  auto zh = Read("不对，是周四。");
+  ASSERT_EQ(zh.size(), 1u) << Describe(zh);
+  EXPECT_TRUE(zh[0].correction);
+  EXPECT_EQ(zh[0].attribute, "");
+  EXPECT_EQ(zh[0].value, "周四");
+  auto en = Read("Sorry, I meant Thursday, not Tuesday.");
+  ASSERT_EQ(en.size(), 1u) << Describe(en);
+  EXPECT_TRUE(en[0].correction);
+  EXPECT_EQ(en[0].value, "Thursday");
+  EXPECT_EQ(en[0].replaces, "Tuesday");
+}
+
+// Every byte range of varied sentences (cut anywhere, mid UTF-8 included) reads without throwing
+// or crashing: the reader indexes back and forth from the words it finds.
+TEST(FactFrameReaderTest, AnySubstringReadsWithoutCrashing) {
+  const std::vector<std::string> texts = {
+      "Hi, I'm Lin. I'm 30 years old and I work as a nurse.", "I\xE2\x80\x99m from Chengdu.",
+      "Sorry, I meant Thursday, not Tuesday.", "Tom stepped down; Priya is our team lead now.",
+      "We upgraded postgres to 16 over the weekend.", "Green has become my favorite color.",
+      "Correction: the dentist appointment is at 4pm.", "The search cluster is back up.",
+      "我妹妹小梅住在杭州", "不对，是周四。", "上周把Redis升到7了。", "我现在的工作是老师",
+      "compound-01 的 blue 部署 当前 ready；API 连接 当前 reachable", "我在腾讯做前端开发。",
+      "My sister just started at Google.", "老王调到了上海分公司。", "It's v3.2, not v3.1, actually."};
+  for (const std::string& text : texts) {
+    for (size_t b = 0; b < text.size(); ++b) {
+      for (size_t e = b + 1; e <= text.size(); ++e) Read(text.substr(b, e - b));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction

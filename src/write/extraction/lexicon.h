@@ -39,6 +39,7 @@ struct VerbEntry {
   bool from_to = false;  // it names the attribute of "from A to B" only ("moved from")
   bool value_before = false;  // the value stands between 在 and the verb ("在重庆定居")
   bool initial = false;       // only right after the subject ("I'm from", "我叫")
+  bool job_after = false;     // only when an occupation follows ("在腾讯做前端开发")
 };
 
 // One phrase of the lexicon found in a text.

@@ -266,6 +266,16 @@ bool FrameOwned(const RawClaim& r) {
 std::string RuleExtractor::Name() const { return "rules/1"; }
 
 Result<std::vector<CandidateClaim>> RuleExtractor::Extract(const std::vector<Event>& batch) {
+  // A defect of the grammar (an index past a string's end) fails this batch's jobs, which are
+  // retried and then left failed with the message; it never ends the process or loses an event.
+  try {
+    return ExtractBatch(batch);
+  } catch (const std::exception& e) {
+    return Error(Status::Internal(std::string("rule extractor: ") + e.what()));
+  }
+}
+
+Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vector<Event>& batch) {
   std::vector<CandidateClaim> out;
   std::map<std::string, FrameContext> frames_of;  // per speaker, across the batch
   for (size_t index = 0; index < batch.size(); ++index) {

@@ -80,9 +80,13 @@ class RuleExtractor final : public Extractor {
 
   // Candidate claims of `batch` (see the file comment), in event order and, within an event, in
   // text order. source_events holds the index of the event in `batch`. Any content is accepted
-  // (invalid UTF-8 and huge texts included: at most the first 64 KiB of an event is read). Never
-  // returns an error.
+  // (invalid UTF-8 and huge texts included: at most the first 64 KiB of an event is read).
+  // Errors: kInternal only when the grammar fails on a text (a defect; the message names it): the
+  // batch's jobs are retried and then left failed, the events stay.
   Result<std::vector<CandidateClaim>> Extract(const std::vector<Event>& batch) override;
+
+ private:
+  Result<std::vector<CandidateClaim>> ExtractBatch(const std::vector<Event>& batch);
 };
 
 }  // namespace engram::extraction
