@@ -52,9 +52,10 @@ bool AttributeUnsaid(const extraction::CandidateClaim& c) {
 // The current claims the candidate replaces: of its subject, those holding the value it says it
 // replaces ("from Lisbon", "instead of coffee"), stated ones only. A correction whose attribute was
 // not said looks at the namespace's recent claims of any subject: the one holding the replaced
-// value, or, naming none, the claim stated last ("不对，是周四").
+// value, or, naming none, the claim of a single-valued slot stated last ("不对，是周四").
 Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& store, int64_t ns,
-                                                       const extraction::CandidateClaim& c) {
+                                                       const extraction::CandidateClaim& c,
+                                                       const PredicateRegistry& registry) {
   std::vector<sqlite::StoredClaim> out;
   if (c.replaces_value.empty() && !(c.correction && c.predicate == "corrects")) return out;
   const std::string wanted = NormalizeValue(c.replaces_value);
@@ -69,8 +70,9 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
   auto recent = store.RecentCurrent(ns, kCorrectionLookback);
   if (!recent) return Error(recent.error());
   for (sqlite::StoredClaim& held : *recent) {
+    // Only a slot can be corrected: "I did X" is not, whatever came after it.
     const std::string& p = held.claim.predicate;
-    if (held.negated || p == "corrects" || p == "explicit_memory") continue;
+    if (held.negated || p == "corrects" || !registry.IsSingleValued(p, held.claim.slot)) continue;
     if (c.replaces_value.empty() || NormalizeValue(held.claim.value) == wanted) {
       out.push_back(std::move(held));
       break;
@@ -114,7 +116,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
                                      const PredicateRegistry& registry, const ClaimWriteInput& in) {
   // A change that names the value it replaces takes that value's slot when its own attribute was
   // not said ("I've switched to green tea instead of coffee" continues the coffee habit).
-  auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate);
+  auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate, registry);
   if (!replaced) return Error(replaced.error());
   extraction::CandidateClaim adopted;
   if (!replaced->empty() && AttributeUnsaid(*in.candidate)) {

@@ -752,7 +752,11 @@ class ClauseReader {
     const size_t from = r.from, end = clause_.end;
     if (size_t to = FindWord(r.rest, "to"); to != std::string::npos) {
       size_t fr = FindWord(r.rest, "from");
-      if (fr != std::string::npos && fr < to) {
+      // Only a change goes from A to B ("moved from Lisbon to Porto"); "all kinds of dances, from
+      // contemporary to hip-hop" is a range.
+      const bool changed = fr != std::string::npos && (!lex_.FindMarkers(r.rest.substr(0, fr), "change").empty() ||
+                                                       IsFromToVerbAt(r.rest, fr));
+      if (changed && fr < to) {
         f->replaces = Text(TrimValue({from + fr + 4, from + to}));
         r.value = TrimValue({from + to + 2, end});
         return;
@@ -770,6 +774,15 @@ class ClauseReader {
       f->replaces = Text(TrimValue({from + n + 3, end}));
       r.value = TrimValue(StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"}));
     }
+  }
+
+  // A verb that names the attribute of "from A to B" ends at `fr` ("moved from").
+  bool IsFromToVerbAt(std::string_view rest, size_t fr) const {
+    for (const PhraseHit& hit : lex_.FindVerbs(rest)) {
+      const VerbEntry* verb = lex_.Verb(hit.phrase);
+      if (verb != nullptr && verb->from_to && hit.begin <= fr && hit.end >= fr) return true;
+    }
+    return false;
   }
 
   // 2. A word of a value set names its attribute ("dark mode", "healthy"). State words
@@ -835,7 +848,10 @@ class ClauseReader {
     if (r.value || r.verb == nullptr) return true;
     if (r.verb->from_to) return false;
     const size_t at = r.from + verbs.front().begin;
+    const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
+    const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
     if ((r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) ||  // "a letter from Mom"
+        (r.verb->initial && ascii_value && !(s_[value_at] >= 'A' && s_[value_at] <= 'Z')) ||  // "from a distance"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;
       return true;
@@ -864,8 +880,9 @@ class ClauseReader {
     }
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
-    if ((target == "employer" || target == "lives_in") && (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value))) {
-      return false;  // "I start at 9am"
+    if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
+        (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
+      return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
@@ -880,6 +897,7 @@ class ClauseReader {
       if (!r.value) {
         size_t after = SkipCopula(r.from + hit.end);
         if (after != std::string::npos) r.value = TrimValue({after, clause_.end});
+        if (r.value && !r.value->empty() && OpensWithDegreeWord(*r.value)) r.value.reset();  // "my team is like family"
       }
       if (r.value) break;
     }
@@ -918,7 +936,7 @@ class ClauseReader {
       if (StartsWithAt(low_, i, article)) i = SkipSpaces(s_, i + article.size(), clause_.end);
     }
     Span value = TrimValue({i, clause_.end});
-    if (value.empty()) return;
+    if (value.empty() || OpensWithDegreeWord(value)) return;  // "such an inspiring writer"
     std::string low_value = LowerBytes(Text(value));
     if (EndsInOccupation(value)) {
       r.value = value;
@@ -926,7 +944,8 @@ class ClauseReader {
       return;
     }
     std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
-    if (f.subject_kind == FrameSubject::kSpeaker && tokens.size() == 1 && s_[value.begin] >= 'A' &&
+    if (f.subject_kind == FrameSubject::kSpeaker && w != "was" && w != "is" && value.begin == i && tokens.size() == 1 &&
+        s_[value.begin] >= 'A' &&
         s_[value.begin] <= 'Z' && lex_.FindValues(low_value).empty() && value.size() == tokens[0].end - tokens[0].begin) {
       r.value = value;
       r.by_value = AttributeRef{"name", ""};
@@ -996,11 +1015,27 @@ class ClauseReader {
       return v.size() <= 12;
     }
     if (!owned || std::count(v.begin(), v.end(), ' ') > 2) return false;
+    return !OpensWithDegreeWord(value);
+  }
+
+  bool OpensWithPronoun(Span value) const {
     size_t e = 0;
-    static const std::set<std::string, std::less<>> kDegree = {"so", "really", "very", "pretty", "such", "too",
-                                                               "quite", "super", "kind", "all", "about", "going",
-                                                               "one", "what", "how", "to", "be", "being", "not"};
-    return kDegree.count(WordAt(low_, value.begin, value.end, &e)) == 0;
+    std::string w = WordAt(low_, value.begin, value.end, &e);
+    if (w.ends_with("'s")) w.resize(w.size() - 2);
+    static const std::set<std::string, std::less<>> kPronouns = {
+        "it", "this", "that", "them", "they", "everyone", "everything", "something", "someone", "anything",
+        "all", "some", "home", "there", "here", "you", "your", "him", "her", "me", "us", "which", "what"};
+    return kPronouns.count(w) > 0;
+  }
+
+  // "so bold", "like my second family", "kind of fun", "pretty good": a description or a
+  // comparison, never a value of a slot.
+  bool OpensWithDegreeWord(Span value) const {
+    size_t e = 0;
+    static const std::set<std::string, std::less<>> kDegree = {
+        "so", "really", "very", "pretty", "such", "too", "quite", "super", "kind", "all", "about", "going",
+        "one", "what", "how", "to", "be", "being", "not", "like", "more", "less", "just", "always", "a bit"};
+    return kDegree.count(WordAt(low_, value.begin, value.end, &e)) > 0;
   }
 
   // Where the subject phrase ending before `copula` begins (the clause body, past discourse).
@@ -1009,7 +1044,17 @@ class ClauseReader {
     while (b > clause_.begin && IsSpaceByte(s_[b - 1])) --b;
     size_t start = b;
     while (start > clause_.begin && !IsSpaceByte(s_[start - 1]) && s_[start - 1] != ',' && s_[start - 1] != ';') --start;
-    return start;
+    for (;;) {  // "Iron Man is my top pick": the capitalised words before it too
+      size_t prev_end = start;
+      while (prev_end > clause_.begin && s_[prev_end - 1] == ' ') --prev_end;
+      size_t prev = prev_end;
+      while (prev > clause_.begin && IsAsciiAlnum(s_[prev - 1])) --prev;
+      if (prev == prev_end || prev_end == start || !(s_[prev] >= 'A' && s_[prev] <= 'Z') ||
+          FunctionWords().count(LowerBytes(s_.substr(prev, prev_end - prev))) > 0) {
+        return start;
+      }
+      start = prev;
+    }
   }
 
   // "our team lead" / "my favorite color" / "我们的组长": the noun phrase after the possessive.
@@ -1035,8 +1080,10 @@ class ClauseReader {
     std::string_view low_raw = low_.substr(raw.begin, raw.end - raw.begin);
     std::vector<PhraseHit> state = lex_.FindMarkers(low_raw, "thing_state");
     if (!state.empty() && state.front().begin <= 8) return {"state", ""};
-    if (low_raw.starts_with("in ") || low_raw.starts_with("at ") || StartsWithAt(s_, raw.begin, "在")) {
-      return {"location", ""};
+    const bool named_place = static_cast<unsigned char>(s_[value.begin]) >= 0x80 ||
+                             (s_[value.begin] >= 'A' && s_[value.begin] <= 'Z');
+    if ((low_raw.starts_with("in ") || low_raw.starts_with("at ") || StartsWithAt(s_, raw.begin, "在")) && named_place) {
+      return {"location", ""};  // "in Brooklyn", not "at the top of my list"
     }
     if (ProductVersion(value)) return {"version", ""};
     return {"is", ""};
@@ -1397,7 +1444,14 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
   while (!value.empty() && (content[value.begin] == ',' || StartsWithAt(content, value.begin, "，"))) {
     value = rules::TrimSpan(content, {value.begin + (content[value.begin] == ',' ? 1 : 3), value.end});
   }
-  if (value.empty() || value.size() > 60) return false;
+  while (!value.empty() && (content[value.end - 1] == '.' || content[value.end - 1] == '!' ||
+                            StartsWithAt(content, value.end - 3, "。") || StartsWithAt(content, value.end - 3, "！"))) {
+    value.end -= content[value.end - 1] == '.' || content[value.end - 1] == '!' ? 1 : 3;
+  }
+  // A correction restates one value ("周四", "Porto", "the 5th"), not a new thought ("I actually
+  // just submitted a few more last week").
+  std::string_view v = rules::SpanText(content, value);
+  if (value.empty() || value.size() > 24 || std::count(v.begin(), v.end(), ' ') > 2) return false;
   f->kind = ClauseKind::kChange;
   f->correction = true;
   f->value = std::string(rules::SpanText(content, value));
