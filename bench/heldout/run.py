@@ -1,6 +1,12 @@
 import json, re, subprocess, sys, os
 HERE=os.path.dirname(os.path.abspath(__file__))
 exec(open(os.path.join(HERE,'cases.py')).read())
+# CASES=cases_v2.jsonl reads another set (one JSON object a line: id, lang, cat, kind, turns,
+# question, new, old); TAG names its result files (results_<TAG>_<mode>.jsonl).
+if os.environ.get('CASES'):
+    C=[tuple(o[k] for k in ('id','lang','cat','kind','turns','question','new','old'))
+       for o in map(json.loads, open(os.path.join(HERE,os.environ['CASES']),encoding='utf-8'))]
+TAG=os.environ.get('TAG','')
 E=os.environ.get('ENGRAM','build/engram')
 T0,T1,ASOF='2024-01-01T09:00:00Z','2024-06-01T09:00:00Z','2024-03-01T00:00:00Z'
 errs=[]
@@ -20,7 +26,7 @@ def itext(it):
     if it.get('type')=='claim': return (it.get('value') or '')+' | '+(it.get('text') or '')
     return it.get('text') or ''
 mode=sys.argv[1]
-db=os.path.join(os.environ.get('WORK','/tmp'),f'heldout_{mode}.db')
+db=os.path.join(os.environ.get('WORK','/tmp'),f'heldout_{TAG}{mode}.db')
 for f in (db,db+'-wal',db+'-shm'):
     if os.path.exists(f): os.remove(f)
 if mode=='ingest':
@@ -30,9 +36,9 @@ if mode=='ingest':
         lines.append({"namespace":cid,"session_id":"s1","role":"user","content":turns[0],"occurred_at":T0})
         lines.append({"namespace":cid,"session_id":"s1","role":"user","content":"好的，谢谢。" if lang=='zh' else "ok, thanks.","occurred_at":T0.replace('09:00','09:01')})
         lines.append({"namespace":cid,"session_id":"s2","role":"user","content":turns[1],"occurred_at":T1})
-    with open(os.path.join(os.environ.get('WORK','/tmp'),'heldout_events.jsonl'),'w') as fh:
+    with open(os.path.join(os.environ.get('WORK','/tmp'),f'heldout_events{TAG}.jsonl'),'w') as fh:
         for l in lines: fh.write(json.dumps(l,ensure_ascii=False)+'\n')
-    p=subprocess.run([E,'--db',db,'--create','ingest',os.path.join(os.environ.get('WORK','/tmp'),'heldout_events.jsonl')],capture_output=True,text=True); print('ingest',p.returncode,p.stdout[-300:],p.stderr[-300:])
+    p=subprocess.run([E,'--db',db,'--create','ingest',os.path.join(os.environ.get('WORK','/tmp'),f'heldout_events{TAG}.jsonl')],capture_output=True,text=True); print('ingest',p.returncode,p.stdout[-300:],p.stderr[-300:])
     p=subprocess.run([E,'--db',db,'process'],capture_output=True,text=True); print('process',p.returncode,p.stdout[-300:],p.stderr[-300:])
 out=[]
 for c in C:
@@ -81,7 +87,7 @@ for c in C:
       intent=rc.get('intent'),answerability=rc.get('answerability'),
       claims=[{'st':x['status'],'subj':x['subject'],'pred':x['predicate'],'slot':x.get('slot'),'val':x['value'],'assertion':x.get('assertion'),'quals':x.get('qualifiers'),'sup':bool(x.get('supersedes_id')),'expires':x.get('expires_at'),'vt':x.get('valid_to')} for x in claims])
     out.append(r)
-with open(os.path.join(HERE,f'results_{mode}.jsonl'),'w') as fh:
+with open(os.path.join(HERE,f'results_{TAG+"_" if TAG else ""}{mode}.jsonl'),'w') as fh:
     for r in out: fh.write(json.dumps(r,ensure_ascii=False)+'\n')
 with open(os.path.join(os.environ.get('WORK','/tmp'),f'heldout_errors_{mode}.json'),'w') as fh: json.dump(errs,fh,ensure_ascii=False,indent=1)
 print(mode,'cases',len(out),'errors',len(errs))

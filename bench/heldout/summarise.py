@@ -1,12 +1,14 @@
 import json,collections,re
+import os
 exec(open('run.py').read().split("mode=sys.argv")[0].split("errs=[]")[0])  # imports + consts
+PRE=os.environ.get('TAG','')+'_' if os.environ.get('TAG') else ''  # TAG=... as run.py
 def m(val,text):
     if re.fullmatch(r'[A-Za-z0-9 .\-]+',val):
         return re.search(r'(?<![A-Za-z0-9.])'+re.escape(val)+r'(?![A-Za-z0-9]|\.\d)',text,re.I) is not None
     return val in text
 out=[]
-for mode in ['remember','ingest']:
-    R=[json.loads(l) for l in open(f'results_{mode}.jsonl')]
+for mode in [m for m in ['remember','ingest'] if os.path.exists(f'results_{PRE}{m}.jsonl')]:
+    R=[json.loads(l) for l in open(f'results_{PRE}{mode}.jsonl')]
     for r in R:
         sup_any=any(c['st']!='active' for c in r['claims'])
         base=any(c['st']=='active' and m(r['old'],c['val']) for c in r['claims'])
@@ -14,7 +16,7 @@ for mode in ['remember','ingest']:
         r['base_claim_active']=base
         r['c_given_b']=(r['c'] if r['b'] else None) if r['kind']=='change' else None
     out.append((mode,R))
-    with open(f'results_{mode}.jsonl','w') as fh:
+    with open(f'results_{PRE}{mode}.jsonl','w') as fh:
         for r in R: fh.write(json.dumps(r,ensure_ascii=False)+'\n')
 lines=[]
 def P(s): lines.append(s); print(s)
@@ -34,4 +36,4 @@ for mode,R in out:
             if x['nsn']: s+=f"  no-supersede {x['ns']}/{x['nsn']}"
             P(s)
     agg('all',lambda r:'all'); agg('lang',lambda r:r['lang']); agg('kind',lambda r:r['kind']); agg('kind/lang',lambda r:r['kind']+'/'+r['lang']); agg('cat',lambda r:r['cat'])
-open('summary.txt','w').write('\n'.join(lines)+'\n')
+open(f'summary{"_"+os.environ["TAG"] if os.environ.get("TAG") else ""}.txt','w').write('\n'.join(lines)+'\n')
