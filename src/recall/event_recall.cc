@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "recall/dense_index.h"
 #include "recall/match_expression.h"
@@ -281,6 +282,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     std::optional<std::pair<TimestampMs, TimestampMs>> day_filter;
     // A named range holds too many events to list: some of them may stay pending rows.
     bool broad_time = false;
+    std::unordered_set<int64_t> dated_to_day;  // events a claim dates to a day the question names
     for (text::TimeMention& m : times) {
       auto in_range = ctx.store.SeqsInTimeRange(*ns, m.start, m.end, kMaxDateCandidates);
       if (!in_range) return in_range.error();
@@ -304,6 +306,15 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         found_elsewhere.insert(found_elsewhere.end(), in_range->begin(), in_range->end());
       } else {
         broad_time = true;
+      }
+      // Events a claim dates to this day though they were written on another ("I visited Lisbon
+      // yesterday", said the day after: B35) are the day's events too.
+      if (m.precision == text::TimeMention::Precision::kDay) {
+        auto dated = ctx.claims.EventsDatedIn(*ns, m.start, m.end, kMaxDateCandidates);
+        if (!dated) return dated.error();
+        found_elsewhere.insert(found_elsewhere.end(), dated->begin(), dated->end());
+        dated_to_day.insert(dated->begin(), dated->end());
+        if (!dated->empty()) in_range->push_back(dated->front());  // the day holds events
       }
       if (times.size() == 1 && m.precision == text::TimeMention::Precision::kDay && !in_range->empty() &&
           weights.filter_named_day && !BoundsARange(query.text, m)) {
@@ -350,6 +361,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     Status dated_status;
     auto outside_day = [&](const ScoredTurn& t) {
       if (!day_filter || (t.occurred_at >= day_filter->first && t.occurred_at < day_filter->second)) return false;
+      if (dated_to_day.count(t.seq) > 0) return false;
       if (claim_keys == nullptr || !claim_keys->dated_in || claim_keys->score.count(t.seq) == 0) return true;
       auto dated = claim_keys->dated_in(t.seq, day_filter->first, day_filter->second);
       if (!dated) {
@@ -425,6 +437,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         for (const text::TimeMention& m : times) {
           if (t.occurred_at >= m.start && t.occurred_at < m.end) channels[2].scores[i] = 1.0;
         }
+        if (dated_to_day.count(t.seq) > 0) channels[2].scores[i] = 1.0;
         if (weights.speaker > 0) {
           auto it = speaker_named.find(t.speaker);
           if (it == speaker_named.end()) {

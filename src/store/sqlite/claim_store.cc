@@ -279,6 +279,25 @@ Result<std::optional<TimestampMs>> ClaimStore::TimeMentionStart(int64_t claim_se
   return from;
 }
 
+Result<std::vector<int64_t>> ClaimStore::EventsDatedIn(int64_t ns, TimestampMs start, TimestampMs end, int limit) {
+  constexpr TimestampMs kHalfDayMs = 12LL * 3600 * 1000;  // the middle of the claim's day
+  auto st = db_.Cached(
+      "SELECT DISTINCT (SELECT min(ce.event_seq) FROM claim_evidence ce WHERE ce.claim_seq = c.seq AND "
+      "ce.relation = 'supports') AS first FROM claims c WHERE c.namespace_id = ? AND c.time_phrase IS NOT NULL "
+      "AND c.time_phrase <> '' AND c.valid_from >= ? AND c.valid_from < ? AND first IS NOT NULL ORDER BY first LIMIT ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, start - kHalfDayMs).Bind(3, end - kHalfDayMs).Bind(4, static_cast<int64_t>(limit));
+  std::vector<int64_t> out;
+  for (;;) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back((*st)->Int(0));
+  }
+  (*st)->Reset();
+  return out;
+}
+
 Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
     const std::vector<int64_t>& claim_seqs) {
   std::vector<Support> out;

@@ -110,6 +110,13 @@ class ClaimStore {
   // claim has that seq. Errors: from SQLite.
   Result<std::optional<TimestampMs>> TimeMentionStart(int64_t claim_seq);
 
+  // The events (seqs, ascending, at most `limit`) that first stated a claim of the namespace which
+  // a time expression dated to [start, end) (UTC ms): the claim's day — from its valid_from, the
+  // speaker's local midnight — has its middle in the range ("I visited Lisbon yesterday", said on
+  // March 10, is an event of March 9: B35). Only the claim's earliest "supports" event counts (a
+  // later one repeats it). Errors: from SQLite.
+  Result<std::vector<int64_t>> EventsDatedIn(int64_t namespace_id, TimestampMs start, TimestampMs end, int limit);
+
   // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
   // claim's by event seq. One query, over claim_evidence alone.
   struct Support {
