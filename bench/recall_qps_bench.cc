@@ -80,9 +80,9 @@ int RunRecallQpsBench(const RecallQpsBenchOptions& o) {
       for (size_t i = first; counted ? i < first + static_cast<size_t>(o.recalls) : !stop.load(); ++i) {
         const auto& [ns, question] = queries[i % queries.size()];
         const auto start = Clock::now();
-        const bool ok = o.through_api
-                            ? RecallThroughApi(*engines[t], ns, question, o.limit)
-                            : engines[t]->Recall({.text = question, .namespace_name = ns, .limit = o.limit}).has_value();
+        const RecallQuery query{.text = question, .namespace_name = ns, .limit = o.limit};
+        const bool ok = o.through_api ? RecallThroughApi(*engines[t], ns, question, o.limit)
+                                      : engines[t]->Recall(query).has_value();
         if (!ok) failed = true;
         if (measuring) mine.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
       }
