@@ -7,7 +7,8 @@
 //   engram-bench scale --events N [--queries Q] [--seed S] [--json] [--db PATH [--reuse]] [--keep]
 //                      [--no-claims] [--batch B]
 //   engram-bench maintenance --events N [--queries Q] [--seed S] [--json]
-//   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S] [--json]
+//   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S | --recalls N]
+//                           [--through-api] [--json]
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
 #include <CLI/CLI.hpp>
 
@@ -121,6 +122,10 @@ int main(int argc, char** argv) {
   qps_cmd->add_option("--queries", qps.queries_path, "one namespace<TAB>question a line")->required();
   qps_cmd->add_option("--threads", qps.threads, "threads (default 2)")->check(CLI::PositiveNumber);
   qps_cmd->add_option("--seconds", qps.seconds, "measured seconds (default 10)")->check(CLI::PositiveNumber);
+  qps_cmd->add_option("--recalls", qps.recalls, "a fixed number of recalls per thread instead of --seconds")
+      ->check(CLI::PositiveNumber);
+  qps_cmd->add_flag("--through-api", qps.through_api,
+                    "recall through api::Invoke and the JSON body (REST minus the socket)");
   qps_cmd->add_flag("--json", qps.json, "print one JSON object");
   engram::bench::StateBenchOptions state;
   CLI::App* state_cmd = app.add_subcommand(

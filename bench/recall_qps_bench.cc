@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/registry.h"
+#include "codec/json_codec.h"
 #include "engram/engine.h"
 
 namespace engram::bench {
@@ -38,6 +40,15 @@ double Percentile(std::vector<double>& v, double p) {
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
+// One recall as the REST route makes it without the socket: the arguments as JSON, the recall
+// capability through api::Invoke (validation, RunRecall, the packet as JSON) and the body text.
+bool RecallThroughApi(Engine& engine, const std::string& ns, const std::string& question, int limit) {
+  static const api::Capability* recall = api::FindCapability("recall");
+  const nlohmann::json args{{"namespace", ns}, {"query", question}, {"limit", limit}};
+  auto reply = api::Invoke(engine, *recall, args, api::ArgsMode::kStrict);
+  return reply.has_value() && !Dump(reply->body).empty();
+}
+
 }  // namespace
 
 int RunRecallQpsBench(const RecallQpsBenchOptions& o) {
@@ -59,28 +70,40 @@ int RunRecallQpsBench(const RecallQpsBenchOptions& o) {
   std::mutex mu;
   std::vector<double> latencies;
   std::vector<std::thread> threads;
+  const bool counted = o.recalls > 0;  // a fixed number of recalls, all measured (for callgrind)
+  if (counted) measuring = true;
+  const auto counted_start = Clock::now();
   for (int t = 0; t < o.threads; ++t) {
     threads.emplace_back([&, t] {
       std::vector<double> mine;
-      for (size_t i = static_cast<size_t>(t) * 7919; !stop; ++i) {
+      const size_t first = static_cast<size_t>(t) * 7919;
+      for (size_t i = first; counted ? i < first + static_cast<size_t>(o.recalls) : !stop.load(); ++i) {
         const auto& [ns, question] = queries[i % queries.size()];
         const auto start = Clock::now();
-        auto r = engines[t]->Recall({.text = question, .namespace_name = ns, .limit = o.limit});
-        if (!r) failed = true;
+        const RecallQuery query{.text = question, .namespace_name = ns, .limit = o.limit};
+        const bool ok = o.through_api ? RecallThroughApi(*engines[t], ns, question, o.limit)
+                                      : engines[t]->Recall(query).has_value();
+        if (!ok) failed = true;
         if (measuring) mine.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
       }
       std::lock_guard<std::mutex> lock(mu);
       latencies.insert(latencies.end(), mine.begin(), mine.end());
     });
   }
-  std::this_thread::sleep_for(std::chrono::seconds(1));
-  measuring = true;
-  const auto start = Clock::now();
-  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
-  measuring = false;
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  stop = true;
-  for (auto& th : threads) th.join();
+  double elapsed = 0;
+  if (counted) {
+    for (auto& th : threads) th.join();
+    elapsed = std::chrono::duration<double>(Clock::now() - counted_start).count();
+  } else {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    measuring = true;
+    const auto start = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+    measuring = false;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    stop = true;
+    for (auto& th : threads) th.join();
+  }
   if (failed) fmt::print(stderr, "recall-qps: some recalls failed\n");
   const double qps = static_cast<double>(latencies.size()) / elapsed;
   const double p50 = Percentile(latencies, 50), p99 = Percentile(latencies, 99);

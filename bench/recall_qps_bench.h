@@ -13,7 +13,13 @@ struct RecallQpsBenchOptions {
   std::string queries_path;  // one "namespace<TAB>question" a line
   int threads = 2;           // one read-only Engine (connection) per thread
   double seconds = 10;       // measured time after a 1 s warm-up
+  // > 0: each thread makes exactly this many recalls, all measured, with no warm-up and no time
+  // limit (`seconds` is ignored): a fixed amount of work, for instruction counts under callgrind.
+  int recalls = 0;
   int limit = 10;            // RecallQuery::limit (the default, what an agent asks for)
+  // Each recall through the REST route's code without the socket: api::Invoke of the recall
+  // capability and the JSON body text (what the HTTP layer adds on top is then the rest).
+  bool through_api = false;
   bool json = false;
 };
 

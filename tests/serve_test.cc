@@ -122,7 +122,7 @@ TEST_F(ServeTest, LimitsHaveTheirOwnStatusAndProblem) {
   EXPECT_EQ(method->get_header_value("Allow"), "POST");
 }
 
-TEST_F(ServeTest, RateLimitIs429WithRetryAfter) {
+TEST_F(ServeTest, RateLimitIs429WithRetryAfterAndRateLimitHeaders) {
   WriteFile(dir_.File("c.toml"), "[rate_limit]\nrequests_per_second = 0.5\nburst = 2\n");
   ServeProcess server(db(), dir_.path(), {"--no-worker", "--config", dir_.File("c.toml")});
   ASSERT_TRUE(server.Start()) << server.Log();
@@ -131,9 +131,17 @@ TEST_F(ServeTest, RateLimitIs429WithRetryAfter) {
   for (int i = 0; i < 4; ++i) {
     auto r = c->Get("/v1/namespaces/setup/claims");
     ASSERT_TRUE(r);
+    // Every limited response says where the caller stands: a bucket of 2, refilled at 0.5/s.
+    EXPECT_EQ(r->get_header_value("X-RateLimit-Limit"), "2") << i;
+    EXPECT_FALSE(r->get_header_value("X-RateLimit-Remaining").empty()) << i;
+    EXPECT_FALSE(r->get_header_value("X-RateLimit-Reset").empty()) << i;
+    if (i == 0) {
+      EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "1");
+    }
     if (r->status == 429) {
       ++limited;
       EXPECT_FALSE(r->get_header_value("Retry-After").empty());
+      EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "0");
       EXPECT_EQ(Body(r)["code"], "resource_exhausted");
     }
   }

@@ -53,6 +53,10 @@ constexpr size_t kMaxFileNameBytes = 255;
 
 Result<std::string> ResolveFilePath(const CallContext& context, const std::string& path) {
   if (path.empty()) return Error(Status::InvalidArgument("field \"path\": required"));
+  // A NUL byte would cut the name short in every file system call (JSON can carry one: \u0000).
+  if (path.find('\0') != std::string::npos) {
+    return Error(Status::InvalidArgument("field \"path\": contains a NUL character"));
+  }
   if (context.file_root.empty()) return path;
   if (path.front() == '/') {
     return Error(Status::InvalidArgument(

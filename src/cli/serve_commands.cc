@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "codec/json_codec.h"
 #include "mcp/http_handler.h"
+#include "mcp/read_only_request.h"
 #include "server/config.h"
 #include "server/engine_pool.h"
 #include "server/http_server.h"
@@ -42,13 +43,15 @@ GlobalFlags WithConfigDb(const GlobalFlags& flags, const server::ServerConfig& c
   return f;
 }
 
-// MCP over streamable HTTP at /mcp and /mcp/{namespace} (docs/mcp.md). Each request leases the
-// writer (reads then wait behind writes: MCP calls take milliseconds). The listener already
-// checks Host and Origin on loopback, so the handler's own host list is off.
+// MCP over streamable HTTP at /mcp and /mcp/{namespace} (docs/mcp.md). A request that only
+// reads (a read tool such as memory_recall, or a protocol method: mcp::IsReadOnlyRequest) leases a
+// reader, as REST reads do, so it never waits behind a write; the rest lease the writer. The
+// listener already checks Host and Origin on loopback, so the handler's own host list is off.
 void MountMcp(server::HttpServer& http, server::EnginePool& pool, bool fixtures) {
   const mcp::HttpOptions options{.fixtures = fixtures, .allowed_hosts = {}};
   server::HttpHandler handler = [&pool, options](const server::HttpRequest& request) {
-    auto lease = pool.AcquireWriter(std::chrono::milliseconds(10000));
+    const bool write = !mcp::IsReadOnlyRequest(request.body);
+    auto lease = pool.Acquire(write, std::chrono::milliseconds(10000));
     if (!lease) {
       return server::HttpResponse{.status = 503,
                                   .body = Dump(mcp::ErrorResponse(nullptr, {.code = mcp::kInternalError,

@@ -201,8 +201,29 @@ void RemoveQuietly(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// kInvalidArgument unless `path` names a file: a NUL byte would cut the name short (SQLite and the
+// file system read it up to there: "a\0b.db" wrote "a"), and a path ending in "/", "/." or "/.."
+// names a folder, which VACUUM INTO cannot open (it failed as "unable to open database", a 500
+// over REST for a name schemathesis made).
+Status CheckBackupPath(const std::string& path) {
+  if (path.empty()) return Status::InvalidArgument("field \"path\": is required");
+  if (path.find('\0') != std::string::npos) {
+    return Status::InvalidArgument("field \"path\": contains a NUL character");
+  }
+  const std::string name = fs::path(path).filename().string();
+  if (name.empty() || name == "." || name == "..") {
+    return Status::InvalidArgument(
+        fmt::format("field \"path\": \"{}\" names a folder; name the backup file inside it", path));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<BackupManifest> Backup(sqlite::Database& db, const std::string& path) {
-  if (path.empty()) return Error(Status::InvalidArgument("field \"path\": is required"));
+  ENGRAM_RETURN_IF_ERROR(CheckBackupPath(path));
   if (Exists(path) || Exists(ManifestPath(path))) {
     return Error(Status::AlreadyExists(
         fmt::format("\"{}\" (or its manifest) already exists; choose a new path", path)));

@@ -316,5 +316,24 @@ TEST(BackupPath, AFolderThatIsAFileIsInvalid) {
   EXPECT_EQ(nested.error().code(), StatusCode::kInvalidArgument) << nested.error().ToString();
 }
 
+// B-schemathesis: a fuzzed backup name ending in "/" (a non-ASCII folder name with a control
+// character) named a folder, and VACUUM INTO failed "unable to open database": a 500 over REST.
+// A path naming a folder, or holding a NUL byte (which cut the name short: "a\0b" wrote "a"), is
+// invalid_argument naming "path"; a control character in a file name stays allowed.
+TEST(BackupPath, APathNamingAFolderOrHoldingNulIsInvalid) {
+  test::TempDir dir;
+  auto e = Engine::Open({.db_path = dir.File("m.db"), .open_mode = OpenMode::kCreate});
+  ASSERT_TRUE(e) << e.error().ToString();
+  for (const std::string& bad : {dir.File("\xc3\xb1\x01") + "/", dir.File("q") + "/.", dir.File("q") + "/..",
+                                 dir.File("r") + std::string(1, '\0') + "s.db"}) {
+    auto r = (*e)->Backup(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code(), StatusCode::kInvalidArgument) << r.error().ToString();
+    EXPECT_NE(r.error().message().find("field \"path\""), std::string::npos) << r.error().ToString();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.File("r"))) << "the NUL-cut name was not written";
+  EXPECT_TRUE((*e)->Backup(dir.File("\xc3\xb1\x01") + "/\xc3\xb6\x02.db")) << "control characters are fine";
+}
+
 }  // namespace
 }  // namespace engram

@@ -103,7 +103,8 @@ const HttpServer::Mounted* HttpServer::FindMount(const std::string& method, cons
   return best;
 }
 
-std::optional<HttpResponse> HttpServer::Guard(HttpRequest& request, const Mounted& mount) const {
+std::optional<HttpResponse> HttpServer::Guard(HttpRequest& request, const Mounted& mount,
+                                              std::vector<std::pair<std::string, std::string>>* quota_headers) const {
   if (!mount.authenticated) return std::nullopt;
   if (authenticator_) {
     auto who = authenticator_(request);
@@ -117,12 +118,18 @@ std::optional<HttpResponse> HttpServer::Guard(HttpRequest& request, const Mounte
     request.principal = api::Principal::Owner();
   }
   if (limiter_) {
-    if (auto wait = limiter_(request.principal)) {
-      HttpResponse r = ProblemResponse(
-          Status::ResourceExhausted(fmt::format("rate limit of this key reached; retry in {:.1f} s", *wait)),
-          request.request_id);
-      r.headers.emplace_back("Retry-After", std::to_string(static_cast<int>(*wait + 0.999)));
-      return r;
+    if (auto quota = limiter_(request.principal)) {
+      *quota_headers = {{"X-RateLimit-Limit", std::to_string(quota->limit)},
+                        {"X-RateLimit-Remaining", std::to_string(quota->remaining)},
+                        {"X-RateLimit-Reset", std::to_string(quota->reset_seconds)}};
+      if (!quota->allowed) {
+        const double wait = quota->retry_after_seconds;
+        HttpResponse r = ProblemResponse(
+            Status::ResourceExhausted(fmt::format("rate limit of this key reached; retry in {:.1f} s", wait)),
+            request.request_id);
+        r.headers.emplace_back("Retry-After", std::to_string(static_cast<int>(std::ceil(wait))));
+        return r;
+      }
     }
   }
   return std::nullopt;
@@ -145,8 +152,15 @@ HttpResponse HttpServer::Answer(HttpRequest& request, std::string* route) const 
   }
   *route = mount->namer ? mount->namer(request) : std::string();
   if (route->empty()) *route = request.method + " " + mount->prefix;
-  if (auto refused = Guard(request, *mount)) return *refused;
-  return mount->handler(request);
+  std::vector<std::pair<std::string, std::string>> quota_headers;
+  HttpResponse response;
+  if (auto refused = Guard(request, *mount, &quota_headers)) {
+    response = std::move(*refused);
+  } else {
+    response = mount->handler(request);
+  }
+  for (auto& header : quota_headers) response.headers.push_back(std::move(header));
+  return response;
 }
 
 Status HttpServer::Bind() {

@@ -10,6 +10,9 @@
 //       (DNS rebinding);
 //   401 when the mount is authenticated and the Authenticator refuses (Authorization: Bearer);
 //   429 with Retry-After when the caller's token bucket is empty.
+// A rate-limited caller's responses (the 429s and the others) carry X-RateLimit-Limit (the
+// bucket's size, requests), X-RateLimit-Remaining (whole requests left) and X-RateLimit-Reset
+// (seconds until the bucket is full again).
 // A body over max_body_bytes is 413. A response carries X-Request-Id (the client's, or a new one).
 // Each answered request logs one JSON object on stderr: {ts, level, msg:"request", request_id,
 // method, route, status, ms, key}.
@@ -29,6 +32,7 @@
 #include "engram/status.h"
 #include "server/http_exchange.h"
 #include "server/metrics.h"
+#include "server/rate_limiter.h"
 
 namespace engram::server {
 
@@ -44,8 +48,8 @@ struct ListenerOptions {
 
 // Who is calling, from the request's headers; an error is the response (401).
 using Authenticator = std::function<Result<api::Principal>(const HttpRequest&)>;
-// Seconds until the caller may retry (429), or nullopt to let the request through.
-using RateCheck = std::function<std::optional<double>(const api::Principal&)>;
+// The caller's quota after this request (refused: 429), or nullopt when it is not limited.
+using RateCheck = std::function<std::optional<RateQuota>(const api::Principal&)>;
 // The route of a request for logs and metrics, "METHOD template" ("" = "METHOD prefix").
 using RouteNamer = std::function<std::string(const HttpRequest&)>;
 
@@ -89,7 +93,7 @@ class HttpServer {
   struct Impl;
   const Mounted* FindMount(const std::string& method, const std::string& path, bool* path_known) const;
   HttpResponse Answer(HttpRequest& request, std::string* route) const;
-  std::optional<HttpResponse> Guard(HttpRequest& request, const Mounted& mount) const;
+  std::optional<HttpResponse> Guard(HttpRequest& request, const Mounted& mount, std::vector<std::pair<std::string, std::string>>* quota_headers) const;
 
   ListenerOptions options_;
   std::vector<Mounted> mounts_;

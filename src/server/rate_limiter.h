@@ -11,6 +11,15 @@
 
 namespace engram::server {
 
+// One request's place in its caller's bucket, for the X-RateLimit-* headers.
+struct RateQuota {
+  bool allowed = true;            // a token was taken
+  int limit = 0;                  // X-RateLimit-Limit: the bucket's size (burst), requests
+  int remaining = 0;              // X-RateLimit-Remaining: whole tokens left after this request
+  int reset_seconds = 0;          // X-RateLimit-Reset: seconds until the bucket is full again (ceil)
+  double retry_after_seconds = 0;  // when refused: until one token is there (Retry-After, ceil)
+};
+
 class RateLimiter {
  public:
   // rate <= 0: unlimited. burst < 1 is taken as 1.
@@ -19,6 +28,9 @@ class RateLimiter {
   // Takes one token of `caller`'s bucket: nullopt when there was one, else the seconds until there
   // is (for Retry-After).
   std::optional<double> Take(const std::string& caller);
+
+  // As Take, with the bucket's state after the request; nullopt when unlimited (rate <= 0).
+  std::optional<RateQuota> Admit(const std::string& caller);
 
  private:
   struct Bucket {

@@ -115,7 +115,7 @@ Status Serve(const ServeOptions& options) {
   server.SetAuthenticator([&auth](const HttpRequest& r) { return auth.Authenticate(r.Header("authorization")); });
   const Policy policy = RatePolicy(config, loopback);
   RateLimiter limiter(policy.rate, policy.burst);
-  server.SetRateCheck([&limiter](const api::Principal& p) { return limiter.Take(p.owner ? "owner" : p.key_id); });
+  server.SetRateCheck([&limiter](const api::Principal& p) { return limiter.Admit(p.owner ? "owner" : p.key_id); });
   // Backups a caller asks for go to one folder beside the database, never elsewhere.
   std::error_code made;
   std::filesystem::create_directories(options.engine.db_path + ".backups", made);

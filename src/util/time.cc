@@ -172,9 +172,38 @@ Result<int> ParseUtcOffset(std::string_view raw) {
   return offset;
 }
 
+namespace {
+
+// Writes `value` as `width` decimal digits (zero-padded; value < 10^width) at `out`.
+void PutDigits(char* out, int64_t value, int width) {
+  for (int i = width - 1; i >= 0; --i) {
+    out[i] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+}
+
+}  // namespace
+
 std::string FormatTimestamp(TimestampMs ms) {
-  Ms tp{std::chrono::milliseconds{ms}};
-  return date::format("%Y-%m-%dT%H:%M:%SZ", tp);
+  // The years 1–9999 by hand (what a recall packet's items print: date::format cost 16,000
+  // instructions a call, 3% of a REST recall); date::format elsewhere, for the same text.
+  if (ms < kMinTimestampMs || ms > kMaxTimestampMs) {
+    Ms tp{std::chrono::milliseconds{ms}};
+    return date::format("%Y-%m-%dT%H:%M:%SZ", tp);
+  }
+  constexpr int64_t kDayMs = 86400000;
+  const int64_t days = ms >= 0 ? ms / kDayMs : -((-ms + kDayMs - 1) / kDayMs);  // floor
+  const int64_t in_day = ms - days * kDayMs;
+  const date::year_month_day ymd{date::sys_days{date::days{days}}};
+  std::string out = "0000-00-00T00:00:00.000Z";
+  PutDigits(&out[0], static_cast<int>(ymd.year()), 4);
+  PutDigits(&out[5], static_cast<unsigned>(ymd.month()), 2);
+  PutDigits(&out[8], static_cast<unsigned>(ymd.day()), 2);
+  PutDigits(&out[11], in_day / 3600000, 2);
+  PutDigits(&out[14], in_day / 60000 % 60, 2);
+  PutDigits(&out[17], in_day / 1000 % 60, 2);
+  PutDigits(&out[20], in_day % 1000, 3);
+  return out;
 }
 
 std::string FormatLocalTimestamp(TimestampMs ms, int utc_offset_minutes) {

@@ -26,11 +26,9 @@ if [ -z "$port" ]; then
   cat "$work/serve.log" >&2
   exit 1
 fi
-# backup is left out: on one fuzzed name inside m.db.backups (a non-ASCII folder and file name
-# with a control character) VACUUM INTO failed with "unable to open database" (500) while the same
-# name through the CLI works; not understood yet (see the session 9 note).
+# backup is included: its one 500 (a fuzzed name ending in "/", a folder VACUUM INTO cannot open)
+# is a 400 naming "path" since lifecycle::Backup checks that the path names a file.
 "$root/.venv-schemathesis/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" \
-  --exclude-operation-id backup \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-8}" --max-time "${SCHEMATHESIS_MAX_TIME:-150}" \
   --seed 1 --workers 1 --request-timeout 20 --report-dir "$work/report" --no-color \

@@ -492,7 +492,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
       "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz) AS score "
       "FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
       "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
-      "WHERE claim_fts MATCH ?3 AND c.namespace_id = ?4 ";
+      "WHERE claim_fts MATCH ?3 AND claim_fts.rowid >= ?10 AND claim_fts.rowid <= ?11 AND c.namespace_id = ?4 ";
   if (v.archived_only) {
     sql += "AND c.status = 'archived' ";
   } else if (v.known_as_of) {
@@ -515,10 +515,13 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   }
   sql += "AND (?8 IS NULL OR c.valid_from < ?8) AND (?9 IS NULL OR c.valid_to IS NULL OR c.valid_to > ?9) ";
 
+  auto range = NamespaceSeqRange(ns);
+  if (!range) return Error(range.error());
+  if (!range->has_value()) return std::vector<SearchHit>{};
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& q = **st;
-  q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns);
+  q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns).Bind(10, (*range)->first).Bind(11, (*range)->second);
   if (v.archived_only) {
     // No time bounds: archived claims are searched by text alone.
   } else if (v.known_as_of) {
@@ -552,6 +555,21 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
   hits.resize(keep);
   return hits;
+}
+
+Result<std::optional<std::pair<int64_t, int64_t>>> ClaimStore::NamespaceSeqRange(int64_t namespace_id) {
+  auto st = db_.Cached(
+      "SELECT (SELECT min(seq) FROM claims WHERE namespace_id = ?1), "
+      "(SELECT max(seq) FROM claims WHERE namespace_id = ?1)");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, namespace_id);
+  auto row = s.Step();
+  if (!row) return Error(row.error());
+  std::optional<std::pair<int64_t, int64_t>> range;
+  if (*row && !s.IsNull(0) && !s.IsNull(1)) range = std::pair{s.Int(0), s.Int(1)};
+  s.Reset();
+  return range;
 }
 
 Result<bool> ClaimStore::HasNonCurrentClaims(std::string_view namespace_name, TimestampMs now) {

@@ -86,10 +86,15 @@ class ClaimStore {
   Result<std::vector<ClaimDecision>> Decisions(int64_t claim_seq);
   Result<std::vector<ClaimChange>> History(int64_t claim_seq);
 
-  // Full-text search over claim text with bitemporal visibility; best `limit` by BM25.
+  // Full-text search over claim text with bitemporal visibility; best `limit` by BM25. Bounded
+  // by NamespaceSeqRange: FTS5 walks only the namespace's part of each posting list.
   Result<std::vector<SearchHit>> Search(std::string_view match, int64_t namespace_id,
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
+
+  // The lowest and highest seq of the namespace's claims (any status), nullopt when it has none.
+  // Two seeks of claims_namespace_seq (schema version 11).
+  Result<std::optional<std::pair<int64_t, int64_t>>> NamespaceSeqRange(int64_t namespace_id);
 
   // True when the event supports at least one claim and none of them still stands (active,
   // disputed, or archived: an archived claim faded from use, it did not stop being true; and not

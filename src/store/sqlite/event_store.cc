@@ -438,22 +438,25 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
 
 Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                                  size_t max_rows) {
+  TermMatchSet out;
+  auto range = NamespaceSeqRange(filter.namespace_id);
+  if (!range) return Error(range.error());
+  if (!range->has_value()) return out;
   std::string sql =
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz), e.session_id, e.occurred_at, "
       "e.speaker FROM event_fts CROSS JOIN events e ON e.seq = event_fts.rowid "
       "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
-      "WHERE event_fts MATCH ?1 AND e.namespace_id = ?2";
+      "WHERE event_fts MATCH ?1 AND event_fts.rowid >= ?6 AND event_fts.rowid <= ?7 AND e.namespace_id = ?2";
   if (filter.session_rowid) sql += " AND e.session_id = ?3";
   if (filter.since) sql += " AND e.occurred_at >= ?4";
   if (filter.until) sql += " AND e.occurred_at < ?5";
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& s = **st;
-  s.Bind(1, match).Bind(2, filter.namespace_id);
+  s.Bind(1, match).Bind(2, filter.namespace_id).Bind(6, (*range)->first).Bind(7, (*range)->second);
   if (filter.session_rowid) s.Bind(3, *filter.session_rowid);
   if (filter.since) s.Bind(4, *filter.since);
   if (filter.until) s.Bind(5, *filter.until);
-  TermMatchSet out;
   while (out.rows.size() < max_rows) {
     auto row = s.Step();
     if (!row) return Error(row.error());
@@ -482,15 +485,30 @@ std::ptrdiff_t TermPostings::Find(int64_t seq) const {
   return it != seqs.end() && *it == seq ? it - seqs.begin() : -1;
 }
 
-Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t after_seq,
+Result<std::optional<std::pair<int64_t, int64_t>>> EventStore::NamespaceSeqRange(int64_t namespace_id) {
+  auto st = db_.Cached(
+      "SELECT (SELECT min(seq) FROM events WHERE namespace_id = ?1), "
+      "(SELECT max(seq) FROM events WHERE namespace_id = ?1)");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, namespace_id);
+  auto row = s.Step();
+  if (!row) return Error(row.error());
+  std::optional<std::pair<int64_t, int64_t>> range;
+  if (*row && !s.IsNull(0) && !s.IsNull(1)) range = std::pair{s.Int(0), s.Int(1)};
+  s.Reset();
+  return range;
+}
+
+Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t after_seq, int64_t last_seq,
                                                size_t max_rows) {
   auto st = db_.Cached(
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz) FROM event_fts "
       "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
-      "WHERE event_fts MATCH ?1 AND event_fts.rowid > ?2");
+      "WHERE event_fts MATCH ?1 AND event_fts.rowid > ?2 AND event_fts.rowid <= ?3");
   if (!st) return Error(st.error());
   Statement& s = **st;
-  s.Bind(1, match).Bind(2, after_seq);
+  s.Bind(1, match).Bind(2, after_seq).Bind(3, last_seq);
   TermPostings out;
   bool first = true;
   while (out.seqs.size() < max_rows) {

@@ -132,11 +132,18 @@ class EventStore {
   // in FTS5's order, not by score).
   Result<TermMatchSet> MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                        size_t max_rows);
-  // Every full-text row matching `match` with seq > `after_seq`, in ascending seq, with its length
-  // and per-phrase counts but nothing of its event (no namespace or time filter: the caller
-  // checks the rows it keeps with LocateOne). Stops after `max_rows` rows. One FTS5 query joined to
-  // the (small, seq-ordered) docsize table only: the cheap first pass of recall's pruned matching.
-  Result<TermPostings> MatchPostings(std::string_view match, int64_t after_seq, size_t max_rows);
+  // Every full-text row matching `match` with after_seq < seq <= last_seq, in ascending seq, with
+  // its length and per-phrase counts but nothing of its event (no namespace or time filter: the
+  // caller checks the rows it keeps with LocateOne; `last_seq` is the namespace's last, from
+  // NamespaceSeqRange). Stops after `max_rows` rows. One FTS5 query joined to the (small,
+  // seq-ordered) docsize table only: the cheap first pass of recall's pruned matching.
+  Result<TermPostings> MatchPostings(std::string_view match, int64_t after_seq, int64_t last_seq,
+                                     size_t max_rows);
+  // The lowest and highest seq of the namespace's events, nullopt when it has none. Two seeks of
+  // events_namespace_seq (schema version 11). The full-text queries of one namespace are bounded
+  // by it: FTS5 then skips the parts of each posting list outside it (a rowid range constraint)
+  // instead of walking, and joining, the rows of every other namespace.
+  Result<std::optional<std::pair<int64_t, int64_t>>> NamespaceSeqRange(int64_t namespace_id);
   // Namespace, session, time, speaker and length of the event at `seq`; nullopt when there is
   // none. One indexed lookup.
   Result<std::optional<LocatedEvent>> LocateOne(int64_t seq);
