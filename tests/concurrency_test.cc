@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -310,6 +311,103 @@ TEST(ConcurrencyTest, WriterReaderAndCliProcessesNeverSeeLockErrors) {
   ASSERT_OK_AND_ASSIGN(RecallResult last, engine->Recall(q));
   ASSERT_EQ(last.items.size(), 1u);
   EXPECT_EQ(last.items[0].text, "writer event 999 about the kingfisher");
+}
+
+// ---- B43: writers while a drain runs -----------------------------------------------------------
+
+constexpr int kBacklogEvents = 600;
+constexpr int kDrainWriters = 3;
+constexpr int kMinRemembers = 5;
+
+// Issue 17: while `engram process` drained 20,000 events, 33 of 300 concurrent remembers failed
+// with "database is locked". A drain child works through a backlog that restates the same few
+// facts (so each slot's history grows as it goes) while writer children remember with the
+// default options; every remember must succeed, and the writers keep going until the drain is
+// done (EOF on a pipe, not a timer). The structural guarantees — a drain's transactions end
+// window by window, and a claim's write does not read its slot's history — are the worker's and
+// the writer's own B43 tests (write/extraction_worker_test.cc, write/claim_writer_test.cc).
+TEST(ConcurrencyTest, B43_RemembersSucceedWhileADrainRuns) {
+  TempDir dir;
+  const std::string db = dir.File("drain.db");
+  {
+    ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(db));
+    const std::vector<std::string> facts = {"I live in Paris", "I live in Oslo", "I work at Acme",
+                                            "I work at Globex", "My favorite color is blue"};
+    std::vector<EventInput> backlog;
+    for (int i = 0; i < kBacklogEvents; ++i) {
+      backlog.push_back(MakeEvent("b", "b-s" + std::to_string(i / 50), facts[i % facts.size()], i));
+    }
+    ASSERT_OK(engine->IngestBatch(backlog));
+  }
+
+  Pipe started;  // the drain writes one byte per writer just before it starts
+  Pipe running;  // the drain holds the only write end: EOF once it has exited
+  Child drain = Spawn(dir, "drain", [&](std::ofstream& log) {
+    started.CloseRead();
+    running.CloseRead();
+    auto engine = test::OpenTestEngine(db);
+    if (!engine) {
+      log << "open: " << engine.error().ToString() << "\n";
+      return 1;
+    }
+    started.WriteBytes(kDrainWriters);
+    auto report = (*engine)->Process(/*drain=*/true);
+    if (!report) {
+      log << "process: " << report.error().ToString() << "\n";
+      return 1;
+    }
+    log << report->events << " events, " << report->errors.size() << " errors\n";
+    for (const std::string& e : report->errors) log << e << "\n";
+    return report->events == kBacklogEvents && report->errors.empty() ? 0 : 1;
+  });
+  std::vector<Child> writers;
+  for (int w = 0; w < kDrainWriters; ++w) {
+    writers.push_back(Spawn(dir, "writer" + std::to_string(w), [&, w](std::ofstream& log) {
+      started.CloseWrite();
+      running.CloseWrite();
+      if (!started.ReadByte()) {
+        log << "the drain never started\n";
+        return 2;
+      }
+      auto engine = test::OpenTestEngine(db);
+      if (!engine) {
+        log << "open: " << engine.error().ToString() << "\n";
+        return 1;
+      }
+      int done = 0, during_drain = 0, failures = 0;
+      while (done < kMinRemembers || !running.Closed()) {
+        RememberInput in;
+        in.namespace_name = "w";
+        in.session_id = "w" + std::to_string(w);
+        in.text = "note " + std::to_string(w) + "." + std::to_string(done) + ": I work at Initech";
+        auto r = (*engine)->Remember(in);
+        if (!r) {
+          ++failures;
+          log << "remember " << done << ": " << r.error().ToString() << "\n";
+        }
+        ++done;
+        if (!running.Closed()) ++during_drain;
+      }
+      log << done << " remembers (" << during_drain << " while the drain ran), " << failures << " failures\n";
+      return failures == 0 ? 0 : 1;
+    }));
+  }
+  started.CloseRead();
+  started.CloseWrite();
+  running.CloseWrite();
+  running.CloseRead();
+  EXPECT_EQ(Wait(drain), 0) << Log(drain);
+  int remembered = 0;
+  for (const Child& w : writers) {
+    EXPECT_EQ(Wait(w), 0) << Log(w);
+    const std::string log = test::ReadFile(w.log);
+    remembered += std::atoi(log.c_str());
+  }
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(db));
+  ASSERT_OK_AND_ASSIGN(StoreStats stats, engine->Stats());
+  EXPECT_EQ(stats.events, kBacklogEvents + remembered);
+  ASSERT_OK_AND_ASSIGN(DoctorReport report, engine->Doctor());
+  EXPECT_TRUE(report.ok) << ::testing::PrintToString(report.problems);
 }
 
 // ---- threads sharing one Engine ----------------------------------------------------------------

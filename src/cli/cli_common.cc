@@ -28,6 +28,7 @@ Options EngineOptions(const GlobalFlags& flags, OpenMode mode) {
   const bool default_path = flags.db_path.empty() && (env == nullptr || *env == '\0');
   options.db_path = flags.db_path.empty() ? DefaultDatabasePath() : flags.db_path;
   options.allow_affected_sqlite = flags.allow_affected_sqlite;
+  if (const char* log = std::getenv("ENGRAM_LOCK_WAIT_LOG"); log != nullptr) options.lock_wait_log = log;
   options.open_mode = mode;
   options.create_folders = flags.create || default_path;
   // The library lets $ENGRAM_EMBEDDER, $ENGRAM_EMBEDDER_MODEL and $ENGRAM_RERANK_* override

@@ -157,8 +157,9 @@ std::set<std::string> ProtectedAtoms(std::string_view text) {
   return atoms;
 }
 
-double ValueSimilarity(std::string_view a, std::string_view b) {
-  std::set<std::string> wa = Words(a), wb = Words(b);
+namespace {
+
+double WordSimilarity(const std::set<std::string>& wa, const std::set<std::string>& wb) {
   if (wa.empty() || wb.empty()) return wa == wb ? 1.0 : 0.0;
   size_t common = 0;
   for (const auto& w : wa) common += wb.count(w);
@@ -167,8 +168,22 @@ double ValueSimilarity(std::string_view a, std::string_view b) {
   return contained ? std::max(jaccard, 0.8) : jaccard;
 }
 
+constexpr double kNearCopySimilarity = 0.8;
+
+}  // namespace
+
+double ValueSimilarity(std::string_view a, std::string_view b) { return WordSimilarity(Words(a), Words(b)); }
+
 bool IsNearCopy(std::string_view a, std::string_view b) {
-  return ValueSimilarity(a, b) >= 0.8 && ProtectedAtoms(a) == ProtectedAtoms(b);
+  return ValueSimilarity(a, b) >= kNearCopySimilarity && ProtectedAtoms(a) == ProtectedAtoms(b);
+}
+
+NearCopyOf::NearCopyOf(std::string_view value) : value_(value), words_(Words(value)) {}
+
+bool NearCopyOf::Matches(std::string_view other) const {
+  if (WordSimilarity(Words(other), words_) < kNearCopySimilarity) return false;
+  if (!atoms_) atoms_ = ProtectedAtoms(value_);
+  return ProtectedAtoms(other) == *atoms_;
 }
 
 }  // namespace engram

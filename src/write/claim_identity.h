@@ -4,6 +4,7 @@
 #ifndef ENGRAM_WRITE_CLAIM_IDENTITY_H_
 #define ENGRAM_WRITE_CLAIM_IDENTITY_H_
 
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,6 +63,20 @@ double ValueSimilarity(std::string_view a, std::string_view b);
 
 // The near-copy rule: similarity ≥ 0.8 and equal protected atoms.
 bool IsNearCopy(std::string_view a, std::string_view b);
+
+// The near-copy rule against one fixed value, whose words are computed once and its protected
+// atoms at most once: NearCopyOf(a).Matches(b) == IsNearCopy(a, b). For the writer, which checks
+// one candidate against every current value of its topic. Not thread-safe (a lazy member).
+class NearCopyOf {
+ public:
+  explicit NearCopyOf(std::string_view value);
+  bool Matches(std::string_view other) const;
+
+ private:
+  std::string value_;
+  std::set<std::string> words_;
+  mutable std::optional<std::set<std::string>> atoms_;
+};
 
 }  // namespace engram
 

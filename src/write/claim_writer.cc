@@ -156,11 +156,15 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   if (same->has_value()) return Absorb(store, in, **same, kDecisionDuplicate, "exact_duplicate");
 
   // 2. Near-copy of a current claim on the same topic with the same polarity (B10).
-  auto topic = store.CurrentByTopic(in.namespace_id, keys.topic_key);
+  //    Only the values are read for the check; the claim itself once it matched.
+  auto topic = store.CurrentValuesByTopic(in.namespace_id, keys.topic_key);
   if (!topic) return Error(topic.error());
-  for (const sqlite::StoredClaim& existing : *topic) {
-    if (existing.negated == keys.negated && IsNearCopy(existing.claim.value, c.value)) {
-      return Absorb(store, in, existing, kDecisionMerged, "near_copy");
+  const NearCopyOf near_copy(c.value);
+  for (const sqlite::TopicValue& existing : *topic) {
+    if (existing.negated == keys.negated && near_copy.Matches(existing.value)) {
+      auto claim = store.BySeq(existing.seq);
+      if (!claim) return Error(claim.error());
+      return Absorb(store, in, *claim, kDecisionMerged, "near_copy");
     }
   }
 

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <random>
 #include <set>
 
+#include "store/sqlite/busy_wait.h"
 #include "util/time.h"
 #include "write/admission.h"
 #include "write/claim_writer.h"
@@ -38,45 +40,82 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   // Drawn from the OS for each batch: a seeded generator would hand a forked child and its parent
   // the same tokens, and each would take the other's lease for its own.
   std::random_device random;
-  const std::string token = fmt::format("{:08x}{:08x}", random(), random());
+  LeaseClock clock{fmt::format("{:08x}{:08x}", random(), random()), NowMs()};
 
-  // Several windows share the transactions of phases 1 and 3, so the fsyncs of a durable commit
-  // are paid once per group, not once per window.
+  // Several windows share the transaction of phase 1 and, as far as max_transaction_ms allows,
+  // those of phase 3, so that the fsyncs of a durable commit are paid once per group.
   std::vector<Window> windows;
-  const TimestampMs leased_at = NowMs();
-  ENGRAM_RETURN_IF_ERROR(LeaseWindows(drain, token, &windows));
+  ENGRAM_RETURN_IF_ERROR(LeaseWindows(drain, clock.token, &windows));
   if (windows.empty()) return Status::Ok();
   *found = true;
 
   // Phase 2: extract, without holding the database (an LLM call may take seconds).
-  ExtractWindows(token, leased_at, &windows, report);
+  ExtractWindows(&clock, &windows, report);
 
-  // Phase 3: for each window, write its claims and complete its jobs — or record its failure — in
-  // one transaction that first checks every lease is still held.
+  // Phase 3: each window's claims and the completion of its jobs — or its failure — are written
+  // together, in short transactions that each first check the window's lease is still held. The
+  // write lock is given up between two of them: a waiting writer takes it there.
+  std::set<int64_t> held_back;
+  for (size_t next = 0; next < windows.size();) {
+    if (next > 0) sqlite::YieldWriteLock();
+    const size_t from = next;
+    Status st = CommitSome(&clock, windows, &next, &held_back, report);
+    if (!st.ok()) {
+      FailWindows(clock.token, windows, from, st, report);
+      if (st.code() == StatusCode::kBusy) return Status::Ok();
+      return st;
+    }
+  }
+  return Status::Ok();
+}
+
+void ExtractionWorker::FailWindows(const std::string& token, const std::vector<Window>& windows, size_t from,
+                                   const Status& error, ProcessReport* report) {
+  // A store error: nothing of these windows was written. Report it, never a false success, and
+  // record it on the jobs (backoff, then `failed` after max_attempts) so that one bad window
+  // cannot keep the queue leased and retried forever. If even that fails, the leases expire.
+  report->errors.push_back(error.ToString());
+  for (size_t i = from; i < windows.size(); ++i) report->jobs_failed += static_cast<int64_t>(windows[i].jobs.size());
+  std::lock_guard<std::mutex> lock(db_mutex_);
+  const TimestampMs now = NowMs();
+  db_.WriteTransaction([&]() -> Status {
+    for (size_t i = from; i < windows.size(); ++i) {
+      ENGRAM_RETURN_IF_ERROR(jobs_.Fail(windows[i].jobs, token, now, error.ToString(), options_.max_attempts,
+                                        options_.backoff_ms));
+    }
+    return Status::Ok();
+  });
+}
+
+Status ExtractionWorker::CommitSome(LeaseClock* clock, const std::vector<Window>& windows, size_t* next,
+                                    std::set<int64_t>* held_back, ProcessReport* report) {
   std::lock_guard<std::mutex> lock(db_mutex_);
   const TimestampMs now = NowMs();
   ProcessReport delta;
   std::vector<std::string> errors;
+  std::set<int64_t> held;
+  LeaseClock renewed;
+  size_t end = *next;
+  // The body may run again (a busy commit is retried): it starts from the caller's state each time.
   Status st = db_.WriteTransaction([&]() -> Status {
     delta = ProcessReport{};
     errors.clear();
-    return CommitWindows(token, now, windows, &delta, &errors);
+    held = *held_back;
+    renewed = *clock;
+    end = *next;
+    const auto opened = std::chrono::steady_clock::now();
+    const auto budget = std::chrono::milliseconds(options_.max_transaction_ms);
+    ENGRAM_RETURN_IF_ERROR(RenewIfDue(&renewed, now));
+    do {
+      ENGRAM_RETURN_IF_ERROR(CommitWindow(renewed.token, now, windows[end], &held, &delta, &errors));
+      ++end;
+    } while (end < windows.size() && std::chrono::steady_clock::now() - opened < budget);
+    return Status::Ok();
   });
-  if (!st.ok()) {
-    // A store error: nothing of these windows was written. Report it, never a false success, and
-    // record it on the jobs (backoff, then `failed` after max_attempts) so that one bad window
-    // cannot keep the queue leased and retried forever. If even that fails, the leases expire.
-    report->errors.push_back(st.ToString());
-    for (const Window& w : windows) report->jobs_failed += static_cast<int64_t>(w.jobs.size());
-    db_.WriteTransaction([&]() -> Status {
-      for (const Window& w : windows) {
-        ENGRAM_RETURN_IF_ERROR(jobs_.Fail(w.jobs, token, now, st.ToString(), options_.max_attempts, options_.backoff_ms));
-      }
-      return Status::Ok();
-    });
-    if (st.code() == StatusCode::kBusy) return Status::Ok();
-    return st;
-  }
+  ENGRAM_RETURN_IF_ERROR(st);
+  *next = end;
+  *held_back = std::move(held);
+  *clock = renewed;
   report->claims_created += delta.claims_created;
   report->claims_confirmed += delta.claims_confirmed;
   report->claims_superseded += delta.claims_superseded;
@@ -84,6 +123,13 @@ Status ExtractionWorker::ProcessBatch(bool drain, bool* found, ProcessReport* re
   report->candidates_rejected += delta.candidates_rejected;
   report->jobs_failed += delta.jobs_failed;
   report->errors.insert(report->errors.end(), errors.begin(), errors.end());
+  return Status::Ok();
+}
+
+Status ExtractionWorker::RenewIfDue(LeaseClock* clock, TimestampMs now) {
+  if (now - clock->renewed_at < options_.lease_ms / 2) return Status::Ok();
+  ENGRAM_RETURN_IF_ERROR(jobs_.Renew(clock->token, now, options_.lease_ms));
+  clock->renewed_at = now;
   return Status::Ok();
 }
 
@@ -122,17 +168,18 @@ Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token,
   return Status::Ok();
 }
 
-void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leased_at,
-                                      std::vector<Window>* windows, ProcessReport* report) {
-  TimestampMs renewed_at = leased_at;
+void ExtractionWorker::ExtractWindows(LeaseClock* clock, std::vector<Window>* windows, ProcessReport* report) {
   for (Window& w : *windows) {
-    if (NowMs() - renewed_at >= options_.lease_ms / 2) {
+    if (NowMs() - clock->renewed_at >= options_.lease_ms / 2) {
       // A heartbeat: best effort (a renewal lost to contention is retried before the next window;
       // the lease is checked again before anything is written).
       std::lock_guard<std::mutex> lock(db_mutex_);
-      const TimestampMs now = NowMs();
-      Status renewed = db_.WriteTransaction([&] { return jobs_.Renew(token, now, options_.lease_ms); });
-      if (renewed.ok()) renewed_at = now;
+      LeaseClock renewed = *clock;
+      Status st = db_.WriteTransaction([&] {
+        renewed = *clock;
+        return RenewIfDue(&renewed, NowMs());
+      });
+      if (st.ok()) *clock = renewed;
     }
     report->batches += 1;
     report->events += static_cast<int64_t>(w.events.size());
@@ -142,39 +189,30 @@ void ExtractionWorker::ExtractWindows(const std::string& token, TimestampMs leas
   }
 }
 
-Status ExtractionWorker::CommitWindows(const std::string& token, TimestampMs now,
-                                       const std::vector<Window>& windows, ProcessReport* delta,
-                                       std::vector<std::string>* errors) {
-  std::set<int64_t> held_back;  // sessions with a window not written: their later windows wait
-  for (const Window& w : windows) {
-    const int64_t session = w.jobs.front().session_rowid;
-    if (held_back.count(session) != 0) {
-      ENGRAM_RETURN_IF_ERROR(jobs_.Release(w.jobs, token, now));
-      continue;
-    }
-    auto held = jobs_.StillLeased(w.jobs, token);
-    if (!held) return held.error();
-    if (!*held) {
-      // Another worker took this window over after our lease expired: write nothing of it.
-      errors->push_back("lease lost: another worker took these jobs over");
-      delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
-      held_back.insert(session);
-      continue;
-    }
-    if (!w.candidates) {
-      std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
-      errors->push_back(error);
-      delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
-      ENGRAM_RETURN_IF_ERROR(
-          jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms));
-      held_back.insert(session);
-      continue;
-    }
-    ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session,
-                                       *w.candidates, now, delta));
-    ENGRAM_RETURN_IF_ERROR(jobs_.Complete(w.jobs, token, now));
+Status ExtractionWorker::CommitWindow(const std::string& token, TimestampMs now, const Window& w,
+                                      std::set<int64_t>* held_back, ProcessReport* delta,
+                                      std::vector<std::string>* errors) {
+  const int64_t session = w.jobs.front().session_rowid;
+  if (held_back->count(session) != 0) return jobs_.Release(w.jobs, token, now);
+  auto held = jobs_.StillLeased(w.jobs, token);
+  if (!held) return held.error();
+  if (!*held) {
+    // Another worker took this window over after our lease expired: write nothing of it.
+    errors->push_back("lease lost: another worker took these jobs over");
+    delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
+    held_back->insert(session);
+    return Status::Ok();
   }
-  return Status::Ok();
+  if (!w.candidates) {
+    std::string error = fmt::format("{}: {}", extractor_.Name(), w.candidates.error().ToString());
+    errors->push_back(error);
+    delta->jobs_failed += static_cast<int64_t>(w.jobs.size());
+    held_back->insert(session);
+    return jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms);
+  }
+  ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates, now,
+                                     delta));
+  return jobs_.Complete(w.jobs, token, now);
 }
 
 Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,

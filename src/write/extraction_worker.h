@@ -1,6 +1,7 @@
 // write/extraction_worker.h — drains the extraction queue: leases a bounded window of one session's
 // events, runs the extractor outside any transaction, then admits and writes the candidates and
-// completes the jobs in one transaction. A lost lease writes nothing and never reports success; an
+// completes the jobs in one transaction per window or per few windows (never longer than about
+// max_transaction_ms, the write lock given up between two: bug_scenarios B43). A lost lease writes nothing and never reports success; an
 // extractor failure leaves the events stored and the jobs retried with backoff (bug_scenarios B42).
 // A session's windows are written in event order: when one cannot be written (lost lease,
 // extractor failure), the later windows of its session in the same group are given back
@@ -11,6 +12,7 @@
 #define ENGRAM_WRITE_EXTRACTION_WORKER_H_
 
 #include <mutex>
+#include <set>
 
 #include "engram/types.h"
 #include "store/sqlite/claim_store.h"
@@ -29,7 +31,14 @@ struct ExtractionWorkerOptions {
                                    // every lease_ms / 2 while the group is being extracted
   int max_attempts = 5;            // then the job is `failed` until `engram jobs retry`
   int64_t backoff_ms = 1000;       // first retry delay; doubles each attempt
-  size_t windows_per_transaction = 32;  // windows leased and committed together
+  size_t windows_per_transaction = 32;  // windows leased together (one transaction), then
+                                        // extracted, then written in as few transactions as
+                                        // max_transaction_ms allows
+  // A write transaction of the worker ends after the window in progress once it has been open
+  // this long (ms), and the worker gives the write lock up (sqlite::YieldWriteLock) before the
+  // next one, so that another writer waits for about one such transaction at most, however
+  // large the backlog (bug_scenarios B43). 0 = one window per transaction.
+  int64_t max_transaction_ms = 25;
 };
 
 class ExtractionWorker {
@@ -55,17 +64,34 @@ class ExtractionWorker {
     Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
   };
 
+  // The leases of one batch: when they were last renewed (ms UTC).
+  struct LeaseClock {
+    std::string token;
+    TimestampMs renewed_at = 0;
+  };
+
   Status ProcessBatch(bool drain, bool* found, ProcessReport* report);
   // Phase 1: leases up to windows_per_transaction windows under `token` and reads their events.
   Status LeaseWindows(bool drain, const std::string& token, std::vector<Window>* windows);
+  // Renews the batch's leases when lease_ms / 2 has passed since the last renewal (a heartbeat;
+  // inside the caller's transaction). Errors: from SQLite.
+  Status RenewIfDue(LeaseClock* clock, TimestampMs now);
   // Phase 2: runs the extractor on each window, renewing the leases every lease_ms / 2.
-  void ExtractWindows(const std::string& token, TimestampMs leased_at, std::vector<Window>* windows,
-                      ProcessReport* report);
-  // Phase 3 (inside the caller's transaction): writes each window whose lease is held and whose
-  // extraction worked, in lease order; records failures; releases the later windows of a session
-  // whose window was not written.
-  Status CommitWindows(const std::string& token, TimestampMs now, const std::vector<Window>& windows,
-                       ProcessReport* delta, std::vector<std::string>* errors);
+  void ExtractWindows(LeaseClock* clock, std::vector<Window>* windows, ProcessReport* report);
+  // Phase 3: writes windows[*next...] in one transaction, as many as max_transaction_ms allows
+  // (at least one), and advances *next past them. Adds what was written to `report`.
+  // `held_back` (sessions whose window was not written) carries over between calls. Errors:
+  // from the store; nothing of the transaction is written then.
+  Status CommitSome(LeaseClock* clock, const std::vector<Window>& windows, size_t* next,
+                    std::set<int64_t>* held_back, ProcessReport* report);
+  // One window (inside the caller's transaction): written when its lease is held and its
+  // extraction worked; else its failure is recorded and its session's later windows are given
+  // back (held_back).
+  Status CommitWindow(const std::string& token, TimestampMs now, const Window& w, std::set<int64_t>* held_back,
+                      ProcessReport* delta, std::vector<std::string>* errors);
+  // After a store error: records it on the windows not written (backoff, then failed).
+  void FailWindows(const std::string& token, const std::vector<Window>& windows, size_t from, const Status& error,
+                   ProcessReport* report);
   // Admits and writes one window's candidates (inside the caller's transaction).
   Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                      const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,

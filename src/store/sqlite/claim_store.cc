@@ -17,6 +17,18 @@ constexpr const char* kClaimColumns =
     "c.expires_at, c.activation, c.access_count, c.last_accessed_at "
     "FROM claims c JOIN namespaces n ON n.id = c.namespace_id ";
 
+// The claim columns of the current claims (status active or disputed) of one key: `column` =
+// ?2 in namespace ?1, read through `index`, a partial index of current claims on (namespace_id,
+// column) (schema migration 11). INDEXED BY pins it: the older index on the key alone holds the
+// key's whole history, and reading it made every candidate's lookups grow with the namespace.
+std::string CurrentByKeySql(std::string_view index, std::string_view column) {
+  std::string sql = kClaimColumns;
+  const std::string from = "FROM claims c ";
+  sql.replace(sql.find(from), from.size(), fmt::format("FROM claims c INDEXED BY {} ", index));
+  return sql + fmt::format("WHERE c.namespace_id = ? AND c.{} = ? AND c.status IN ('active','disputed') ORDER BY c.seq",
+                           column);
+}
+
 StoredClaim ReadClaim(const Statement& st) {
   StoredClaim s;
   s.seq = st.Int(0);
@@ -105,27 +117,44 @@ Result<std::vector<StoredClaim>> ReadAll(Statement& st) {
 }  // namespace
 
 Result<std::vector<StoredClaim>> ClaimStore::CurrentByPolarity(int64_t ns, std::string_view key) {
-  auto st = db_.Cached(std::string(kClaimColumns) +
-                       "WHERE c.namespace_id = ? AND c.polarity_key = ? AND c.status IN ('active','disputed') "
-                       "ORDER BY c.seq");
+  static const std::string kSql = CurrentByKeySql("claims_current_polarity", "polarity_key");
+  auto st = db_.Cached(kSql);
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, key);
   return ReadAll(**st);
 }
 
-Result<std::vector<StoredClaim>> ClaimStore::CurrentByTopic(int64_t ns, std::string_view key) {
-  auto st = db_.Cached(std::string(kClaimColumns) +
-                       "WHERE c.namespace_id = ? AND c.topic_key = ? AND c.status IN ('active','disputed') "
-                       "ORDER BY c.seq");
+Result<std::vector<TopicValue>> ClaimStore::CurrentValuesByTopic(int64_t ns, std::string_view key) {
+  auto st = db_.Cached(
+      "SELECT seq, negated, value FROM claims INDEXED BY claims_current_topic "
+      "WHERE namespace_id = ? AND topic_key = ? AND status IN ('active','disputed') ORDER BY seq");
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, key);
-  return ReadAll(**st);
+  std::vector<TopicValue> out;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.push_back({(*st)->Int(0), (*st)->Int(1) != 0, (*st)->Text(2)});
+  }
+  return out;
+}
+
+Result<StoredClaim> ClaimStore::BySeq(int64_t seq) {
+  auto st = db_.Cached(std::string(kClaimColumns) + "WHERE c.seq = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, seq);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  if (!*row) return Error(Status::NotFound(fmt::format("no claim with seq {}", seq)));
+  StoredClaim c = ReadClaim(**st);
+  (*st)->Reset();
+  return c;
 }
 
 Result<std::vector<StoredClaim>> ClaimStore::CurrentBySubject(int64_t ns, std::string_view subject) {
-  auto st = db_.Cached(std::string(kClaimColumns) +
-                       "WHERE c.namespace_id = ? AND c.subject = ? AND c.status IN ('active','disputed') "
-                       "ORDER BY c.seq");
+  static const std::string kSql = CurrentByKeySql("claims_current_subject", "subject");
+  auto st = db_.Cached(kSql);
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, subject);
   return ReadAll(**st);
@@ -151,9 +180,8 @@ Result<std::optional<StoredClaim>> ClaimStore::ActiveByConflictKey(int64_t ns, s
 }
 
 Result<std::vector<StoredClaim>> ClaimStore::CurrentByConflictKey(int64_t ns, std::string_view key) {
-  auto st = db_.Cached(std::string(kClaimColumns) +
-                       "WHERE c.namespace_id = ? AND c.conflict_key = ? AND c.status IN ('active','disputed') "
-                       "ORDER BY c.seq");
+  static const std::string kSql = CurrentByKeySql("claims_current_conflict", "conflict_key");
+  auto st = db_.Cached(kSql);
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, key);
   return ReadAll(**st);

@@ -40,15 +40,28 @@ struct ClaimVisibility {
   bool archived_only = false;
 };
 
+// One current value of a topic (ClaimStore::CurrentValuesByTopic).
+struct TopicValue {
+  int64_t seq = 0;
+  bool negated = false;
+  std::string value;
+};
+
 class ClaimStore {
  public:
   explicit ClaimStore(Database& db) : db_(db) {}
 
-  // Current (active or disputed) claims with this fact hash / polarity key / topic key; the active
-  // claim holding this conflict key.
+  // Current (active or disputed) claims with this fact hash / polarity key / topic key, oldest
+  // first; the active claim holding this conflict key. Each reads only the current claims of its
+  // key (an index of current claims), never the key's history: the cost does not grow with the
+  // superseded claims of the namespace. Errors: from SQLite. Not thread-safe (one connection).
   Result<std::optional<StoredClaim>> CurrentByFactHash(int64_t namespace_id, std::string_view hash);
   Result<std::vector<StoredClaim>> CurrentByPolarity(int64_t namespace_id, std::string_view key);
-  Result<std::vector<StoredClaim>> CurrentByTopic(int64_t namespace_id, std::string_view key);
+  // The seq, negation and value of each current claim of this topic key, oldest first (the
+  // near-copy check reads only these). Errors: from SQLite.
+  Result<std::vector<TopicValue>> CurrentValuesByTopic(int64_t namespace_id, std::string_view key);
+  // The claim with this seq. Errors: kNotFound, from SQLite.
+  Result<StoredClaim> BySeq(int64_t seq);
   // Current (active or disputed) claims about `subject` (exact), oldest first.
   Result<std::vector<StoredClaim>> CurrentBySubject(int64_t namespace_id, std::string_view subject);
   // The namespace's `limit` most recently recorded current (active or disputed) claims, newest

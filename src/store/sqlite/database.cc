@@ -2,6 +2,10 @@
 
 #include "store/sqlite/sql_functions.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -136,11 +140,27 @@ std::string JsonIntArray(const std::vector<int64_t>& ids) {
 // ---- Database --------------------------------------------------------------------------------
 
 Database::Database(sqlite3* db, std::string path, const Options& options)
-    : db_(db), path_(std::move(path)), options_(options), checkpointer_(path_, options.checkpoint_wal_frames) {
+    : db_(db),
+      path_(std::move(path)),
+      options_(options),
+      checkpointer_(path_, options.checkpoint_wal_frames),
+      busy_wait_(options.busy_timeout_ms) {
   checkpointer_.Attach(db_);
+  busy_wait_.Attach(db_);
 }
 
 Database::~Database() {
+  if (!options_.lock_wait_log.empty() && transactions_ > 0) {
+    // One line, appended in one write(2) with O_APPEND, so lines of concurrent processes never mix.
+    const std::string line =
+        fmt::format("{{\"pid\":{},\"transactions\":{},\"wait_total_ms\":{:.3f},\"wait_max_ms\":{:.3f}}}\n",
+                    getpid(), transactions_, wait_total_us_ / 1000.0, wait_max_us_ / 1000.0);
+    const int fd = open(options_.lock_wait_log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      (void)!write(fd, line.data(), line.size());
+      close(fd);
+    }
+  }
   cache_.clear();
   // No checkpoint here: only the checkpointer checkpoints (after its commits), and the last
   // connection to close folds the WAL back itself (SQLite does, under an exclusive lock).
@@ -165,7 +185,7 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options) {
     return Error(Status::IOError(fmt::format("database \"{}\" can only be opened read-only", options.db_path)));
   }
   sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, options.busy_timeout_ms);
+  sqlite3_busy_timeout(db, options.busy_timeout_ms);  // until the Database installs BusyWait
   if (Status functions = RegisterSqlFunctions(db); !functions.ok()) {
     sqlite3_close_v2(db);
     return Error(functions);
@@ -234,6 +254,7 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
   static thread_local std::mt19937 rng{std::random_device{}()};
   std::uniform_int_distribution<int> jitter(options_.retry_jitter_min_ms, options_.retry_jitter_max_ms);
   Status last;
+  const auto first_try = std::chrono::steady_clock::now();
   for (int attempt = 0; attempt < options_.max_write_attempts; ++attempt) {
     if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(jitter(rng)));
     Status begin = Exec("BEGIN IMMEDIATE");
@@ -242,6 +263,11 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
       if (begin.code() == StatusCode::kBusy) continue;
       return begin;
     }
+    const int64_t waited_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::steady_clock::now() - first_try).count();
+    ++transactions_;
+    wait_total_us_ += waited_us;
+    wait_max_us_ = std::max(wait_max_us_, waited_us);
     Status st = body();
     if (!st.ok()) {
       Exec("ROLLBACK");

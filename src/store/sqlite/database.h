@@ -16,6 +16,7 @@
 
 #include "engram/options.h"
 #include "engram/status.h"
+#include "store/sqlite/busy_wait.h"
 #include "store/sqlite/checkpointer.h"
 
 namespace engram::sqlite {
@@ -76,7 +77,8 @@ class Database {
   // kReadOnly opens SQLITE_OPEN_READONLY), then applies: WAL (kept when the file already says WAL;
   // never downgraded; a read-only connection keeps whatever the file says), foreign_keys=ON,
   // secure_delete=ON, synchronous=FULL (a commit is on disk before Ingest returns, so an
-  // acknowledged write survives a crash or power loss), busy_timeout = options.busy_timeout_ms; SQLite's automatic checkpoint is replaced by the
+  // acknowledged write survives a crash or power loss), a busy handler that tries again every 0.5–2 ms
+  // for up to options.busy_timeout_ms (store/sqlite/busy_wait.h); SQLite's automatic checkpoint is replaced by the
   // checkpointer. Refuses a SQLite with the WAL-reset bug unless options.allow_affected_sqlite.
   // Errors: kInvalidArgument (empty path), kNotFound (no file or folder), kIOError (read-only for a
   // writing mode; an affected SQLite), kCorruption (not a database).
@@ -122,8 +124,13 @@ class Database {
   std::string path_;
   Options options_;
   Checkpointer checkpointer_;
+  BusyWait busy_wait_;
   bool read_only_ = false;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
+  // Write-lock waits of WriteTransaction (Options::lock_wait_log), in microseconds.
+  int64_t transactions_ = 0;
+  int64_t wait_total_us_ = 0;
+  int64_t wait_max_us_ = 0;
 };
 
 }  // namespace engram::sqlite

@@ -245,6 +245,24 @@ CREATE INDEX IF NOT EXISTS claims_expiry ON claims(namespace_id, expires_at)
   WHERE expires_at IS NOT NULL AND status IN ('active','disputed');
 )sql";
 
+// Migration 11: the current claims of a key (issue 17, B43). The claim writer looks up, for every
+// candidate, the current claims (status active or disputed) of its topic, polarity, single-valued
+// slot and subject. The indexes on the keys alone hold a key's whole history: a slot restated
+// 5,000 times was read 5,000 rows deep (each row's status checked in the table) per candidate, and
+// the subject lookup read every current claim of the namespace, so extraction slowed as the
+// namespace grew. These partial indexes hold only current claims; the lookups name them
+// (ClaimStore, INDEXED BY), so a lookup reads the current claims of its key and nothing else.
+constexpr const char* kMigration11 = R"sql(
+CREATE INDEX IF NOT EXISTS claims_current_topic ON claims(namespace_id, topic_key)
+  WHERE status IN ('active','disputed');
+CREATE INDEX IF NOT EXISTS claims_current_polarity ON claims(namespace_id, polarity_key)
+  WHERE status IN ('active','disputed');
+CREATE INDEX IF NOT EXISTS claims_current_conflict ON claims(namespace_id, conflict_key)
+  WHERE status IN ('active','disputed');
+CREATE INDEX IF NOT EXISTS claims_current_subject ON claims(namespace_id, subject)
+  WHERE status IN ('active','disputed');
+)sql";
+
 // Migration 10: API keys (store/sqlite/api_key_store.h). `namespaces` is a JSON array of names
 // ("*" = every namespace); `revoked_at` (ms UTC) is set once and never cleared.
 constexpr const char* kMigration10 = R"sql(
@@ -402,6 +420,7 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 10"));
     }
     if (*version < 11) {
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration11));
       // The seq range of a namespace's events and claims in two seeks each
       // (EventStore::NamespaceSeqRange, ClaimStore::NamespaceSeqRange): recall bounds its full-text
       // queries by it, so that FTS5 walks only the part of each posting list where the namespace's

@@ -1,0 +1,28 @@
+#include "store/sqlite/fts_merge.h"
+
+#include <fmt/format.h>
+
+#include "store/sqlite/busy_wait.h"
+
+namespace engram::sqlite {
+
+Result<int64_t> MergeFtsSegments(Database& db, std::string_view table, int64_t max_steps) {
+  const std::string sql = fmt::format("INSERT INTO {0}({0}, rank) VALUES ('merge', -{1})", table, kFtsMergePagesPerStep);
+  int64_t merged = 0;
+  for (int64_t step = 0; step < max_steps; ++step) {
+    if (step > 0) YieldWriteLock();
+    int64_t changed = 0;
+    Status st = db.WriteTransaction([&]() -> Status {
+      const int64_t before = sqlite3_total_changes64(db.handle());
+      ENGRAM_RETURN_IF_ERROR(db.Exec(sql));
+      changed = sqlite3_total_changes64(db.handle()) - before;
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    if (changed < 2) break;
+    ++merged;
+  }
+  return merged;
+}
+
+}  // namespace engram::sqlite
