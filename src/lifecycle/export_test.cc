@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 
 std::string ExportAll(Engine& e, std::string_view ns = "") {
   std::ostringstream out;
-  auto r = e.Export(ns, out);
+  auto r = ns.empty() ? e.Export(NamespaceScope::All(), out) : e.Export(ns, out);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().ToString());
   return out.str();
 }
@@ -85,6 +85,7 @@ class ExportTest : public ::testing::Test {
     ASSERT_OK(a_->Process(true));
     ForgetRequest f;
     f.ids = {results[4].event.id};
+    f.namespace_name = results[4].event.namespace_name;
     ASSERT_OK(a_->Forget(f));
   }
 
@@ -204,6 +205,7 @@ TEST_F(ExportTest, ImportHonoursTheTargetDatabasesTombstones) {
                                   .content = "The vault word is Zebracanary4242."}));
   ForgetRequest f;
   f.ids = {same.event.id};
+  f.namespace_name = same.event.namespace_name;
   ASSERT_OK(b->Forget(f));
   std::istringstream in(dump);
   ASSERT_OK_AND_ASSIGN(ImportReport report, b->Import(in));
@@ -225,6 +227,7 @@ TEST_F(ExportTest, ImportHonoursTheFilesOwnTombstones) {
   const std::string before = ExportAll(*a_);
   ForgetRequest f;
   f.ids = {secret.event.id};
+  f.namespace_name = secret.event.namespace_name;
   ASSERT_OK(a_->Forget(f));
   // A file that holds both the old event line and the later tombstone (e.g. two dumps
   // concatenated): the tombstone wins, whatever the order of the lines.
