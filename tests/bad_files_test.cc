@@ -101,7 +101,7 @@ TEST_F(BadFilesTest, ZeroByteFileIsNotInitialised) {
     EXPECT_THAT(engine.error().message(), HasSubstr("empty (0 bytes)"));
   }
   test::WriteFile(dir_.File("in.jsonl"), R"({"namespace":"p1","session_id":"s","role":"user","content":"hi"})" "\n");
-  for (std::vector<std::string> args : {std::vector<std::string>{"doctor"}, {"stats"}, {"export"},
+  for (std::vector<std::string> args : {std::vector<std::string>{"doctor"}, {"stats"}, {"export", "--all-namespaces"},
                                         {"recall", "where", "-n", "p1"}, {"ingest", dir_.File("in.jsonl")},
                                         {"remember", "I live in Oslo", "-n", "p1"}}) {
     for (bool as_json : {false, true}) {
@@ -215,7 +215,7 @@ TEST_F(BadFilesTest, RecallHitsReachTheClaimsThroughMaintain) {
   json found = json::parse(r.out);
   ASSERT_FALSE(found["items"].empty());
   const std::string id = found["items"][0]["id"];
-  CliResult pass = Engram({"--json", "maintain"});
+  CliResult pass = Engram({"--json", "maintain", "--all-namespaces"});
   ASSERT_EQ(pass.exit_code, 0) << pass.Describe();
   EXPECT_GE(json::parse(pass.out)["total"]["access_flushed"].get<int>(), 1);
   EXPECT_FALSE(fs::exists(db_ + "-hits")) << "folded";
@@ -247,11 +247,11 @@ TEST_F(BadFilesTest, ExportAndStatsFailOnADamagedFile) {
   CliResult stats = Engram({"stats"});
   EXPECT_EQ(stats.exit_code, 1) << stats.Describe();
   EXPECT_THAT(stats.err, HasSubstr("damaged"));
-  CliResult exported = Engram({"export", "--out", dir_.File("dump.jsonl")});
+  CliResult exported = Engram({"export", "--all-namespaces", "--out", dir_.File("dump.jsonl")});
   EXPECT_EQ(exported.exit_code, 1) << exported.Describe();
   EXPECT_THAT(exported.err, HasSubstr("damaged"));
   EXPECT_FALSE(fs::exists(dir_.File("dump.jsonl"))) << "nothing exported without --salvage";
-  CliResult salvaged = Engram({"export", "--salvage", "--out", dir_.File("dump.jsonl")});
+  CliResult salvaged = Engram({"export", "--all-namespaces", "--salvage", "--out", dir_.File("dump.jsonl")});
   EXPECT_EQ(salvaged.exit_code, 1) << salvaged.Describe();
   EXPECT_THAT(salvaged.err, HasSubstr("every exported row was read"));
   EXPECT_THAT(ReadFile(dir_.File("dump.jsonl")), HasSubstr("\"kind\":\"event\""));

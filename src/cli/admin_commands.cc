@@ -94,6 +94,7 @@ void AddMaintainAndReindex(CLI::App& app, const GlobalFlags& flags, Commands& co
   bound->Bind({"--namespace,-n", "--all-namespaces", "--now"});
   commands.Add(maintain, [&flags, bound] {
     const nlohmann::json args = bound->Args();
+    if (Status st = Validate("maintain", args); !st.ok()) return Fail(flags, st);
     if (Status st = CheckScope(args, args.value("all_namespaces", false)); !st.ok()) return Fail(flags, st);
     return RunCapability(flags, OpenMode::kReadWrite, "maintain", args, {.text = PrintMaintainText});
   });

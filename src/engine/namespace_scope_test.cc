@@ -57,6 +57,7 @@ TEST(ValidateNamespaceScope, ExactlyOneOfANameAndAllNamespaces) {
 
 TEST_F(NamespaceScopeTest, B27_BlankNamespaceIsAnErrorEverywhere) {
   RememberResult r = Remember("u1", "I like green tea.");
+  Remember("u1", "I work at Acme.");  // keeps u1's session when the first event is forgotten
   Remember("u2", "I like black coffee.");
   ASSERT_OK(engine_->Forget({.ids = {r.event.id}, .namespace_name = "u1", .confirm = true}));
   for (const std::string blank : {"", " ", "  \t"}) {

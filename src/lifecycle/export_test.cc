@@ -376,12 +376,12 @@ TEST_F(ExportTest, CliExportImportRoundTripAndExitCodes) {
   Populate();
   a_.reset();
   const std::string a = dir_.File("a.db"), b = dir_.File("b.db"), dump = dir_.File("dump.jsonl");
-  test::CliResult r = test::RunCli({"--db", a, "export", "--out", dump});
+  test::CliResult r = test::RunCli({"--db", a, "export", "--all-namespaces", "--out", dump});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   r = test::RunCli({"--db", b, "--json", "import", dump});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_THAT(r.out, HasSubstr("\"imported\""));
-  r = test::RunCli({"--db", b, "export"});
+  r = test::RunCli({"--db", b, "export", "--all-namespaces"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_EQ(r.out, test::ReadFile(dump));
   EXPECT_EQ(test::RunCli({"--db", a, "export", "--namespace", "nope"}).exit_code, 3);

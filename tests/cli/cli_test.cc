@@ -712,7 +712,7 @@ TEST_F(CliTest, ReadingAMissingDatabaseIsNotFoundAndCreatesNothing) {
   for (std::vector<std::string> args : {std::vector<std::string>{"recall", "x", "-n", "u1"},
                                         std::vector<std::string>{"claims", "-n", "u1"},
                                         std::vector<std::string>{"get", "01M8N58T6S9YMGVP7BG7Q8RM1W"},
-                                        std::vector<std::string>{"export"}}) {
+                                        std::vector<std::string>{"export", "--all-namespaces"}}) {
     args.insert(args.begin(), {"--db", missing, "--json"});
     CliResult r = RunCli(args);
     EXPECT_EQ(r.exit_code, 3) << r.Describe();
