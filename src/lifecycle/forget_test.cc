@@ -554,7 +554,7 @@ TEST_F(ForgetTest, B22HistoryOfAForgottenClaimIsOrderedWithTimesActorsAndStatuse
   ASSERT_OK_AND_ASSIGN(RememberResult updated, engine_->Remember(in));
   ASSERT_EQ(updated.decisions, std::vector<std::string>{"superseded"});
   const std::string id = created.claims.front().id;
-  ForgetRequest r{.ids = {id}, .reason = "user request", .actor = "tester"};
+  ForgetRequest r{.ids = {id}, .namespace_name = "u1", .reason = "user request", .actor = "tester"};
   ForgetReport report = Forget(r);
   ASSERT_EQ(report.claims, 1);
 
