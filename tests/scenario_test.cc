@@ -1483,6 +1483,7 @@ class LibraryBackend : public Backend {
     }
     ListTombstonesQuery q;
     q.object_id = id;
+    q.all_namespaces = true;  // an id of any namespace, asked for explicitly (B27)
     auto t = engine_->ListTombstones(q);
     if (t && !t->empty()) {
       out.ok = true;
