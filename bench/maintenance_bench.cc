@@ -119,6 +119,7 @@ Status Run(const MaintenanceBenchOptions& opt, json* report) {
   // A first pass at the data's own time: TTLs assigned, nothing to expire yet. Then warm-up.
   MaintainRequest first;
   first.now = kStartMs;
+  first.all_namespaces = true;
   auto warm = engine->Maintain(first);
   if (!warm) return warm.error();
   if (auto w = RecallPhase(*engine, questions); !w) return w.error();
@@ -143,6 +144,7 @@ Status Run(const MaintenanceBenchOptions& opt, json* report) {
       while (!stop.load()) {
         MaintainRequest r;
         r.now = now;
+        r.all_namespaces = true;
         now += kDayMs;
         auto pass = (*other)->Maintain(r);
         if (!pass) {

@@ -101,7 +101,7 @@ TEST_F(BadFilesTest, ZeroByteFileIsNotInitialised) {
     EXPECT_THAT(engine.error().message(), HasSubstr("empty (0 bytes)"));
   }
   test::WriteFile(dir_.File("in.jsonl"), R"({"namespace":"p1","session_id":"s","role":"user","content":"hi"})" "\n");
-  for (std::vector<std::string> args : {std::vector<std::string>{"doctor"}, {"stats"}, {"export"},
+  for (std::vector<std::string> args : {std::vector<std::string>{"doctor"}, {"stats"}, {"export", "--all-namespaces"},
                                         {"recall", "where", "-n", "p1"}, {"ingest", dir_.File("in.jsonl")},
                                         {"remember", "I live in Oslo", "-n", "p1"}}) {
     for (bool as_json : {false, true}) {
@@ -138,8 +138,9 @@ TEST_F(BadFilesTest, ForeignOrEmptySqliteFileIsNotInitialised) {
 
 TEST_F(BadFilesTest, OnlyWritingCommandsCreateADatabase) {
   for (std::vector<std::string> args :
-       {std::vector<std::string>{"doctor"}, {"stats"}, {"export"}, {"recall", "where", "-n", "p1"},
-        {"claims", "-n", "p1"}, {"sessions"}, {"process"}, {"worker", "--once"}, {"maintain"}}) {
+       {std::vector<std::string>{"doctor"}, {"stats"}, {"export", "--all-namespaces"}, {"recall", "where", "-n", "p1"},
+        {"claims", "-n", "p1"}, {"sessions", "--all-namespaces"}, {"process"}, {"worker", "--once"},
+        {"maintain", "--all-namespaces"}}) {
     CliResult r = Engram(args);
     EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << r.Describe();
     EXPECT_THAT(r.err, HasSubstr("no database at")) << r.Describe();
@@ -214,7 +215,7 @@ TEST_F(BadFilesTest, RecallHitsReachTheClaimsThroughMaintain) {
   json found = json::parse(r.out);
   ASSERT_FALSE(found["items"].empty());
   const std::string id = found["items"][0]["id"];
-  CliResult pass = Engram({"--json", "maintain"});
+  CliResult pass = Engram({"--json", "maintain", "--all-namespaces"});
   ASSERT_EQ(pass.exit_code, 0) << pass.Describe();
   EXPECT_GE(json::parse(pass.out)["total"]["access_flushed"].get<int>(), 1);
   EXPECT_FALSE(fs::exists(db_ + "-hits")) << "folded";
@@ -246,11 +247,11 @@ TEST_F(BadFilesTest, ExportAndStatsFailOnADamagedFile) {
   CliResult stats = Engram({"stats"});
   EXPECT_EQ(stats.exit_code, 1) << stats.Describe();
   EXPECT_THAT(stats.err, HasSubstr("damaged"));
-  CliResult exported = Engram({"export", "--out", dir_.File("dump.jsonl")});
+  CliResult exported = Engram({"export", "--all-namespaces", "--out", dir_.File("dump.jsonl")});
   EXPECT_EQ(exported.exit_code, 1) << exported.Describe();
   EXPECT_THAT(exported.err, HasSubstr("damaged"));
   EXPECT_FALSE(fs::exists(dir_.File("dump.jsonl"))) << "nothing exported without --salvage";
-  CliResult salvaged = Engram({"export", "--salvage", "--out", dir_.File("dump.jsonl")});
+  CliResult salvaged = Engram({"export", "--all-namespaces", "--salvage", "--out", dir_.File("dump.jsonl")});
   EXPECT_EQ(salvaged.exit_code, 1) << salvaged.Describe();
   EXPECT_THAT(salvaged.err, HasSubstr("every exported row was read"));
   EXPECT_THAT(ReadFile(dir_.File("dump.jsonl")), HasSubstr("\"kind\":\"event\""));
@@ -326,6 +327,60 @@ TEST_F(BadFilesTest, ReadOnlyDatabaseServesReads) {
   EXPECT_TRUE(ReadFile(db_) == before);
   EXPECT_FALSE(fs::exists(db_ + "-wal")) << "an immutable open creates no sidecar";
   ASSERT_EQ(::chmod(folder.c_str(), 0755), 0);  // so that TempDir can remove it
+}
+
+// A read-only file (chmod 444) in a folder that can be written (SQLite makes its -shm there, so it
+// is not opened immutable): every read command serves it, every writing command fails at open
+// with one clear "read-only" error (exit 1), and not a byte of the file changes.
+TEST_F(BadFilesTest, ReadOnlyFileInAWritableFolderServesEveryReadAndRefusesEveryWrite) {
+  if (geteuid() == 0 && std::system("setpriv --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "needs setpriv";
+  const std::string folder = dir_.File("rw");
+  fs::create_directory(folder);
+  db_ = folder + "/m.db";
+  MakeDatabase();
+  const std::string before = ReadFile(db_);
+  ASSERT_EQ(::chmod(dir_.path().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(folder.c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(db_.c_str(), 0444), 0);
+  TempDir out;
+  ASSERT_EQ(::chmod(out.path().c_str(), 0777), 0);
+  const std::string dump = out.File("dump.jsonl");
+  test::WriteFile(dump, "");
+  ASSERT_EQ(::chmod(dump.c_str(), 0666), 0);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"recall", "where does Lin live", "-n", "p1"}, {"claims", "-n", "p1"}, {"stats"},
+        {"export", "-n", "p1"}, {"export", "--all-namespaces"}, {"sessions", "-n", "p1"},
+        {"sessions", "search", "-n", "p1", "Oslo"}, {"tombstones", "-n", "p1"}, {"jobs"}, {"doctor"}}) {
+    CliResult r = RunUnprivileged(db_, args, out);
+    EXPECT_EQ(r.exit_code, 0) << args[0] << "\n" << r.Describe();
+  }
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"remember", "I live in Bern", "-n", "p1"}, {"forget", "-n", "p1", "--all"},
+        {"maintain", "-n", "p1"}, {"process"}, {"compact"}, {"import", dump}, {"jobs", "retry"},
+        {"reindex", "-n", "p1"}, {"unforget", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}}) {
+    CliResult r = RunUnprivileged(db_, args, out);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << "\n" << r.Describe();
+    EXPECT_THAT(r.err, HasSubstr("is read-only")) << args[0];
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("attempt to write a readonly database"))) << args[0];
+  }
+  EXPECT_TRUE(ReadFile(db_) == before) << "a byte of the read-only file changed";
+}
+
+// A --db in a folder that does not exist: every command says which path, and none creates the
+// folder or a database (only --create lets ingest, remember and import make the folders).
+TEST_F(BadFilesTest, MissingFolderIsNamedByEveryCommandAndNothingIsCreated) {
+  db_ = dir_.File("typo/m.db");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"recall", "where", "-n", "p1"}, {"claims", "-n", "p1"}, {"stats"},
+        {"export", "-n", "p1"}, {"sessions", "-n", "p1"}, {"forget", "-n", "p1", "--all"}, {"maintain", "-n", "p1"},
+        {"remember", "I live in Oslo", "-n", "p1"}, {"import", dir_.File("none.jsonl")}, {"process"}}) {
+    CliResult r = Engram(args);
+    EXPECT_NE(r.exit_code, 0) << args[0];
+    if (args[0] != "import") {
+      EXPECT_THAT(r.err, HasSubstr(dir_.File("typo"))) << args[0] << "\n" << r.Describe();
+    }
+    EXPECT_FALSE(fs::exists(dir_.File("typo"))) << args[0] << " created the folder";
+  }
 }
 
 }  // namespace

@@ -393,13 +393,13 @@ TEST_F(ClaimsAcceptanceB42, GarbageOutputFailsTheJobAndKeepsTheEventThenRetryRec
   CliResult r = Engram({"jobs"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   json jobs = JsonOut(r);
-  ASSERT_EQ(jobs["jobs"].size(), 1u) << r.out;
-  EXPECT_EQ(jobs["jobs"][0]["status"], "failed") << r.out;
-  EXPECT_EQ(jobs["jobs"][0]["event_id"], event_id) << r.out;
-  EXPECT_NE(jobs["jobs"][0]["last_error"], "") << r.out;
+  ASSERT_EQ(jobs["items"].size(), 1u) << r.out;
+  EXPECT_EQ(jobs["items"][0]["status"], "failed") << r.out;
+  EXPECT_EQ(jobs["items"][0]["event_id"], event_id) << r.out;
+  EXPECT_NE(jobs["items"][0]["last_error"], "") << r.out;
   r = Engram({"jobs", "--status", "failed"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  EXPECT_EQ(JsonOut(r)["jobs"].size(), 1u) << r.out;
+  EXPECT_EQ(JsonOut(r)["items"].size(), 1u) << r.out;
   r = RunCli({"--db", db_, "jobs"});  // the readable form names the error too
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_THAT(r.out, HasSubstr("failed"));
@@ -411,9 +411,9 @@ TEST_F(ClaimsAcceptanceB42, GarbageOutputFailsTheJobAndKeepsTheEventThenRetryRec
   EXPECT_EQ(JsonOut(r)["retried"], 1) << r.out;
   r = Engram({"jobs"});
   jobs = JsonOut(r);
-  ASSERT_EQ(jobs["jobs"].size(), 1u) << r.out;
-  EXPECT_EQ(jobs["jobs"][0]["status"], "pending") << r.out;
-  EXPECT_EQ(jobs["jobs"][0]["attempts"], 0) << r.out;
+  ASSERT_EQ(jobs["items"].size(), 1u) << r.out;
+  EXPECT_EQ(jobs["items"][0]["status"], "pending") << r.out;
+  EXPECT_EQ(jobs["items"][0]["attempts"], 0) << r.out;
 
   // (a) JSON wrapped in prose that itself has braces is parsed; (c) an item with an empty
   // "categories" list is kept.
@@ -431,7 +431,7 @@ TEST_F(ClaimsAcceptanceB42, GarbageOutputFailsTheJobAndKeepsTheEventThenRetryRec
   EXPECT_EQ(report["errors"], json::array()) << r.out;
 
   r = Engram({"jobs"});
-  EXPECT_EQ(JsonOut(r)["jobs"], json::array()) << r.out;
+  EXPECT_EQ(JsonOut(r)["items"], json::array()) << r.out;
   r = Engram({"claims", "-n", "b42"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   json claims = JsonOut(r)["items"];
@@ -464,7 +464,7 @@ TEST_F(ClaimsAcceptanceB42, Http500LeavesTheEventStoredAndTheJobRetryable) {
 
   r = Engram({"jobs"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  json jobs = JsonOut(r)["jobs"];
+  json jobs = JsonOut(r)["items"];
   ASSERT_EQ(jobs.size(), 1u) << r.out;
   EXPECT_EQ(jobs[0]["status"], "pending") << "retried later with backoff: " << r.out;
   EXPECT_EQ(jobs[0]["attempts"], 1) << r.out;
@@ -545,7 +545,7 @@ TEST_P(ClaimsAcceptanceB34, CliOutputStaysUtcAndTheUtcDateFilterIncludesTheEvent
   for (const json& c : claims) EXPECT_EQ(c["valid_from"], kB34At) << r.out;
   r = engram({"--json", "sessions", "-n", "b34"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  json sessions = JsonOut(r)["sessions"];
+  json sessions = JsonOut(r)["items"];
   ASSERT_EQ(sessions.size(), 1u) << r.out;
   EXPECT_EQ(sessions[0]["last_active_at"], kB34At);
   // The readable forms print the UTC date (2026-07-25), never the local one (07-24 in LA, or a

@@ -217,7 +217,7 @@ TEST(ConcurrencyTest, WriterReaderAndCliProcessesNeverSeeLockErrors) {
       if (!recalled) fail("recall", recalled.error());
       auto sessions = (*engine)->ListSessions({"w", 20});
       if (!sessions) fail("list sessions", sessions.error());
-      auto all_sessions = (*engine)->ListSessions({"", 20});
+      auto all_sessions = (*engine)->ListSessions({.limit = 20, .all_namespaces = true});
       if (!all_sessions) fail("list all sessions", all_sessions.error());
       SessionSearchQuery sq;
       sq.text = "kingfisher";
@@ -253,7 +253,7 @@ TEST(ConcurrencyTest, WriterReaderAndCliProcessesNeverSeeLockErrors) {
     const std::vector<std::vector<std::string>> commands = {
         {"--db", db, "stats"},
         {"--db", db, "--json", "stats"},
-        {"--db", db, "sessions"},
+        {"--db", db, "sessions", "--all-namespaces"},
         {"--db", db, "--json", "sessions", "-n", "w"},
         {"--db", db, "--json", "sessions", "search", "-n", "w", "kingfisher"},
         {"--db", db, "--json", "recall", "-n", "w", "kingfisher"},

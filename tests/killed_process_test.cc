@@ -241,7 +241,7 @@ TEST_F(KilledProcessTest, StatsAndJobsReportTheDeadLeaseAndRetryReleasesIt) {
 
   r = test::RunCli({"--db", killed_, "--json", "jobs", "--status", "leased"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  json jobs = json::parse(r.out)["jobs"];
+  json jobs = json::parse(r.out)["items"];
   ASSERT_EQ(jobs.size(), 5u * kWindowsPerGroup) << r.out;
   EXPECT_EQ(jobs[0]["lease"]["owner_alive"], "dead") << r.out;
   EXPECT_EQ(jobs[0]["lease"]["stale"], true) << r.out;

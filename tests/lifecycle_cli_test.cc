@@ -107,7 +107,7 @@ TEST_F(LifecycleCliTest, PermanentClaimIsArchivedAfterDecay) {
   auto recorded = ParseTimestamp(claim["recorded_from"].get<std::string>());
   ASSERT_TRUE(recorded.has_value());
   const std::string at = FormatTimestamp(*recorded + 400 * kDayMs);
-  CliResult pass = Engram({"maintain", "--now", at});
+  CliResult pass = Engram({"maintain", "--all-namespaces", "--now", at});
   EXPECT_EQ(pass.exit_code, 0) << pass.Describe();
   EXPECT_THAT(pass.out, HasSubstr("1 archived"));
   EXPECT_FALSE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--claims-only"}), id));
@@ -122,7 +122,7 @@ TEST_F(LifecycleCliTest, ExitCodes) {
   ExtractOne("u1", "I like chess puzzles.", "2024-05-01T10:00:00Z");
   EXPECT_EQ(Engram({"maintain", "-n", "nope"}).exit_code, 3);
   EXPECT_EQ(Engram({"maintain", "--now", "not a time"}).exit_code, 2);
-  CliResult missing = RunCli({"--db", dir_.File("missing.db"), "maintain"});
+  CliResult missing = RunCli({"--db", dir_.File("missing.db"), "maintain", "--all-namespaces"});
   EXPECT_EQ(missing.exit_code, 3) << "a typo in --db is not a new database";
   CliResult worker = Engram({"worker", "--once", "--maintain-every-ms", "1000"});
   EXPECT_EQ(worker.exit_code, 0) << worker.Describe();
@@ -139,7 +139,7 @@ TEST_F(LifecycleCliTest, ArchivedClaimLeavesItsEventFindable) {
   EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--events-only"}), event_id));
   auto recorded = ParseTimestamp(claim["recorded_from"].get<std::string>());
   ASSERT_TRUE(recorded.has_value());
-  json pass = JsonOf({"maintain", "--now", FormatTimestamp(*recorded + 400 * kDayMs)});
+  json pass = JsonOf({"maintain", "--all-namespaces", "--now", FormatTimestamp(*recorded + 400 * kDayMs)});
   ASSERT_EQ(pass["total"]["archived"], 1) << pass.dump();
   EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1", "--events-only"}), event_id));
   EXPECT_TRUE(Recalled(JsonOf({"recall", "chess puzzles", "-n", "u1"}), event_id));
@@ -155,7 +155,7 @@ TEST_F(LifecycleCliTest, EventOfAClaimPastItsTtlIsHiddenBeforeAndAfterThePass) {
   ExtractOne("u1", "I like chess puzzles.", "2024-05-01T11:00:00Z");
   const std::string event_id = claim["evidence"][0]["event_id"];
   json before = JsonOf({"recall", "green tea", "-n", "u1"});
-  json pass = JsonOf({"maintain"});
+  json pass = JsonOf({"maintain", "--all-namespaces"});
   ASSERT_EQ(pass["total"]["expired"], 1) << pass.dump();
   json after = JsonOf({"recall", "green tea", "-n", "u1"});
   EXPECT_FALSE(Recalled(after, event_id)) << after.dump();

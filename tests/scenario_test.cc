@@ -1429,6 +1429,15 @@ class LibraryBackend : public Backend {
     ForgetRequest r;
     r.ids = ids;
     r.namespace_name = step.namespace_name;
+    // An owner's forget by ids alone acts in the ids' namespace, as `engram forget ID` does; an
+    // empty namespace never means "any" (B27).
+    for (size_t i = 0; r.namespace_name.empty() && i < ids.size(); ++i) {
+      if (auto ns = engine_->NamespaceOf(ids[i])) r.namespace_name = *ns;
+    }
+    if (r.namespace_name.empty() && !ids.empty()) {
+      out.error = engine_->NamespaceOf(ids[0]).error().ToString();
+      return out;
+    }
     r.all = step.all;
     r.session_id = step.session;
     r.subject = step.subject;
@@ -1474,6 +1483,7 @@ class LibraryBackend : public Backend {
     }
     ListTombstonesQuery q;
     q.object_id = id;
+    q.all_namespaces = true;  // an id of any namespace, asked for explicitly (B27)
     auto t = engine_->ListTombstones(q);
     if (t && !t->empty()) {
       out.ok = true;
@@ -1552,7 +1562,7 @@ class LibraryBackend : public Backend {
     }
     if (op == "export") {
       std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      auto r = engine_->Export(ns, out);
+      auto r = ns.empty() ? engine_->Export(NamespaceScope::All(), out) : engine_->Export(ns, out);
       return r ? "" : r.error().ToString();
     }
     if (op == "import") {
@@ -1775,7 +1785,7 @@ class CliBackend : public Backend {
     json j;
     if (!Run(args, &j, &out.error)) return out;
     out.ok = true;
-    for (const json& job : j["jobs"]) out.statuses.push_back(job.value("status", ""));
+    for (const json& job : j["items"]) out.statuses.push_back(job.value("status", ""));
     return out;
   }
 
@@ -1865,7 +1875,11 @@ class CliBackend : public Backend {
     std::vector<std::string> args = {op};
     if (op == "export") {
       args.insert(args.end(), {"--out", file});
-      if (!ns.empty()) args.insert(args.end(), {"--namespace", ns});
+      if (ns.empty()) {
+        args.push_back("--all-namespaces");
+      } else {
+        args.insert(args.end(), {"--namespace", ns});
+      }
     } else {
       args.push_back(file);
     }

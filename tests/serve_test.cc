@@ -191,6 +191,64 @@ TEST_F(ServeTest, KeysAuthenticateAndScopeNamespaces) {
             401);
 }
 
+// B27 and B47 over REST: a blank namespace is 400 naming the field; every namespace is an admin
+// route, asked for by name (/v1/admin/sessions, /v1/admin/tombstones, export and maintain with
+// all_namespaces), and a key's grant decides; lists page with cursor / next_cursor.
+TEST_F(ServeTest, B27_B47_ScopesAndPagesOverRest) {
+  ASSERT_EQ(RunCli({"--db", db(), "remember", "--namespace", "other", "I live in Lima."}).exit_code, 0);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(RunCli({"--db", db(), "remember", "--namespace", "setup", "--session", "s" + std::to_string(i),
+                      "note " + std::to_string(i)})
+                  .exit_code,
+              0);
+  }
+  {
+    ServeProcess server(db(), dir_.path(), {"--no-worker"});
+    ASSERT_TRUE(server.Start()) << server.Log();
+    auto c = server.Client();
+    for (const char* path : {"/v1/namespaces/%20/sessions", "/v1/namespaces/%20/tombstones",
+                             "/v1/namespaces/%20/claims", "/v1/admin/export", "/v1/admin/export?namespace=%20"}) {
+      auto r = c->Get(path);
+      ASSERT_TRUE(r) << path;
+      EXPECT_EQ(r->status, 400) << path << " " << r->body;
+      EXPECT_EQ(Body(r)["field"], "namespace") << path << " " << r->body;
+    }
+    auto maintain = c->Post("/v1/admin/maintain", "{}", "application/json");
+    EXPECT_EQ(maintain->status, 400) << maintain->body;
+    EXPECT_EQ(c->Post("/v1/admin/maintain", R"({"all_namespaces":true})", "application/json")->status, 200);
+    auto dump = c->Get("/v1/admin/export?all_namespaces=true");
+    ASSERT_EQ(dump->status, 200) << dump->body;
+    EXPECT_THAT(dump->body, HasSubstr("Lima"));
+    auto all = c->Get("/v1/admin/sessions");
+    ASSERT_EQ(all->status, 200) << all->body;
+    EXPECT_EQ(Body(all)["items"].size(), 5u) << all->body;
+    // Pages: three sessions of setup written in s0, s1, s2 after "explicit" of SetUp.
+    std::vector<std::string> paged;
+    std::string next = "/v1/namespaces/setup/sessions?limit=2";
+    for (int page = 0; page < 5 && !next.empty(); ++page) {
+      auto r = c->Get(next);
+      ASSERT_EQ(r->status, 200) << r->body;
+      json body = Body(r);
+      for (const json& s : body["items"]) paged.push_back(s["session_id"].get<std::string>());
+      next = body["next_cursor"].is_null()
+                 ? ""
+                 : "/v1/namespaces/setup/sessions?limit=2&cursor=" + body["next_cursor"].get<std::string>();
+    }
+    EXPECT_EQ(paged, (std::vector<std::string>{"s2", "s1", "s0", "explicit"}));
+    EXPECT_EQ(Body(c->Get("/v1/admin/jobs?limit=1"))["next_cursor"].is_null(), true);
+    EXPECT_EQ(server.Stop(), 0);
+  }
+  const std::string alice = CreateKey("setup", "write");
+  ServeProcess server(db(), dir_.path(), {"--no-worker"});
+  ASSERT_TRUE(server.Start()) << server.Log();
+  auto c = server.Client();
+  EXPECT_EQ(c->Get("/v1/admin/sessions", Bearer(alice))->status, 403);
+  EXPECT_EQ(c->Get("/v1/admin/tombstones", Bearer(alice))->status, 403);
+  EXPECT_EQ(c->Get("/v1/admin/export?all_namespaces=true", Bearer(alice))->status, 403);
+  EXPECT_EQ(c->Get("/v1/namespaces/setup/sessions", Bearer(alice))->status, 200);
+  EXPECT_EQ(c->Get("/v1/namespaces/other/sessions", Bearer(alice))->status, 403);
+}
+
 TEST_F(ServeTest, B23ConcurrentWritesLandInTheirOwnNamespace) {
   const std::string s1 = CreateKey("S-1", "write");
   const std::string s2 = CreateKey("S-2", "write");

@@ -74,6 +74,12 @@ class Engine {
   // stored and the error names its index ("event 3: field \"role\": ..."). Results are in input order.
   virtual Result<std::vector<IngestResult>> IngestBatch(const std::vector<EventInput>& inputs) = 0;
 
+  // The namespace of the event or claim with this id, or of the object a tombstone (by its id or
+  // the forgotten object's id) was written for: what an owner's call by id alone acts in (the CLI's
+  // `forget ID`). Errors: kInvalidArgument (empty or malformed id), kNotFound ("no event or claim
+  // (nor a tombstone) with id ..."). Thread-safe.
+  virtual Result<std::string> NamespaceOf(std::string_view id) = 0;
+
   // Returns the event with this id. Errors: kNotFound (the message names the tombstone when the
   // event was forgotten; the content is never returned).
   virtual Result<Event> GetEvent(std::string_view id) = 0;
@@ -101,7 +107,8 @@ class Engine {
   // Rates one recalled item (its RecallItem::feedback_id) as helpful or not for that question; a
   // later rating for the same item and question replaces the earlier one. The ratings feed the
   // utility prior of recall (RecallWeights::feedback). Returns the item's counts over every
-  // question. Errors: kInvalidArgument (malformed id), kNotFound (no such item, or forgotten),
+  // question. Errors: kInvalidArgument (malformed id; an empty namespace: FeedbackInput's is
+  // required), kNotFound (no such item, or forgotten),
   // kBusy, kIOError.
   virtual Result<FeedbackResult> Feedback(const FeedbackInput& input) = 0;
 
@@ -114,7 +121,10 @@ class Engine {
   // namespace; a missing "glove" file), the embedder's errors, kBusy, kIOError.
   virtual Result<int64_t> Reindex(std::string_view namespace_name) = 0;
 
-  // Recently active sessions, newest first, metadata only. Errors: kInvalidArgument (limit).
+  // One page of sessions, newest first by when they were first written, metadata only (see
+  // ListSessionsQuery: after_seq pages by keyset, so sessions written or made active between pages
+  // neither repeat nor shift them). An unknown namespace has none. Errors: kInvalidArgument (limit;
+  // an empty or blank namespace without all_namespaces, or one with it, naming "namespace").
   virtual Result<std::vector<SessionInfo>> ListSessions(const ListSessionsQuery& query) = 0;
 
   // Searches past sessions (see SessionSearchQuery): hits grouped by lineage root, the current
@@ -149,9 +159,14 @@ class Engine {
   // current. Errors: kNotFound.
   virtual Result<ClaimExplanation> ExplainClaim(std::string_view id) = 0;
 
-  // Jobs that are not done (status "") or of one status; newest last. A leased job names its
-  // owner and says whether the owner is alive and the lease stale. Errors: kInvalidArgument.
-  virtual Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) = 0;
+  // One page of the jobs that are not done (status "") or of one status, oldest first (keyset on
+  // the job id: ListJobsQuery::after_id). A leased job names its owner and says whether the owner
+  // is alive and the lease stale. Errors: kInvalidArgument (status, limit).
+  virtual Result<std::vector<JobInfo>> ListJobs(const ListJobsQuery& query) = 0;
+  // The first page of ListJobs({status, limit}).
+  Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) {
+    return ListJobs(ListJobsQuery{.status = std::string(status), .limit = limit});
+  }
   // Puts a failed job (or every failed job, id 0) back in the queue, and releases stale leases
   // (owner dead or lease expired) the same way; returns how many. Errors: kNotFound (an id that is
   // neither), kBusy.
@@ -194,8 +209,8 @@ class Engine {
   // with preview = true change nothing: the report lists the items with a short text; a query is
   // applied only with confirm = true. Naming ids that were forgotten before is not an error: they
   // are listed in already_forgotten. Every audit and tombstone row carries request.reason/actor.
-  // Errors: kInvalidArgument (no selector or several; missing or malformed namespace for a
-  // selector; blank id/session/subject/query; query_limit outside 1–1000; reason over 1000
+  // Errors: kInvalidArgument (no selector or several; a missing, empty or malformed namespace for
+  // any selector, ids too — an empty namespace never means "wherever the ids are"; blank id/session/subject/query; query_limit outside 1–1000; reason over 1000
   // characters), kNotFound (unknown namespace or session; an id that is neither stored nor
   // forgotten, or stored in another namespace than the one given — nothing is forgotten then),
   // kBusy, kIOError. Thread-safe.
@@ -213,14 +228,21 @@ class Engine {
   // truncated: run again), kIOError.
   virtual Result<CompactReport> Compact() = 0;
 
-  // Tombstones, newest first (optionally of one namespace / one object id).
-  // Errors: kInvalidArgument (limit outside 1–100000, bad namespace), kNotFound (unknown namespace).
+  // One page of tombstones, newest first (the order they were written to this file; keyset
+  // ListTombstonesQuery::after_seq), of one namespace or — only with all_namespaces — every one,
+  // optionally of one object id. Errors: kInvalidArgument (limit outside 1–100000; an empty, blank
+  // or malformed namespace without all_namespaces, or one with it), kNotFound (unknown namespace).
   virtual Result<std::vector<Tombstone>> ListTombstones(const ListTombstonesQuery& query) = 0;
 
-  // Audit rows about an object id (event, claim, tombstone or forget operation id), oldest first by
-  // (at, seq): for a forgotten claim, its history without content followed by the forget.
-  // Empty when there are none. Errors: kInvalidArgument (empty id).
-  virtual Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) = 0;
+  // One page of the audit rows about an object id (event, claim, tombstone or forget operation id),
+  // in the order they were written (AuditEntry::seq; keyset AuditQuery::after_seq): for a
+  // forgotten claim, its history without content followed by the forget. Empty when there are
+  // none. Errors: kInvalidArgument (empty id, limit outside 1–100000).
+  virtual Result<std::vector<AuditEntry>> AuditTrail(const AuditQuery& query) = 0;
+  // Every audit row of `object_id` (at most 100,000).
+  Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) {
+    return AuditTrail(AuditQuery{.object_id = std::string(object_id), .limit = 100000});
+  }
 
   // ---- API keys (the servers' credentials; see docs/server.md) ------------------------------
   // Creates a key granting input.access on input.namespaces and returns it with its secret, which
@@ -239,8 +261,8 @@ class Engine {
 
   // ---- Lifecycle maintenance (see docs/lifecycle.md) ------------------------------------------
 
-  // One maintenance pass over one namespace (every namespace when request.namespace_name is
-  // empty), at request.now (ms UTC; default the wall clock): writes the recall hits waiting in
+  // One maintenance pass over one namespace (every namespace only with request.all_namespaces; an
+  // empty namespace_name without it is kInvalidArgument), at request.now (ms UTC; default the wall clock): writes the recall hits waiting in
   // the hits log beside the file (every process's; lifecycle/hits_log.h) and in this Engine,
   // assigns TTLs, expires claims whose TTL or valid_to has passed, recomputes activation
   // (half-life decay, recovered by recall hits and helpful feedback) and archives claims below the
@@ -248,27 +270,29 @@ class Engine {
   // claims with the same claim keys into one. Identity and explicit claims never expire by the TTL
   // table and are never archived. Every transition is in the claim's history and the audit log.
   // Works in short write transactions of LifecycleOptions::maintain_batch claims, so recall (read
-  // snapshots, WAL) never waits for it. Idempotent for a given `now`. Errors: kNotFound (unknown
-  // namespace), kBusy, kIOError. Thread-safe.
+  // snapshots, WAL) never waits for it. Idempotent for a given `now`. Errors: kInvalidArgument (the
+  // scope, naming "namespace"), kNotFound (unknown namespace), kBusy, kIOError. Thread-safe.
   virtual Result<MaintainReport> Maintain(const MaintainRequest& request) = 0;
 
   // ---- Export, import, backup, restore (see docs/backup.md) ---------------------------------
 
-  // Writes one namespace (every namespace when empty) as JSONL to `out`, one object per line with
+  // Writes one namespace (every namespace only for NamespaceScope::All(); an empty name is
+  // kInvalidArgument naming "namespace") as JSONL to `out`, one object per line with
   // a "kind": namespace, session, tombstone, event, claim (evidence refs, valid/recorded times,
   // status, supersede links). Sorted keys, insertion order: the same contents give the same bytes,
   // and export → Import into a fresh database → export is byte-identical. Reads one snapshot.
   // Returns the lines written per kind. A damaged database (PRAGMA quick_check finds a problem) is
   // refused before anything is written. Errors: kNotFound (unknown namespace), kCorruption
-  // (damaged; see Salvage), kIOError (stream). Thread-safe.
-  virtual Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) = 0;
+  // (damaged; see Salvage), kIOError (stream), kInvalidArgument (scope).
+  // Thread-safe.
+  virtual Result<DumpCounts> Export(const NamespaceScope& scope, std::ostream& out) = 0;
 
   // Export for a damaged database: writes every line it can read, in Export's format, and says
   // what it could not. Returns the counts only when the database is sound and everything was
   // written. Errors: kCorruption when quick_check finds damage (every exported row was still read
   // and written: the message says how many) or a table cannot be read to the end (the lines
   // before the damaged page were written); kNotFound, kIOError as Export. Thread-safe.
-  virtual Result<DumpCounts> Salvage(std::string_view namespace_name, std::ostream& out) = 0;
+  virtual Result<DumpCounts> Salvage(const NamespaceScope& scope, std::ostream& out) = 0;
 
   // Imports a dump written by Export: every line is validated first (events exactly as Ingest
   // does; a bad line → kInvalidArgument "line N: field \"x\": ..." and nothing is written), then

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace engram {
@@ -206,8 +207,8 @@ struct RecallResult {
 struct FeedbackInput {
   std::string feedback_id;  // RecallItem::feedback_id
   bool helpful = true;
-  // When set, the item must belong to this namespace (else kNotFound and nothing is recorded):
-  // how the servers keep a caller inside the namespaces it is granted.
+  // Required: the item must belong to this namespace (else kNotFound and nothing is recorded), so
+  // that every caller names the namespace it acts in; "" is kInvalidArgument.
   std::string namespace_name;
 };
 
@@ -383,6 +384,7 @@ struct ProcessReport {
 };
 
 struct SessionInfo {
+  int64_t seq = 0;  // insertion order in this file (the keyset of ListSessionsQuery::after_seq)
   std::string id;
   std::string namespace_name;
   std::string parent_session_id;  // "" for a root
@@ -395,9 +397,14 @@ struct SessionInfo {
   std::string preview;  // the first 80 characters of the first user event (or first event)
 };
 
+// Sessions newest first by when they were first written (a session's place never moves, so paging
+// is stable while others are written). An empty namespace is an error, never "every namespace":
+// that is all_namespaces = true, with namespace_name empty.
 struct ListSessionsQuery {
-  std::string namespace_name;  // optional: "" lists every namespace
-  int limit = 20;              // 1–1000, most recently active first
+  std::string namespace_name;   // required unless all_namespaces
+  int limit = 20;               // 1–1000
+  bool all_namespaces = false;  // every namespace (explicit; the servers keep it to admin keys)
+  int64_t after_seq = 0;        // keyset: the SessionInfo::seq of the previous page's last item
 };
 
 // Hermes-style session search: full text over past sessions, one hit per lineage.
@@ -543,12 +550,31 @@ struct Tombstone {
   std::string operation_id;
   std::string actor;
   TimestampMs created_at = 0;
+  int64_t seq = 0;  // the order it was written to this file (the keyset of ListTombstonesQuery)
 };
 
+// Tombstones newest first (the order they were written to this file). An empty namespace is an
+// error, never "every namespace": that is all_namespaces = true, with namespace_name empty.
 struct ListTombstonesQuery {
-  std::string namespace_name;  // optional: "" lists every namespace
-  std::string object_id;       // optional: only the tombstones of this object id
-  int limit = 100;             // 1–100000, newest first
+  std::string namespace_name;   // required unless all_namespaces
+  std::string object_id;        // optional: only the tombstones of this object id
+  int limit = 100;              // 1–100000
+  bool all_namespaces = false;  // every namespace (explicit)
+  int64_t after_seq = 0;        // keyset: the Tombstone::seq of the previous page's last item
+};
+
+// Extraction jobs, oldest first (by id), every namespace (a whole-file, admin list).
+struct ListJobsQuery {
+  std::string status;     // "" = every job not done; pending, leased, done, failed
+  int limit = 100;        // 1–10000
+  int64_t after_id = 0;   // keyset: the JobInfo::id of the previous page's last item
+};
+
+// The audit rows about one object id, in the order they were written.
+struct AuditQuery {
+  std::string object_id;  // required
+  int limit = 1000;       // 1–100000
+  int64_t after_seq = 0;  // keyset: the AuditEntry::seq of the previous page's last item
 };
 
 // One row of the audit log: a lifecycle transition (forget, unforget, compact) or, for a forgotten
@@ -569,9 +595,25 @@ struct AuditEntry {
 
 // `engram maintain`: one maintenance pass.
 struct MaintainRequest {
-  std::string namespace_name;        // "" = every namespace
+  std::string namespace_name;        // required unless all_namespaces ("" is an error)
   std::optional<TimestampMs> now;    // the pass's clock, ms UTC; default: the wall clock
   std::string actor = "maintain";    // kept in claim history and the audit log
+  bool all_namespaces = false;       // every namespace (explicit; namespace_name must be empty)
+};
+
+// What Export and Salvage write: one namespace, or every one — said explicitly, so that an empty
+// name (a shell variable left unset) is an error rather than the whole file.
+struct NamespaceScope {
+  NamespaceScope(std::string_view name) : namespace_name(name) {}   // NOLINT: one namespace
+  NamespaceScope(const std::string& name) : namespace_name(name) {}  // NOLINT
+  NamespaceScope(const char* name) : namespace_name(name) {}         // NOLINT
+  static NamespaceScope All() {
+    NamespaceScope s("");
+    s.all_namespaces = true;
+    return s;
+  }
+  std::string namespace_name;
+  bool all_namespaces = false;
 };
 
 // What one pass did in one namespace (counts of claims unless said otherwise).

@@ -11,6 +11,7 @@
 
 #include "api/common.h"
 #include "api/groups.h"
+#include "api/page.h"
 #include "util/time.h"
 
 namespace engram::api {
@@ -19,11 +20,17 @@ namespace {
 // ---- jobs and extraction -----------------------------------------------------------------------
 
 Result<Reply> RunListJobs(Engine& engine, const Args& args, const CallContext&) {
-  auto jobs = engine.ListJobs(args.String("status"), static_cast<int>(args.Int("limit")));
-  if (!jobs) return Error(jobs.error());
+  std::vector<JobInfo> page;
+  auto next = FetchPage(
+      args, page,
+      [&](int limit, int64_t after) {
+        return engine.ListJobs(ListJobsQuery{.status = args.String("status"), .limit = limit, .after_id = after});
+      },
+      [](const JobInfo& j) { return j.id; });
+  if (!next) return Error(next.error());
   OrderedJson items = OrderedJson::array();
-  for (const JobInfo& j : *jobs) items.push_back(JobInfoToJson(j));
-  return Reply{.body = {{"items", std::move(items)}}};
+  for (const JobInfo& j : page) items.push_back(JobInfoToJson(j));
+  return Reply{.body = {{"items", std::move(items)}, {"next_cursor", std::move(*next)}}};
 }
 
 Result<Reply> RunRetryJobs(Engine& engine, const Args& args, const CallContext&) {
@@ -40,27 +47,12 @@ Result<Reply> RunProcess(Engine& engine, const Args& args, const CallContext&) {
 
 // ---- maintenance ---------------------------------------------------------------------------------
 
-// An optional namespace that, when given, must not be empty: its absence means every namespace,
-// and an empty value (`-n "$NS"` with NS unset) must not silently mean the same.
-ParamSpec OptionalNamespaceParam(const char* absent_means) {
-  return {.name = "namespace",
-          .description = fmt::format("only this namespace (omit it for {})", absent_means),
-          .max_length = kMaxIdLength};
-}
-
-Result<std::string> OptionalNamespace(const Args& args) {
-  auto ns = args.OptString("namespace");
-  if (ns && ns->empty()) {
-    return Error(Status::InvalidArgument("field \"namespace\": is empty (omit it for every namespace)"));
-  }
-  return ns.value_or("");
-}
-
 Result<Reply> RunMaintain(Engine& engine, const Args& args, const CallContext&) {
   MaintainRequest request;
-  auto ns = OptionalNamespace(args);
-  if (!ns) return Error(ns.error());
-  request.namespace_name = *ns;
+  auto scope = ScopeOf(args);
+  if (!scope) return Error(scope.error());
+  request.namespace_name = scope->namespace_name;
+  request.all_namespaces = scope->all_namespaces;
   auto now = args.Time("now");
   if (!now) return Error(now.error());
   request.now = *now;  // the actor stays "maintain" (claim history says "archived by maintain")
@@ -87,15 +79,15 @@ Result<Reply> RunReindex(Engine& engine, const Args& args, const CallContext&) {
 // database still gives every line that reads: the body then has "damaged": true and the error
 // (the faces report it after the dump; the CLI exits with the corruption code).
 Result<Reply> RunExport(Engine& engine, const Args& args, const CallContext&) {
-  auto ns = OptionalNamespace(args);
-  if (!ns) return Error(ns.error());
+  auto scope = ScopeOf(args);
+  if (!scope) return Error(scope.error());
   const bool salvage = args.Bool("salvage");
   std::ostringstream out;
-  auto counts = salvage ? engine.Salvage(*ns, out) : engine.Export(*ns, out);
+  auto counts = salvage ? engine.Salvage(*scope, out) : engine.Export(*scope, out);
   const bool damaged = !counts && salvage && counts.error().code() == StatusCode::kCorruption;
   if (!counts && !damaged) return Error(counts.error());
   Reply reply{.raw = std::move(out).str(), .content_type = "application/x-ndjson"};
-  reply.body = {{"namespace", ns->empty() ? OrderedJson() : OrderedJson(*ns)},
+  reply.body = {{"namespace", scope->all_namespaces ? OrderedJson() : OrderedJson(scope->namespace_name)},
                 {"exported", counts ? DumpCountsToJson(*counts) : OrderedJson()},
                 {"damaged", damaged}};
   if (damaged) reply.body["error"] = StatusToJson(counts.error())["error"];
@@ -131,21 +123,29 @@ Result<Reply> RunVerifyBackup(Engine&, const Args& args, const CallContext& cont
 
 // ---- audit ---------------------------------------------------------------------------------------
 
+// A page of the audit rows (the cursor pages them); the object's tombstones (an object has one or
+// two) come whole with every page.
 Result<Reply> RunAuditTrail(Engine& engine, const Args& args, const CallContext&) {
   const std::string id = args.String("id");
-  auto audit = engine.AuditTrail(id);
-  if (!audit) return Error(audit.error());
-  auto tombstones = engine.ListTombstones({.object_id = id});
+  std::vector<AuditEntry> audit;
+  auto next = FetchPage(
+      args, audit,
+      [&](int limit, int64_t after) {
+        return engine.AuditTrail(AuditQuery{.object_id = id, .limit = limit, .after_seq = after});
+      },
+      [](const AuditEntry& a) { return a.seq; });
+  if (!next) return Error(next.error());
+  auto tombstones = engine.ListTombstones({.object_id = id, .limit = 100000, .all_namespaces = true});
   if (!tombstones) return Error(tombstones.error());
-  if (audit->empty() && tombstones->empty()) {
+  if (audit.empty() && tombstones->empty() && !args.Has("cursor")) {
     return Error(Status::NotFound(fmt::format("no audit rows or tombstones for id \"{}\"", id)));
   }
   OrderedJson entries = OrderedJson::array();
-  for (const AuditEntry& a : *audit) entries.push_back(AuditEntryToJson(a));
+  for (const AuditEntry& a : audit) entries.push_back(AuditEntryToJson(a));
   OrderedJson tombs = OrderedJson::array();
   for (const Tombstone& t : *tombstones) tombs.push_back(TombstoneToJson(t));
   return Reply{.body = {{"id", id}, {"forgotten", !tombstones->empty()}, {"tombstones", std::move(tombs)},
-                        {"audit", std::move(entries)}}};
+                        {"audit", std::move(entries)}, {"next_cursor", std::move(*next)}}};
 }
 
 // ---- descriptions --------------------------------------------------------------------------------
@@ -182,11 +182,10 @@ Capability ListJobs() {
                                "owner and whether it is stale) or failed.",
                 .params = {{.name = "status", .description = "only this status (default: every status but done)",
                             .enum_values = {"pending", "leased", "done", "failed"}, .in = ParamIn::kQuery},
-                           LimitParam(100, 10000)},
-                .result_schema = Object({{"items", ArrayOf(AnyObject("a job: id, kind, status, namespace, session_id, "
-                                                                     "event_id, attempts, last_error, updated_at, "
-                                                                     "lease?"))}},
-                                        {"items"}),
+                           LimitParam(100, 10000), CursorParam()},
+                .result_schema = PageSchema(AnyObject("a job: id, kind, status, namespace, session_id, event_id, "
+                                                      "attempts, last_error, updated_at, lease?"),
+                                            /*namespaced=*/false),
                 .handler = RunListJobs,
                 .rest = {"GET", "/v1/admin/jobs"}});
 }
@@ -221,8 +220,11 @@ Capability Process() {
 Capability Maintain() {
   return Admin({.name = "maintain",
                 .description = "A lifecycle pass: TTL expiry, activation decay, archive and duplicate convergence "
-                               "(docs/lifecycle.md), in one namespace or all.",
-                .params = {OptionalNamespaceParam("every namespace"),
+                               "(docs/lifecycle.md), in one namespace or, with all_namespaces, every one.",
+                .params = {OptionalNamespaceParam(ParamIn::kBody),
+                           {.name = "all_namespaces", .type = ParamType::kBoolean,
+                            .description = "true: every namespace (never implied by a missing namespace)",
+                            .default_value = false},
                            {.name = "now", .type = ParamType::kTimestamp,
                             .description = "the pass's clock (default now)"}},
                 .result_schema = Object({{"now", StringType()},
@@ -263,27 +265,27 @@ Capability AuditTrail() {
   return Admin({.name = "audit_trail",
                 .description = "The audit rows and tombstones of an object (a forgotten event or claim, or a "
                                "tombstone): who changed or forgot it, when and why; never content.",
-                .params = {IdParam("an event, claim or tombstone id")},
+                .params = {IdParam("an event, claim or tombstone id"), LimitParam(1000, 100000), CursorParam()},
                 .result_schema = Object({{"id", StringType()}, {"forgotten", BooleanType()},
                                          {"tombstones", ArrayOf(TombstoneSchema())},
                                          {"audit", ArrayOf(AnyObject("at, action, object_type, actor, reason, "
-                                                                     "detail"))}},
-                                        {"id", "forgotten", "tombstones", "audit"}),
+                                                                     "detail"))},
+                                         {"next_cursor", NullableString("the audit rows' next page; null: none")}},
+                                        {"id", "forgotten", "tombstones", "audit", "next_cursor"}),
                 .handler = RunAuditTrail,
                 .rest = {"GET", "/v1/admin/audit/{id}"}});
 }
 
 Capability ExportDump() {
-  ParamSpec ns = OptionalNamespaceParam("every namespace");
-  ns.in = ParamIn::kQuery;
   return Admin({.name = "export",
-                .description = "The database (or one namespace) as JSONL (application/x-ndjson), one object a line; a "
-                               "damaged database is refused unless salvage.",
-                .params = {ns,
+                .description = "One namespace (or, with all_namespaces, the whole database) as JSONL "
+                               "(application/x-ndjson), one object a line; a damaged database is refused unless "
+                               "salvage.",
+                .params = {OptionalNamespaceParam(ParamIn::kQuery), AllNamespacesParam(),
                            {.name = "salvage", .type = ParamType::kBoolean,
                             .description = "a damaged database: every line that still reads (damaged: true says so)",
                             .default_value = false, .in = ParamIn::kQuery}},
-                .result_schema = Object({{"namespace", NullableString("null: every namespace")},
+                .result_schema = Object({{"namespace", NullableString("null: every namespace (all_namespaces)")},
                                          {"exported", CountsSchema()}, {"damaged", BooleanType()},
                                          {"error", AnyObject("with damaged: what could not be read")}},
                                         {"damaged"}),

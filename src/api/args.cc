@@ -106,6 +106,10 @@ Result<json> CheckValue(const ParamSpec& spec, json v, ArgsMode mode) {
   if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();
     if (!IsValidUtf8(s)) return Error(FieldError(spec.name, "not valid UTF-8"));
+    if (spec.non_blank && IsBlank(s)) {
+      return Error(FieldError(spec.name, s.empty() ? "is empty (an empty value never means all of them)"
+                                                   : "is blank (an empty value never means all of them)"));
+    }
     if (spec.max_length && static_cast<int64_t>(CodePointCount(s)) > *spec.max_length) {
       return Error(FieldError(spec.name, fmt::format("longer than {} characters", *spec.max_length)));
     }

@@ -43,6 +43,9 @@ struct ParamSpec {
   std::optional<int64_t> minimum;  // kInteger: inclusive bounds
   std::optional<int64_t> maximum;
   std::optional<int64_t> max_length;     // kString: characters (code points); arrays: items
+  // kString: an empty or blank (white space only) value is an error naming the field, never a
+  // default (a namespace "" never means every namespace, B27). JSON Schema: minLength 1, pattern \S.
+  bool non_blank = false;
   std::vector<std::string> enum_values;  // kString: one of these
   nlohmann::json default_value;          // null = no default
   ParamIn in = ParamIn::kBody;
@@ -89,7 +92,7 @@ class Args {
 
 // Validates `input` (must be a JSON object; null counts as {}) against `specs`.
 // Errors: kInvalidArgument with the message `field "<name>": <what is wrong>` — missing required
-// field, wrong type, too long, outside its range, not one of its values, unknown field (strict).
+// field, wrong type, empty or blank where non_blank, too long, outside its range, not one of its values, unknown field (strict).
 Result<Args> ParseArgs(const std::vector<ParamSpec>& specs, const nlohmann::json& input,
                        ArgsMode mode);
 

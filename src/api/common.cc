@@ -12,7 +12,39 @@ ParamSpec NamespaceParam() {
           .description = "the namespace (one user, agent or project); required, never \"all\"",
           .required = true,
           .max_length = kMaxIdLength,
+          .non_blank = true,
           .in = ParamIn::kPath};
+}
+
+ParamSpec OptionalNamespaceParam(ParamIn in) {
+  return {.name = "namespace",
+          .description = "only this namespace (or all_namespaces: true for every one)",
+          .max_length = kMaxIdLength,
+          .non_blank = true,
+          .in = in};
+}
+
+ParamSpec AllNamespacesParam() {
+  return {.name = "all_namespaces",
+          .type = ParamType::kBoolean,
+          .description = "true: every namespace (never implied by a missing or empty namespace)",
+          .default_value = false,
+          .in = ParamIn::kQuery};
+}
+
+Result<NamespaceScope> ScopeOf(const Args& args) {
+  auto ns = args.OptString("namespace");
+  const bool all = args.Bool("all_namespaces");
+  if (ns && all) {
+    return Error(Status::InvalidArgument("field \"namespace\": give a namespace or all_namespaces, not both"));
+  }
+  if (all) return NamespaceScope::All();
+  if (!ns) {
+    return Error(Status::InvalidArgument(
+        "field \"namespace\": required: name one, or set all_namespaces (the CLI's --all-namespaces) for "
+        "every namespace; never implied"));
+  }
+  return NamespaceScope(*ns);
 }
 
 ParamSpec IdParam(const char* description) {

@@ -22,6 +22,16 @@ ParamSpec IdParam(const char* description);  // required, in the REST path as {i
 ParamSpec LimitParam(int64_t default_value, int64_t maximum);  // query parameter
 ParamSpec CursorParam();  // optional opaque cursor, query parameter
 
+// A namespace that may be left out where every namespace can be asked for explicitly (admin
+// capabilities: export, maintain): given, it must not be empty or blank. `in` is where REST takes
+// it from.
+ParamSpec OptionalNamespaceParam(ParamIn in);
+// all_namespaces: true asks for every namespace; the only way to (B27).
+ParamSpec AllNamespacesParam();
+// The scope OptionalNamespaceParam and AllNamespacesParam name: exactly one of them.
+// Errors: kInvalidArgument naming field "namespace" (neither, or both).
+Result<NamespaceScope> ScopeOf(const Args& args);
+
 // Opaque cursors: "c1." + the hex of a position. ParseCursor errors: kInvalidArgument naming
 // field "cursor".
 std::string MakeCursor(int64_t position);

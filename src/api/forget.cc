@@ -4,6 +4,7 @@
 
 #include "api/common.h"
 #include "api/groups.h"
+#include "api/page.h"
 
 namespace engram::api {
 namespace {
@@ -51,14 +52,30 @@ Result<Reply> RunForget(Engine& engine, const Args& args, const CallContext& con
   return Reply{.body = std::move(body)};
 }
 
-Result<Reply> RunTombstones(Engine& engine, const Args& args, const CallContext&) {
-  ListTombstonesQuery q{.namespace_name = args.String("namespace"), .object_id = args.String("object_id"),
-                        .limit = static_cast<int>(args.Int("limit"))};
-  auto r = engine.ListTombstones(q);
-  if (!r) return Error(r.error());
+}  // namespace
+
+Result<Reply> ListTombstonesPage(Engine& engine, const Args& args, bool all_namespaces) {
+  const std::string ns = all_namespaces ? "" : args.String("namespace");
+  std::vector<Tombstone> page;
+  auto next = FetchPage(
+      args, page,
+      [&](int limit, int64_t after) {
+        return engine.ListTombstones({.namespace_name = ns, .object_id = args.String("object_id"), .limit = limit,
+                                      .all_namespaces = all_namespaces, .after_seq = after});
+      },
+      [](const Tombstone& t) { return t.seq; });
+  if (!next) return Error(next.error());
   OrderedJson items = OrderedJson::array();
-  for (const Tombstone& t : *r) items.push_back(TombstoneToJson(t));
-  return Reply{.body = {{"namespace", q.namespace_name}, {"items", std::move(items)}}};
+  for (const Tombstone& t : page) items.push_back(TombstoneToJson(t));
+  OrderedJson body{{"namespace", ns}, {"items", std::move(items)}, {"next_cursor", std::move(*next)}};
+  if (all_namespaces) body.erase("namespace");
+  return Reply{.body = std::move(body)};
+}
+
+namespace {
+
+Result<Reply> RunTombstones(Engine& engine, const Args& args, const CallContext&) {
+  return ListTombstonesPage(engine, args, /*all_namespaces=*/false);
 }
 
 Result<Reply> RunUnforget(Engine& engine, const Args& args, const CallContext&) {
@@ -98,9 +115,8 @@ std::vector<Capability> ForgetCapabilities() {
                  .params = {NamespaceParam(),
                             {.name = "object_id", .description = "only the tombstones of this object",
                              .max_length = kMaxIdLength, .in = ParamIn::kQuery},
-                            LimitParam(100, 100000)},
-                 .result_schema = Object({{"namespace", StringType()}, {"items", ArrayOf(TombstoneSchema())}},
-                                         {"namespace", "items"}),
+                            LimitParam(100, 100000), CursorParam()},
+                 .result_schema = PageSchema(TombstoneSchema(), /*namespaced=*/true),
                  .handler = RunTombstones,
                  .rest = {"GET", "/v1/namespaces/{namespace}/tombstones"}});
   out.push_back({.name = "unforget",

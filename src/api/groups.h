@@ -14,6 +14,14 @@ std::vector<Capability> RecallCapabilities();  // recall, feedback, list_session
 std::vector<Capability> ClaimCapabilities();   // remember, list_claims, get_claim, explain_claim, ...
 std::vector<Capability> ForgetCapabilities();  // forget, list_tombstones, unforget
 std::vector<Capability> AdminCapabilities();   // stats, doctor, jobs, maintain, export, import, ...
+// list_all_sessions, list_all_tombstones: the lists of every namespace, admin only (B27).
+std::vector<Capability> AllNamespacesCapabilities();
+
+// One page of list_sessions / list_tombstones (arguments limit, cursor; namespace unless
+// all_namespaces; object_id for tombstones), shared with their every-namespace admin forms.
+Result<Reply> ListSessionsPage(Engine& engine, const Args& args, bool all_namespaces);
+Result<Reply> ListTombstonesPage(Engine& engine, const Args& args, bool all_namespaces);
+OrderedJson SessionSchema();
 
 }  // namespace engram::api
 

@@ -6,6 +6,7 @@
 
 #include "api/common.h"
 #include "api/groups.h"
+#include "api/page.h"
 #include "util/time.h"
 
 namespace engram::api {
@@ -139,12 +140,7 @@ Result<Reply> RunFeedback(Engine& engine, const Args& args, const CallContext&) 
 }
 
 Result<Reply> RunListSessions(Engine& engine, const Args& args, const CallContext&) {
-  ListSessionsQuery q{.namespace_name = args.String("namespace"), .limit = static_cast<int>(args.Int("limit"))};
-  auto r = engine.ListSessions(q);
-  if (!r) return Error(r.error());
-  OrderedJson items = OrderedJson::array();
-  for (const SessionInfo& s : *r) items.push_back(SessionInfoToJson(s));
-  return Reply{.body = {{"namespace", q.namespace_name}, {"items", std::move(items)}}};
+  return ListSessionsPage(engine, args, /*all_namespaces=*/false);
 }
 
 Result<Reply> RunSearchSessions(Engine& engine, const Args& args, const CallContext&) {
@@ -160,13 +156,32 @@ Result<Reply> RunSearchSessions(Engine& engine, const Args& args, const CallCont
   return Reply{.body = std::move(body)};
 }
 
+}  // namespace
+
+Result<Reply> ListSessionsPage(Engine& engine, const Args& args, bool all_namespaces) {
+  const std::string ns = all_namespaces ? "" : args.String("namespace");
+  std::vector<SessionInfo> page;
+  auto next = FetchPage(
+      args, page,
+      [&](int limit, int64_t after) {
+        return engine.ListSessions(
+            {.namespace_name = ns, .limit = limit, .all_namespaces = all_namespaces, .after_seq = after});
+      },
+      [](const SessionInfo& s) { return s.seq; });
+  if (!next) return Error(next.error());
+  OrderedJson items = OrderedJson::array();
+  for (const SessionInfo& s : page) items.push_back(SessionInfoToJson(s));
+  OrderedJson body{{"namespace", ns}, {"items", std::move(items)}, {"next_cursor", std::move(*next)}};
+  if (all_namespaces) body.erase("namespace");
+  return Reply{.body = std::move(body)};
+}
+
 OrderedJson SessionSchema() {
   return Object({{"session_id", StringType()}, {"namespace", StringType()}, {"event_count", IntegerType()},
+                 {"started_at", NullableString("ISO-8601 UTC")}, {"last_active_at", NullableString("ISO-8601 UTC")},
                  {"preview", StringType()}},
                 {"session_id", "namespace"});
 }
-
-}  // namespace
 
 std::vector<Capability> RecallCapabilities() {
   std::vector<Capability> out;
@@ -205,10 +220,10 @@ std::vector<Capability> RecallCapabilities() {
                .annotations = {.read_only = false, .destructive = false, .idempotent = true, .open_world = false}}});
   out.push_back({.name = "list_sessions",
                  .group = "sessions",
-                 .description = "Recently active sessions of the namespace, newest first (metadata only).",
-                 .params = {NamespaceParam(), LimitParam(20, 1000)},
-                 .result_schema = Object({{"namespace", StringType()}, {"items", ArrayOf(SessionSchema())}},
-                                         {"namespace", "items"}),
+                 .description = "The namespace's sessions, newest first (by when they were first written), "
+                                "metadata only, a page at a time (pass next_cursor back for the next page).",
+                 .params = {NamespaceParam(), LimitParam(20, 1000), CursorParam()},
+                 .result_schema = PageSchema(SessionSchema(), /*namespaced=*/true),
                  .handler = RunListSessions,
                  .rest = {"GET", "/v1/namespaces/{namespace}/sessions"}});
   out.push_back(

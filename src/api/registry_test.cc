@@ -3,6 +3,7 @@
 // claims are written between pages, and the registry's own invariants.
 #include "api/registry.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@ namespace engram::api {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using nlohmann::json;
 using test::TempDir;
 
@@ -151,12 +153,12 @@ TEST_F(RegistryTest, BatchIngestNamesTheBadEventAndStoresNothing) {
   EXPECT_THAT(other.error().message(), HasSubstr("differs from the namespace of the call"));
 }
 
-// The admin group: export answers JSONL in Reply::raw that import takes back; maintain's optional
-// namespace may be left out (every namespace) but not given empty; audit_trail of an unknown id is
+// The admin group: export answers JSONL in Reply::raw that import takes back; maintain takes a
+// namespace or all_namespaces, never an empty one; audit_trail of an unknown id is
 // not found.
 TEST_F(RegistryTest, AdminExportImportMaintainAndAudit) {
   ASSERT_TRUE(Call("remember", {{"namespace", "u1"}, {"text", "I live in Porto."}}));
-  auto dump = Call("export", json::object());
+  auto dump = Call("export", {{"all_namespaces", true}});
   ASSERT_TRUE(dump) << dump.error().ToString();
   EXPECT_EQ(dump->content_type, "application/x-ndjson");
   EXPECT_THAT(dump->raw, HasSubstr("\"kind\":\"event\""));
@@ -167,7 +169,8 @@ TEST_F(RegistryTest, AdminExportImportMaintainAndAudit) {
   EXPECT_EQ(back->body["imported"]["events"], 0);
   EXPECT_GE(back->body["skipped_existing"].get<int64_t>(), 1);
 
-  ASSERT_TRUE(Call("maintain", json::object()));
+  ASSERT_TRUE(Call("maintain", {{"all_namespaces", true}}));
+  EXPECT_FALSE(Call("maintain", json::object())) << "a missing namespace never means every namespace";
   for (const auto& [name, args, field] : {std::tuple{"maintain", json{{"namespace", ""}}, "namespace"},
                                           std::tuple{"list_jobs", json{{"status", "stuck"}}, "status"}}) {
     auto bad = Call(name, args);
@@ -176,6 +179,130 @@ TEST_F(RegistryTest, AdminExportImportMaintainAndAudit) {
   auto audit = Call("audit_trail", {{"id", "01HZZZZZZZZZZZZZZZZZZZZZZZ"}});
   ASSERT_FALSE(audit);
   EXPECT_EQ(audit.error().code(), StatusCode::kNotFound);
+}
+
+// B27 on the capability layer (the one every face goes through): every namespaced capability
+// refuses an empty or blank namespace naming the field, in strict and tolerant mode alike; the
+// whole-file ones that can act on one namespace (export, maintain) take it or an explicit
+// all_namespaces, never neither; the lists of every namespace are admin capabilities with no MCP
+// tool (MCP tools never reach every namespace).
+TEST_F(RegistryTest, B27_BlankNamespaceIsAnErrorEverywhere) {
+  for (const Capability& c : AllCapabilities()) {
+    if (!c.namespaced) continue;
+    EXPECT_TRUE(c.params[0].non_blank) << c.name;
+    for (const char* blank : {"", " ", "\t "}) {
+      for (ArgsMode mode : {ArgsMode::kStrict, ArgsMode::kTolerant}) {
+        auto r = Call(c.name, {{"namespace", blank}}, mode);
+        ASSERT_FALSE(r) << c.name;
+        EXPECT_EQ(r.error().code(), StatusCode::kInvalidArgument) << c.name;
+        EXPECT_EQ(FieldOfMessage(r.error().message()), "namespace") << c.name << ": " << r.error().ToString();
+      }
+    }
+  }
+  for (const char* name : {"export", "maintain"}) {
+    for (const json& args : {json::object(), json{{"namespace", ""}}, json{{"namespace", " "}},
+                             json{{"namespace", "u1"}, {"all_namespaces", true}}}) {
+      auto r = Call(name, args);
+      ASSERT_FALSE(r) << name << " " << args.dump();
+      EXPECT_EQ(FieldOfMessage(r.error().message()), "namespace") << name << " " << args.dump();
+    }
+  }
+  ASSERT_TRUE(Call("remember", {{"namespace", "u1"}, {"text", "I live in Porto."}}));
+  ASSERT_TRUE(Call("remember", {{"namespace", "u2"}, {"text", "I live in Lima."}}));
+  auto one = Call("export", {{"namespace", "u1"}});
+  ASSERT_TRUE(one) << one.error().ToString();
+  EXPECT_THAT(one->raw, Not(HasSubstr("Lima")));
+  auto all = Call("export", {{"all_namespaces", true}});
+  ASSERT_TRUE(all) << all.error().ToString();
+  EXPECT_THAT(all->raw, HasSubstr("Lima"));
+  EXPECT_TRUE(all->body["namespace"].is_null());
+  for (const char* name : {"list_all_sessions", "list_all_tombstones"}) {
+    const Capability* c = FindCapability(name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_EQ(c->access, Access::kAdmin) << name;
+    EXPECT_FALSE(c->namespaced) << name;
+    EXPECT_TRUE(c->mcp.tool.empty()) << name << " must not be an MCP tool";
+    EXPECT_EQ(Authorize({.grants = {{"*", Access::kWrite}}}, *c, "").code(), StatusCode::kPermissionDenied) << name;
+  }
+  auto sessions = Call("list_all_sessions", json::object());
+  ASSERT_TRUE(sessions) << sessions.error().ToString();
+  EXPECT_EQ(sessions->body["items"].size(), 2u);
+  EXPECT_FALSE(sessions->body.contains("namespace"));
+  for (const Capability& c : AllCapabilities()) {
+    if (c.mcp.tool.empty()) continue;
+    EXPECT_TRUE(c.namespaced) << c.mcp.tool << " would act on the whole file";
+    for (const ParamSpec& p : c.params) EXPECT_NE(p.name, "all_namespaces") << c.mcp.tool;
+  }
+}
+
+// B47 on the capability layer: list_sessions, list_tombstones, list_jobs and audit_trail answer
+// {items, next_cursor} (audit_trail: audit) a page at a time; writes between pages neither repeat
+// nor skip an item.
+TEST_F(RegistryTest, B47_EveryListPagesWithAnOpaqueCursorUnderWrites) {
+  std::vector<std::string> ids, claim_ids;
+  for (int i = 0; i < 5; ++i) {
+    auto r = Call("remember", {{"namespace", "p"}, {"text", fmt::format("I keep note {}.", i)},
+                               {"session_id", fmt::format("s{}", i)}});
+    ASSERT_TRUE(r) << r.error().ToString();
+    ids.push_back(r->body["event"]["id"].get<std::string>());
+    claim_ids.push_back(r->body["claims"][0]["id"].get<std::string>());
+  }
+  for (const std::string& id : ids) {
+    ASSERT_TRUE(Call("forget", {{"namespace", "p"}, {"ids", {id}}, {"confirm", true}}));
+  }
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(Call("ingest_event", {{"namespace", "p"}, {"session_id", fmt::format("live{}", i)},
+                                      {"role", "user"}, {"content", "a live note"}}));
+  }
+  struct ListCase {
+    const char* capability;
+    json args;
+    const char* items;
+    const char* key;
+  };
+  int written = 0;
+  for (const ListCase& l : {ListCase{"list_sessions", {{"namespace", "p"}}, "items", "session_id"},
+                            ListCase{"list_all_sessions", json::object(), "items", "session_id"},
+                            ListCase{"list_tombstones", {{"namespace", "p"}}, "items", "id"},
+                            ListCase{"list_all_tombstones", json::object(), "items", "id"},
+                            ListCase{"list_jobs", {{"status", "pending"}}, "items", "id"},
+                            ListCase{"audit_trail", {{"id", claim_ids[0]}}, "audit", "action"}}) {
+    SCOPED_TRACE(l.capability);
+    json whole_args = l.args;
+    auto whole = Call(l.capability, whole_args);
+    ASSERT_TRUE(whole) << whole.error().ToString();
+    ASSERT_TRUE(whole->body["next_cursor"].is_null());
+    std::vector<std::string> expected, paged;
+    for (const auto& it : whole->body[l.items]) expected.push_back(it[l.key].dump());
+    ASSERT_GE(expected.size(), 2u);
+    json args = l.args;
+    args["limit"] = 2;
+    for (int page = 0; page < 500; ++page) {
+      auto got = Call(l.capability, args);
+      ASSERT_TRUE(got) << got.error().ToString();
+      ASSERT_LE(got->body[l.items].size(), 2u);
+      for (const auto& it : got->body[l.items]) paged.push_back(it[l.key].dump());
+      if (got->body["next_cursor"].is_null()) break;
+      args["cursor"] = got->body["next_cursor"];
+      if (page >= 3) continue;
+      // A write between pages: a new session, event, job and tombstone, and an old session active.
+      auto more = Call("remember", {{"namespace", "p"}, {"text", fmt::format("Between pages {}.", ++written)},
+                                    {"session_id", fmt::format("between{}", written)}});
+      ASSERT_TRUE(more);
+      ASSERT_TRUE(Call("forget", {{"namespace", "p"}, {"ids", {more->body["event"]["id"]}}, {"confirm", true}}));
+      ASSERT_TRUE(Call("ingest_event", {{"namespace", "p"}, {"session_id", "live0"}, {"role", "user"},
+                                        {"content", fmt::format("live0 again {}", written)}}));
+    }
+    if (std::string(l.capability) == "list_jobs") {
+      // Jobs are oldest first: jobs written between pages come after the first listing's.
+      ASSERT_GE(paged.size(), expected.size());
+      paged.resize(expected.size());
+    }
+    EXPECT_EQ(paged, expected);
+  }
+  auto bad = Call("list_sessions", {{"namespace", "p"}, {"cursor", "42"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(FieldOfMessage(bad.error().message()), "cursor");
 }
 
 TEST_F(RegistryTest, AnEmptyNamespaceIsAnErrorNeverEverything) {

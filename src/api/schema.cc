@@ -21,6 +21,10 @@ OrderedJson ParamSchema(const ParamSpec& spec) {
   if (spec.type == ParamType::kArray) j["items"] = OrderedJson{{"type", "object"}};
   if (spec.minimum) j["minimum"] = *spec.minimum;
   if (spec.maximum) j["maximum"] = *spec.maximum;
+  if (spec.non_blank) {
+    j["minLength"] = 1;
+    j["pattern"] = "\\S";
+  }
   if (spec.max_length) {
     j[spec.type == ParamType::kString || spec.type == ParamType::kTimestamp ? "maxLength" : "maxItems"] =
         *spec.max_length;

@@ -87,10 +87,17 @@ void PrintReindexText(const OrderedJson& r) {
 }
 
 void AddMaintainAndReindex(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  AddCapabilityCommand(app, flags, commands, "maintain",
-                       "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence "
-                       "(docs/lifecycle.md)",
-                       "maintain", {"--namespace,-n", "--now"}, OpenMode::kReadWrite, {.text = PrintMaintainText});
+  auto* maintain = app.add_subcommand("maintain",
+                                      "lifecycle pass: TTL expiry, activation decay, archive, duplicate convergence "
+                                      "(docs/lifecycle.md), in one namespace or --all-namespaces");
+  auto bound = std::make_shared<CapabilityFlags>(maintain, "maintain");
+  bound->Bind({"--namespace,-n", "--all-namespaces", "--now"});
+  commands.Add(maintain, [&flags, bound] {
+    const nlohmann::json args = bound->Args();
+    if (Status st = Validate("maintain", args); !st.ok()) return Fail(flags, st);
+    if (Status st = CheckScope(args, args.value("all_namespaces", false)); !st.ok()) return Fail(flags, st);
+    return RunCapability(flags, OpenMode::kReadWrite, "maintain", args, {.text = PrintMaintainText});
+  });
   AddCapabilityCommand(app, flags, commands, "reindex",
                        "re-embed every event of a namespace with the configured embedder (after a model change)",
                        "reindex", {"--namespace,-n"}, OpenMode::kReadWrite, {.text = PrintReindexText});
@@ -124,6 +131,7 @@ Status WriteFileAtomically(const std::string& path, const std::string& data) {
 int RunExport(const GlobalFlags& flags, const CapabilityFlags& bound, const std::string& out_path) {
   const nlohmann::json args = bound.Args();
   if (Status st = Validate("export", args); !st.ok()) return Fail(flags, st);
+  if (Status st = CheckScope(args, args.value("all_namespaces", false)); !st.ok()) return Fail(flags, st);
   auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto reply = Call(**engine, "export", args);
@@ -167,9 +175,9 @@ int RunImport(const GlobalFlags& flags, const std::string& file) {
 }
 
 void AddExportAndImport(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto* dump = app.add_subcommand("export", "write the database (or one namespace) as JSONL");
+  auto* dump = app.add_subcommand("export", "write one namespace (or, with --all-namespaces, every one) as JSONL");
   auto bound = std::make_shared<CapabilityFlags>(dump, "export");
-  bound->Bind({"--namespace,-n", "--salvage"});
+  bound->Bind({"--namespace,-n", "--all-namespaces", "--salvage"});
   auto out_path = std::make_shared<std::string>();
   dump->add_option("--out,-o", *out_path, "output file (default: stdout)");
   commands.Add(dump, [&flags, bound, out_path] { return RunExport(flags, *bound, *out_path); });

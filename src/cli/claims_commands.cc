@@ -95,9 +95,7 @@ void PrintClaimsText(const OrderedJson& body) {
     std::cout << fmt::format("{} {:10s} {} → {}{}  {}\n", c["id"].get<std::string>(), c["status"].get<std::string>(),
                              Day(c["valid_from"]), Day(c["valid_to"]), quals, c["text"].get<std::string>());
   }
-  if (!body["next_cursor"].is_null()) {
-    std::cout << "more: --cursor " << body["next_cursor"].get<std::string>() << "\n";
-  }
+  PrintNextPage(body);
 }
 
 int RunClaims(const GlobalFlags& flags, const CapabilityFlags& bound) {
@@ -149,7 +147,7 @@ void PrintClaim(const OrderedJson& c) {
                            c["last_accessed_at"].is_null() ? "" : ", last " + c["last_accessed_at"].get<std::string>());
   for (const OrderedJson& e : c["evidence"]) {
     std::cout << fmt::format("  evidence ({}) {} {} [{}, {}]: {}\n", e["relation"].get<std::string>(),
-                             e["event_id"].get<std::string>(), ShortTime(e["occurred_at"]), e["role"].get<std::string>(),
+                             e["event_id"].get<std::string>(), EventTime(e), e["role"].get<std::string>(),
                              e["origin_class"].get<std::string>(), TruncateCodePoints(e["content"].get<std::string>(), 160));
   }
 }
@@ -181,7 +179,9 @@ Result<api::Reply> CallOnClaim(Engine& engine, std::string_view capability, cons
 }
 
 int RunExplain(const GlobalFlags& flags, const std::string& id) {
-  if (Status st = Validate("explain_claim", {{"namespace", ""}, {"id", id}}); !st.ok()) return Fail(flags, st);
+  if (Status st = Validate("explain_claim", {{"namespace", kNamespaceOfTheId}, {"id", id}}); !st.ok()) {
+    return Fail(flags, st);
+  }
   auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto reply = CallOnClaim(**engine, "explain_claim", id);
@@ -213,16 +213,23 @@ void PrintAuditText(const OrderedJson& body) {
                              a["object_type"].get<std::string>(), a["actor"].get<std::string>(),
                              reason.empty() ? "" : " (" + reason + ")", a["detail"].dump());
   }
+  PrintNextPage(body);
 }
 
-int RunHistory(const GlobalFlags& flags, const std::string& id) {
-  if (Status st = Validate("claim_history", {{"namespace", ""}, {"id", id}}); !st.ok()) return Fail(flags, st);
+// `cursor` pages the audit trail of a forgotten id (a claim's own history comes whole).
+int RunHistory(const GlobalFlags& flags, const std::string& id, const std::string& cursor) {
+  nlohmann::json audit_args{{"id", id}};
+  if (!cursor.empty()) audit_args["cursor"] = cursor;
+  if (Status st = Validate("claim_history", {{"namespace", kNamespaceOfTheId}, {"id", id}}); !st.ok()) {
+    return Fail(flags, st);
+  }
+  if (Status st = Validate("audit_trail", audit_args); !st.ok()) return Fail(flags, st);
   auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto reply = CallOnClaim(**engine, "claim_history", id);
   if (reply) return Print(flags, *reply, {.text = PrintHistoryText});
   if (reply.error().code() != StatusCode::kNotFound) return Fail(flags, reply.error());
-  auto audit = Call(**engine, "audit_trail", {{"id", id}});
+  auto audit = Call(**engine, "audit_trail", audit_args);
   if (!audit && audit.error().code() == StatusCode::kNotFound) return Fail(flags, reply.error());
   if (!audit) return Fail(flags, audit.error());
   return Print(flags, *audit, {.text = PrintAuditText});
@@ -238,7 +245,9 @@ void AddExplainAndHistory(CLI::App& app, const GlobalFlags& flags, Commands& com
   auto* history =
       app.add_subcommand("history", "every change of a claim (a forgotten id: its tombstone and audit trail)");
   history->add_option("id", *id, "claim, event or tombstone id")->required();
-  commands.Add(history, [&flags, id] { return RunHistory(flags, *id); });
+  auto cursor = std::make_shared<std::string>();
+  history->add_option("--cursor", *cursor, "a forgotten id's audit trail: the next_cursor of the previous page");
+  commands.Add(history, [&flags, id, cursor] { return RunHistory(flags, *id, *cursor); });
 }
 
 }  // namespace

@@ -6,9 +6,11 @@
 #include <cassert>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "api/registry.h"
 #include "codec/json_codec.h"
+#include "recall/context_packet.h"
 #include "util/time.h"
 
 namespace engram::cli {
@@ -73,9 +75,19 @@ Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mo
   return engine;
 }
 
-std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16); }
+std::string ShortTime(TimestampMs ms) { return FormatTimestamp(ms).substr(0, 16) + "Z"; }
 
-std::string ShortTime(const OrderedJson& iso) { return iso.is_string() ? iso.get<std::string>().substr(0, 16) : ""; }
+std::string ShortTime(const OrderedJson& iso) {
+  return iso.is_string() ? iso.get<std::string>().substr(0, 16) + "Z" : "";
+}
+
+std::string EventTime(const OrderedJson& event) {
+  const OrderedJson& local = event.contains("occurred_at_local") ? event["occurred_at_local"] : OrderedJson();
+  if (!local.is_string()) return ShortTime(event.value("occurred_at", OrderedJson()));
+  // "2023-05-08T12:45:00+08:00" → "2023-05-08T12:45+08:00"; "…:00Z" → "…Z".
+  const std::string text = local.get<std::string>();
+  return text.size() > 19 ? text.substr(0, 16) + text.substr(19) : text;
+}
 
 std::string Day(const OrderedJson& iso, const char* open) {
   return iso.is_string() ? iso.get<std::string>().substr(0, 10) : open;
@@ -229,6 +241,32 @@ Result<std::string> NamespaceOfId(Engine& engine, const std::string& id) {
   auto claim = engine.GetClaim(id);
   if (!claim) return Error(claim.error());
   return claim->namespace_name;
+}
+
+Result<std::string> NamespaceOfIds(Engine& engine, const std::vector<std::string>& ids) {
+  std::vector<std::string> found;
+  std::optional<Status> first_error;
+  for (const std::string& id : ids) {
+    auto ns = engine.NamespaceOf(id);
+    if (!ns) {
+      if (!first_error) first_error = ns.error();
+      continue;
+    }
+    if (std::find(found.begin(), found.end(), *ns) == found.end()) found.push_back(*ns);
+  }
+  if (found.size() > 1) {
+    return Error(Status::InvalidArgument(fmt::format(
+        "field \"namespace\": the ids are of several namespaces ({}): give -n and forget one namespace at a time",
+        fmt::join(found, ", "))));
+  }
+  if (found.empty()) return Error(first_error.value_or(Status::InvalidArgument("field \"ids\": required")));
+  return found.front();
+}
+
+Result<std::string> NamespaceOfFeedbackId(Engine& engine, const std::string& feedback_id) {
+  auto parsed = ParseFeedbackId(feedback_id);
+  if (!parsed) return Error(parsed.error());
+  return NamespaceOfId(engine, parsed->item_id);
 }
 
 void PrintMaintainText(const OrderedJson& r) {

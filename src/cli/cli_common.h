@@ -43,10 +43,14 @@ Options EngineOptions(const GlobalFlags& flags, OpenMode mode);
 // change what is stored kReadWrite, and only ingest, remember and import kCreate.
 Result<std::unique_ptr<Engine>> OpenEngine(const GlobalFlags& flags, OpenMode mode);
 
-// "2023-05-08T13:56" (UTC, minutes).
+// "2023-05-08T13:56Z" (UTC, minutes, labelled as UTC: text never shows an unlabelled time).
 std::string ShortTime(TimestampMs ms);
 // The same from a time as the JSON codec writes it ("2023-05-08T13:56:00.000Z"); "" for null.
 std::string ShortTime(const OrderedJson& iso);
+// An event's time in the calendar it was written in, with that offset ("2023-05-08T12:45+08:00",
+// "…T04:45Z" at offset 0), from its occurred_at_local (B36/B53); ShortTime(occurred_at) when the
+// object has no occurred_at_local (evidence and recall items carry the UTC time only).
+std::string EventTime(const OrderedJson& event);
 // "2023-05-08" from such a time; `open` (e.g. "now") for null.
 std::string Day(const OrderedJson& iso, const char* open = "now");
 
@@ -55,10 +59,10 @@ std::string Day(const OrderedJson& iso, const char* open = "now");
 // A command gathers the flags it was given into a JSON object of the capability's argument names
 // (a flag not given is left out, so the capability's default applies) and calls it through Invoke
 // in strict mode as actor "cli": the CLI validates exactly as REST does (the same field names in
-// errors, the same limits). The CLI runs as the file's owner and calls no Authorize; where it has
-// always meant "every namespace" (sessions and tombstones without -n, forget by id, feedback) it
-// passes namespace "" — which every server face refuses (api::Authorize) and the Engine takes as
-// "not bound to a namespace".
+// errors, the same limits). The CLI runs as the file's owner and calls no Authorize. It never
+// passes an empty namespace (B27): every namespace is --all-namespaces (the admin capabilities
+// list_all_sessions / list_all_tombstones, all_namespaces of export and maintain), and a command
+// given ids alone (forget, feedback) acts in the namespace the ids are of (Engine::NamespaceOf).
 
 // How a command shows a reply.
 struct Rendering {
@@ -134,6 +138,28 @@ int RunCapability(const GlobalFlags& flags, OpenMode mode, std::string_view name
 // the capabilities take the namespace with the id). Errors: the Engine's kNotFound of GetClaim
 // (which names the tombstone of a forgotten id); others as the Engine's.
 Result<std::string> NamespaceOfId(Engine& engine, const std::string& id);
+// The one namespace of `ids` (Engine::NamespaceOf: events, claims, or forgotten ones through their
+// tombstones): what `forget ID...` without -n acts in. Ids that name nothing are left for the
+// capability to report. Errors: kInvalidArgument naming "namespace" when they are of several
+// namespaces; the first lookup error (kNotFound "no event or claim ...") when none is found.
+Result<std::string> NamespaceOfIds(Engine& engine, const std::vector<std::string>& ids);
+// The namespace of the item a feedback id (recall's feedback_id) names. Errors: kInvalidArgument
+// naming "feedback_id" (malformed), NamespaceOfId's.
+Result<std::string> NamespaceOfFeedbackId(Engine& engine, const std::string& feedback_id);
+// Stands for the namespace an id will resolve to when a command's arguments are validated before
+// the database is opened.
+inline constexpr const char* kNamespaceOfTheId = "(the namespace of the id)";
+
+// ---- lists: scope and pages (cli/list_flags.cc) ------------------------------------------------
+
+// Adds --all-namespaces to `command` (help names what it lists); the flag's value.
+std::shared_ptr<bool> AddAllNamespacesFlag(CLI::App* command, const char* what);
+// The one scope rule of the CLI (B27): exactly one of --namespace and --all-namespaces. Errors:
+// kInvalidArgument naming --namespace (neither, or both; an empty -n is the capability's error).
+Status CheckScope(const nlohmann::json& args, bool all_namespaces);
+// After a page's text: "more: --cursor c1.… (the same command with this flag prints the next
+// page)" when body["next_cursor"] is set, nothing on the last page.
+void PrintNextPage(const OrderedJson& body);
 
 // Readable forms shared by several commands (maintain and worker; process and worker).
 void PrintMaintainText(const OrderedJson& report);

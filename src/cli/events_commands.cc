@@ -126,7 +126,9 @@ Result<OrderedJson> GetAnything(Engine& engine, const std::string& id) {
 }
 
 int RunGet(const GlobalFlags& flags, const std::string& id) {
-  if (Status st = Validate("get_event", {{"namespace", ""}, {"id", id}}); !st.ok()) return Fail(flags, st);
+  if (Status st = Validate("get_event", {{"namespace", kNamespaceOfTheId}, {"id", id}}); !st.ok()) {
+    return Fail(flags, st);
+  }
   auto engine = OpenEngine(flags, OpenMode::kReadOnly);
   if (!engine) return Fail(flags, engine.error());
   auto got = GetAnything(**engine, id);

@@ -44,6 +44,25 @@ void PrintForgetText(const OrderedJson& r, bool query_unconfirmed) {
       r["jobs"].get<int64_t>(), r["tombstone_ids"].size(), r["operation_id"].get<std::string>());
 }
 
+// `forget ID...` without -n acts in the namespace the ids are of (NamespaceOfIds), never in "any
+// namespace"; every selector but ids needs -n, as the capability says.
+int RunForget(const GlobalFlags& flags, nlohmann::json args, const Rendering& rendering) {
+  if (args.contains("namespace") || !args.contains("ids")) {
+    return RunCapability(flags, OpenMode::kReadWrite, "forget", args, rendering);
+  }
+  nlohmann::json checked = args;
+  checked["namespace"] = kNamespaceOfTheId;
+  if (Status st = Validate("forget", checked); !st.ok()) return Fail(flags, st);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
+  if (!engine) return Fail(flags, engine.error());
+  auto ns = NamespaceOfIds(**engine, args["ids"].get<std::vector<std::string>>());
+  if (!ns) return Fail(flags, ns.error());
+  args["namespace"] = *ns;
+  auto reply = Call(**engine, "forget", args);
+  if (!reply) return Fail(flags, reply.error());
+  return Print(flags, *reply, rendering);
+}
+
 void AddForget(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto* cmd = app.add_subcommand(
       "forget",
@@ -52,7 +71,6 @@ void AddForget(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto bound = std::make_shared<CapabilityFlags>(cmd, "forget");
   bound->Bind({"ids", "--namespace,-n", "--all", "--session=session_id", "--subject", "--before", "--query",
                "--limit,-k=query_limit", "--reason"});
-  bound->Default("namespace", "");  // ids of any namespace; the selectors need one
   auto c = std::make_shared<Confirmation>();
   cmd->add_flag("--yes", c->yes, "--query: forget what the preview lists");
   cmd->add_flag("--dry-run", c->dry_run, "show what would be forgotten; change nothing");
@@ -60,8 +78,8 @@ void AddForget(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
     nlohmann::json args = bound->Args();
     const bool query_unconfirmed = args.contains("query") && !c->yes;
     args["confirm"] = !c->dry_run && (!args.contains("query") || c->yes);
-    return RunCapability(flags, OpenMode::kReadWrite, "forget", args,
-                         {.text = [query_unconfirmed](const OrderedJson& r) { PrintForgetText(r, query_unconfirmed); }});
+    return RunForget(flags, std::move(args),
+                     {.text = [query_unconfirmed](const OrderedJson& r) { PrintForgetText(r, query_unconfirmed); }});
   });
 }
 
@@ -92,14 +110,22 @@ void PrintTombstonesText(const OrderedJson& body) {
                              t["object_id"].get<std::string>(), t["actor"].get<std::string>(),
                              reason.empty() ? "" : ": " + reason);
   }
+  PrintNextPage(body);
 }
 
+// `tombstones -n NAME` is list_tombstones; `tombstones --all-namespaces` the admin
+// list_all_tombstones.
 void AddTombstones(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto listed = AddCapabilityCommand(app, flags, commands, "tombstones",
-                                     "list what was forgotten (ids and hashes, no content)", "list_tombstones",
-                                     {"--namespace,-n", "--id=object_id", "--limit,-k"}, OpenMode::kReadOnly,
-                                     {.text = PrintTombstonesText, .rename = {"items", "tombstones"}});
-  listed.args->Default("namespace", "");  // every namespace
+  auto* cmd = app.add_subcommand("tombstones", "list what was forgotten (ids and hashes, no content), newest first");
+  auto bound = std::make_shared<CapabilityFlags>(cmd, "list_tombstones");
+  bound->Bind({"--namespace,-n", "--id=object_id", "--limit,-k", "--cursor"});
+  auto all = AddAllNamespacesFlag(cmd, "the tombstones");
+  commands.Add(cmd, [&flags, bound, all] {
+    nlohmann::json args = bound->Args();
+    if (Status st = CheckScope(args, *all); !st.ok()) return Fail(flags, st);
+    return RunCapability(flags, OpenMode::kReadOnly, *all ? "list_all_tombstones" : "list_tombstones", args,
+                         {.text = PrintTombstonesText});
+  });
 }
 
 void PrintCompactText(const OrderedJson& r) {

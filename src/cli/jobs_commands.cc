@@ -57,7 +57,7 @@ int RunWorker(const GlobalFlags& flags, const WorkerFlags& wf) {
     if (wf.maintain_every_ms > 0 && (last_maintain == Clock::time_point::min() ||
                                      now - last_maintain >= std::chrono::milliseconds(wf.maintain_every_ms))) {
       last_maintain = now;
-      WorkerStep(flags, **engine, "maintain", nlohmann::json::object(), PrintMaintainText, nullptr);
+      WorkerStep(flags, **engine, "maintain", {{"all_namespaces", true}}, PrintMaintainText, nullptr);
     }
     WorkerStep(flags, **engine, "process", {{"drain", false}}, PrintProcessText,
                [](const OrderedJson& r) { return r["batches"].get<int64_t>() == 0; });
@@ -100,6 +100,7 @@ void PrintJobsText(const OrderedJson& body) {
                              j["event_id"].get<std::string>(), j["attempts"].get<int64_t>(), lease,
                              error.empty() ? "" : "  error: " + error);
   }
+  PrintNextPage(body);
 }
 
 void PrintRetriedText(const OrderedJson& r) {
@@ -112,8 +113,8 @@ void AddJobs(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
                                       OpenMode::kReadWrite, {.text = PrintProcessText});
   process.args->Default("drain", true);
   auto jobs = AddCapabilityCommand(app, flags, commands, "jobs", "extraction jobs that are pending, leased or failed",
-                                   "list_jobs", {"--status", "--limit,-k"}, OpenMode::kReadOnly,
-                                   {.text = PrintJobsText, .rename = {"items", "jobs"}});
+                                   "list_jobs", {"--status", "--limit,-k", "--cursor"}, OpenMode::kReadOnly,
+                                   {.text = PrintJobsText});
   AddCapabilityCommand(*jobs.command, flags, commands, "retry",
                        "put failed jobs and stale leases (owner gone or lease expired) back in the queue",
                        "retry_jobs", {"id"}, OpenMode::kReadWrite, {.text = PrintRetriedText});

@@ -12,6 +12,7 @@
 #include "cli/cli_common.h"
 #include "codec/json_codec.h"
 #include "engram/engine.h"
+#include "util/utf8.h"
 
 namespace engram::cli {
 
@@ -20,7 +21,8 @@ int Main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();
   GlobalFlags flags;
-  app.add_option("--db", flags.db_path, "database file (default: $ENGRAM_DB or $XDG_DATA_HOME/engram/engram.db)");
+  auto* db = app.add_option("--db", flags.db_path,
+                            "database file (default: $ENGRAM_DB or $XDG_DATA_HOME/engram/engram.db; never empty)");
   app.add_flag("--json", flags.json, "print one JSON object on stdout");
   app.set_version_flag("--version", [] {
     const VersionInfo v = GetVersionInfo();
@@ -66,6 +68,11 @@ int Main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) json |= std::string_view(argv[i]) == "--json";
     if (json) std::cout << Dump(StatusToJson(Status::InvalidArgument(e.what()))) << "\n";
     return ExitCodeFor(StatusCode::kInvalidArgument);
+  }
+  // `--db "$DB"` with DB unset must not silently open the default database (B27).
+  if (db->count() > 0 && IsBlank(flags.db_path)) {
+    return Fail(flags, Status::InvalidArgument(
+                           "--db: is empty (leave --db out for $ENGRAM_DB or the default database)"));
   }
   if (const auto* run = commands.Parsed()) return (*run)();
   return 1;

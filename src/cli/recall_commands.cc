@@ -117,7 +117,7 @@ void AddRecall(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
 
 void PrintEventLine(const OrderedJson& e) {
   const std::string speaker = e.value("speaker", "");
-  std::cout << fmt::format("    {} {} {}{}: {}\n", e.value("anchor", false) ? ">" : " ", ShortTime(e["occurred_at"]),
+  std::cout << fmt::format("    {} {} {}{}: {}\n", e.value("anchor", false) ? ">" : " ", EventTime(e),
                            e["role"].get<std::string>(), speaker.empty() ? "" : " (" + speaker + ")",
                            TruncateCodePoints(e["content"].get<std::string>(), 200));
 }
@@ -133,6 +133,7 @@ void PrintSessionsText(const OrderedJson& body) {
     const std::string preview = s["preview"].get<std::string>();
     if (!preview.empty()) std::cout << "    " << preview << "\n";
   }
+  PrintNextPage(body);
 }
 
 void PrintSearchText(const OrderedJson& body) {
@@ -154,12 +155,21 @@ void PrintSearchText(const OrderedJson& body) {
   }
 }
 
+// `sessions -n NAME` is list_sessions; `sessions --all-namespaces` the admin list_all_sessions.
+int RunSessions(const GlobalFlags& flags, const CapabilityFlags& bound, bool all_namespaces) {
+  nlohmann::json args = bound.Args();
+  if (Status st = CheckScope(args, all_namespaces); !st.ok()) return Fail(flags, st);
+  return RunCapability(flags, OpenMode::kReadOnly, all_namespaces ? "list_all_sessions" : "list_sessions", args,
+                       {.text = PrintSessionsText});
+}
+
 void AddSessions(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
-  auto list = AddCapabilityCommand(app, flags, commands, "sessions", "list recent sessions, or search them",
-                                   "list_sessions", {"--namespace,-n", "--limit,-k"}, OpenMode::kReadOnly,
-                                   {.text = PrintSessionsText, .rename = {"items", "sessions"}});
-  list.args->Default("namespace", "");  // every namespace
-  AddCapabilityCommand(*list.command, flags, commands, "search", "search past sessions by full text",
+  auto* cmd = app.add_subcommand("sessions", "list sessions (newest first, a page at a time), or search them");
+  auto bound = std::make_shared<CapabilityFlags>(cmd, "list_sessions");
+  bound->Bind({"--namespace,-n", "--limit,-k", "--cursor"});
+  auto all = AddAllNamespacesFlag(cmd, "the sessions");
+  commands.Add(cmd, [&flags, bound, all] { return RunSessions(flags, *bound, *all); });
+  AddCapabilityCommand(*cmd, flags, commands, "search", "search past sessions by full text",
                        "search_sessions",
                        {"query", "--namespace,-n", "--current=current_session_id", "--limit,-k", "--window,-w"},
                        OpenMode::kReadOnly, {.text = PrintSearchText});
@@ -172,6 +182,25 @@ void PrintFeedbackText(const OrderedJson& r) {
                            r["item_id"].get<std::string>(), r["helpful"].get<int64_t>(), r["unhelpful"].get<int64_t>());
 }
 
+// Without -n, the namespace is the rated item's (the CLI runs as the file's owner; a feedback id
+// names its item), never "any namespace".
+int RunFeedback(const GlobalFlags& flags, nlohmann::json args) {
+  if (args.contains("namespace")) {
+    return RunCapability(flags, OpenMode::kReadWrite, "feedback", args, {.text = PrintFeedbackText});
+  }
+  nlohmann::json checked = args;
+  checked["namespace"] = kNamespaceOfTheId;
+  if (Status st = Validate("feedback", checked); !st.ok()) return Fail(flags, st);
+  auto engine = OpenEngine(flags, OpenMode::kReadWrite);
+  if (!engine) return Fail(flags, engine.error());
+  auto ns = NamespaceOfFeedbackId(**engine, args["feedback_id"].get<std::string>());
+  if (!ns) return Fail(flags, ns.error());
+  args["namespace"] = *ns;
+  auto reply = Call(**engine, "feedback", args);
+  if (!reply) return Fail(flags, reply.error());
+  return Print(flags, *reply, {.text = PrintFeedbackText});
+}
+
 // --helpful or --unhelpful: the capability's one boolean "helpful".
 struct Rating {
   bool helpful = false;
@@ -182,7 +211,6 @@ void AddFeedback(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto* cmd = app.add_subcommand("feedback", "rate a recalled item for its question (feeds recall's utility prior)");
   auto bound = std::make_shared<CapabilityFlags>(cmd, "feedback");
   bound->Bind({"feedback_id", "--namespace,-n"});
-  bound->Default("namespace", "");  // the item's, whichever it is
   auto rating = std::make_shared<Rating>();
   cmd->add_flag("--helpful", rating->helpful, "the item helped answer the question");
   cmd->add_flag("--unhelpful", rating->unhelpful, "the item did not help");
@@ -192,7 +220,7 @@ void AddFeedback(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
     }
     nlohmann::json args = bound->Args();
     args["helpful"] = rating->helpful;
-    return RunCapability(flags, OpenMode::kReadWrite, "feedback", args, {.text = PrintFeedbackText});
+    return RunFeedback(flags, std::move(args));
   });
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <mutex>
 
+#include "engine/namespace_scope.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
 #include "lifecycle/doctor.h"
@@ -127,6 +128,9 @@ Result<std::unique_ptr<sqlite::Database>> OpenStore(const Options& options) {
 
 class EngineImpl final : public Engine {
  public:
+  using Engine::AuditTrail;
+  using Engine::ListJobs;
+
   EngineImpl(std::unique_ptr<sqlite::Database> db, std::unique_ptr<text::Analyzer> analyzer,
              std::unique_ptr<extraction::Extractor> extractor,
              std::unique_ptr<extraction::Extractor> rules, const Options& options,
@@ -208,8 +212,26 @@ class EngineImpl final : public Engine {
     return e;
   }
 
+  Result<std::string> NamespaceOf(std::string_view id) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", id, true));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto e = store_.Get(id);
+      if (e) return e->namespace_name;
+      if (e.error().code() != StatusCode::kNotFound) return Error(e.error());
+      auto tomb = tombstones_.Find(id);
+      if (!tomb) return Error(tomb.error());
+      if (tomb->has_value()) return (*tomb)->namespace_name;
+    }
+    auto c = GetClaim(id);
+    if (c) return c->namespace_name;
+    if (c.error().code() != StatusCode::kNotFound) return Error(c.error());
+    return Error(Status::NotFound(fmt::format("no event or claim (nor a tombstone) with id \"{}\"", id)));
+  }
+
   Result<FeedbackResult> Feedback(const FeedbackInput& input) override {
     std::lock_guard<std::mutex> lock(mu_);
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
     auto parsed = ParseFeedbackId(input.feedback_id);
     if (!parsed) return Error(parsed.error());
     FeedbackResult out;
@@ -218,7 +240,7 @@ class EngineImpl final : public Engine {
     Status st = db_->WriteTransaction([&]() -> Status {
       auto target = feedback_.Resolve(parsed->item_type, parsed->item_id);
       if (!target) return ForgottenOr(parsed->item_id, target.error());
-      if (!input.namespace_name.empty() && target->namespace_name != input.namespace_name) {
+      if (target->namespace_name != input.namespace_name) {
         return Status::NotFound(fmt::format("no {} {} in namespace \"{}\"", parsed->item_type,
                                             parsed->item_id, input.namespace_name));
       }
@@ -306,7 +328,7 @@ class EngineImpl final : public Engine {
   }
 
   Result<MaintainReport> Maintain(const MaintainRequest& request) override {
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", request.namespace_name, false));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, request.all_namespaces));
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("actor", request.actor, true));
     const auto started = std::chrono::steady_clock::now();
     MaintainReport report;
@@ -353,7 +375,7 @@ class EngineImpl final : public Engine {
   }
 
   Result<int64_t> Reindex(std::string_view namespace_name) override {
-    if (namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
     if (!embedder_status_.ok()) return Error(embedder_status_);
     if (dense_ == nullptr) {
       return Error(Status::InvalidArgument(
@@ -365,7 +387,7 @@ class EngineImpl final : public Engine {
 
   Result<RememberResult> Remember(const RememberInput& input) override {
     const TimestampMs now = NowMs();
-    if (input.namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
     bool structured = !input.subject.empty() || !input.predicate.empty() || !input.value.empty();
     if (structured && (IsBlank(input.subject) || IsBlank(input.predicate) || IsBlank(input.value))) {
       return Error(Status::InvalidArgument("give subject, predicate and value together (or TEXT)"));
@@ -522,7 +544,7 @@ class EngineImpl final : public Engine {
   }
 
   Result<std::vector<Claim>> ListClaims(const ListClaimsQuery& query) override {
-    if (query.namespace_name.empty()) return Error(Status::InvalidArgument("field \"namespace\": is required"));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
     if (query.limit < 1 || query.limit > 100000 || query.offset < 0 || query.after_seq < 0) {
       return Error(Status::InvalidArgument("field \"limit\": outside 1–100000 (or negative offset or cursor)"));
     }
@@ -601,14 +623,17 @@ class EngineImpl final : public Engine {
     return out;
   }
 
-  Result<std::vector<JobInfo>> ListJobs(std::string_view status, int limit) override {
+  Result<std::vector<JobInfo>> ListJobs(const ListJobsQuery& query) override {
+    const std::string& status = query.status;
     if (!status.empty() && status != "pending" && status != "leased" && status != "done" && status != "failed") {
       return Error(Status::InvalidArgument(
           fmt::format("field \"status\": unknown value \"{}\" (expected pending, leased, done or failed)", status)));
     }
-    if (limit < 1 || limit > 10000) return Error(Status::InvalidArgument("field \"limit\": outside 1–10000"));
+    if (query.limit < 1 || query.limit > 10000) {
+      return Error(Status::InvalidArgument("field \"limit\": outside 1–10000"));
+    }
     std::lock_guard<std::mutex> lock(mu_);
-    return jobs_.List(status, limit, NowMs());
+    return jobs_.List(status, query.limit, NowMs(), query.after_id);
   }
 
   Result<int64_t> RetryJobs(int64_t id) override {
@@ -631,15 +656,16 @@ class EngineImpl final : public Engine {
     if (query.limit < 1 || query.limit > 1000) {
       return Error(Status::InvalidArgument(fmt::format("field \"limit\": {} is outside 1–1000", query.limit)));
     }
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, query.all_namespaces));
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<int64_t> ns;
-    if (!query.namespace_name.empty()) {
+    if (!query.all_namespaces) {
       auto found = store_.FindNamespace(query.namespace_name);
       if (!found) return Error(found.error());
       if (!found->has_value()) return std::vector<SessionInfo>{};
       ns = **found;
     }
-    return store_.ListSessions(ns, query.limit);
+    return store_.ListSessions(ns, query.limit, query.after_seq);
   }
 
   Result<SessionSearchResult> SearchSessions(const SessionSearchQuery& query) override {
@@ -741,10 +767,10 @@ class EngineImpl final : public Engine {
     if (query.limit < 1 || query.limit > 100000) {
       return Error(Status::InvalidArgument(fmt::format("field \"limit\": {} is outside 1–100000", query.limit)));
     }
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", query.namespace_name, false));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, query.all_namespaces));
     std::lock_guard<std::mutex> lock(mu_);
     std::optional<int64_t> ns;
-    if (!query.namespace_name.empty()) {
+    if (!query.all_namespaces) {
       auto found = store_.FindNamespace(query.namespace_name);
       if (!found) return Error(found.error());
       if (!found->has_value()) {
@@ -752,17 +778,21 @@ class EngineImpl final : public Engine {
       }
       ns = **found;
     }
-    return tombstones_.List(ns, query.object_id, query.limit);
+    return tombstones_.List(ns, query.object_id, query.limit, query.after_seq);
   }
 
-  Result<std::vector<AuditEntry>> AuditTrail(std::string_view object_id) override {
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", object_id, true));
+  Result<std::vector<AuditEntry>> AuditTrail(const AuditQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", query.object_id, true));
+    if (query.limit < 1 || query.limit > 100000) {
+      return Error(Status::InvalidArgument(fmt::format("field \"limit\": {} is outside 1–100000", query.limit)));
+    }
     std::lock_guard<std::mutex> lock(mu_);
-    return audit_.ForObject(object_id);
+    return audit_.ForObject(query.object_id, query.after_seq, query.limit);
   }
 
-  Result<DumpCounts> Export(std::string_view namespace_name, std::ostream& out) override {
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
+  Result<DumpCounts> Export(const NamespaceScope& scope, std::ostream& out) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(scope.namespace_name, scope.all_namespaces));
+    const std::string& namespace_name = scope.namespace_name;
     std::lock_guard<std::mutex> lock(mu_);
     // integrity_check, not quick_check: a damaged row its indexes disagree with reads without
     // an error and would be left out of the dump silently.
@@ -776,8 +806,9 @@ class EngineImpl final : public Engine {
     return lifecycle::ExportDump(*db_, namespace_name, out);
   }
 
-  Result<DumpCounts> Salvage(std::string_view namespace_name, std::ostream& out) override {
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", namespace_name, false));
+  Result<DumpCounts> Salvage(const NamespaceScope& scope, std::ostream& out) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(scope.namespace_name, scope.all_namespaces));
+    const std::string& namespace_name = scope.namespace_name;
     std::lock_guard<std::mutex> lock(mu_);
     const std::vector<std::string> damage = lifecycle::QuickCheckProblems(*db_, kDamageLines);
     auto counts = lifecycle::ExportDump(*db_, namespace_name, out);
@@ -818,7 +849,7 @@ class EngineImpl final : public Engine {
       return Status::InvalidArgument(
           "ids, all, session, subject, before and query exclude each other: give exactly one");
     }
-    ENGRAM_RETURN_IF_ERROR(ValidateNameField("namespace", r.namespace_name, r.ids.empty()));
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(r.namespace_name, false));
     for (const std::string& id : r.ids) ENGRAM_RETURN_IF_ERROR(ValidateNameField("id", id, true));
     if (!r.session_id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateNameField("session", r.session_id, true));
     if (!r.subject.empty()) ENGRAM_RETURN_IF_ERROR(ValidateNameField("subject", r.subject, true));

@@ -97,6 +97,7 @@ class BackupTest : public ::testing::Test {
   void ForgetCanary() {
     ForgetRequest r;
     r.ids = {canary_.event.id, remembered_.event.id};
+    r.namespace_name = canary_.event.namespace_name;
     ASSERT_OK(engine_->Forget(r));
   }
 

@@ -53,6 +53,7 @@ class CompactTest : public ::testing::Test {
   void ForgetCanary() {
     ForgetRequest r;
     r.ids = {canary_event_.event.id, remembered_.event.id};
+    r.namespace_name = canary_event_.event.namespace_name;
     ASSERT_OK_AND_ASSIGN(ForgetReport report, engine_->Forget(r));
     ASSERT_EQ(report.events, 2);
   }

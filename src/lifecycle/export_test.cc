@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 
 std::string ExportAll(Engine& e, std::string_view ns = "") {
   std::ostringstream out;
-  auto r = e.Export(ns, out);
+  auto r = ns.empty() ? e.Export(NamespaceScope::All(), out) : e.Export(ns, out);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().ToString());
   return out.str();
 }
@@ -85,6 +85,7 @@ class ExportTest : public ::testing::Test {
     ASSERT_OK(a_->Process(true));
     ForgetRequest f;
     f.ids = {results[4].event.id};
+    f.namespace_name = results[4].event.namespace_name;
     ASSERT_OK(a_->Forget(f));
   }
 
@@ -204,6 +205,7 @@ TEST_F(ExportTest, ImportHonoursTheTargetDatabasesTombstones) {
                                   .content = "The vault word is Zebracanary4242."}));
   ForgetRequest f;
   f.ids = {same.event.id};
+  f.namespace_name = same.event.namespace_name;
   ASSERT_OK(b->Forget(f));
   std::istringstream in(dump);
   ASSERT_OK_AND_ASSIGN(ImportReport report, b->Import(in));
@@ -225,6 +227,7 @@ TEST_F(ExportTest, ImportHonoursTheFilesOwnTombstones) {
   const std::string before = ExportAll(*a_);
   ForgetRequest f;
   f.ids = {secret.event.id};
+  f.namespace_name = secret.event.namespace_name;
   ASSERT_OK(a_->Forget(f));
   // A file that holds both the old event line and the later tombstone (e.g. two dumps
   // concatenated): the tombstone wins, whatever the order of the lines.
@@ -373,12 +376,12 @@ TEST_F(ExportTest, CliExportImportRoundTripAndExitCodes) {
   Populate();
   a_.reset();
   const std::string a = dir_.File("a.db"), b = dir_.File("b.db"), dump = dir_.File("dump.jsonl");
-  test::CliResult r = test::RunCli({"--db", a, "export", "--out", dump});
+  test::CliResult r = test::RunCli({"--db", a, "export", "--all-namespaces", "--out", dump});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   r = test::RunCli({"--db", b, "--json", "import", dump});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_THAT(r.out, HasSubstr("\"imported\""));
-  r = test::RunCli({"--db", b, "export"});
+  r = test::RunCli({"--db", b, "export", "--all-namespaces"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_EQ(r.out, test::ReadFile(dump));
   EXPECT_EQ(test::RunCli({"--db", a, "export", "--namespace", "nope"}).exit_code, 3);

@@ -108,9 +108,10 @@ class ForgetTest : public ::testing::Test {
     return report ? *report : ForgetReport{};
   }
 
-  ForgetReport ForgetIds(std::vector<std::string> ids) {
+  ForgetReport ForgetIds(std::vector<std::string> ids, const std::string& ns = "u1") {
     ForgetRequest r;
     r.ids = std::move(ids);
+    r.namespace_name = ns;
     return Forget(r);
   }
 
@@ -458,7 +459,7 @@ TEST_F(ForgetTest, SecondForgetSaysAlreadyForgotten) {
   EXPECT_EQ(second.claims, 0);
   EXPECT_TRUE(second.tombstone_ids.empty());
   EXPECT_EQ(second.already_forgotten.size(), 3u);
-  auto tombstones = engine_->ListTombstones({});
+  auto tombstones = engine_->ListTombstones({.all_namespaces = true});
   ASSERT_OK(tombstones);
   EXPECT_EQ(tombstones->size(), 2u) << "no second tombstone";
 }
@@ -481,7 +482,10 @@ TEST_F(ForgetTest, InvalidRequestsAndUnknownIdsChangeNothing) {
   EXPECT_EQ(code({.ids = {""}}), StatusCode::kInvalidArgument);
   EXPECT_EQ(code({.namespace_name = "nope", .all = true}), StatusCode::kNotFound);
   EXPECT_EQ(code({.namespace_name = "u1", .session_id = "nope"}), StatusCode::kNotFound);
-  EXPECT_EQ(code({.ids = {r.event.id, "01HZZZZZZZZZZZZZZZZZZZZZZZ"}}), StatusCode::kNotFound)
+  EXPECT_EQ(code({.ids = {r.event.id}}), StatusCode::kInvalidArgument)
+      << "ids need their namespace too: an empty one never means wherever they are (B27)";
+  EXPECT_EQ(code({.ids = {r.event.id}, .namespace_name = " "}), StatusCode::kInvalidArgument);
+  EXPECT_EQ(code({.ids = {r.event.id, "01HZZZZZZZZZZZZZZZZZZZZZZZ"}, .namespace_name = "u1"}), StatusCode::kNotFound)
       << "one unknown id: nothing is forgotten";
   EXPECT_EQ(code({.ids = {r.event.id}, .namespace_name = "u2"}), StatusCode::kNotFound)
       << "an id of another namespace than the one given";
@@ -490,7 +494,7 @@ TEST_F(ForgetTest, InvalidRequestsAndUnknownIdsChangeNothing) {
   ASSERT_OK(stats);
   EXPECT_EQ(stats->events, 2);
   EXPECT_EQ(stats->claims, 2);
-  auto tombstones = engine_->ListTombstones({});
+  auto tombstones = engine_->ListTombstones({.all_namespaces = true});
   ASSERT_OK(tombstones);
   EXPECT_TRUE(tombstones->empty());
 }
@@ -499,7 +503,7 @@ TEST_F(ForgetTest, FailedLedgerWriteForgetsNothing) {
   RememberResult r = Remember("u1", "I like green tea.");
   RawDb raw(db_path_);
   raw.Exec("CREATE TRIGGER ledger_fails BEFORE INSERT ON tombstones BEGIN SELECT RAISE(ABORT, 'ledger full'); END");
-  auto report = engine_->Forget({.ids = {r.event.id}});
+  auto report = engine_->Forget({.ids = {r.event.id}, .namespace_name = "u1"});
   ASSERT_FALSE(report.has_value());
   EXPECT_THAT(report.error().message(), HasSubstr("ledger full"));
   EXPECT_OK(engine_->GetEvent(r.event.id));
@@ -550,7 +554,7 @@ TEST_F(ForgetTest, B22HistoryOfAForgottenClaimIsOrderedWithTimesActorsAndStatuse
   ASSERT_OK_AND_ASSIGN(RememberResult updated, engine_->Remember(in));
   ASSERT_EQ(updated.decisions, std::vector<std::string>{"superseded"});
   const std::string id = created.claims.front().id;
-  ForgetRequest r{.ids = {id}, .reason = "user request", .actor = "tester"};
+  ForgetRequest r{.ids = {id}, .namespace_name = "u1", .reason = "user request", .actor = "tester"};
   ForgetReport report = Forget(r);
   ASSERT_EQ(report.claims, 1);
 

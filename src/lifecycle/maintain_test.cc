@@ -81,6 +81,7 @@ class MaintainTest : public ::testing::Test {
   MaintainReport Maintain(TimestampMs now, const std::string& ns = "") {
     MaintainRequest r;
     r.namespace_name = ns;
+    r.all_namespaces = ns.empty();  // every namespace, said explicitly
     r.now = now;
     auto report = engine_->Maintain(r);
     EXPECT_OK(report);

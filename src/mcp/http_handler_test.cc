@@ -104,6 +104,31 @@ TEST_F(HttpHandlerTest, NamespaceFromPathOrHeaderElseTheCallMustNameOne) {
   EXPECT_THAT(std::string(denied["result"]["content"][0]["text"]), HasSubstr("permission_denied"));
 }
 
+// B27 on MCP: a blank namespace — as an argument, a header or a path segment — is an error naming
+// the field, never every namespace, for every tool; and no tool lists or reaches every namespace.
+TEST_F(HttpHandlerTest, B27_BlankNamespaceIsAnErrorForEveryTool) {
+  json tools = Body(handler_(Post(Rpc("tools/list"))))["result"]["tools"];
+  ASSERT_FALSE(tools.empty());
+  for (const json& tool : tools) {
+    const std::string name = tool["name"];
+    if (name.rfind("memory_", 0) != 0) continue;
+    EXPECT_FALSE(tool["inputSchema"]["properties"].contains("all_namespaces")) << name;
+    for (const char* blank : {"", " "}) {
+      json args = {{"namespace", blank}, {"query", "x"}, {"text", "x"}, {"id", "x"}, {"ids", {"x"}},
+                   {"events", json::array({{{"session_id", "s"}, {"role", "user"}, {"content", "x"}}})},
+                   {"feedback_id", "fb1:e:x:0000000000000000"}, {"helpful", true}};
+      json r = Body(handler_(Post(Rpc("tools/call", {{"name", name}, {"arguments", args}}))));
+      ASSERT_TRUE(r.contains("result")) << name << ": " << r.dump();
+      EXPECT_TRUE(r["result"]["isError"]) << name << ": " << r.dump();
+      EXPECT_THAT(r["result"]["content"][0]["text"].get<std::string>(), HasSubstr("field \"namespace\"")) << name;
+    }
+    auto header = Post(Rpc("tools/call", {{"name", name}, {"arguments", {{"query", "x"}}}}));
+    header.headers["x-engram-namespace"] = " ";
+    json r = Body(handler_(header));
+    EXPECT_TRUE(!r.contains("result") || r["result"]["isError"]) << name << ": " << r.dump();
+  }
+}
+
 TEST_F(HttpHandlerTest, ModernRequestsNeedMatchingHeaders) {
   json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                {"io.modelcontextprotocol/clientCapabilities", json::object()}};

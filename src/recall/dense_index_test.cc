@@ -205,6 +205,7 @@ TEST(DenseIndexTest, ForgottenEventsAreNeverReturnedAndNewEventsJoinTheMatrix) {
 
   ForgetRequest forget;
   forget.ids = {photo_id};
+  forget.namespace_name = stored[0].event.namespace_name;
   ASSERT_OK(engine->Forget(forget));
   ASSERT_OK_AND_ASSIGN(RecallResult after, engine->Recall(Query("photographs")));
   for (const RecallItem& item : after.items) EXPECT_NE(item.id, photo_id);

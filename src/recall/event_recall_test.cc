@@ -232,6 +232,7 @@ TEST(PrunedMatchTest, FeedbackRatingsReadEveryRowAndStayExact) {
   FeedbackInput f;
   f.feedback_id = r->items.back().feedback_id;
   f.helpful = false;
+  f.namespace_name = q.namespace_name;  // required (B27)
   ASSERT_TRUE(engine->Feedback(f).has_value());
   ExpectSameAsExhaustive(*engine, /*expect_pruning=*/false);
 }

@@ -36,7 +36,7 @@ void RunWorker(const Options& options, const ServerConfig& config, const std::at
     const auto now = std::chrono::steady_clock::now();
     if (config.maintain_every_ms > 0 && now - last_maintain >= std::chrono::milliseconds(config.maintain_every_ms)) {
       last_maintain = now;
-      auto pass = (*engine)->Maintain(MaintainRequest{});
+      auto pass = (*engine)->Maintain(MaintainRequest{.all_namespaces = true});
       if (!pass) LogJson("warn", "worker: maintenance failed", {{"error", pass.error().ToString()}});
     }
     auto report = (*engine)->Process(/*drain=*/false);

@@ -34,6 +34,8 @@ std::string Line(const std::string& ns, const std::string& session, const std::s
   return j.dump() + "\n";
 }
 
+std::string Num(int i) { return std::to_string(i); }
+
 // Parses stdout that must be exactly one JSON value on one line.
 json ParseJsonOut(const CliResult& r) {
   json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
@@ -386,14 +388,14 @@ TEST_F(CliTest, SpecialCharactersRoundTripByteIdentical) {
   r = Engram({"--json", "sessions", "-n", "u1"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   json sessions = ParseJsonOut(r);
-  ASSERT_EQ(sessions["sessions"].size(), 1u);
-  EXPECT_EQ(content.rfind(sessions["sessions"][0]["preview"].get<std::string>().substr(0, 20), 0),
+  ASSERT_EQ(sessions["items"].size(), 1u);
+  EXPECT_EQ(content.rfind(sessions["items"][0]["preview"].get<std::string>().substr(0, 20), 0),
             0u);
 
   // The human-readable outputs do not fail either.
   EXPECT_EQ(Engram({"recall", "-n", "u1", "kingfisher"}).exit_code, 0);
   EXPECT_EQ(Engram({"sessions", "search", "-n", "u1", "kingfisher"}).exit_code, 0);
-  EXPECT_EQ(Engram({"sessions"}).exit_code, 0);
+  EXPECT_EQ(Engram({"sessions", "--all-namespaces"}).exit_code, 0);
 }
 
 TEST_F(CliTest, NulByteInContentIsRejected) {
@@ -438,11 +440,11 @@ TEST_F(CliTest, SessionsListNewestFirstWithLineage) {
   r = Engram({"--json", "sessions", "-n", "lin"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   json list = ParseJsonOut(r);
-  ASSERT_TRUE(list["sessions"].is_array()) << r.out;
-  ASSERT_EQ(list["sessions"].size(), 3u) << r.out;
-  const json& s3 = list["sessions"][0];
-  const json& s2 = list["sessions"][1];
-  const json& s1 = list["sessions"][2];
+  ASSERT_TRUE(list["items"].is_array()) << r.out;
+  ASSERT_EQ(list["items"].size(), 3u) << r.out;
+  const json& s3 = list["items"][0];
+  const json& s2 = list["items"][1];
+  const json& s1 = list["items"][2];
   EXPECT_EQ(s3["session_id"], "s3");
   EXPECT_EQ(s2["session_id"], "s2");
   EXPECT_EQ(s1["session_id"], "s1");
@@ -464,20 +466,20 @@ TEST_F(CliTest, SessionsListNewestFirstWithLineage) {
   EXPECT_EQ(s1["preview"], "first user words in s1");  // the first *user* event
 
   // Every namespace, newest first; --limit.
-  r = Engram({"--json", "sessions"});
+  r = Engram({"--json", "sessions", "--all-namespaces"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   list = ParseJsonOut(r);
-  ASSERT_EQ(list["sessions"].size(), 4u);
-  EXPECT_EQ(list["sessions"][0]["session_id"], "s9");
-  EXPECT_EQ(list["sessions"][0]["namespace"], "other");
-  r = Engram({"--json", "sessions", "--limit", "1"});
+  ASSERT_EQ(list["items"].size(), 4u);
+  EXPECT_EQ(list["items"][0]["session_id"], "s9");
+  EXPECT_EQ(list["items"][0]["namespace"], "other");
+  r = Engram({"--json", "sessions", "--all-namespaces", "--limit", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  EXPECT_EQ(ParseJsonOut(r)["sessions"].size(), 1u);
+  EXPECT_EQ(ParseJsonOut(r)["items"].size(), 1u);
 
   // An unknown namespace has no sessions (listing is not an error).
   r = Engram({"--json", "sessions", "-n", "nobody"});
   EXPECT_EQ(r.exit_code, 0) << r.Describe();
-  EXPECT_EQ(ParseJsonOut(r)["sessions"], json::array());
+  EXPECT_EQ(ParseJsonOut(r)["items"], json::array());
 
   r = Engram({"sessions", "-n", "lin"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
@@ -710,7 +712,7 @@ TEST_F(CliTest, ReadingAMissingDatabaseIsNotFoundAndCreatesNothing) {
   for (std::vector<std::string> args : {std::vector<std::string>{"recall", "x", "-n", "u1"},
                                         std::vector<std::string>{"claims", "-n", "u1"},
                                         std::vector<std::string>{"get", "01M8N58T6S9YMGVP7BG7Q8RM1W"},
-                                        std::vector<std::string>{"export"}}) {
+                                        std::vector<std::string>{"export", "--all-namespaces"}}) {
     args.insert(args.begin(), {"--db", missing, "--json"});
     CliResult r = RunCli(args);
     EXPECT_EQ(r.exit_code, 3) << r.Describe();
@@ -880,6 +882,139 @@ TEST_F(CliTest, ClaimsArePagedWithAnOpaqueCursor) {
   r = Engram({"--json", "claims", "-n", "u1", "--cursor", "page-2"});
   EXPECT_EQ(r.exit_code, 2) << r.Describe();
   EXPECT_EQ(api::FieldOfMessage(ParseJsonOut(r)["error"]["message"].get<std::string>()), "cursor");
+}
+
+// ---- issue 17: one scope rule, pages everywhere, labelled times --------------------------------
+
+// B27: `-n ""` (a shell variable left unset) is an error naming the namespace on every command
+// that takes one, `--db ""` is an error naming --db, and "every namespace" is --all-namespaces,
+// never a missing or empty -n.
+TEST_F(CliTest, B27_BlankNamespaceIsAnErrorEverywhere) {
+  ASSERT_EQ(Engram({"remember", "-n", "u1", "I live in Porto."}).exit_code, 0);
+  ASSERT_EQ(Engram({"remember", "-n", "u2", "I live in Lima."}).exit_code, 0);
+  const std::vector<std::vector<std::string>> commands = {
+      {"export"}, {"sessions"}, {"sessions", "search", "Porto"}, {"tombstones"}, {"claims"},
+      {"remember", "I like tea."}, {"forget", "--all"}, {"maintain"}, {"recall", "where"},
+      {"reindex"}, {"feedback", "fb1:e:x:0000000000000000", "--helpful"}};
+  for (const char* blank : {"", " "}) {
+    for (std::vector<std::string> args : commands) {
+      args.insert(args.begin() + (args[0] == "sessions" && args.size() > 1 ? 2 : 1), {"-n", blank});
+      args.insert(args.begin(), "--json");
+      CliResult r = Engram(args);
+      EXPECT_EQ(r.exit_code, 2) << r.Describe();
+      json j = json::parse(r.out, nullptr, false);
+      ASSERT_TRUE(j.is_object() && j.contains("error")) << r.Describe();
+      EXPECT_EQ(api::FieldOfMessage(j["error"]["message"].get<std::string>()), "namespace") << r.Describe();
+    }
+  }
+  // Without -n, the lists of every namespace and the whole-file commands need --all-namespaces.
+  for (std::vector<std::string> args : {std::vector<std::string>{"export"}, {"sessions"}, {"tombstones"},
+                                        {"maintain"}, {"tombstones", "--id", "x"}}) {
+    CliResult r = Engram(args);
+    EXPECT_EQ(r.exit_code, 2) << r.Describe();
+    EXPECT_THAT(r.err, HasSubstr("--all-namespaces")) << r.Describe();
+    args.push_back("--all-namespaces");
+    CliResult all = Engram(args);
+    EXPECT_EQ(all.exit_code, 0) << all.Describe();
+    args.insert(args.end(), {"-n", "u1"});
+    EXPECT_EQ(Engram(args).exit_code, 2) << "-n and --all-namespaces exclude each other";
+  }
+  CliResult dump = Engram({"export", "--all-namespaces"});
+  EXPECT_THAT(dump.out, HasSubstr("Lima"));
+  dump = Engram({"export", "-n", "u1"});
+  EXPECT_THAT(dump.out, Not(HasSubstr("Lima")));
+  json sessions = ParseJsonOut(Engram({"--json", "sessions", "--all-namespaces"}));
+  EXPECT_EQ(sessions["items"].size(), 2u);
+  // --db "" never opens the default database.
+  for (const char* blank : {"", " "}) {
+    CliResult r = RunCli({"--json", "--db", blank, "stats"}, "", {{"ENGRAM_DB", db_}});
+    EXPECT_EQ(r.exit_code, 2) << r.Describe();
+    EXPECT_THAT(r.err, HasSubstr("--db")) << r.Describe();
+  }
+  // Ids alone act in the namespace they are of (the owner's CLI), never in "any namespace".
+  json remembered = ParseJsonOut(Engram({"--json", "remember", "-n", "u2", "I like black coffee."}));
+  const std::string event_id = remembered["event"]["id"].get<std::string>();
+  CliResult wrong = Engram({"forget", "-n", "u1", event_id});
+  EXPECT_EQ(wrong.exit_code, 3) << wrong.Describe();
+  CliResult forgot = Engram({"--json", "forget", event_id});
+  EXPECT_EQ(forgot.exit_code, 0) << forgot.Describe();
+  EXPECT_EQ(ParseJsonOut(forgot)["namespace"], "u2");
+}
+
+// B47: sessions, tombstones and jobs come a page at a time, as claims do: JSON {namespace, items,
+// next_cursor}, --cursor for the next page, and the text ends with the flag that gives it. A
+// session written between pages neither repeats nor shifts the pages.
+TEST_F(CliTest, B47_EveryListPagesWithACursorStableUnderWrites) {
+  std::string lines;
+  for (int i = 0; i < 7; ++i) lines += Line("p", "s" + Num(i), "note " + Num(i), "2024-01-0" + Num(i + 1) + "T09:00:00Z");
+  ASSERT_EQ(Engram({"ingest", Jsonl("p.jsonl", lines)}).exit_code, 0);
+  json whole = ParseJsonOut(Engram({"--json", "sessions", "-n", "p"}));
+  ASSERT_EQ(whole["items"].size(), 7u);
+  EXPECT_EQ(whole["namespace"], "p");
+  EXPECT_TRUE(whole["next_cursor"].is_null());
+  std::vector<std::string> expected, paged;
+  for (const json& s : whole["items"]) expected.push_back(s["session_id"].get<std::string>());
+  std::optional<std::string> cursor;
+  int pages = 0;
+  do {
+    std::vector<std::string> args = {"--json", "sessions", "-n", "p", "--limit", "3"};
+    if (cursor) args.insert(args.end(), {"--cursor", *cursor});
+    json page = ParseJsonOut(Engram(args));
+    for (const json& s : page["items"]) paged.push_back(s["session_id"].get<std::string>());
+    cursor = page["next_cursor"].is_null() ? std::nullopt : std::optional<std::string>(page["next_cursor"]);
+    ASSERT_EQ(Engram({"remember", "-n", "p", "--session", "new" + Num(pages), "I wrote this between pages."})
+                  .exit_code, 0);
+    ASSERT_EQ(Engram({"ingest", Jsonl("again.jsonl", Line("p", "s0", "s0 again " + Num(pages), ""))}).exit_code, 0);
+    ASSERT_LT(++pages, 10);
+  } while (cursor);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(paged, expected);
+  CliResult text = Engram({"sessions", "-n", "p", "--limit", "2"});
+  EXPECT_THAT(text.out, HasSubstr("more: --cursor c1."));
+  CliResult last = Engram({"sessions", "-n", "p", "--limit", "1000"});
+  EXPECT_THAT(last.out, Not(HasSubstr("more:")));
+
+  // Tombstones and jobs: the same shape and flag.
+  ASSERT_EQ(Engram({"forget", "-n", "p", "--session", "s1"}).exit_code, 0);
+  ASSERT_EQ(Engram({"forget", "-n", "p", "--session", "s2"}).exit_code, 0);
+  for (std::vector<std::string> list : {std::vector<std::string>{"tombstones", "-n", "p"},
+                                        {"tombstones", "--all-namespaces"}, {"jobs"}}) {
+    std::vector<std::string> args = list;
+    args.insert(args.begin(), "--json");
+    args.insert(args.end(), {"--limit", "1"});
+    json first = ParseJsonOut(Engram(args));
+    ASSERT_EQ(first["items"].size(), 1u) << list[0];
+    ASSERT_TRUE(first["next_cursor"].is_string()) << list[0];
+    args.insert(args.end(), {"--cursor", first["next_cursor"].get<std::string>()});
+    json second = ParseJsonOut(Engram(args));
+    ASSERT_EQ(second["items"].size(), 1u) << list[0];
+    EXPECT_NE(second["items"][0]["id"], first["items"][0]["id"]) << list[0];
+    list.insert(list.end(), {"--limit", "1"});
+    EXPECT_THAT(Engram(list).out, HasSubstr("more: --cursor c1.")) << list[0];
+  }
+}
+
+// B36/B53: the text output never shows an unlabelled time. An event written at +08:00 shows its
+// local time with that offset where the event itself is printed (session search), and UTC says
+// so (Z) everywhere else.
+TEST_F(CliTest, B36_TextTimesAreLocalWithTheirOffsetOrLabelledUtc) {
+  ASSERT_EQ(Engram({"ingest", Jsonl("t.jsonl", Line("t", "s1", "we watched the kingfisher at the pond",
+                                                    "2024-05-08T12:45:00+08:00"))})
+                .exit_code, 0);
+  CliResult search = Engram({"sessions", "search", "-n", "t", "kingfisher"});
+  ASSERT_EQ(search.exit_code, 0) << search.Describe();
+  EXPECT_THAT(search.out, HasSubstr("2024-05-08T12:45+08:00"));
+  EXPECT_THAT(search.out, HasSubstr("last active 2024-05-08T04:45Z"));
+  CliResult sessions = Engram({"sessions", "-n", "t"});
+  EXPECT_THAT(sessions.out, HasSubstr("2024-05-08T04:45Z"));
+  CliResult recall = Engram({"recall", "-n", "t", "--events-only", "kingfisher"});
+  EXPECT_THAT(recall.out, HasSubstr("2024-05-08T04:45Z"));
+  ASSERT_EQ(Engram({"forget", "-n", "t", "--session", "s1"}).exit_code, 0);
+  CliResult tombs = Engram({"tombstones", "-n", "t"});
+  EXPECT_THAT(tombs.out, ::testing::ContainsRegex("T[0-9][0-9]:[0-9][0-9]Z t event"));
+  for (const CliResult* r : {&search, &sessions, &recall, &tombs}) {
+    EXPECT_THAT(r->out, Not(::testing::ContainsRegex("T[0-9][0-9]:[0-9][0-9] "))) << "an unlabelled time:\n" << r->out;
+  }
 }
 
 TEST_F(CliTest, UsageErrorsAreExitCode2) {

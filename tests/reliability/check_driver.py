@@ -107,7 +107,23 @@ if not os.path.exists(driver):
     sys.exit(77)
 shutil.rmtree(workdir, ignore_errors=True)
 os.makedirs(workdir)
-env = dict(os.environ, ENGRAM_BIN=os.path.abspath(engram_bin))
+# The drivers in ../shared call `engram export` without a scope, from before B27 made "every
+# namespace" an explicit --all-namespaces (a bare export is now an error). Until they pass it, they
+# run through this wrapper, which adds --all-namespaces to an export that names no namespace and
+# changes nothing else.
+WRAPPER = """#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+if "export" in args and not any(a in ("-n", "--namespace", "--all-namespaces") or a.startswith("--namespace=")
+                                for a in args):
+    args.insert(args.index("export") + 1, "--all-namespaces")
+os.execv(%r, [%r] + args)
+"""
+wrapper = os.path.abspath(workdir) + ".engram"  # beside the work folder, which drivers may clear
+with open(wrapper, "w") as f:
+    f.write(WRAPPER % (os.path.abspath(engram_bin), os.path.abspath(engram_bin)))
+os.chmod(wrapper, 0o755)
+env = dict(os.environ, ENGRAM_BIN=wrapper)
 p = subprocess.run([sys.executable, driver, workdir] + ARGS[name], capture_output=True, text=True, env=env,
                    timeout=900)
 if p.returncode != 0:

@@ -18,13 +18,13 @@ Status AuditLog::Append(const AuditEntry& e, std::optional<int64_t> namespace_id
   return q.Run();
 }
 
-Result<std::vector<AuditEntry>> AuditLog::ForObject(std::string_view object_id) {
+Result<std::vector<AuditEntry>> AuditLog::ForObject(std::string_view object_id, int64_t after_seq, int limit) {
   auto st = db_.Cached(
       "SELECT a.seq, a.at, a.actor, a.action, a.object_type, a.object_id, coalesce(n.name, ''), a.reason, "
-      "a.detail FROM audit_log a LEFT JOIN namespaces n ON n.id = a.namespace_id WHERE a.object_id = ? "
-      "ORDER BY a.at, a.seq");
+      "a.detail FROM audit_log a LEFT JOIN namespaces n ON n.id = a.namespace_id WHERE a.object_id = ?1 "
+      "AND a.seq > ?2 ORDER BY a.seq LIMIT ?3");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, object_id);
+  (*st)->Bind(1, object_id).Bind(2, after_seq).Bind(3, static_cast<int64_t>(limit));
   std::vector<AuditEntry> out;
   while (true) {
     auto row = (*st)->Step();

@@ -22,8 +22,10 @@ class AuditLog {
   // Appends one row (entry.seq and entry.namespace_name are ignored). detail_json "" means {}.
   Status Append(const AuditEntry& entry, std::optional<int64_t> namespace_id);
 
-  // Rows about this object id, oldest first (at, then seq).
-  Result<std::vector<AuditEntry>> ForObject(std::string_view object_id);
+  // Rows about this object id in the order they were written (seq; a forget copies a claim's history
+  // in its order before its own row), at most `limit`, with a seq above `after_seq` (keyset
+  // paging; 0 = from the first). Errors: from SQLite.
+  Result<std::vector<AuditEntry>> ForObject(std::string_view object_id, int64_t after_seq, int limit);
 
  private:
   Database& db_;

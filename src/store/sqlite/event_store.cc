@@ -92,6 +92,7 @@ constexpr const char* kSessionColumns =
 
 SessionInfo ReadSession(const Statement& st) {
   SessionInfo s;
+  s.seq = st.Int(0);
   s.id = st.Text(1);
   s.namespace_name = st.Text(2);
   s.parent_session_id = st.Text(3);
@@ -778,10 +779,12 @@ Result<int64_t> EventStore::LineageRoot(int64_t session_rowid) {
 }
 
 Result<std::vector<SessionInfo>> EventStore::ListSessions(std::optional<int64_t> namespace_id,
-                                                          int limit) {
+                                                          int limit, int64_t after_seq) {
+  // Keyset on the rowid (creation order, never reused while the row lives): a session written or
+  // made active between two pages neither repeats nor shifts them.
   std::string sql = std::string(kSessionColumns) +
                     (namespace_id ? "WHERE s.namespace_id = ?1 " : "WHERE ?1 IS NULL ") +
-                    "ORDER BY s.last_active_at IS NULL, s.last_active_at DESC, s.id DESC LIMIT ?2";
+                    "AND (?3 = 0 OR s.id < ?3) ORDER BY s.id DESC LIMIT ?2";
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   if (namespace_id) {
@@ -789,7 +792,7 @@ Result<std::vector<SessionInfo>> EventStore::ListSessions(std::optional<int64_t>
   } else {
     (*st)->BindNull(1);
   }
-  (*st)->Bind(2, static_cast<int64_t>(limit));
+  (*st)->Bind(2, static_cast<int64_t>(limit)).Bind(3, after_seq);
   std::vector<SessionInfo> out;
   while (true) {
     auto row = (*st)->Step();

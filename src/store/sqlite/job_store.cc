@@ -237,15 +237,15 @@ Status JobStore::Release(const std::vector<LeasedJob>& jobs, std::string_view to
   return (*st)->Run();
 }
 
-Result<std::vector<JobInfo>> JobStore::List(std::string_view status, int limit, TimestampMs now) {
+Result<std::vector<JobInfo>> JobStore::List(std::string_view status, int limit, TimestampMs now, int64_t after_id) {
   auto st = db_.Cached(
       "SELECT j.id, j.kind, j.status, n.name, s.external_id, e.id, j.attempts, coalesce(j.last_error, ''), "
       "j.updated_at, coalesce(j.lease_owner, ''), coalesce(j.lease_expires_at, 0) FROM jobs j "
       "JOIN namespaces n ON n.id = j.namespace_id JOIN sessions s ON s.id = j.session_id "
-      "JOIN events e ON e.seq = j.event_seq WHERE (?1 = '' AND j.status <> 'done') OR j.status = ?1 "
-      "ORDER BY j.id LIMIT ?2");
+      "JOIN events e ON e.seq = j.event_seq WHERE ((?1 = '' AND j.status <> 'done') OR j.status = ?1) "
+      "AND j.id > ?3 ORDER BY j.id LIMIT ?2");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, status).Bind(2, static_cast<int64_t>(limit));
+  (*st)->Bind(1, status).Bind(2, static_cast<int64_t>(limit)).Bind(3, after_id);
   std::vector<JobInfo> out;
   std::map<std::string, Liveness> owners;  // each owner checked once per listing
   while (true) {

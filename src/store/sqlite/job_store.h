@@ -92,9 +92,10 @@ class JobStore {
   // lost are left alone. Errors: from SQLite.
   Status Release(const std::vector<LeasedJob>& jobs, std::string_view token, TimestampMs now);
 
-  // Jobs in `status` ("" = every job not done), oldest first, at most `limit`; leased ones say who
-  // holds them and whether the lease is stale at `now`. Errors: from SQLite.
-  Result<std::vector<JobInfo>> List(std::string_view status, int limit, TimestampMs now);
+  // Jobs in `status` ("" = every job not done), oldest first, at most `limit`, with an id above
+  // `after_id` (keyset paging; 0 = from the first); leased ones say who holds them and whether the
+  // lease is stale at `now`. Errors: from SQLite.
+  Result<std::vector<JobInfo>> List(std::string_view status, int limit, TimestampMs now, int64_t after_id = 0);
   // Counts by state at `now`. Errors: from SQLite.
   Result<JobCounts> Counts(TimestampMs now);
   // Puts failed jobs back to pending with their attempts reset, and releases stale leases (owner

@@ -8,7 +8,7 @@ namespace {
 constexpr const char* kTombstoneColumns =
     "SELECT t.id, n.name, t.object_type, t.object_id, coalesce(t.content_hash, ''), "
     "coalesce(t.idempotency_hash, ''), coalesce(t.fact_hash, ''), t.reason, t.selector, t.operation_id, "
-    "t.actor, t.created_at FROM tombstones t JOIN namespaces n ON n.id = t.namespace_id ";
+    "t.actor, t.created_at, t.rowid FROM tombstones t JOIN namespaces n ON n.id = t.namespace_id ";
 
 Tombstone ReadTombstone(const Statement& st) {
   Tombstone t;
@@ -24,6 +24,7 @@ Tombstone ReadTombstone(const Statement& st) {
   t.operation_id = st.Text(9);
   t.actor = st.Text(10);
   t.created_at = st.Int(11);
+  t.seq = st.Int(12);
   return t;
 }
 
@@ -86,17 +87,17 @@ Result<std::optional<Tombstone>> TombstoneStore::Find(std::string_view id) {
 }
 
 Result<std::vector<Tombstone>> TombstoneStore::List(std::optional<int64_t> namespace_id, std::string_view object_id,
-                                                    int limit) {
+                                                    int limit, int64_t after_seq) {
   auto st = db_.Cached(std::string(kTombstoneColumns) +
                        "WHERE (?1 IS NULL OR t.namespace_id = ?1) AND (?2 = '' OR t.object_id = ?2) "
-                       "ORDER BY t.created_at DESC, t.id DESC LIMIT ?3");
+                       "AND (?4 = 0 OR t.rowid < ?4) ORDER BY t.rowid DESC LIMIT ?3");
   if (!st) return Error(st.error());
   if (namespace_id) {
     (*st)->Bind(1, *namespace_id);
   } else {
     (*st)->BindNull(1);
   }
-  (*st)->Bind(2, object_id).Bind(3, static_cast<int64_t>(limit));
+  (*st)->Bind(2, object_id).Bind(3, static_cast<int64_t>(limit)).Bind(4, after_seq);
   std::vector<Tombstone> out;
   while (true) {
     auto row = (*st)->Step();

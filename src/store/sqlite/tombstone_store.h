@@ -33,8 +33,10 @@ class TombstoneStore {
   // The tombstone with this id, or else the newest tombstone of the object with this id.
   Result<std::optional<Tombstone>> Find(std::string_view tombstone_or_object_id);
 
-  // Tombstones, newest first; namespace_id / object_id restrict when given.
-  Result<std::vector<Tombstone>> List(std::optional<int64_t> namespace_id, std::string_view object_id, int limit);
+  // Tombstones, newest first (by rowid: the order they were written to this file); namespace_id /
+  // object_id restrict when given; after_seq (a Tombstone::seq, 0: from the newest) pages.
+  Result<std::vector<Tombstone>> List(std::optional<int64_t> namespace_id, std::string_view object_id, int limit,
+                                      int64_t after_seq = 0);
 
   // Deletes the tombstone; false when there was none.
   Result<bool> Delete(std::string_view id);
