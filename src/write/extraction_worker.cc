@@ -28,6 +28,14 @@ ExtractionWorker::ExtractionWorker(sqlite::Database& db, std::mutex& db_mutex,
 
 Result<ProcessReport> ExtractionWorker::Run(bool drain, int64_t max_batches) {
   ProcessReport report;
+  drain_horizon_ = 0;
+  if (drain) {
+    std::lock_guard<std::mutex> lock(db_mutex_);
+    auto last = jobs_.LastId();
+    if (!last) return Error(last.error());
+    // Nothing enqueued yet: -1 matches no job (0 would mean "any").
+    drain_horizon_ = *last > 0 ? *last : -1;
+  }
   for (int64_t n = 0; max_batches == 0 || n < max_batches; ++n) {
     bool found = false;
     ENGRAM_RETURN_IF_ERROR(ProcessBatch(drain, &found, &report));
@@ -143,6 +151,7 @@ Status ExtractionWorker::LeaseWindows(bool drain, const std::string& token,
     request.max_events = options_.batch_events;
     request.max_wait_ms = options_.batch_wait_ms;
     request.ignore_wait = drain;
+    request.max_job_id = drain_horizon_;
     request.lease_ms = options_.lease_ms;
     request.token = token;
     for (size_t w = 0; w < options_.windows_per_transaction; ++w) {

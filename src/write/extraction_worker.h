@@ -48,8 +48,9 @@ class ExtractionWorker {
   ExtractionWorker(sqlite::Database& db, std::mutex& db_mutex, extraction::Extractor& extractor,
                    const PredicateRegistry& registry, ExtractionWorkerOptions options);
 
-  // Processes batches until none qualifies. drain = true takes every ready job at once (ignoring
-  // batch_wait_ms): `engram process`. max_batches 0 = no limit. Errors: kBusy/kIOError from the
+  // Processes batches until none qualifies. drain = true takes every job that is ready when the
+  // call starts (ignoring batch_wait_ms; jobs enqueued meanwhile wait for the next call, so a drain
+  // ends while writers go on): `engram process`. max_batches 0 = no limit. Errors: kBusy/kIOError from the
   // store; extractor failures are counted in the report, not returned. Not thread-safe (one Run at
   // a time per worker; several workers may share the database).
   Result<ProcessReport> Run(bool drain, int64_t max_batches);
@@ -106,6 +107,7 @@ class ExtractionWorker {
   extraction::Extractor& extractor_;
   const PredicateRegistry& registry_;
   ExtractionWorkerOptions options_;
+  int64_t drain_horizon_ = 0;  // during a drain: the last job id enqueued before it started
 };
 
 }  // namespace engram

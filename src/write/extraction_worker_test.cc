@@ -54,34 +54,41 @@ class ExtractionWorkerTest : public ::testing::Test {
     db_ = std::move(*db);
     ASSERT_OK(sqlite::RegisterFts5Extensions(db_->handle()));
     ASSERT_OK(sqlite::Migrate(*db_, TextAnalysis::kFull));
-    sqlite::EventStore events(*db_);
-    sqlite::JobStore jobs(*db_);
-    ASSERT_OK(db_->WriteTransaction([&]() -> Status {
-      auto ns = events.EnsureNamespace("n", 0);
-      if (!ns) return ns.error();
-      for (int n = 0; n < kSessions * kEventsPerSession; ++n) {
-        sqlite::EventRow row;
-        row.event.id = "e" + std::to_string(n);
-        row.event.session_id = "s" + std::to_string(n / kEventsPerSession);
-        row.event.role = "user";
-        row.event.content = "City" + std::to_string(n);
-        row.event.occurred_at = 1000 * (n + 1);
-        row.event.recorded_at = 1000 * (n + 1);
-        row.event.origin_class = "direct_user";
-        row.event.content_hash = "h" + std::to_string(n);
-        row.event.idempotency_key = "k" + std::to_string(n);
-        row.session_kind = "interactive";
-        row.indexed_text = row.event.content;
-        auto session = events.EnsureSession(*ns, row, 0);
-        if (!session) return session.error();
-        auto seq = events.Insert(*ns, *session, row);
-        if (!seq) return seq.error();
-        ENGRAM_RETURN_IF_ERROR(jobs.EnqueueExtraction(*ns, *session, *seq, 0));
-      }
-      return Status::Ok();
-    }));
+    for (int n = 0; n < kSessions * kEventsPerSession; ++n) {
+      ASSERT_OK(AddEvent(n, "s" + std::to_string(n / kEventsPerSession)));
+    }
   }
 
+
+ public:
+  // Stores event number n in `session` of namespace "n" and enqueues its extraction.
+  Status AddEvent(int n, const std::string& session_id) {
+    sqlite::EventStore events(*db_);
+    sqlite::JobStore jobs(*db_);
+    return db_->WriteTransaction([&]() -> Status {
+      auto ns = events.EnsureNamespace("n", 0);
+      if (!ns) return ns.error();
+      sqlite::EventRow row;
+      row.event.id = "e" + std::to_string(n);
+      row.event.session_id = session_id;
+      row.event.role = "user";
+      row.event.content = "City" + std::to_string(n);
+      row.event.occurred_at = 1000 * (n + 1);
+      row.event.recorded_at = 1000 * (n + 1);
+      row.event.origin_class = "direct_user";
+      row.event.content_hash = "h" + std::to_string(n);
+      row.event.idempotency_key = "k" + std::to_string(n);
+      row.session_kind = "interactive";
+      row.indexed_text = row.event.content;
+      auto session = events.EnsureSession(*ns, row, 0);
+      if (!session) return session.error();
+      auto seq = events.Insert(*ns, *session, row);
+      if (!seq) return seq.error();
+      return jobs.EnqueueExtraction(*ns, *session, *seq, 0);
+    });
+  }
+
+ protected:
   test::TempDir dir_;
   std::unique_ptr<sqlite::Database> db_;
   std::mutex mu_;
@@ -123,6 +130,42 @@ TEST_F(ExtractionWorkerTest, ADrainWritesTheSameWhateverItsTransactionBudget) {
   // Each session's window superseded Lin's previous city: one current value at the end.
   EXPECT_EQ(db_->QueryInt("SELECT count(*) FROM claims WHERE status = 'active'").value_or(-1), 1);
   EXPECT_EQ(db_->QueryInt("SELECT count(*) FROM jobs WHERE status <> 'done'").value_or(-1), 0);
+}
+
+// A writer that never stops (a concurrent `engram remember` loop) cannot keep a drain going: the
+// drain takes the jobs enqueued before it started and ends; the rest wait for the next call. Here
+// every extraction adds an event in a session of its own, as writers in other processes would.
+// Before, the drain went on as long as the writers did (the CI run that never finished).
+TEST_F(ExtractionWorkerTest, ADrainEndsWhileWritersKeepAddingEvents) {
+  class AddsAnEventEachCall : public extraction::Extractor {
+   public:
+    explicit AddsAnEventEachCall(ExtractionWorkerTest* test) : test_(test) {}
+    std::string Name() const override { return "test/adds"; }
+    Result<std::vector<extraction::CandidateClaim>> Extract(const std::vector<Event>&) override {
+      // Bounded, so that the old behaviour fails the expectations below instead of hanging.
+      if (added_ < 200) {
+        const int n = 1000 + added_++;
+        ENGRAM_RETURN_IF_ERROR(test_->AddEvent(n, "w" + std::to_string(n)));
+      }
+      return std::vector<extraction::CandidateClaim>{};
+    }
+    int added_ = 0;
+
+   private:
+    ExtractionWorkerTest* test_;
+  } extractor(this);
+  ExtractionWorkerOptions options;
+  options.windows_per_transaction = 1;
+  ExtractionWorker worker(*db_, mu_, extractor, registry_, options);
+  auto report = worker.Run(/*drain=*/true, 0);
+  ASSERT_TRUE(report.has_value()) << report.error().ToString();
+  EXPECT_EQ(report->events, kSessions * kEventsPerSession);
+  EXPECT_EQ(extractor.added_, kSessions);
+  EXPECT_EQ(db_->QueryInt("SELECT count(*) FROM jobs WHERE status = 'pending'").value_or(-1), kSessions);
+  // The next drain takes those, and ends again.
+  auto next = worker.Run(/*drain=*/true, 0);
+  ASSERT_TRUE(next.has_value()) << next.error().ToString();
+  EXPECT_EQ(next->events, kSessions);
 }
 
 }  // namespace

@@ -75,12 +75,13 @@ Result<std::optional<int64_t>> JobStore::OldestReadySession(const LeaseRequest& 
   auto st = db_.Cached(
       "SELECT session_id, id FROM (SELECT session_id, id FROM jobs INDEXED BY jobs_status_id "
       "WHERE status = 'pending' AND available_at <= ?1 AND session_id NOT IN (SELECT value FROM json_each(?2)) "
-      "ORDER BY id LIMIT 1) UNION ALL "
+      "AND (?4 = 0 OR id <= ?4) ORDER BY id LIMIT 1) UNION ALL "
       "SELECT session_id, id FROM (SELECT session_id, id FROM jobs INDEXED BY jobs_status_id "
       "WHERE status = 'leased' AND lease_expires_at <= ?1 AND lease_token IS NOT ?3 "
-      "AND session_id NOT IN (SELECT value FROM json_each(?2)) ORDER BY id LIMIT 1) ORDER BY 2 LIMIT 1");
+      "AND session_id NOT IN (SELECT value FROM json_each(?2)) AND (?4 = 0 OR id <= ?4) "
+      "ORDER BY id LIMIT 1) ORDER BY 2 LIMIT 1");
   if (!st) return Error(st.error());
-  (*st)->Bind(1, r.now).Bind(2, blocked).Bind(3, r.token);
+  (*st)->Bind(1, r.now).Bind(2, blocked).Bind(3, r.token).Bind(4, r.max_job_id);
   auto row = (*st)->Step();
   if (!row) return Error(row.error());
   std::optional<int64_t> out;
@@ -165,6 +166,16 @@ Result<int64_t> JobStore::ReleaseLeases(std::string_view condition, TimestampMs 
 }
 
 Result<int64_t> JobStore::ReleaseDeadLeases(TimestampMs now) { return ReleaseDeadLeases(now, 0); }
+
+Result<int64_t> JobStore::LastId() {
+  auto st = db_.Cached("SELECT coalesce(max(id), 0) FROM jobs");
+  if (!st) return Error(st.error());
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  const int64_t id = *row ? (*st)->Int(0) : 0;
+  (*st)->Reset();
+  return id;
+}
 
 Result<int64_t> JobStore::ReleaseDeadLeases(TimestampMs now, int64_t id) {
   auto owners = LeaseOwners();

@@ -44,6 +44,8 @@ struct LeaseRequest {
   size_t max_events = 5;        // a batch holds at most this many events of one session
   int64_t max_wait_ms = 120000; // a session with fewer pending events waits this long for more
   bool ignore_wait = false;     // drain: take whatever is ready (engram process)
+  int64_t max_job_id = 0;       // drain: only sessions with a ready job of id <= this (0 = any),
+                                // so that a drain ends even while writers keep adding events
   int64_t lease_ms = 60000;     // the lease expires after this; then another worker may take over
   std::string token;            // the lease token written on the jobs (one per batch, never "")
   std::string owner;            // FormatProcessIdentity of the holder; "" = this process
@@ -75,6 +77,9 @@ class JobStore {
   // Puts every leased job whose owner is dead (CheckLiveness) back to pending, due at `now`, its
   // attempts kept and last_error saying whose lease it was. Returns how many. Errors: from SQLite.
   Result<int64_t> ReleaseDeadLeases(TimestampMs now);
+
+  // The highest job id ever enqueued (0 for none): a drain's horizon. Errors: from SQLite.
+  Result<int64_t> LastId();
 
   // Extends the leases still held under `token` to now + lease_ms (a heartbeat). Errors: SQLite.
   Status Renew(std::string_view token, TimestampMs now, int64_t lease_ms);
