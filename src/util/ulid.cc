@@ -1,5 +1,7 @@
 #include "util/ulid.h"
 
+#include <unistd.h>
+
 #include <array>
 #include <mutex>
 #include <random>
@@ -14,6 +16,10 @@ struct UlidState {
   std::mt19937_64 rng{std::random_device{}()};
   TimestampMs last_ms = -1;
   std::array<uint8_t, 10> last_random{};
+  // The process that seeded `rng`. A forked child inherits the generator's state: without a new
+  // seed, parent and children made the same ids in the same millisecond (a UNIQUE failure on
+  // events.id when forked writers remembered at once).
+  pid_t seeded_by = getpid();
 };
 
 UlidState& State() {
@@ -28,6 +34,11 @@ std::string NewUlid(TimestampMs ms) {
   {
     UlidState& st = State();
     std::lock_guard<std::mutex> lock(st.mu);
+    if (st.seeded_by != getpid()) {
+      st.rng.seed(std::random_device{}());
+      st.last_ms = -1;
+      st.seeded_by = getpid();
+    }
     if (ms <= st.last_ms) {
       // Same (or earlier) millisecond: keep the previous time and increment the random part.
       ms = st.last_ms;
