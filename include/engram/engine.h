@@ -205,7 +205,7 @@ class Engine {
   // failed ledger write forgets nothing. Later Ingest/IngestBatch/Remember of the same content (by
   // content hash or idempotency key) or the same claim fact in the namespace stores nothing and
   // reports `forgotten` until Unforget. The bytes stay in the files until Compact.
-  // A `query` selector (every term must occur, at most query_limit recall hits) and any request
+  // A `query` selector (every term must occur; at most query_limit events and claims) and any request
   // with preview = true change nothing: the report lists the items with a short text; a query is
   // applied only with confirm = true. Naming ids that were forgotten before is not an error: they
   // are listed in already_forgotten. Every audit and tombstone row carries request.reason/actor.

@@ -500,8 +500,10 @@ struct ForgetRequest {
   std::string session_id;        // every event of this session (external id) of the namespace
   std::string subject;           // every claim (any status) whose subject is exactly this
   std::optional<TimestampMs> before;  // every event with occurred_at < before
-  std::string query;             // what recall (every term must occur) finds: events and claims
-  int query_limit = 20;          // 1–1000: at most this many recall hits are selected
+  // Every event and every claim (any status: superseded, expired and archived ones too) whose
+  // text holds every term of `query`, as full-text search reads it (not recall's ranked packet).
+  std::string query;
+  int query_limit = 20;          // 1–1000: at most this many events and this many claims
   // Compute and report what would be forgotten (with a short text of each item) and change
   // nothing. A `query` selector is always a preview unless `confirm` is set.
   bool preview = false;

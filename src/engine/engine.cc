@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <mutex>
 
+#include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
@@ -66,9 +67,13 @@ namespace {
 
 // TTLs assigned per write transaction after a drain (AssignPendingTtl).
 constexpr int64_t kTtlClaimsPerTransaction = 1000;
-// At most this many merge steps per full-text index after a drain (bounds a pathological index;
-// kFtsMergePagesPerStep pages each).
-constexpr int64_t kMaxFtsMergeSteps = 100000;
+// Merge steps per full-text index after a drain: this many per window the drain wrote (each
+// window's commit leaves at most one segment per index; kFtsMergePagesPerStep pages a step), at
+// least kMinFtsMergeSteps. Bounded by the drain's own work, not by "until nothing is left": while
+// writers keep committing, every step finds new segments, and an unbounded merge ran for minutes
+// after its drain (a CI run that never finished).
+constexpr int64_t kFtsMergeStepsPerWindow = 4;
+constexpr int64_t kMinFtsMergeSteps = 64;
 
 // Opens the database and checks that it is an engram database whose schema reads (with
 // `allow_older`, one a migration can bring up to date).
@@ -536,8 +541,9 @@ class EngineImpl final : public Engine {
       // on LoCoMo: events recall p50 1.1 → 0.8 ms). Incrementally, in short transactions: one
       // `optimize` held the write lock for the whole rewrite of both indexes (B43).
       std::lock_guard<std::mutex> lock(mu_);
+      const int64_t steps = std::max(kMinFtsMergeSteps, kFtsMergeStepsPerWindow * report->batches);
       for (const char* table : {"claim_fts", "event_fts"}) {
-        (void)sqlite::MergeFtsSegments(*db_, table, kMaxFtsMergeSteps);
+        (void)sqlite::MergeFtsSegments(*db_, table, steps);
       }
     }
     return report;
@@ -694,16 +700,15 @@ class EngineImpl final : public Engine {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::string> query_ids;
     if (!request.query.empty()) {
-      // Only what every term of the query occurs in; a preview unless confirmed.
-      RecallQuery q;
-      q.text = request.query;
-      q.namespace_name = request.namespace_name;
-      q.limit = request.query_limit;
-      q.match = MatchMode::kAll;
-      RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
-      auto found = engram::Recall(ctx, q);
-      if (!found) return Error(found.error());
-      for (const RecallItem& item : found->items) query_ids.push_back(item.id);
+      // Every event and claim holding every term, whatever its status; a preview unless confirmed.
+      auto found = db_->ReadTransaction([&]() -> Status {
+        auto ids = SelectForgetByQuery(*analyzer_, store_, claims_, options_, request.namespace_name,
+                                       request.query, request.query_limit);
+        if (!ids) return ids.error();
+        query_ids = std::move(*ids);
+        return Status::Ok();
+      });
+      if (!found.ok()) return Error(found);
       if (query_ids.empty()) {
         ForgetReport empty;
         empty.preview = !request.confirm;

@@ -324,6 +324,26 @@ TEST_F(ForgetTest, QuerySelectorNeverTakesMerelySimilarMemories) {
   EXPECT_THAT(EverythingFindable("u1", "locker"), ::testing::Not(HasSubstr("ALPHA")));
 }
 
+// The reliability driver forget_concurrency: "My locker code is C1", later "My locker code is C2"
+// (C1's claim is superseded), then `forget --query C1 --yes` forgot nothing, because the query
+// went through recall, which answers about now and leaves out an event whose claim no longer
+// stands. The selection reads the full-text indexes instead: every copy of the text, any status.
+TEST_F(ForgetTest, QuerySelectorTakesSupersededAndRepeatedCopies) {
+  Remember("u1", "My locker code is zkqvbnmtrw.", "2024-03-01T10:00:00Z", "s1");
+  Remember("u1", "My locker code is zkplhgfdcx.", "2024-03-05T10:00:00Z", "s1");
+  Ingest("u1", "s2", "Reminder: my locker code is zkqvbnmtrw (old)");
+  ForgetRequest r;
+  r.namespace_name = "u1";
+  r.query = "zkqvbnmtrw";
+  r.confirm = true;
+  ForgetReport report = Forget(r);
+  EXPECT_EQ(report.events, 2);
+  EXPECT_GE(report.claims, 1);
+  EXPECT_THAT(EverythingFindable("u1", "locker code"), ::testing::Not(HasSubstr("zkqvbnmtrw")));
+  EXPECT_THAT(EverythingFindable("u1", "locker code"), HasSubstr("zkplhgfdcx"));
+  ExpectDoctorOk();
+}
+
 TEST_F(ForgetTest, B19ForgottenFactLeavesNoTraceInSurvivingSubjectAfterRestart) {
   EventInput e1{.namespace_name = "u1", .session_id = "s1", .role = "user",
                 .content = "Person-P's locker code is CANARY-123.", .occurred_at = "2024-05-01T10:00:00Z",

@@ -523,6 +523,8 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
       "WHERE claim_fts MATCH ?3 AND claim_fts.rowid >= ?10 AND claim_fts.rowid <= ?11 AND c.namespace_id = ?4 ";
   if (v.archived_only) {
     sql += "AND c.status = 'archived' ";
+  } else if (v.any_status) {
+    // no status or time condition
   } else if (v.known_as_of) {
     // What engram believed at K: recorded by then and not yet closed; its validity as known then.
     // A valid_to written by a later supersede (recorded after K) was not known at K.
@@ -550,8 +552,8 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns).Bind(10, (*range)->first).Bind(11, (*range)->second);
-  if (v.archived_only) {
-    // No time bounds: archived claims are searched by text alone.
+  if (v.archived_only || v.any_status) {
+    // No time bounds: archived claims (or every claim) are searched by text alone.
   } else if (v.known_as_of) {
     q.Bind(5, *v.known_as_of).Bind(6, v.as_of.value_or(*v.known_as_of));
   } else if (v.as_of) {

@@ -38,6 +38,9 @@ struct ClaimVisibility {
   std::optional<TimestampMs> valid_until;
   // Archived claims only (the resurrection cold path, lifecycle/resurrect.h); overrides the rest.
   bool archived_only = false;
+  // Every claim, whatever its status or time (what `forget --query` may select); overrides the
+  // rest but archived_only.
+  bool any_status = false;
 };
 
 // One current value of a topic (ClaimStore::CurrentValuesByTopic).
