@@ -302,6 +302,30 @@ class Engine {
   // kIOError. Thread-safe.
   virtual Result<ImportReport> Import(std::istream& in) = 0;
 
+  // ---- Curated memory (docs/curated.md): MEMORY.md and USER.md per namespace ----
+  // Files in Options::curated_dir (default "<db_path>.curated") / <namespace>/; not in the
+  // database, so these work on a read-only database too (but WriteCurated records events).
+
+  // Both stores of the namespace ("memory" first), live state. A namespace that never wrote any
+  // has two empty stores. Errors: kInvalidArgument (namespace), kFailedPrecondition (a file that
+  // cannot be read or is not UTF-8). Thread-safe.
+  virtual Result<std::vector<CuratedStoreState>> ReadCurated(std::string_view namespace_name) = 0;
+  // Applies the operations to one store, all or nothing, under its file lock (several processes
+  // may write at once), then records each added or replacing entry as an event (role "system",
+  // metadata {"curated": {...}}) so that recall, explain and forget see it. Errors:
+  // kInvalidArgument (namespace, target, an operation's field; content that scans as an
+  // injection; old_text matching several entries), kNotFound (old_text matching none),
+  // kFailedPrecondition (over the budget; the file changed on disk; a batch emptying the store;
+  // if_version stale), kBusy, kIOError. The messages say what to do. Thread-safe.
+  virtual Result<CuratedWriteResult> WriteCurated(const CuratedWrite& write) = 0;
+  // The system-prompt block of both stores; with a session_id, frozen at that session's first
+  // call. Errors: as ReadCurated; kIOError. Thread-safe.
+  virtual Result<CuratedSnapshot> SnapshotCurated(std::string_view namespace_name, std::string_view session_id) = 0;
+  // Points the namespace's curated folder at `folder` (a symlink; e.g. ~/.hermes/memories, which
+  // then works as is). Returns the folder's absolute path. Errors: kInvalidArgument, kNotFound
+  // (no such folder), kFailedPrecondition (the namespace already has files of its own), kIOError.
+  virtual Result<std::string> BindCurated(std::string_view namespace_name, const std::string& folder) = 0;
+
   // Writes a consistent online snapshot of the database to `path` (VACUUM INTO; writers are not
   // blocked) and its manifest to `path + ".manifest.json"` (schema version, time, engram version,
   // size in bytes, XXH3-128 of the file, tombstone count, highest tombstone id, hash of the

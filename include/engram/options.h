@@ -168,6 +168,15 @@ struct Options {
   // Used only when the database is created; an existing database keeps its own.
   TextAnalysis analysis = TextAnalysis::kFull;
 
+  // Curated memory (docs/curated.md): the folder that holds one folder per namespace, each with
+  // MEMORY.md and USER.md. "" = "<db_path>.curated" (no default for ":memory:"). A namespace's
+  // folder may be a symlink to another folder (`engram memory bind`: a Hermes home's memories/).
+  std::string curated_dir;
+  // Budgets in characters (code points, delimiters counted): Hermes's memory_char_limit and
+  // user_char_limit (../shared/reference/hermes.md §1.2).
+  int64_t curated_memory_chars = 2200;
+  int64_t curated_user_chars = 1375;
+
   // BM25 parameters. Chat turns are short, so length normalisation is weak (b 0.4) and term
   // frequency saturates early (k1 0.9): measured on the LoCoMo dev split, see
   // docs/retrieval.md and ../shared/reference/retrieval_findings.md. Classic defaults: 1.2 / 0.75.

@@ -24,6 +24,9 @@ enum class StatusCode {
   kIOError,          // the file system or SQLite failed to read or write
   kCorruption,       // stored data failed an integrity check
   kInternal,         // a bug in engram: please report it
+  // The call is well formed but the state it needs does not hold: a curated store without room
+  // for the entry, a file changed on disk since it was read. Retrying unchanged fails again.
+  kFailedPrecondition,
   // Raised by the servers (REST, MCP over HTTP), never by the embedded Engine:
   kUnauthenticated,    // no API key, or one that is unknown or revoked
   kPermissionDenied,   // the key does not grant this access on this namespace
@@ -43,6 +46,9 @@ class Status {
   static Status IOError(std::string msg) { return {StatusCode::kIOError, std::move(msg)}; }
   static Status Corruption(std::string msg) { return {StatusCode::kCorruption, std::move(msg)}; }
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status FailedPrecondition(std::string msg) {
+    return {StatusCode::kFailedPrecondition, std::move(msg)};
+  }
   static Status Unauthenticated(std::string msg) { return {StatusCode::kUnauthenticated, std::move(msg)}; }
   static Status PermissionDenied(std::string msg) { return {StatusCode::kPermissionDenied, std::move(msg)}; }
   static Status ResourceExhausted(std::string msg) { return {StatusCode::kResourceExhausted, std::move(msg)}; }
@@ -66,7 +72,7 @@ class Status {
 
 // Stable snake_case name of a code ("invalid_argument"), used in JSON error bodies.
 std::string_view StatusCodeName(StatusCode code);
-// HTTP status for a code (400, 401, 403, 404, 408, 409, 429, 503, 500). A face may refine
+// HTTP status for a code (400, 401, 403, 404, 408, 409, 429, 503, 500; kFailedPrecondition 409). A face may refine
 // kResourceExhausted by the limit hit (413 body, 414 URI) and kDeadlineExceeded (504 upstream).
 int HttpStatusFor(StatusCode code);
 // JSON-RPC 2.0 error code for a code (-32602 invalid params, -32000.. server errors).

@@ -8,6 +8,7 @@
 #define ENGRAM_INCLUDE_TYPES_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -681,6 +682,69 @@ struct RestoreReport {
   int64_t events_forgotten = 0;     // backup rows removed by the replay
   int64_t claims_forgotten = 0;
   bool migrated = false;            // the backup had an older schema
+};
+
+// ---- Curated memory (docs/curated.md): two small files per namespace, Hermes-compatible ----
+//
+// `memory` (MEMORY.md: environment facts, conventions, tool quirks) and `user` (USER.md: the
+// person's preferences and habits) hold entries separated by "\n§\n", each store under a budget
+// in characters (Unicode code points, the delimiters counted). Layout, matching and messages follow
+// Hermes Agent's built-in memory tool (../shared/reference/hermes.md §1), so a Hermes home's
+// `memories/` folder works as is.
+
+// One change to a curated store. action "add" needs content; "replace" needs old_text and content
+// (the whole matched entry is replaced); "remove" needs old_text. old_text picks an entry: the
+// entry equal to it, else the one entry containing it.
+struct CuratedOp {
+  std::string action;
+  std::string content;
+  std::string old_text;
+};
+
+struct CuratedWrite {
+  std::string namespace_name;
+  std::string target;               // "memory" or "user"
+  std::vector<CuratedOp> operations;  // applied in order, all or nothing; the budget is checked on
+                                      // the final state only (a batch may free room, then add)
+  std::string session_id;           // the session the events are recorded in ("" = "curated")
+  std::string origin_class = "agent";  // of the recorded events: "direct_user" from a person
+  // When not empty, the write is refused (kFailedPrecondition) unless the file still has this
+  // version (CuratedStoreState::version): optimistic concurrency for a caller that read it first.
+  std::string if_version;
+};
+
+struct CuratedStoreState {
+  std::string target;                // "memory" or "user"
+  std::string file;                  // its path
+  std::vector<std::string> entries;  // live state, in file order
+  int64_t chars = 0;                 // code points of the entries joined by the delimiter
+  int64_t limit = 0;                 // the budget, code points
+  std::string usage;                 // "56% — 1,234/2,200 chars"
+  std::string version;               // a hash of the file's bytes ("" when there is no file)
+};
+
+struct CuratedWriteResult {
+  CuratedStoreState state;           // after the write
+  std::string message;               // "Entry added.", "Applied 3 operation(s).", ...
+  int applied = 0;                   // operations that changed the store
+  // 1-based operation index → the whole entry it overwrote or removed (the text is gone from the
+  // file: here it is visible to the caller, Hermes #117952).
+  std::map<int, std::string> replaced_entries;
+  std::map<int, std::string> removed_entries;
+  // Entries already stored that read like a new one (same words, other case or punctuation).
+  std::vector<std::string> near_duplicates;
+  std::vector<std::string> event_ids;  // events recording the added and replacing entries
+};
+
+// The system-prompt block of a namespace's curated memory (Hermes layout: a rule, a header with
+// the usage, a rule, the entries). Entries that scan as an injection are replaced by a [BLOCKED: ...]
+// line. Frozen per session: the first call for a session renders it, later calls return the same.
+struct CuratedSnapshot {
+  std::string block;   // both stores, "" when both are empty
+  std::string memory;  // the MEMORY block alone
+  std::string user;    // the USER PROFILE block alone
+  std::string session_id;  // the session it is frozen for ("" = not frozen: the current state)
+  TimestampMs taken_at = 0;
 };
 }  // namespace engram
 

@@ -61,6 +61,9 @@ struct McpAnnotations {
 struct McpBinding {
   std::string tool;   // tool name ("memory_recall"); "" = not an MCP tool
   std::string title;  // human title
+  // The description a model reads in tools/list, when shorter than Capability::description
+  // (tools/list stays under 6 KB); "" = the capability's.
+  std::string description;
   McpAnnotations annotations;
   // The arguments the tool exposes, in order (a subset of the capability's, to keep tools/list
   // small); empty = all. "namespace" is added by the MCP face when it is not bound.

@@ -9,13 +9,13 @@ namespace engram::api {
 namespace {
 
 std::vector<ParamSpec> RememberParams() {
-  ParamSpec key{.name = "idempotency_key", .description = "a replay with the same key changes nothing",
+  ParamSpec key{.name = "idempotency_key", .description = "a retry with this key changes nothing",
                 .max_length = kMaxIdLength, .in = ParamIn::kHeader, .header = "Idempotency-Key"};
   auto text = [](const char* name, const char* description, int64_t max_length) {
     return ParamSpec{.name = name, .description = description, .max_length = max_length};
   };
   return {NamespaceParam(),
-          text("text", "the statement to remember, in the user's words (or give subject, predicate and value)",
+          text("text", "the statement to remember, in the user's words",
                100000),
           text("subject", "structured memory: who or what it is about", kMaxIdLength),
           text("predicate", "structured memory: the attribute (snake_case)", kMaxIdLength),
@@ -139,6 +139,7 @@ std::vector<Capability> ClaimCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/memories"},
        .mcp = {.tool = "memory_save",
                .title = "Save a memory",
+               .description = "Save a fact, preference or decision now; one that changes an earlier fact supersedes it.",
                .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
                .params = {"text", "at", "idempotency_key"}}});
   out.push_back({.name = "list_claims",
@@ -166,7 +167,8 @@ std::vector<Capability> ClaimCapabilities() {
                                          {"namespace", "type"}),
                  .handler = RunGetMemory,
                  .rest = {"GET", "/v1/namespaces/{namespace}/memories/{id}"},
-                 .mcp = {.tool = "memory_get", .title = "Read a memory", .annotations = read}});
+                 .mcp = {.tool = "memory_get", .title = "Read a memory",
+               .description = "Read a memory in full by the id recall gave.", .annotations = read}});
   out.push_back({.name = "get_claim",
                  .group = "claims",
                  .description = "Read one claim with its evidence.",
@@ -184,7 +186,8 @@ std::vector<Capability> ClaimCapabilities() {
                                          {"namespace", "claim", "current", "why", "chain"}),
                  .handler = RunExplain,
                  .rest = {"GET", "/v1/namespaces/{namespace}/claims/{id}/explain"},
-                 .mcp = {.tool = "memory_explain", .title = "Explain a memory", .annotations = read}});
+                 .mcp = {.tool = "memory_explain", .title = "Explain a memory",
+               .description = "Why a claim is or is not current: evidence, supersede chain, history.", .annotations = read}});
   OrderedJson history = IdFields("the claim");
   history["properties"]["chain"] = ArrayOf(AnyObject("a value of the slot, oldest first"));
   history["properties"]["history"] = ArrayOf(AnyObject("a change: at, actor, action, reason, before, after"));
@@ -197,7 +200,8 @@ std::vector<Capability> ClaimCapabilities() {
                  .result_schema = std::move(history),
                  .handler = RunHistory,
                  .rest = {"GET", "/v1/namespaces/{namespace}/claims/{id}/history"},
-                 .mcp = {.tool = "memory_history", .title = "History of a memory", .annotations = read}});
+                 .mcp = {.tool = "memory_history", .title = "History of a memory",
+               .description = "Every value the fact has had, and every change of the claim.", .annotations = read}});
   return out;
 }
 

@@ -131,7 +131,7 @@ std::vector<Capability> EventCapabilities() {
        .params = {NamespaceParam(),
                   {.name = "events",
                    .type = ParamType::kArray,
-                   .description = "the events, each {session_id, role, content, occurred_at?, speaker?, ...}",
+                   .description = "each {session_id, role, content, occurred_at?, speaker?, ...}",
                    .required = true,
                    .max_length = 1000}},
        .result_schema = Object({{"namespace", StringType()},
@@ -142,6 +142,7 @@ std::vector<Capability> EventCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/events:batch"},
        .mcp = {.tool = "memory_ingest",
                .title = "Ingest conversation events",
+               .description = "Store conversation events (up to 1,000, all or nothing); claims are extracted afterwards.",
                .annotations = {.read_only = false, .destructive = false, .idempotent = true, .open_world = false}}});
   out.push_back({.name = "get_event",
                  .group = "events",

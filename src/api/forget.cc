@@ -15,17 +15,17 @@ std::vector<ParamSpec> ForgetParams() {
   };
   return {NamespaceParam(),
           {.name = "ids", .type = ParamType::kStringArray,
-           .description = "event or claim ids to forget (any id a write or recall returned)", .max_length = 1000},
+           .description = "event or claim ids", .max_length = 1000},
           text("session_id", "forget every event of this session"),
           text("subject", "forget every claim about this subject (exact)"),
           {.name = "before", .type = ParamType::kTimestamp, .description = "forget every event before this time"},
-          text("query", "forget every event and claim (any status) holding every term of this text"),
+          text("query", "every event and claim (any status) holding every term of this text"),
           {.name = "query_limit", .type = ParamType::kInteger, .description = "at most this many events and this many claims, 1–1000",
            .minimum = 1, .maximum = 1000, .default_value = 20},
           {.name = "all", .type = ParamType::kBoolean, .description = "forget the whole namespace",
            .default_value = false},
           {.name = "confirm", .type = ParamType::kBoolean,
-           .description = "false (default): only report what would be forgotten; true: forget it", .default_value = false},
+           .description = "false (default): only report what would go; true: forget", .default_value = false},
           {.name = "reason", .description = "why (kept in the tombstones and audit log)", .max_length = 1000}};
 }
 
@@ -107,6 +107,7 @@ std::vector<Capability> ForgetCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/forget"},
        .mcp = {.tool = "memory_forget",
                .title = "Forget memories",
+               .description = "Forget for good, by ids or query: a preview unless confirm; a tombstone blocks its return.",
                .annotations = {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
                .params = {"ids", "query", "confirm"}}});
   out.push_back({.name = "list_tombstones",

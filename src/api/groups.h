@@ -13,6 +13,8 @@ std::vector<Capability> EventCapabilities();   // ingest_event, ingest_events, g
 std::vector<Capability> RecallCapabilities();  // recall, feedback, list_sessions, search_sessions
 std::vector<Capability> ClaimCapabilities();   // remember, list_claims, get_claim, explain_claim, ...
 std::vector<Capability> ForgetCapabilities();  // forget, list_tombstones, unforget
+// read_curated, write_curated, curated_snapshot, bind_curated (docs/curated.md)
+std::vector<Capability> CuratedCapabilities();
 std::vector<Capability> AdminCapabilities();   // stats, doctor, jobs, maintain, export, import, ...
 // list_all_sessions, list_all_tombstones: the lists of every namespace, admin only (B27).
 std::vector<Capability> AllNamespacesCapabilities();

@@ -24,19 +24,19 @@ ParamSpec Flag(const char* name, const char* description, bool default_value) {
 
 std::vector<ParamSpec> RecallParams() {
   return {NamespaceParam(),
-          {.name = "query", .description = "the question, taken literally (no search operators)", .required = true,
+          {.name = "query", .description = "the question, taken literally", .required = true,
            .max_length = kMaxQueryLength},
-          {.name = "limit", .type = ParamType::kInteger, .description = "items to return, 1–1000",
+          {.name = "limit", .type = ParamType::kInteger, .description = "items to return",
            .minimum = 1, .maximum = kMaxRecallLimit, .default_value = 10},
           {.name = "budget_tokens", .type = ParamType::kInteger,
-           .description = "pack items under this many tokens, 0 = no budget", .minimum = 0, .maximum = 1000000,
+           .description = "pack items under this many tokens (0 = none)", .minimum = 0, .maximum = 1000000,
            .default_value = 0},
           {.name = "session_id", .description = "only this session", .max_length = kMaxIdLength},
           Time("since", "only events at or after this time"),
           Time("until", "only events before this time"),
-          Time("as_of", "claims true at this time (valid time)"),
+          Time("as_of", "claims true at this time"),
           Time("known_as_of", "claims engram believed at this time (recorded time)"),
-          Flag("include_history", "also superseded and expired claims, with their validity", false),
+          Flag("include_history", "also superseded and expired claims", false),
           {.name = "match", .description = "any: rank by any term; all: every term must occur",
            .enum_values = {"any", "all"}, .default_value = "any"},
           Flag("include_events", "search events", true),
@@ -46,7 +46,7 @@ std::vector<ParamSpec> RecallParams() {
            .max_length = 16},
           {.name = "rerank", .type = ParamType::kBoolean,
            .description = "true: the configured reranker must run; false: not for this query"},
-          {.name = "cursor", .description = "a next_cursor: the items ranked after that page", .max_length = 64}};
+          {.name = "cursor", .description = "next_cursor of the previous page", .max_length = 64}};
 }
 
 // The asker's offset: utc_offset, else the offset written in now, else UTC.
@@ -196,6 +196,7 @@ std::vector<Capability> RecallCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/recall"},
        .mcp = {.tool = "memory_recall",
                .title = "Recall memories",
+               .description = "Find the memories that answer a question, current facts first, with evidence. Call it before answering from memory.",
                .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
                .params = {"query", "limit", "budget_tokens", "as_of", "include_history", "cursor"},
                .defaults = {{"budget_tokens", 2000}}}});
@@ -208,7 +209,7 @@ std::vector<Capability> RecallCapabilities() {
        .params = {NamespaceParam(),
                   {.name = "feedback_id", .description = "the item's feedback_id from recall", .required = true,
                    .max_length = 400},
-                  {.name = "helpful", .type = ParamType::kBoolean, .description = "true: it helped; false: it did not",
+                  {.name = "helpful", .type = ParamType::kBoolean, .description = "true if it helped",
                    .required = true}},
        .result_schema = Object({{"namespace", StringType()}, {"item_type", StringType()}, {"item_id", StringType()},
                                 {"helpful", IntegerType()}, {"unhelpful", IntegerType()}},
@@ -217,6 +218,7 @@ std::vector<Capability> RecallCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/feedback"},
        .mcp = {.tool = "memory_feedback",
                .title = "Rate a recalled memory",
+               .description = "Rate a recalled item helpful or not; it shapes later recalls.",
                .annotations = {.read_only = false, .destructive = false, .idempotent = true, .open_world = false}}});
   out.push_back({.name = "list_sessions",
                  .group = "sessions",
@@ -236,7 +238,7 @@ std::vector<Capability> RecallCapabilities() {
                    .max_length = kMaxQueryLength},
                   {.name = "current_session_id", .description = "this session's lineage is left out",
                    .max_length = kMaxIdLength},
-                  {.name = "limit", .type = ParamType::kInteger, .description = "sessions, 1–10", .minimum = 1,
+                  {.name = "limit", .type = ParamType::kInteger, .description = "sessions to return", .minimum = 1,
                    .maximum = 10, .default_value = 3},
                   {.name = "window", .type = ParamType::kInteger, .description = "events either side of the hit, 1–20",
                    .minimum = 1, .maximum = 20, .default_value = 5}},
@@ -246,6 +248,7 @@ std::vector<Capability> RecallCapabilities() {
        .rest = {"POST", "/v1/namespaces/{namespace}/sessions/search"},
        .mcp = {.tool = "memory_search_sessions",
                .title = "Search past sessions",
+               .description = "Full-text search of past conversations: best sessions with the turns around each match.",
                .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
                .params = {"query", "limit"}}});
   return out;

@@ -171,6 +171,10 @@ nlohmann::json CapabilityFlags::Args() const {
     } else if (b.type == api::ParamType::kInteger || b.type == api::ParamType::kNumber) {
       nlohmann::json number = nlohmann::json::parse(b.value, nullptr, /*allow_exceptions=*/false);
       if (number.is_number()) value = number;
+    } else if (b.type == api::ParamType::kArray || b.type == api::ParamType::kObject) {
+      // Given as JSON text (`--operations '[{"action": "add", ...}]'`).
+      nlohmann::json parsed = nlohmann::json::parse(b.value, nullptr, /*allow_exceptions=*/false);
+      if (parsed.is_array() || parsed.is_object()) value = std::move(parsed);
     }
     args[b.name] = std::move(value);
   }

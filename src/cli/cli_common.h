@@ -206,6 +206,8 @@ void AddForgetCommands(CLI::App& app, const GlobalFlags& flags, Commands& comman
 void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // process, worker, jobs
 // stats, doctor, maintain, export, import, backup, restore, reindex, models
 void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+// memory list|add|replace|remove|apply|snapshot|bind (curated memory)
+void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 
 }  // namespace engram::cli
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <mutex>
 
+#include "engine/curated_memory.h"
 #include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
 #include "lifecycle/backup.h"
@@ -834,6 +835,22 @@ class EngineImpl final : public Engine {
     if (!report) return report;
     ENGRAM_RETURN_IF_ERROR(AssignPendingTtl());
     return report;
+  }
+
+  Result<std::vector<CuratedStoreState>> ReadCurated(std::string_view namespace_name) override {
+    return ReadCuratedStores(options_, namespace_name);
+  }
+
+  Result<CuratedWriteResult> WriteCurated(const CuratedWrite& write) override {
+    return WriteCuratedStore(*this, options_, write);
+  }
+
+  Result<CuratedSnapshot> SnapshotCurated(std::string_view namespace_name, std::string_view session_id) override {
+    return SnapshotCuratedStores(options_, namespace_name, session_id);
+  }
+
+  Result<std::string> BindCurated(std::string_view namespace_name, const std::string& folder) override {
+    return BindCuratedFolder(options_, namespace_name, folder);
   }
 
   Result<BackupManifest> Backup(const std::string& path) override {

@@ -47,7 +47,8 @@ OrderedJson ToolDefinition(const api::Capability& capability, bool namespace_arg
   OrderedJson input = api::InputSchema(specs, ToolParamNames(capability, namespace_argument));
   return OrderedJson{{"name", capability.mcp.tool},
                      {"title", capability.mcp.title},
-                     {"description", capability.description},
+                     {"description", capability.mcp.description.empty() ? capability.description
+                                                                         : capability.mcp.description},
                      {"inputSchema", std::move(input)},
                      {"outputSchema", CompactOutputSchema(capability.result_schema)},
                      {"annotations", Annotations(capability.mcp.annotations)}};

@@ -12,6 +12,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kIOError: return "io_error";
     case StatusCode::kCorruption: return "corruption";
     case StatusCode::kInternal: return "internal";
+    case StatusCode::kFailedPrecondition: return "failed_precondition";
     case StatusCode::kUnauthenticated: return "unauthenticated";
     case StatusCode::kPermissionDenied: return "permission_denied";
     case StatusCode::kResourceExhausted: return "resource_exhausted";
@@ -25,7 +26,8 @@ int HttpStatusFor(StatusCode code) {
     case StatusCode::kOk: return 200;
     case StatusCode::kInvalidArgument: return 400;
     case StatusCode::kNotFound: return 404;
-    case StatusCode::kAlreadyExists: return 409;
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition: return 409;
     case StatusCode::kBusy: return 503;
     case StatusCode::kIOError:
     case StatusCode::kCorruption:
@@ -52,6 +54,7 @@ int JsonRpcCodeFor(StatusCode code) {
     case StatusCode::kPermissionDenied: return -32007;
     case StatusCode::kResourceExhausted: return -32008;
     case StatusCode::kDeadlineExceeded: return -32009;
+    case StatusCode::kFailedPrecondition: return -32010;
   }
   return -32603;
 }
