@@ -206,6 +206,7 @@ void AddForgetCommands(CLI::App& app, const GlobalFlags& flags, Commands& comman
 void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // process, worker, jobs
 // stats, doctor, maintain, export, import, backup, restore, reindex, models
 void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
 
 }  // namespace engram::cli
 

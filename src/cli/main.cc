@@ -56,6 +56,7 @@ int Main(int argc, char** argv) {
   AddForgetCommands(app, flags, commands);
   AddJobsCommands(app, flags, commands);
   AddAdminCommands(app, flags, commands);
+  AddHermesCommands(app, flags, commands);
 
   try {
     app.parse(argc, argv);
