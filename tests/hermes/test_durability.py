@@ -1,0 +1,184 @@
+"""The journal's promise: a turn handed to sync_turn reaches engram exactly once, whatever happens to
+the process or to engram in between — the sender killed mid-send, the process killed with turns
+unsent, acknowledgements lost (so turns are sent twice), a torn last line, a provider restarted in
+the same process."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+from conftest import turns_of, wait_for
+
+CHILD = textwrap.dedent("""
+    import sys, time
+    from plugins.memory import load_memory_provider
+    p = load_memory_provider("engram")
+    p.initialize("dur-child", hermes_home=sys.argv[1], platform="cli")
+    for i in range(3):
+        p.on_turn_start(i + 1, f"question {i} about parcels")
+        p.sync_turn(f"question {i} about parcels", f"answer {i} about parcels", session_id="dur-child")
+    print("journaled", flush=True)
+    time.sleep(600)
+""")
+
+WANT = [r for i in range(3) for r in (("user", f"question {i} about parcels"), ("assistant", f"answer {i} about parcels"))]
+
+
+def journal_dir(home):
+    return home / "engram" / "journal"
+
+
+def start_child(home, url):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    env.update(HERMES_HOME=str(home), ENGRAM_URL=url)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(home)], env=env, stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "journaled"
+    return child
+
+
+def kill(child):
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+
+
+def new_provider(home, session="dur-parent"):
+    from plugins.memory import load_memory_provider
+
+    p = load_memory_provider("engram")
+    p.initialize(session, hermes_home=str(home), platform="cli")
+    return p
+
+
+def rt_of(provider):
+    return provider._rt
+
+
+def test_process_killed_with_turns_unsent(hermes_home, engram_server, monkeypatch):
+    # The child journals 3 turns while nothing listens at its url, then is killed -9.
+    child = start_child(hermes_home, "http://127.0.0.1:9")
+    kill(child)
+    assert len(list(journal_dir(hermes_home).glob("*.jsonl"))) == 1
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p = new_provider(hermes_home)
+    assert rt_of(p).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-child") == WANT
+    p.shutdown()
+    assert list(journal_dir(hermes_home).glob("*.jsonl")) == []
+
+
+def test_sender_killed_mid_send(hermes_home, engram_server, monkeypatch):
+    # A listener that accepts and never answers: the child's sender is inside its first POST when killed.
+    import socket
+
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(8)
+    hole.settimeout(30)
+    try:
+        child = start_child(hermes_home, f"http://127.0.0.1:{hole.getsockname()[1]}")
+        conn, _ = hole.accept()  # the POST is on its way
+        kill(child)
+        conn.close()
+    finally:
+        hole.close()
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p = new_provider(hermes_home)
+    assert rt_of(p).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-child") == WANT
+    p.shutdown()
+
+
+def test_lost_acknowledgements_do_not_duplicate(hermes_home, engram_server, monkeypatch):
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    child = start_child(hermes_home, engram_server.url)
+    assert wait_for(lambda: turns_of(engram_server.db, "dur-child") == WANT)
+    kill(child)
+    # Drop every acknowledgement, as if the process died after each POST and before its ack.
+    for f in journal_dir(hermes_home).glob("*.jsonl"):
+        lines = [line for line in f.read_text().splitlines() if '"ack"' not in line]
+        f.write_text("\n".join(lines) + "\n")
+    records = [json.loads(line) for f in journal_dir(hermes_home).glob("*.jsonl") for line in f.read_text().splitlines()]
+    assert len(records) == 3
+    p = new_provider(hermes_home)
+    assert rt_of(p).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-child") == WANT  # sent again, stored once
+    p.shutdown()
+
+
+def test_torn_last_line_is_ignored(hermes_home, engram_server, monkeypatch):
+    child = start_child(hermes_home, "http://127.0.0.1:9")
+    kill(child)
+    f = next(journal_dir(hermes_home).glob("*.jsonl"))
+    with open(f, "a") as out:
+        out.write('{"id":"hermes:dur-child:9:torn","kind":"turn","namespace":"hermes","sess')
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p = new_provider(hermes_home)
+    assert rt_of(p).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-child") == WANT
+    p.shutdown()
+
+
+def test_provider_restarted_in_the_same_process(hermes_home, engram_server, monkeypatch):
+    monkeypatch.setenv("ENGRAM_URL", "http://127.0.0.1:9")
+    p = new_provider(hermes_home, "dur-same")
+    for i in range(2):
+        p.on_turn_start(i + 1, f"q{i} about lanterns")
+        p.sync_turn(f"q{i} about lanterns", f"a{i} about lanterns", session_id="dur-same")
+    t0 = time.monotonic()
+    p.shutdown()  # engram down: bounded, the turns stay in the journal
+    assert time.monotonic() - t0 < 5
+    assert len(list(journal_dir(hermes_home).glob("*.jsonl"))) == 1
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p2 = new_provider(hermes_home, "dur-same-2")
+    assert rt_of(p2).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-same") == [
+        ("user", "q0 about lanterns"), ("assistant", "a0 about lanterns"),
+        ("user", "q1 about lanterns"), ("assistant", "a1 about lanterns")]
+    p2.shutdown()
+    assert list(journal_dir(hermes_home).glob("*.jsonl")) == []
+
+
+def test_two_providers_share_one_runtime(hermes_home, engram_server, monkeypatch):
+    """The gateway builds a provider per agent: they share the journal, sender and client."""
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    a = new_provider(hermes_home, "gw-a")
+    b = new_provider(hermes_home, "gw-b")
+    assert rt_of(a) is rt_of(b)
+    a.sync_turn("hello from a about kites", "hi a", session_id="gw-a")
+    b.sync_turn("hello from b about kites", "hi b", session_id="gw-b")
+    rt = rt_of(a)
+    a.shutdown()
+    assert rt.sender.alive  # b still holds it
+    b.shutdown()
+    assert not rt.sender.alive
+    assert turns_of(engram_server.db, "gw-a") == [("user", "hello from a about kites"), ("assistant", "hi a")]
+    assert turns_of(engram_server.db, "gw-b") == [("user", "hello from b about kites"), ("assistant", "hi b")]
+
+
+def test_session_switch_sends_lineage_and_session_end_is_idempotent(hermes_home, engram_server, monkeypatch):
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p = new_provider(hermes_home, "lin-1")
+    p.sync_turn("first part of the plan about ferries", "ok", session_id="lin-1")
+    p.on_session_end([])
+    t0 = time.monotonic()
+    for _ in range(20):  # every compression calls it again: nothing new, nothing to wait for
+        p.on_session_end([])
+    assert time.monotonic() - t0 < 1  # 20 flushes would take up to 20 s
+    p.on_session_switch("lin-2", parent_session_id="lin-1", reset=False, reason="compression")
+    p.sync_turn("second part of the plan about ferries", "ok too", session_id="lin-2")
+    p.on_session_switch("lin-3", parent_session_id="lin-2", reset=True, reason="new_session")
+    p.sync_turn("a new conversation about ferries", "fine", session_id="lin-3")
+    p.on_session_switch("lin-1", parent_session_id="lin-3", reset=False, reason="resume")
+    p.sync_turn("back to the plan about ferries", "yes", session_id="lin-1")
+    assert rt_of(p).sender.flush(10)
+    status, body = engram_server.call("GET", engram_server.ns("/sessions"))
+    parents = {s["session_id"]: s["parent_session_id"] for s in body["items"]}
+    assert parents == {"lin-1": None, "lin-2": "lin-1", "lin-3": None}
+    assert turns_of(engram_server.db, "lin-2") == [("user", "second part of the plan about ferries"),
+                                                   ("assistant", "ok too")]
+    assert len(turns_of(engram_server.db, "lin-1")) == 4
+    p.shutdown()
