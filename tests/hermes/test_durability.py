@@ -57,16 +57,22 @@ def rt_of(provider):
     return provider._rt
 
 
+def restart_and_check(home, engram_server, monkeypatch):
+    """A provider of a new process-wide runtime adopts the journal and delivers the child's 3 turns,
+    each exactly once."""
+    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
+    p = new_provider(home)
+    assert rt_of(p).sender.flush(10)
+    assert turns_of(engram_server.db, "dur-child") == WANT
+    p.shutdown()
+
+
 def test_process_killed_with_turns_unsent(hermes_home, engram_server, monkeypatch):
     # The child journals 3 turns while nothing listens at its url, then is killed -9.
     child = start_child(hermes_home, "http://127.0.0.1:9")
     kill(child)
     assert len(list(journal_dir(hermes_home).glob("*.jsonl"))) == 1
-    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
-    p = new_provider(hermes_home)
-    assert rt_of(p).sender.flush(10)
-    assert turns_of(engram_server.db, "dur-child") == WANT
-    p.shutdown()
+    restart_and_check(hermes_home, engram_server, monkeypatch)
     assert list(journal_dir(hermes_home).glob("*.jsonl")) == []
 
 
@@ -85,11 +91,7 @@ def test_sender_killed_mid_send(hermes_home, engram_server, monkeypatch):
         conn.close()
     finally:
         hole.close()
-    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
-    p = new_provider(hermes_home)
-    assert rt_of(p).sender.flush(10)
-    assert turns_of(engram_server.db, "dur-child") == WANT
-    p.shutdown()
+    restart_and_check(hermes_home, engram_server, monkeypatch)
 
 
 def test_lost_acknowledgements_do_not_duplicate(hermes_home, engram_server, monkeypatch):
@@ -103,10 +105,7 @@ def test_lost_acknowledgements_do_not_duplicate(hermes_home, engram_server, monk
         f.write_text("\n".join(lines) + "\n")
     records = [json.loads(line) for f in journal_dir(hermes_home).glob("*.jsonl") for line in f.read_text().splitlines()]
     assert len(records) == 3
-    p = new_provider(hermes_home)
-    assert rt_of(p).sender.flush(10)
-    assert turns_of(engram_server.db, "dur-child") == WANT  # sent again, stored once
-    p.shutdown()
+    restart_and_check(hermes_home, engram_server, monkeypatch)  # sent again, stored once
 
 
 def test_torn_last_line_is_ignored(hermes_home, engram_server, monkeypatch):
@@ -115,11 +114,7 @@ def test_torn_last_line_is_ignored(hermes_home, engram_server, monkeypatch):
     f = next(journal_dir(hermes_home).glob("*.jsonl"))
     with open(f, "a") as out:
         out.write('{"id":"hermes:dur-child:9:torn","kind":"turn","namespace":"hermes","sess')
-    monkeypatch.setenv("ENGRAM_URL", engram_server.url)
-    p = new_provider(hermes_home)
-    assert rt_of(p).sender.flush(10)
-    assert turns_of(engram_server.db, "dur-child") == WANT
-    p.shutdown()
+    restart_and_check(hermes_home, engram_server, monkeypatch)
 
 
 def test_provider_restarted_in_the_same_process(hermes_home, engram_server, monkeypatch):
