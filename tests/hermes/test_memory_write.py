@@ -112,16 +112,19 @@ def test_mirror_add_replace_remove(curated, hermes_home):
     p = provider_for(hermes_home)
     p.on_memory_write("add", "memory", "The build uses CMake presets.", metadata={"session_id": "mw-1"})
     p.on_memory_write("add", "user", "User writes Chinese and English.", metadata={"session_id": "mw-1"})
+    p.on_memory_write("add", "user", "User works in UTC+8.", metadata={"session_id": "mw-1"})
     assert p._rt.sender.flush(10)
     assert "The build uses CMake presets." in entries(curated, "memory")
-    assert "User writes Chinese and English." in entries(curated, "user")
+    assert entries(curated, "user") == ["User writes Chinese and English.", "User works in UTC+8."]
     p.on_memory_write("replace", "memory", "The build uses plain CMake, no presets.",
                       metadata={"old_text": "CMake presets"})
     assert p._rt.sender.flush(10)
     assert entries(curated, "memory") == ["The build uses plain CMake, no presets."]
+    # (not the last entry: engram refuses a write that would empty a store)
     p.on_memory_write("remove", "user", "", metadata={"old_text": "Chinese and English"})
     assert p._rt.sender.flush(10)
-    assert entries(curated, "user") == []
+    assert entries(curated, "user") == ["User works in UTC+8."]
+    assert not (hermes_home / "engram" / "journal" / "rejected.jsonl").exists()
     p.shutdown()
 
 
