@@ -50,9 +50,10 @@ class EngramClient:
     def ns_path(self, namespace: str, suffix: str) -> str:
         return f"/v1/namespaces/{quote(namespace, safe='')}{suffix}"
 
-    def request(self, method: str, path: str, body: Optional[Dict[str, Any]] = None, *, timeout: float,
-                headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    def request(self, method: str, path: str, body: Optional[Dict[str, Any]] = None, *,
+                timeout: float) -> Dict[str, Any]:
         """The JSON reply of a 2xx; raises EngramError otherwise (at once while the breaker is open)."""
+        data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
         if not self.breaker.allow():
             raise EngramError(
                 f"engram is unreachable; the next try is in {self.breaker.seconds_until_retry():.0f} s",
@@ -62,20 +63,24 @@ class EngramClient:
         except EngramError as e:
             self.breaker.record_failure(str(e))
             raise
-        data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        req = urllib.request.Request(base + path, data=data, method=method)
+        try:
+            req = urllib.request.Request(base + path, data=data, method=method)
+        except ValueError as e:
+            self.breaker.record_failure(f"{base}{path}: {e}")
+            raise EngramError(f"bad engram URL {base}{path}: {e}", transient=False) from None
         req.add_header("Accept", "application/json")
         if data is not None:
             req.add_header("Content-Type", "application/json")
         if self._api_key:
             req.add_header("Authorization", f"Bearer {self._api_key}")
-        for k, v in (headers or {}).items():
-            req.add_header(k, v)
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw = resp.read()
         except urllib.error.HTTPError as e:
-            raw = e.read() if e.fp is not None else b""
+            try:
+                raw = e.read() if e.fp is not None else b""
+            except Exception:
+                raw = b""
             problem = _problem(raw)
             message = problem.get("detail") or problem.get("title") or f"HTTP {e.code}"
             code = problem.get("code", "")
@@ -89,6 +94,9 @@ class EngramClient:
             reason = getattr(e, "reason", e)
             self.breaker.record_failure(f"{base}: {reason}")
             raise EngramError(f"engram at {base} did not answer: {reason}") from None
+        except Exception as e:  # http.client's own errors (a malformed reply, a dropped connection)
+            self.breaker.record_failure(f"{base}: {e!r}")
+            raise EngramError(f"engram at {base}: {e!r}") from None
         self.breaker.record_success()
         if not raw:
             return {}
