@@ -36,7 +36,11 @@ _FOREIGN_ENV = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY", "ANTH
 
 def engram_cli(*args: str, check: bool = True, timeout: float = 60) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_") or k == "ENGRAM_BIN_UNDER_TEST"}
-    return subprocess.run([ENGRAM, *args], capture_output=True, text=True, check=check, timeout=timeout, env=env)
+    r = subprocess.run([ENGRAM, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    if check and r.returncode != 0:
+        raise AssertionError(f"engram {' '.join(args)}: exit {r.returncode}\nstdout: {r.stdout[-2000:]}\n"
+                             f"stderr: {r.stderr[-2000:]}")
+    return r
 
 
 # ---- engram serve ------------------------------------------------------------------------------
@@ -114,7 +118,12 @@ class EngramServer:
 def events_of(db: Path, namespace: str = NAMESPACE, session_id: Optional[str] = None) -> List[Dict[str, Any]]:
     """The events of a namespace (or of one session) as `engram export` writes them (read-only), in
     the order they were stored; "session_id" and a parsed "metadata" added."""
-    out = engram_cli("--db", str(db), "export", "--namespace", namespace).stdout
+    r = engram_cli("--db", str(db), "export", "--namespace", namespace, check=False)
+    if r.returncode == 3 and "does not exist" in r.stderr:
+        return []  # nothing was written to the namespace yet
+    if r.returncode != 0:
+        raise AssertionError(f"engram export: exit {r.returncode}: {r.stderr[-2000:]}")
+    out = r.stdout
     events = []
     for line in out.splitlines():
         obj = json.loads(line)

@@ -177,3 +177,87 @@ def test_session_switch_sends_lineage_and_session_end_is_idempotent(hermes_home,
                                                    ("assistant", "ok too")]
     assert len(turns_of(engram_server.db, "lin-1")) == 4
     p.shutdown()
+
+
+def core_module(hermes_home, name):
+    """A module of the installed plugin's core/ subpackage (imported through Hermes's loader)."""
+    from plugins.memory import load_memory_provider
+
+    load_memory_provider("engram")
+    return sys.modules[f"_hermes_user_memory.engram.core.{name}"]
+
+
+def test_circuit_breaker_opens_after_5_failures_for_120_s(hermes_home):
+    breaker = core_module(hermes_home, "breaker")
+    now = [1000.0]
+    downs, ups = [], []
+    b = breaker.CircuitBreaker(clock=lambda: now[0], on_down=downs.append, on_up=lambda: ups.append(True))
+    for _ in range(4):
+        assert b.allow()
+        b.record_failure("refused")
+    assert b.allow() and not b.is_open
+    b.record_failure("refused")
+    assert b.is_open and not b.allow()
+    assert downs == ["refused"]  # told once per outage
+    now[0] += 119
+    assert not b.allow()
+    now[0] += 2
+    assert b.allow() and not b.allow()  # one trial call at a time
+    b.record_failure("still refused")
+    assert not b.allow()  # open again for 120 s
+    now[0] += 121
+    assert b.allow()
+    b.record_success()
+    assert not b.is_open and b.allow() and ups == [True] and downs == ["refused"]
+
+
+def test_client_errors_do_not_trip_the_breaker(hermes_home):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+
+    client_mod = core_module(hermes_home, "client")
+    breaker_mod = core_module(hermes_home, "breaker")
+    statuses = []
+
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            status = statuses.pop(0)
+            body = json.dumps({"status": status, "code": "invalid_argument", "detail": "no"}).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/problem+json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        c = client_mod.EngramClient(lambda: url, "", breaker_mod.CircuitBreaker())
+        statuses.extend([400] * 6)
+        for _ in range(6):
+            try:
+                c.request("POST", "/x", {}, timeout=5)
+            except client_mod.EngramError as e:
+                assert e.status == 400 and e.code == "invalid_argument" and not e.transient
+        assert not c.breaker.is_open and statuses == []
+        statuses.extend([503] * 5 + [200])
+        for _ in range(5):
+            try:
+                c.request("POST", "/x", {}, timeout=5)
+            except client_mod.EngramError as e:
+                assert e.status == 503 and e.transient
+        assert c.breaker.is_open
+        try:
+            c.request("POST", "/x", {}, timeout=5)
+            raise AssertionError("the open breaker let a call through")
+        except client_mod.EngramError as e:
+            assert e.code == "unavailable"
+        assert statuses == [200]  # the server was not asked
+    finally:
+        server.shutdown()
+        server.server_close()
