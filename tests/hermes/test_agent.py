@@ -294,3 +294,31 @@ def test_compression_keeps_long_term_facts_and_lineage(live, model, tmp_path):
     assert parents[new_id] == "cmp-1"
     assert [c for r, c in turns_of(live.db, new_id) if r == "user"] == ["Question 4: and the tests of Alice's crate?"]
     assert len(turns_of(live.db, "cmp-1")) == 8
+
+
+def test_tools_remember_recall_forget_and_bad_arguments(live):
+    from plugins.memory import load_memory_provider
+
+    p = load_memory_provider("engram")
+    p.initialize("tools-1", hermes_home=str(live.work.parent / "hermes-home"), platform="cli")
+    call = lambda name, args: json.loads(p.handle_tool_call(name, args))  # noqa: E731
+
+    saved = call("engram_remember", {"text": "My locker code is kept in the blue notebook."})
+    assert saved["saved"] is True and saved["id"]
+    found = call("engram_recall", {"query": "locker code notebook", "limit": "3"})  # models send strings
+    assert found["count"] >= 1 and any("blue notebook" in i["text"] for i in found["items"])
+
+    preview = call("engram_forget", {"query": "blue notebook locker"})
+    assert preview["preview"] is True and preview["events"] >= 1 and "confirm=true" in preview["note"]
+    assert any("blue notebook" in i["text"] for i in call("engram_recall", {"query": "blue notebook"})["items"])
+    done = call("engram_forget", {"query": "blue notebook locker", "confirm": True, "reason": "user asked"})
+    assert done["preview"] is False and done["events"] >= 1
+    assert not any("blue notebook" in (i["text"] or "") for i in call("engram_recall", {"query": "blue notebook"})["items"])
+
+    # Bad arguments and unknown tools are JSON errors, never exceptions into Hermes.
+    for name, args in [("engram_recall", {}), ("engram_recall", {"query": 5}), ("engram_remember", {"text": "  "}),
+                       ("engram_forget", {}), ("engram_forget", {"ids": [1]}), ("engram_recall", "not json"),
+                       ("engram_nope", {"query": "x"}), ("engram_recall", {"query": "x", "limit": "many"})]:
+        out = call(name, args)
+        assert set(out) >= {"error"}, (name, args, out)
+    p.shutdown()
