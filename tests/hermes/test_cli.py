@@ -90,3 +90,52 @@ def test_hermes_chat_with_engram_down_completes(hermes_home, model, monkeypatch)
     records = [json.loads(line) for f in (hermes_home / "engram" / "journal").glob("*.jsonl")
                for line in f.read_text().splitlines()]
     assert [x["user"] for x in records if x.get("kind") == "turn"] == [QUERY]
+
+
+LOCAL_CHILD = """
+import sys, time
+from plugins.memory import load_memory_provider
+p = load_memory_provider("engram")
+p.initialize("orphan-1", hermes_home=sys.argv[1], platform="cli")
+p._rt.local.url()
+print("serving", flush=True)
+time.sleep(600)
+"""
+
+
+def running(pid):
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def test_a_local_server_orphaned_by_kill_9_is_stopped_by_the_next_start(hermes_home):
+    """A Hermes killed with -9 cannot stop its engram serve; the next process's provider does."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    env["HERMES_HOME"] = str(hermes_home)
+    child = subprocess.Popen([sys.executable, "-c", LOCAL_CHILD, str(hermes_home)], env=env, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert child.stdout.readline().strip() == "serving"
+        pid_file = hermes_home / "engram" / f"serve-{child.pid}.pid"
+        orphan = int(pid_file.read_text())
+    finally:
+        child.kill()
+        child.wait()
+    assert running(orphan)
+    from plugins.memory import load_memory_provider
+
+    p = load_memory_provider("engram")
+    p.initialize("orphan-2", hermes_home=str(hermes_home), platform="cli")
+    try:
+        p._rt.local.url()  # starting this process's server reaps the orphan
+        deadline = time.monotonic() + 10
+        while running(orphan) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(orphan)
+        assert not pid_file.exists()
+    finally:
+        p.shutdown()
+    assert list((hermes_home / "engram").glob("serve-*")) == []

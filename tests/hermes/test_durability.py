@@ -11,6 +11,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from conftest import turns_of, wait_for
 
 CHILD = textwrap.dedent("""
@@ -32,10 +34,25 @@ def journal_dir(home):
     return home / "engram" / "journal"
 
 
+_children = []
+
+
+@pytest.fixture(autouse=True)
+def _no_child_left():
+    """A test that fails before it kills its child does not leave it sleeping."""
+    yield
+    while _children:
+        child = _children.pop()
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
 def start_child(home, url):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
     env.update(HERMES_HOME=str(home), ENGRAM_URL=url)
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(home)], env=env, stdout=subprocess.PIPE, text=True)
+    _children.append(child)
     assert child.stdout.readline().strip() == "journaled"
     return child
 

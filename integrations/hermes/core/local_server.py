@@ -4,6 +4,9 @@
 loopback only, an ephemeral port, no keys (every loopback caller is the owner). One per process
 and Hermes home (the Runtime owns it); restarted on the next use if it died; stopped by `stop()`
 (the Runtime calls it when the last provider using it shuts down, and at interpreter exit).
+
+A process killed with -9 cannot stop its server: `serve-<owner pid>.pid` names the server, and the
+next start stops the servers (of this database) whose owner is gone.
 """
 
 from __future__ import annotations
@@ -20,6 +23,16 @@ from typing import Optional
 from .client import EngramError
 
 START_TIMEOUT_S = 10.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def find_engram_binary(configured: str) -> Optional[str]:
@@ -62,8 +75,34 @@ class LocalServer:
                 self._last_failure = time.monotonic()
                 raise
 
+    def _reap_orphans(self) -> None:
+        """SIGTERM to the servers of this database that dead processes started."""
+        for pid_file in self._dir.glob("serve-*.pid"):
+            try:
+                owner = int(pid_file.stem.split("-", 1)[1])
+                server = int(pid_file.read_text().strip())
+            except (ValueError, OSError):
+                continue
+            if owner == os.getpid() or _alive(owner):
+                continue
+            try:
+                cmdline = Path(f"/proc/{server}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                cmdline = []
+            if str(self.db_path).encode() in cmdline and b"serve" in cmdline:
+                try:
+                    os.kill(server, signal.SIGTERM)
+                except OSError:
+                    pass
+            for stale in (pid_file, pid_file.with_suffix(".port")):
+                try:
+                    stale.unlink()
+                except OSError:
+                    pass
+
     def _start(self) -> str:
         self._dir.mkdir(parents=True, exist_ok=True)
+        self._reap_orphans()
         port_file = self._dir / f"serve-{os.getpid()}.port"
         try:
             port_file.unlink()
@@ -83,6 +122,7 @@ class LocalServer:
             raise EngramError(f"could not start {self._bin} serve: {e}") from None
         finally:
             log.close()
+        (self._dir / f"serve-{os.getpid()}.pid").write_text(f"{self._proc.pid}\n")
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
@@ -117,7 +157,8 @@ class LocalServer:
         """SIGTERM (engram finishes the requests in flight and exits), SIGKILL after 5 s."""
         with self._lock:
             self._kill()
-            try:
-                (self._dir / f"serve-{os.getpid()}.port").unlink()
-            except OSError:
-                pass
+            for suffix in (".port", ".pid"):
+                try:
+                    (self._dir / f"serve-{os.getpid()}{suffix}").unlink()
+                except OSError:
+                    pass
