@@ -16,6 +16,7 @@ demo: build
 
 test: build
 	./scripts/setup_schemathesis.sh || [ $$? -eq 77 ]
+	./scripts/setup_hermes.sh || [ $$? -eq 77 ]
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 MEMORYBANK_DATA ?= ../shared/data/memorybank

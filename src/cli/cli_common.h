@@ -208,6 +208,7 @@ void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands
 void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
 
 }  // namespace engram::cli
 
