@@ -56,6 +56,24 @@ TEST(CuratedEngineTest, NamespacesHaveFoldersOfTheirOwn) {
   EXPECT_EQ(engine->WriteCurated(Add("  ", "memory", "x")).error().code(), StatusCode::kInvalidArgument);
 }
 
+// Forgetting an entry's event takes the entry out of its file too: what was forgotten must not go
+// on reaching the system prompt.
+TEST(CuratedEngineTest, ForgettingAnEntrysEventTakesItOutOfTheFile) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  ASSERT_OK_AND_ASSIGN(CuratedWriteResult w, engine->WriteCurated(Add("me", "user", "Locker code 4471")));
+  ASSERT_OK(engine->WriteCurated(Add("me", "user", "Prefers tea")));
+  ASSERT_OK_AND_ASSIGN(ForgetReport preview, engine->Forget({.ids = w.event_ids, .namespace_name = "me", .preview = true}));
+  EXPECT_EQ(preview.curated_entries, 0) << "a preview changes no file";
+  ASSERT_OK_AND_ASSIGN(ForgetReport done, engine->Forget({.namespace_name = "me", .query = "4471", .confirm = true}));
+  EXPECT_EQ(done.curated_entries, 1);
+  EXPECT_TRUE(done.warnings.empty());
+  ASSERT_OK_AND_ASSIGN(auto stores, engine->ReadCurated("me"));
+  EXPECT_THAT(stores[1].entries, ::testing::ElementsAre("Prefers tea"));
+  ASSERT_OK_AND_ASSIGN(CuratedSnapshot snap, engine->SnapshotCurated("me", ""));
+  EXPECT_THAT(snap.block, ::testing::Not(HasSubstr("4471")));
+}
+
 // A Hermes home's memories/ folder, bound to a namespace, is read and written as is.
 TEST(CuratedEngineTest, ABoundHermesFolderWorksAsIs) {
   TempDir dir;

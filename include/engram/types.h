@@ -536,6 +536,10 @@ struct ForgetReport {
   std::vector<ForgetItem> items;              // events first, then claims, by id
   std::vector<std::string> tombstone_ids;     // one per forgotten object, same order as items
   std::vector<std::string> already_forgotten; // named ids that had been forgotten before
+  // Curated entries (MEMORY.md / USER.md, docs/curated.md) taken out of their files because the
+  // event that recorded them was forgotten, and why one could not be ("" entries never).
+  int64_t curated_entries = 0;
+  std::vector<std::string> warnings;
 };
 
 // Proof that an object was forgotten. Never holds content: ids and identity hashes only.
@@ -699,6 +703,7 @@ struct CuratedOp {
   std::string action;
   std::string content;
   std::string old_text;
+  bool exact = false;  // old_text must equal the entry (no part-of-an-entry match)
 };
 
 struct CuratedWrite {

@@ -236,6 +236,8 @@ OrderedJson ForgetReportToJson(const ForgetReport& r) {
   j["items"] = std::move(items);
   j["tombstone_ids"] = r.tombstone_ids;
   j["already_forgotten"] = r.already_forgotten;
+  j["curated_entries"] = r.curated_entries;
+  j["warnings"] = r.warnings;
   return j;
 }
 

@@ -104,14 +104,14 @@ Status CheckOps(const std::vector<CuratedOp>& ops, bool batch, const Scanner& sc
 }
 
 // The index of the entry old_text names: the equal entry, else the one entry holding it.
-Result<size_t> MatchEntry(const std::vector<std::string>& entries, std::string_view old_text, const std::string& field,
-                          std::string_view file) {
+Result<size_t> MatchEntry(const std::vector<std::string>& entries, std::string_view old_text, bool exact,
+                          const std::string& field, std::string_view file) {
   const std::string needle = StripSpace(old_text);
   for (size_t k = 0; k < entries.size(); ++k) {
     if (entries[k] == needle) return k;
   }
   std::vector<size_t> hits;
-  for (size_t k = 0; k < entries.size(); ++k) {
+  for (size_t k = 0; k < entries.size() && !exact; ++k) {
     if (entries[k].find(needle) != std::string::npos) hits.push_back(k);
   }
   if (hits.empty()) {
@@ -235,7 +235,7 @@ Result<Applied> Store::Apply(Target target, const std::vector<CuratedOp>& ops, b
       working.push_back(content);
       out.new_entries.emplace_back("add", std::move(content));
     } else {
-      auto k = MatchEntry(working, op.old_text, FieldName(batch, i, "old_text"), file);
+      auto k = MatchEntry(working, op.old_text, op.exact, FieldName(batch, i, "old_text"), file);
       if (!k) return Error(k.error());
       const int index = static_cast<int>(i) + 1;
       if (op.action == "remove") {

@@ -132,6 +132,29 @@ Result<CuratedSnapshot> SnapshotCuratedStores(const Options& options, std::strin
   return store.Frozen(session_id, NowMs());
 }
 
+void RemoveForgottenCuratedEntries(const Options& options, std::string_view namespace_name,
+                                   const std::vector<lifecycle::CuratedEntryRef>& entries, ForgetReport* report) {
+  if (entries.empty()) return;
+  auto folder = CuratedFolder(options, namespace_name);
+  if (!folder) {
+    report->warnings.push_back(folder.error().ToString());
+    return;
+  }
+  curated::Store store = StoreAt(options, *folder);
+  for (const lifecycle::CuratedEntryRef& ref : entries) {
+    auto target = curated::ParseTarget(ref.target);
+    if (!target) continue;
+    CuratedOp remove{.action = "remove", .old_text = ref.entry, .exact = true};
+    auto done = store.Apply(*target, {remove}, false, "", NowMs() / 1000);
+    if (done) {
+      report->curated_entries += done->result.applied;
+    } else if (done.error().code() != StatusCode::kNotFound) {
+      report->warnings.push_back(fmt::format("the curated entry stays in {}: {}", curated::FileName(*target),
+                                             done.error().ToString()));
+    }
+  }
+}
+
 Result<std::string> BindCuratedFolder(const Options& options, std::string_view namespace_name,
                                       const std::string& folder) {
   auto link = CuratedFolder(options, namespace_name);

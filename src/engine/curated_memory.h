@@ -10,6 +10,7 @@
 
 #include "engram/engine.h"
 #include "engram/options.h"
+#include "lifecycle/forget.h"
 
 namespace engram {
 
@@ -39,6 +40,13 @@ Result<CuratedSnapshot> SnapshotCuratedStores(const Options& options, std::strin
 // folder), kFailedPrecondition, kIOError.
 Result<std::string> BindCuratedFolder(const Options& options, std::string_view namespace_name,
                                       const std::string& folder);
+
+// After a forget has committed: takes each entry whose recording event was forgotten out of its
+// file (an exact whole-entry match only; an entry replaced since is left alone), counting them in
+// report->curated_entries. A file that cannot be changed (drift, a lock held too long) keeps its
+// entry and says so in report->warnings: the database's forget stands either way.
+void RemoveForgottenCuratedEntries(const Options& options, std::string_view namespace_name,
+                                   const std::vector<lifecycle::CuratedEntryRef>& entries, ForgetReport* report);
 
 }  // namespace engram
 

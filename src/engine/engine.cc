@@ -718,13 +718,17 @@ class EngineImpl final : public Engine {
     }
     ForgetReport report;
     lifecycle::ForgetStores stores{*db_, tombstones_, audit_};
+    std::vector<lifecycle::CuratedEntryRef> curated;
     Status st = db_->WriteTransaction([&]() -> Status {
-      auto r = lifecycle::ForgetInTransaction(stores, request, query_ids, NowMs());
+      curated.clear();
+      auto r = lifecycle::ForgetInTransaction(stores, request, query_ids, NowMs(), &curated);
       if (!r) return r.error();
       report = std::move(*r);
       return Status::Ok();
     });
     if (!st.ok()) return Error(st);
+    // The files after the database: a failure here leaves the entry in its file, said in warnings.
+    RemoveForgottenCuratedEntries(options_, request.namespace_name, curated, &report);
     return report;
   }
 

@@ -57,13 +57,15 @@ struct Selected {
   std::string idempotency_key;  // events
   std::string why;
   std::string text;
+  std::string curated_target;  // events recording a curated entry: "memory" or "user"
 };
 
 Result<std::vector<Selected>> LoadSet(sqlite::Database& db, bool events) {
   const std::string sql =
-      events ? "SELECT e.seq, e.id, e.namespace_id, e.content_hash, e.idempotency_key, f.why, e.content "
+      events ? "SELECT e.seq, e.id, e.namespace_id, e.content_hash, e.idempotency_key, f.why, e.content, "
+               "coalesce(json_extract(e.metadata, '$.curated.target'), '') "
                "FROM temp.forget_events f JOIN events e ON e.seq = f.seq ORDER BY e.id"
-             : "SELECT c.seq, c.id, c.namespace_id, c.fact_hash, '', f.why, c.text "
+             : "SELECT c.seq, c.id, c.namespace_id, c.fact_hash, '', f.why, c.text, '' "
                "FROM temp.forget_claims f JOIN claims c ON c.seq = f.seq ORDER BY c.id";
   auto st = db.Cached(sql);
   if (!st) return Error(st.error());
@@ -73,7 +75,7 @@ Result<std::vector<Selected>> LoadSet(sqlite::Database& db, bool events) {
     if (!row) return Error(row.error());
     if (!*row) break;
     const Statement& q = **st;
-    out.push_back({q.Int(0), q.Text(1), q.Int(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6)});
+    out.push_back({q.Int(0), q.Text(1), q.Int(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Text(7)});
   }
   return out;
 }
@@ -141,7 +143,8 @@ std::string Json(const nlohmann::ordered_json& j) {
 }  // namespace
 
 Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& request,
-                                         const std::vector<std::string>& query_ids, TimestampMs now) {
+                                         const std::vector<std::string>& query_ids, TimestampMs now,
+                                         std::vector<CuratedEntryRef>* curated) {
   sqlite::Database& db = s.db;
   ENGRAM_RETURN_IF_ERROR(db.Exec(kSetup));
   ForgetReport report;
@@ -248,6 +251,11 @@ Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& r
     }
   }
   if (report.preview || (events->empty() && claims->empty())) return report;
+  if (curated != nullptr) {
+    for (const Selected& o : *events) {
+      if (!o.curated_target.empty()) curated->push_back({o.curated_target, o.text});
+    }
+  }
 
   // 3. Tombstones first: if the ledger cannot be written, nothing is deleted.
   report.operation_id = NewUlid(now);

@@ -31,6 +31,13 @@
 
 namespace engram::lifecycle {
 
+// A curated entry (docs/curated.md) whose recording event a forget deleted: the caller takes it
+// out of its file once the transaction has committed.
+struct CuratedEntryRef {
+  std::string target;  // "memory" or "user"
+  std::string entry;   // the event's content: the entry as it was written
+};
+
 struct ForgetStores {
   sqlite::Database& db;
   sqlite::TombstoneStore& tombstones;
@@ -41,11 +48,14 @@ struct ForgetStores {
 // the set under the two rules above, and — unless it is a preview (request.preview, or a query
 // without confirm) — writes one tombstone per object, then the audit rows, then deletes. The
 // request must already be validated (Engine::Forget). For a `query` selector, `query_ids` holds
-// the ids recall found (recall is a sibling layer). A preview changes nothing but temp tables.
+// the ids the query selected (engine/forget_query.h). A preview changes nothing but temp tables.
 // Errors: kNotFound (unknown namespace, session, or an id that is neither stored nor forgotten);
 // others from SQLite — any error means the caller must roll back (nothing is half-applied).
+// When `curated` is given, the curated entries of the forgotten events are appended to it (not in
+// a preview).
 Result<ForgetReport> ForgetInTransaction(ForgetStores& stores, const ForgetRequest& request,
-                                         const std::vector<std::string>& query_ids, TimestampMs now);
+                                         const std::vector<std::string>& query_ids, TimestampMs now,
+                                         std::vector<CuratedEntryRef>* curated = nullptr);
 
 // Removes the tombstone `id` (or the newest tombstone of the object with this id) and audits it,
 // inside the caller's write transaction: content equal to the forgotten object may be stored
