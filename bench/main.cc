@@ -10,6 +10,7 @@
 //   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S | --recalls N]
 //                           [--through-api] [--json]
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
+//   engram-bench working --data ../shared/data/taubench [--json] [--dump FILE]
 #include <CLI/CLI.hpp>
 
 #include "locomo_bench.h"
@@ -18,6 +19,7 @@
 #include "recall_qps_bench.h"
 #include "scale_bench.h"
 #include "state_bench.h"
+#include "working_bench.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"engram-bench: retrieval quality and speed of the engram memory engine"};
@@ -141,8 +143,17 @@ int main(int argc, char** argv) {
   state_cmd->add_flag("--dump-misses", state.dump_misses,
                       "list unmatched assertions, wrong edges, inflated claims and older-first answers on stderr");
 
-  CLI11_PARSE(app, argc, argv);
+  engram::bench::WorkingBenchOptions working;
+  CLI::App* working_cmd = app.add_subcommand(
+      "working", "W-1: working memory of the τ-bench airline trajectories compacted to 50/20/10% of their tokens: "
+                 "constraints kept verbatim, none invented, against keeping the newest turns");
+  working_cmd->add_option("--data", working.data_dir, "the taubench folder (airline_trajectories_gpt4o.json)")
+      ->required();
+  working_cmd->add_flag("--json", working.json, "print one JSON object instead of a table");
+  working_cmd->add_option("--dump", working.dump_path, "write each session's constraints (one JSON line each) to FILE");
 
+  CLI11_PARSE(app, argc, argv);
+  if (working_cmd->parsed()) return engram::bench::RunWorkingBench(working);
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);

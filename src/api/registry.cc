@@ -9,7 +9,7 @@ namespace {
 
 std::vector<Capability> Build() {
   std::vector<Capability> all;
-  for (auto group : {EventCapabilities, RecallCapabilities, ClaimCapabilities, ForgetCapabilities, CuratedCapabilities,
+  for (auto group : {EventCapabilities, RecallCapabilities, ClaimCapabilities, ForgetCapabilities, WorkingCapabilities, CuratedCapabilities,
                      AdminCapabilities, AllNamespacesCapabilities}) {
     for (Capability& c : group()) all.push_back(std::move(c));
   }

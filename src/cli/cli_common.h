@@ -206,6 +206,7 @@ void AddForgetCommands(CLI::App& app, const GlobalFlags& flags, Commands& comman
 void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // process, worker, jobs
 // stats, doctor, maintain, export, import, backup, restore, reindex, models
 void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+void AddWorkingCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // working SESSION
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
