@@ -110,6 +110,11 @@ struct RecallQuery {
   // The reranker (Options::rerank): unset = used when configured; false = not for this query;
   // true = required (kInvalidArgument when no reranker is configured).
   std::optional<bool> rerank;
+  // Leave out the items RecallItem::flags would mark "instruction_like" (their text reads like a
+  // prompt injection), instead of returning them flagged; the next items take their places. The
+  // evidence quotes of the claims returned that read like one are left out too. See
+  // docs/retrieval.md "Stored instructions".
+  bool exclude_instruction_like = false;
 };
 
 // An event cited as evidence of a claim.
@@ -155,7 +160,9 @@ struct RecallItem {
   int tokens = 0;           // estimated tokens of the item in a prompt (text; claims: + evidence)
   std::string feedback_id;  // pass to Engine::Feedback / `engram feedback` to rate this item
   // Warnings about the content, which is always data, never instructions: "instruction_like" when
-  // it reads like a prompt injection (bug_scenarios.md B50).
+  // it reads like a prompt injection (bug_scenarios.md B50; the threat scanner's context scope,
+  // docs/retrieval.md "Stored instructions"). RecallQuery::exclude_instruction_like leaves such
+  // items out.
   std::vector<std::string> flags;
 };
 
