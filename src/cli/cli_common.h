@@ -209,6 +209,8 @@ void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& command
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
+// `import hermes`, a subcommand of AddAdminCommands's `import` (in cli/hermes_commands.cc).
+void AddImportHermesCommand(CLI::App& import, const GlobalFlags& flags, Commands& commands);
 
 }  // namespace engram::cli
 
