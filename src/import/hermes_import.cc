@@ -412,20 +412,21 @@ std::string TextParts(const json& content, std::vector<std::string>* other_parts
 }
 
 // `text` without the <memory-context>…</memory-context> blocks a memory provider put into a turn
-// (recalled memory, not what was said; Hermes strips them too when it replays a transcript).
+// (recalled memory, not what was said; Hermes strips them too when it replays a transcript), and
+// then without the white space around what is left.
 std::string WithoutMemoryContext(std::string text) {
   static constexpr std::string_view kOpen = "<memory-context>", kClose = "</memory-context>";
   auto lower = [](std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
   };
-  for (;;) {
+  for (bool cut = false;;) {
     const std::string folded = lower(text);
     const size_t open = folded.find(kOpen);
-    if (open == std::string::npos) return text;
-    const size_t close = folded.find(kClose, open);
-    if (close == std::string::npos) return text;
+    const size_t close = open == std::string::npos ? open : folded.find(kClose, open);
+    if (close == std::string::npos) return cut ? curated::StripSpace(text) : text;
     text.erase(open, close + kClose.size() - open);
+    cut = true;
   }
 }
 

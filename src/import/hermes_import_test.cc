@@ -407,6 +407,48 @@ TEST_F(HermesImportTest, ReadsAgainWhenTheFileChangesWhileItIsRead) {
   EXPECT_EQ(r.messages, 2) << "the page read before the change was dropped";
 }
 
+TEST_F(HermesImportTest, ToolCallArgumentsOverTheMetadataLimitKeepIdsAndNames) {
+  const std::string path = dir_.File("state.db");
+  const std::string whole_file(100 * 1024, 'x');  // a write_file call carrying a whole file
+  {
+    StateWriter w(path, kCurrentSchema);
+    w.Session("s1", "cli", 100);
+    w.Add({.session_id = "s1",
+           .role = "assistant",
+           .content = "Writing the file now",
+           .timestamp = 101,
+           .tool_calls = json::array({json{{"id", "call_9"},
+                                           {"type", "function"},
+                                           {"function", {{"name", "write_file"}, {"arguments", whole_file}}}}})
+                             .dump()});
+  }
+  HermesImportReport r = ImportDb(path);
+  EXPECT_EQ(r.events_imported, 1);
+  EXPECT_THAT(r.refused, IsEmpty());
+  const json hermes = json::parse(Events().at(0)["metadata"].get<std::string>())["hermes"];
+  EXPECT_EQ(hermes["tool_calls"], json::parse(R"([{"id": "call_9", "name": "write_file"}])"));
+  EXPECT_EQ(hermes["tool_call_arguments_left_out"], true);
+}
+
+TEST_F(HermesImportTest, MemoryContextAProviderInjectedIsNotImportedAsWhatWasSaid) {
+  const std::string path = dir_.File("state.db");
+  {
+    StateWriter w(path, kCurrentSchema);
+    w.Session("s1", "cli", 100);
+    w.Add({.session_id = "s1",
+           .role = "user",
+           .content = "<MEMORY-CONTEXT>\n- [2026-01-02] Alice lives in Oslo\n</memory-context>\n"
+                      "Where should we eat tonight?",
+           .timestamp = 101});
+    w.Add({.session_id = "s1", .role = "user", .content = "<memory-context>only recalled text</memory-context>",
+           .timestamp = 102});
+  }
+  HermesImportReport r = ImportDb(path);
+  EXPECT_EQ(r.events_imported, 1);
+  EXPECT_EQ(r.skipped_empty, 1);
+  EXPECT_EQ(Events().at(0)["content"], "Where should we eat tonight?");
+}
+
 TEST_F(HermesImportTest, OlderSchemaWithoutToolCallsActiveOrCompacted) {
   const std::string path = dir_.File("state.db");
   {
