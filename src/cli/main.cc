@@ -59,6 +59,7 @@ int Main(int argc, char** argv) {
   AddMemoryCommands(app, flags, commands);
   AddWorkingCommands(app, flags, commands);
   AddHermesCommands(app, flags, commands);
+  AddTapCommands(app, flags, commands);
 
   try {
     app.parse(argc, argv);
