@@ -122,6 +122,64 @@ TEST(McpTapTest, EveryToolCallBecomesAnEventOfItsSession) {
   EXPECT_EQ(s.value("pending", -1), 0);
 }
 
+// `engram args...` with pipes to its stdin and from its stdout (stderr to /dev/null).
+struct Piped {
+  pid_t pid = -1;
+  int in = -1;
+  FILE* out = nullptr;
+};
+
+Piped StartPiped(const std::vector<std::string>& args) {
+  int to[2], from[2];
+  Piped p;
+  if (pipe(to) != 0 || pipe(from) != 0) return p;
+  std::vector<std::string> argv_s = {EngramBinary()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  p.pid = fork();
+  if (p.pid == 0) {
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    for (int fd : {to[0], to[1], from[0], from[1]}) close(fd);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(to[0]);
+  close(from[1]);
+  p.in = to[1];
+  p.out = fdopen(from[0], "r");
+  return p;
+}
+
+TEST(McpTapTest, AServerThatAnswersAtOnceHasEveryCallPaired) {
+  // One call at a time, each answered before the next, by a server that answers as soon as it
+  // reads (GNU sed, unbuffered, turns the request line into its response): the response must never reach the
+  // recorder before its request, or the call would end as "no_response".
+  TempDir dir;
+  Piped tap = StartPiped({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--", "sed", "-u",
+                          R"(s|"method":"tools/call"|"result":{}|)"});
+  ASSERT_GT(tap.pid, 0);
+  constexpr int kCalls = 200;
+  char buffer[4096];
+  for (int i = 1; i <= kCalls; ++i) {
+    const std::string line = Line(Call(i, "t" + std::to_string(i % 7), {{"n", i}}));
+    ASSERT_EQ(write(tap.in, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+    ASSERT_NE(fgets(buffer, sizeof(buffer), tap.out), nullptr) << "no answer to call " << i;
+  }
+  close(tap.in);
+  fclose(tap.out);
+  int status = 0;
+  waitpid(tap.pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const auto events = ToolEvents(dir.File("cap.db"), "cap");
+  ASSERT_EQ(events.size(), static_cast<size_t>(kCalls));
+  int unpaired = 0;
+  for (const auto& [id, e] : events) unpaired += e["capture"].value("outcome", "") != "ok";
+  EXPECT_EQ(unpaired, 0);
+}
+
 TEST(McpTapTest, BadFlagsAreRefusedBeforeTheServerStarts) {
   TempDir dir;
   CliResult no_ns = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "--", "cat"}, "");

@@ -33,14 +33,16 @@ EventInput EventOf(const ToolCallRecord& record, const DeliveryOptions& options)
   return e;
 }
 
-Result<DeliveryReport> DeliverDue(Engine& engine, CaptureJournal& journal, const DeliveryOptions& options, int limit) {
+namespace {
+
+// One record at a time: what the group could not store (one invalid event refuses the whole batch).
+Result<DeliveryReport> DeliverEach(Engine& engine, CaptureJournal& journal, const DeliveryOptions& options,
+                                   const std::vector<JournalEntry>& due) {
   DeliveryReport report;
-  auto due = journal.Due(NowMs(), limit);
-  if (!due) return Error(due.error());
-  for (const JournalEntry& entry : *due) {
+  for (const JournalEntry& entry : due) {
     auto stored = engine.Ingest(EventOf(entry.record, options));
     if (stored) {
-      ENGRAM_RETURN_IF_ERROR(journal.MarkDelivered(entry.seq, stored->event.id, NowMs()));
+      ENGRAM_RETURN_IF_ERROR(journal.MarkDelivered({{entry.seq, stored->event.id}}, NowMs()));
       ++report.delivered;
       continue;
     }
@@ -50,6 +52,24 @@ Result<DeliveryReport> DeliverDue(Engine& engine, CaptureJournal& journal, const
     ++(dead ? report.dead : report.retried);
   }
   return report;
+}
+
+}  // namespace
+
+Result<DeliveryReport> DeliverDue(Engine& engine, CaptureJournal& journal, const DeliveryOptions& options, int limit) {
+  auto due = journal.Due(NowMs(), limit);
+  if (!due) return Error(due.error());
+  if (due->empty()) return DeliveryReport{};
+  std::vector<EventInput> inputs;
+  for (const JournalEntry& entry : *due) inputs.push_back(EventOf(entry.record, options));
+  // The group in one transaction of engram's and one of the journal's (a kill between the two
+  // delivers the group again: the idempotency keys return the events already stored).
+  auto stored = engine.IngestBatch(inputs);
+  if (!stored) return DeliverEach(engine, journal, options, *due);
+  std::vector<std::pair<int64_t, std::string>> acks;
+  for (size_t i = 0; i < due->size(); ++i) acks.emplace_back((*due)[i].seq, (*stored)[i].event.id);
+  ENGRAM_RETURN_IF_ERROR(journal.MarkDelivered(acks, NowMs()));
+  return DeliveryReport{.delivered = static_cast<int64_t>(acks.size())};
 }
 
 }  // namespace engram::capture

@@ -79,26 +79,36 @@ Result<std::string> CaptureJournal::StorePayload(const std::string& bytes) {
   return std::string(kRefPrefix) + hash;
 }
 
-Status CaptureJournal::Append(const ToolCallRecord& call, const PayloadPolicy& policy) {
-  return db_->WriteTransaction([&]() -> Status {
-    ToolCallRecord r = call;
-    r.args_json.clear();
-    r.result_json.clear();
-    if (policy.keep) {
-      auto keep = [&](const std::string& payload, std::string* inline_out, std::string* ref_out) -> Status {
-        if (payload.size() <= policy.inline_bytes) {
-          *inline_out = payload;
-          return Status::Ok();
-        }
-        ENGRAM_ASSIGN_OR_RETURN(*ref_out, StorePayload(payload));
+Status CaptureJournal::Insert(const ToolCallRecord& call, const PayloadPolicy& policy) {
+  ToolCallRecord r = call;
+  r.args_json.clear();
+  r.result_json.clear();
+  if (policy.keep) {
+    auto keep = [&](const std::string& payload, std::string* inline_out, std::string* ref_out) -> Status {
+      if (payload.size() <= policy.inline_bytes) {
+        *inline_out = payload;
         return Status::Ok();
-      };
-      ENGRAM_RETURN_IF_ERROR(keep(call.args_json, &r.args_json, &r.args_ref));
-      ENGRAM_RETURN_IF_ERROR(keep(call.result_json, &r.result_json, &r.result_ref));
-    }
-    ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
-                            db_->Cached("INSERT OR IGNORE INTO captures (capture_id, record) VALUES (?, ?)"));
-    return st->Bind(1, r.capture_id).Bind(2, ToJson(r).dump()).Run();
+      }
+      ENGRAM_ASSIGN_OR_RETURN(*ref_out, StorePayload(payload));
+      return Status::Ok();
+    };
+    ENGRAM_RETURN_IF_ERROR(keep(call.args_json, &r.args_json, &r.args_ref));
+    ENGRAM_RETURN_IF_ERROR(keep(call.result_json, &r.result_json, &r.result_ref));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
+                          db_->Cached("INSERT OR IGNORE INTO captures (capture_id, record) VALUES (?, ?)"));
+  return st->Bind(1, r.capture_id).Bind(2, ToJson(r).dump()).Run();
+}
+
+Status CaptureJournal::Append(const ToolCallRecord& call, const PayloadPolicy& policy) {
+  return db_->WriteTransaction([&]() -> Status { return Insert(call, policy); });
+}
+
+Status CaptureJournal::AppendAll(const std::vector<ToolCallRecord>& calls, const PayloadPolicy& policy) {
+  if (calls.empty()) return Status::Ok();
+  return db_->WriteTransaction([&]() -> Status {
+    for (const ToolCallRecord& call : calls) ENGRAM_RETURN_IF_ERROR(Insert(call, policy));
+    return Status::Ok();
   });
 }
 
@@ -123,12 +133,17 @@ Result<std::vector<JournalEntry>> CaptureJournal::Due(TimestampMs now_ms, int li
   return out;
 }
 
-Status CaptureJournal::MarkDelivered(int64_t seq, const std::string& event_id, TimestampMs now_ms) {
+Status CaptureJournal::MarkDelivered(const std::vector<std::pair<int64_t, std::string>>& acks, TimestampMs now_ms) {
+  if (acks.empty()) return Status::Ok();
   return db_->WriteTransaction([&]() -> Status {
     ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
                             db_->Cached("UPDATE captures SET state = 'delivered', delivered_at = ?, event_id = ?, "
                                         "last_error = NULL WHERE seq = ?"));
-    return st->Bind(1, int64_t{now_ms}).Bind(2, event_id).Bind(3, seq).Run();
+    for (const auto& [seq, event_id] : acks) {
+      ENGRAM_RETURN_IF_ERROR(st->Bind(1, int64_t{now_ms}).Bind(2, event_id).Bind(3, seq).Run());
+      st->Reset();
+    }
+    return Status::Ok();
   });
 }
 

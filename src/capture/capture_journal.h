@@ -69,11 +69,14 @@ class CaptureJournal {
   // !policy.keep (the summary, hash and metadata only). A capture id already journaled is a no-op.
   // Returns once the commit is on disk.
   Status Append(const ToolCallRecord& call, const PayloadPolicy& policy);
+  // Append of several records in one transaction (one fsync: the recorder's group commit). All or
+  // none are committed.
+  Status AppendAll(const std::vector<ToolCallRecord>& calls, const PayloadPolicy& policy);
 
   // Up to `limit` pending records due at `now_ms`, oldest first.
   Result<std::vector<JournalEntry>> Due(TimestampMs now_ms, int limit);
-  // The record was delivered (engram's event id).
-  Status MarkDelivered(int64_t seq, const std::string& event_id, TimestampMs now_ms);
+  // The records were delivered: (seq, engram's event id) each, acknowledged in one transaction.
+  Status MarkDelivered(const std::vector<std::pair<int64_t, std::string>>& acks, TimestampMs now_ms);
   // The delivery failed: tried again later with backoff, or dead when `permanent` or after
   // kMaxDeliveryAttempts.
   Status MarkFailed(int64_t seq, const std::string& error, bool permanent, TimestampMs now_ms);
@@ -90,6 +93,7 @@ class CaptureJournal {
  private:
   explicit CaptureJournal(std::unique_ptr<sqlite::Database> db);
   Result<std::string> StorePayload(const std::string& bytes);
+  Status Insert(const ToolCallRecord& call, const PayloadPolicy& policy);
 
   std::unique_ptr<sqlite::Database> db_;
 };

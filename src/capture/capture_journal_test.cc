@@ -44,7 +44,7 @@ TEST_F(CaptureJournalTest, RecordsAreDueInOrderUntilAcknowledged) {
   ASSERT_TRUE(due.has_value());
   ASSERT_EQ(due->size(), 2u);
   EXPECT_EQ((*due)[0].record.capture_id, "A");
-  ASSERT_TRUE(journal_->MarkDelivered((*due)[0].seq, "event-1", NowMs()).ok());
+  ASSERT_TRUE(journal_->MarkDelivered({{(*due)[0].seq, "event-1"}}, NowMs()).ok());
   due = journal_->Due(NowMs(), 10);
   ASSERT_EQ(due->size(), 1u);
   EXPECT_EQ((*due)[0].record.capture_id, "B");

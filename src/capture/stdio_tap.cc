@@ -84,14 +84,15 @@ class LineQueue {
     ++done_;
     ready_.notify_all();
   }
-  // The next line; false when both producers are done and nothing is left.
-  bool Pop(SeenLine* out) {
+  // Every line queued, once there is at least one (waits for it); false when both producers are
+  // done and nothing is left.
+  bool PopAll(std::deque<SeenLine>* out) {
     std::unique_lock lock(mu_);
     ready_.wait(lock, [&] { return !lines_.empty() || done_ == 2; });
     if (lines_.empty()) return false;
-    *out = std::move(lines_.front());
-    lines_.pop_front();
-    bytes_ -= out->line.size();
+    out->swap(lines_);
+    lines_.clear();
+    bytes_ = 0;
     room_.notify_all();
     return true;
   }
@@ -161,10 +162,12 @@ void TapRun::PumpClientToServer() {
     if (n <= 0) break;  // the client closed its end
     const auto seen = Clock::now();
     const TimestampMs unix_ms = NowMs();
-    server_open = WriteAll(child_.stdin_fd(), buffer.data(), static_cast<size_t>(n));
+    // Queued before the server can read it: the response, which the server writes after reading
+    // the request, is always queued after it, so the recorder never sees an answer first.
     up_lines_.Feed({buffer.data(), static_cast<size_t>(n)}, [&](std::string&& line) {
       queue_.Push({Direction::kClientToServer, std::move(line), seen, unix_ms});
     });
+    server_open = WriteAll(child_.stdin_fd(), buffer.data(), static_cast<size_t>(n));
   }
   child_.CloseStdin();
   up_lines_.Finish([&](std::string&& line) {
@@ -194,31 +197,45 @@ void TapRun::PumpServerToClient() {
   queue_.ProducerDone();
 }
 
+// Group commit: every record the recorder completed since its last commit, in one transaction. When
+// the journal refuses the group, each record is tried alone, so one bad record costs only itself.
 void TapRun::Commit(const std::vector<ToolCallRecord>& records) {
-  for (const ToolCallRecord& record : records) {
-    const Status st = recorder_journal_->Append(record, options_.payloads);
-    if (!st.ok()) {
+  if (records.empty()) return;
+  if (recorder_journal_->AppendAll(records, options_.payloads).ok()) {
+    report_.captured += static_cast<int64_t>(records.size());
+  } else {
+    for (const ToolCallRecord& record : records) {
+      const Status st = recorder_journal_->Append(record, options_.payloads);
+      if (st.ok()) {
+        ++report_.captured;
+        continue;
+      }
       ++report_.journal_errors;
       Note(fmt::format("the journal refused the record of {} ({}): {}", record.tool_name, record.capture_id,
                        st.message()));
-      continue;
     }
-    ++report_.captured;
   }
-  if (!records.empty()) committed_.notify_all();
+  committed_.notify_all();
 }
 
 void TapRun::Record() {
-  SeenLine seen;
+  std::deque<SeenLine> lines;
   int64_t unparsable = 0;
-  while (queue_.Pop(&seen)) {
-    const nlohmann::json message = nlohmann::json::parse(seen.line, nullptr, /*allow_exceptions=*/false);
-    if (message.is_discarded()) {
-      // Only a client's line can be a lost call; a server may print anything (it should not).
-      unparsable += seen.direction == Direction::kClientToServer && seen.line.find("tools/call") != std::string::npos;
-      continue;
+  while (queue_.PopAll(&lines)) {
+    std::vector<ToolCallRecord> done;
+    for (SeenLine& seen : lines) {
+      const nlohmann::json message = nlohmann::json::parse(seen.line, nullptr, /*allow_exceptions=*/false);
+      if (message.is_discarded()) {
+        // Only a client's line can be a lost call; a server may print anything (it should not).
+        unparsable += seen.direction == Direction::kClientToServer && seen.line.find("tools/call") != std::string::npos;
+        continue;
+      }
+      for (ToolCallRecord& r : matcher_.Observe(seen.direction, message, seen.seen, seen.seen_unix_ms)) {
+        done.push_back(std::move(r));
+      }
     }
-    Commit(matcher_.Observe(seen.direction, message, seen.seen, seen.seen_unix_ms));
+    lines.clear();
+    Commit(done);
   }
   Commit(matcher_.Close());
   report_.not_captured = matcher_.malformed() + unparsable + up_lines_.oversized();
