@@ -106,6 +106,15 @@ TEST(McpTapTest, EveryToolCallBecomesAnEventOfItsSession) {
   ASSERT_EQ(payload.exit_code, 0) << payload.Describe();
   EXPECT_NE(payload.out.find("secret/deploy"), std::string::npos);
 
+  // Forgetting the call's event takes its payload out of the journal (at the next prune, drain or
+  // tap start).
+  CliResult forget = RunCli({"--db", cap, "forget", first.value("id", ""), "--yes"});
+  ASSERT_EQ(forget.exit_code, 0) << forget.Describe();
+  CliResult prune = RunCli({"--db", cap, "mcp-tap", "prune", "--json"});
+  ASSERT_EQ(prune.exit_code, 0) << prune.Describe();
+  EXPECT_EQ(json::parse(prune.out).value("forgotten_calls", 0), 1) << prune.out;
+  EXPECT_NE(RunCli({"--db", cap, "mcp-tap", "payload", ref}).exit_code, 0);
+
   const json& unknown = by_request["2"];
   EXPECT_EQ(unknown["capture"].value("outcome", ""), "rpc_error");
   EXPECT_EQ(unknown.value("session", "").rfind("mcp-tap-", 0), 0u);  // no correlation: the connection

@@ -72,4 +72,13 @@ Result<DeliveryReport> DeliverDue(Engine& engine, CaptureJournal& journal, const
   return DeliveryReport{.delivered = static_cast<int64_t>(acks.size())};
 }
 
+Result<PruneReport> PruneForgotten(Engine& engine, CaptureJournal& journal) {
+  return journal.PruneForgotten([&engine](const std::string& event_id) -> Result<bool> {
+    auto event = engine.GetEvent(event_id);
+    if (event) return true;
+    if (event.error().code() == StatusCode::kNotFound) return false;
+    return Error(event.error());
+  });
+}
+
 }  // namespace engram::capture

@@ -38,6 +38,10 @@ EventInput EventOf(const ToolCallRecord& record, const DeliveryOptions& options)
 // journal's own (the records stay pending).
 Result<DeliveryReport> DeliverDue(Engine& engine, CaptureJournal& journal, const DeliveryOptions& options, int limit);
 
+// CaptureJournal::PruneForgotten against `engine`: a call's event is gone when GetEvent says
+// kNotFound (forgotten, or never there). Errors: the journal's; the engine's other errors.
+Result<PruneReport> PruneForgotten(Engine& engine, CaptureJournal& journal);
+
 }  // namespace engram::capture
 
 #endif  // ENGRAM_CAPTURE_CAPTURE_DELIVERY_H_

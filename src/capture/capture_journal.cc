@@ -39,6 +39,12 @@ CREATE TABLE IF NOT EXISTS payloads (
   sha256 TEXT PRIMARY KEY,
   bytes BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS payload_refs (
+  seq INTEGER NOT NULL REFERENCES captures (seq),
+  sha256 TEXT NOT NULL,
+  PRIMARY KEY (seq, sha256)
+);
+CREATE INDEX IF NOT EXISTS payload_refs_sha256 ON payload_refs (sha256);
 )sql";
 
 constexpr std::string_view kRefPrefix = "sha256:";
@@ -79,6 +85,18 @@ Result<std::string> CaptureJournal::StorePayload(const std::string& bytes) {
   return std::string(kRefPrefix) + hash;
 }
 
+Status CaptureJournal::AddRefs(const ToolCallRecord& r) {
+  ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
+                          db_->Cached("INSERT OR IGNORE INTO payload_refs (seq, sha256) SELECT seq, ? FROM captures "
+                                      "WHERE capture_id = ?"));
+  for (const std::string* ref : {&r.args_ref, &r.result_ref}) {
+    if (ref->empty()) continue;
+    ENGRAM_RETURN_IF_ERROR(st->Bind(1, std::string_view(*ref).substr(kRefPrefix.size())).Bind(2, r.capture_id).Run());
+    st->Reset();
+  }
+  return Status::Ok();
+}
+
 Status CaptureJournal::Insert(const ToolCallRecord& call, const PayloadPolicy& policy) {
   ToolCallRecord r = call;
   r.args_json.clear();
@@ -97,7 +115,8 @@ Status CaptureJournal::Insert(const ToolCallRecord& call, const PayloadPolicy& p
   }
   ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
                           db_->Cached("INSERT OR IGNORE INTO captures (capture_id, record) VALUES (?, ?)"));
-  return st->Bind(1, r.capture_id).Bind(2, ToJson(r).dump()).Run();
+  ENGRAM_RETURN_IF_ERROR(st->Bind(1, r.capture_id).Bind(2, ToJson(r).dump()).Run());
+  return AddRefs(r);
 }
 
 Status CaptureJournal::Append(const ToolCallRecord& call, const PayloadPolicy& policy) {
@@ -138,7 +157,7 @@ Status CaptureJournal::MarkDelivered(const std::vector<std::pair<int64_t, std::s
   return db_->WriteTransaction([&]() -> Status {
     ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
                             db_->Cached("UPDATE captures SET state = 'delivered', delivered_at = ?, event_id = ?, "
-                                        "last_error = NULL WHERE seq = ?"));
+                                        "last_error = NULL, record = '' WHERE seq = ?"));
     for (const auto& [seq, event_id] : acks) {
       ENGRAM_RETURN_IF_ERROR(st->Bind(1, int64_t{now_ms}).Bind(2, event_id).Bind(3, seq).Run());
       st->Reset();
@@ -221,6 +240,41 @@ Result<std::string> CaptureJournal::Payload(const std::string& ref) {
   st->Reset();
   if (!row) return Error(Status::NotFound(fmt::format("no payload {} in this journal", ref)));
   return bytes;
+}
+
+Result<PruneReport> CaptureJournal::PruneForgotten(const std::function<Result<bool>(const std::string&)>& is_live) {
+  // The delivered records that still hold payloads, and their events.
+  std::vector<std::pair<int64_t, std::string>> holders;
+  {
+    ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * st,
+                            db_->Cached("SELECT DISTINCT c.seq, c.event_id FROM captures c JOIN payload_refs r ON "
+                                        "r.seq = c.seq WHERE c.state = 'delivered'"));
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      holders.emplace_back(st->Int(0), st->Text(1));
+    }
+    st->Reset();
+  }
+  std::vector<int64_t> forgotten;
+  for (const auto& [seq, event_id] : holders) {
+    ENGRAM_ASSIGN_OR_RETURN(bool live, is_live(event_id));
+    if (!live) forgotten.push_back(seq);
+  }
+  PruneReport report{.forgotten_calls = static_cast<int64_t>(forgotten.size())};
+  if (forgotten.empty()) return report;
+  ENGRAM_RETURN_IF_ERROR(db_->WriteTransaction([&]() -> Status {
+    ENGRAM_ASSIGN_OR_RETURN(sqlite::Statement * refs, db_->Cached("DELETE FROM payload_refs WHERE seq = ?"));
+    for (int64_t seq : forgotten) {
+      ENGRAM_RETURN_IF_ERROR(refs->Bind(1, seq).Run());
+      refs->Reset();
+    }
+    ENGRAM_RETURN_IF_ERROR(db_->Exec(
+        "DELETE FROM payloads WHERE NOT EXISTS (SELECT 1 FROM payload_refs r WHERE r.sha256 = payloads.sha256)"));
+    report.payloads_deleted = sqlite3_changes64(db_->handle());
+    return Status::Ok();
+  }));
+  return report;
 }
 
 Result<TimestampMs> CaptureJournal::NextDue() {

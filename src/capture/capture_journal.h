@@ -12,6 +12,7 @@
 #define ENGRAM_CAPTURE_CAPTURE_JOURNAL_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ struct JournalCounts {
   int64_t dead = 0;
   int64_t payloads = 0;
   int64_t payload_bytes = 0;
+};
+
+struct PruneReport {
+  int64_t forgotten_calls = 0;   // delivered calls whose event is gone and that held payloads
+  int64_t payloads_deleted = 0;  // payloads no remaining call references
 };
 
 struct DeadLetter {
@@ -87,6 +93,12 @@ class CaptureJournal {
   Result<std::vector<DeadLetter>> DeadLetters(int limit);
   // A stored payload by reference ("sha256:<hex>"). Errors: kNotFound, kInvalidArgument (not a reference).
   Result<std::string> Payload(const std::string& ref);
+  // Forgetting reaches the journal: a delivered record keeps no content of its call (its record is
+  // emptied when acknowledged), only its payloads by reference. This deletes the references of
+  // every delivered call whose event `is_live` says is gone (forgotten: engram's GetEvent is
+  // kNotFound), then every payload no call references any more. SQLite's secure_delete is on, so
+  // the bytes are overwritten in the file. Errors: the journal's, or is_live's.
+  Result<PruneReport> PruneForgotten(const std::function<Result<bool>(const std::string& event_id)>& is_live);
   // The earliest time a pending record is due (0 when none is pending).
   Result<TimestampMs> NextDue();
 
@@ -94,6 +106,7 @@ class CaptureJournal {
   explicit CaptureJournal(std::unique_ptr<sqlite::Database> db);
   Result<std::string> StorePayload(const std::string& bytes);
   Status Insert(const ToolCallRecord& call, const PayloadPolicy& policy);
+  Status AddRefs(const ToolCallRecord& record);
 
   std::unique_ptr<sqlite::Database> db_;
 };

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "raw_db.h"
 #include "test_util.h"
 #include "util/time.h"
 
@@ -107,6 +110,38 @@ TEST_F(CaptureJournalTest, PayloadsAreInlineUpToTheThresholdAndByReferenceAbove)
   EXPECT_EQ(none.args_json + none.result_json + none.args_ref + none.result_ref, "");
   EXPECT_EQ(journal_->Payload("sha256:" + std::string(64, '0')).error().code(), StatusCode::kNotFound);
   EXPECT_EQ(journal_->Payload("nonsense").error().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(CaptureJournalTest, ForgettingACallsEventDeletesItsPayloadsOnceNoCallHoldsThem) {
+  const PayloadPolicy by_reference{.keep = true, .inline_bytes = 10};
+  ASSERT_TRUE(journal_->Append(Record("A", 5, 500), by_reference).ok());
+  ASSERT_TRUE(journal_->Append(Record("B", 5, 500), by_reference).ok());  // the same result bytes
+  auto due = journal_->Due(NowMs(), 10);
+  ASSERT_EQ(due->size(), 2u);
+  const std::string ref = (*due)[0].record.result_ref;
+  ASSERT_TRUE(journal_->MarkDelivered({{(*due)[0].seq, "event-A"}, {(*due)[1].seq, "event-B"}}, NowMs()).ok());
+  test::RawDb raw(dir_.File("journal"));
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM captures WHERE record != ''"), 0);  // no content once delivered
+
+  std::set<std::string> gone = {"event-A"};
+  auto is_live = [&](const std::string& id) -> Result<bool> { return gone.count(id) == 0; };
+  auto pruned = journal_->PruneForgotten(is_live);
+  ASSERT_TRUE(pruned.has_value()) << pruned.error().message();
+  EXPECT_EQ(pruned->forgotten_calls, 1);
+  EXPECT_EQ(pruned->payloads_deleted, 0);  // B still holds it
+  EXPECT_TRUE(journal_->Payload(ref).has_value());
+  gone.insert("event-B");
+  pruned = journal_->PruneForgotten(is_live);
+  EXPECT_EQ(pruned->forgotten_calls, 1);
+  EXPECT_EQ(pruned->payloads_deleted, 1);
+  EXPECT_EQ(journal_->Payload(ref).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(journal_->PruneForgotten(is_live)->forgotten_calls, 0);  // nothing left to prune
+
+  auto failing = [](const std::string&) -> Result<bool> { return Error(Status::IOError("disk")); };
+  ASSERT_TRUE(journal_->Append(Record("C", 5, 600), by_reference).ok());
+  due = journal_->Due(NowMs(), 10);
+  ASSERT_TRUE(journal_->MarkDelivered({{(*due)[0].seq, "event-C"}}, NowMs()).ok());
+  EXPECT_EQ(journal_->PruneForgotten(failing).error().code(), StatusCode::kIOError);
 }
 
 TEST_F(CaptureJournalTest, AFileThatIsNoDatabaseIsRefusedUntouched) {

@@ -253,6 +253,9 @@ void TapRun::Consume() {
                      engine.error().message()));
     return;
   }
+  if (auto pruned = PruneForgotten(**engine, *consumer_journal_); !pruned) {
+    Note(fmt::format("cannot prune the payloads of forgotten calls: {}", pruned.error().message()));
+  }
   while (true) {
     auto delivered = DeliverDue(**engine, *consumer_journal_, options_.delivery, kDeliveryBatch);
     if (!delivered) {

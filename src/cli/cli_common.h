@@ -210,7 +210,7 @@ void AddWorkingCommands(CLI::App& app, const GlobalFlags& flags, Commands& comma
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
-// mcp-tap -- SERVER..., mcp-tap drain|status|retry-dead|payload (tool-call capture)
+// mcp-tap -- SERVER..., mcp-tap drain|status|retry-dead|prune|payload (tool-call capture)
 void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 // `import hermes`, a subcommand of AddAdminCommands's `import` (in cli/hermes_commands.cc).
 void AddImportHermesCommand(CLI::App& import, const GlobalFlags& flags, Commands& commands);

@@ -1,5 +1,5 @@
 // cli/tap_commands.cc — `engram mcp-tap [flags] -- SERVER_COMMAND...` (the stdio tap: the MCP client
-// starts it in place of its server) and `engram mcp-tap drain|status|retry-dead|payload` over its
+// starts it in place of its server) and `engram mcp-tap drain|status|retry-dead|prune|payload` over its
 // journal (docs/capture.md).
 #include <fmt/format.h>
 
@@ -75,6 +75,7 @@ int RunDrain(const GlobalFlags& flags, const TapFlags& tap) {
   if (!journal) return Fail(flags, journal.error());
   auto engine = OpenEngine(flags, OpenMode::kCreate);
   if (!engine) return Fail(flags, engine.error());
+  if (auto pruned = capture::PruneForgotten(**engine, **journal); !pruned) return Fail(flags, pruned.error());
   capture::DeliveryReport total;
   while (true) {
     auto step = capture::DeliverDue(**engine, **journal, Delivery(flags, tap), 500);
@@ -95,6 +96,22 @@ int RunDrain(const GlobalFlags& flags, const TapFlags& tap) {
                              total.delivered, total.retried, total.dead, counts->pending);
   }
   return counts->pending > 0 || total.dead > 0 ? 1 : 0;
+}
+
+int RunPrune(const GlobalFlags& flags, const TapFlags& tap) {
+  auto journal = capture::CaptureJournal::Open(JournalPath(flags, tap));
+  if (!journal) return Fail(flags, journal.error());
+  auto engine = OpenEngine(flags, OpenMode::kReadOnly);
+  if (!engine) return Fail(flags, engine.error());
+  auto pruned = capture::PruneForgotten(**engine, **journal);
+  if (!pruned) return Fail(flags, pruned.error());
+  std::cout << (flags.json ? nlohmann::json({{"forgotten_calls", pruned->forgotten_calls},
+                                             {"payloads_deleted", pruned->payloads_deleted}})
+                                     .dump() +
+                                 "\n"
+                           : fmt::format("{} forgotten call(s) held payloads; {} payload(s) deleted\n",
+                                         pruned->forgotten_calls, pruned->payloads_deleted));
+  return 0;
 }
 
 int RunStatus(const GlobalFlags& flags, const TapFlags& tap) {
@@ -187,6 +204,11 @@ void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands)
   CLI::App* retry = cmd->add_subcommand("retry-dead", "make the dead letters pending again");
   JournalFlag(retry, *tap);
   commands.Add(retry, [&flags, tap] { return RunRetryDead(flags, *tap); });
+
+  CLI::App* prune = cmd->add_subcommand(
+      "prune", "delete the payloads of captured calls whose events were forgotten (also at each tap start and drain)");
+  JournalFlag(prune, *tap);
+  commands.Add(prune, [&flags, tap] { return RunPrune(flags, *tap); });
 
   auto ref = std::make_shared<std::string>();
   CLI::App* payload = cmd->add_subcommand("payload", "print a payload kept by reference (sha256:<hex>)");
