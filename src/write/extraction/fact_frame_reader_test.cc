@@ -226,5 +226,67 @@ TEST(FactFrameReaderTest, AnySubstringReadsWithoutCrashing) {
   }
 }
 
+// Issue 16, session 12: a thing's state is one slot whatever word says it.
+TEST(FactFrameReaderTest, AThingsStateIsOneAttributeWhateverTheWord) {
+  for (const char* text : {"The release train is degraded.", "The release train is back up.",
+                           "The release train is unreachable again."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_EQ(f[0].subject, "release train") << text;
+    EXPECT_EQ(f[0].attribute, "state") << text;
+  }
+}
+
+TEST(FactFrameReaderTest, ASingleWordThingAfterTheOrAnAcronymHasAState) {
+  auto the = Read("The wiki is offline.");
+  ASSERT_EQ(the.size(), 1u) << Describe(the);
+  EXPECT_EQ(the[0].subject, "wiki");
+  EXPECT_EQ(the[0].attribute, "state");
+  auto acronym = Read("LDAP's down since lunch.");
+  ASSERT_EQ(acronym.size(), 1u) << Describe(acronym);
+  EXPECT_EQ(acronym[0].subject, "LDAP");
+  EXPECT_EQ(acronym[0].attribute, "state");
+  EXPECT_EQ(acronym[0].value, "down");
+  EXPECT_TRUE(Read("Priya's team is great.").empty() || Read("Priya's team is great.")[0].subject != "Priya");
+}
+
+TEST(FactFrameReaderTest, ChineseStateWordAfterAThingWithoutCopula) {
+  auto f = Read("报表系统目前停用。");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].subject, "报表系统");
+  EXPECT_EQ(f[0].attribute, "state");
+  EXPECT_EQ(f[0].value, "停用");
+}
+
+TEST(FactFrameReaderTest, AVersionWithNoThingSaidIsMarkedUnsaid) {
+  auto it = Read("Bumped it to 2.3 this morning.");
+  ASSERT_EQ(it.size(), 1u) << Describe(it);
+  EXPECT_EQ(it[0].attribute, "version");
+  EXPECT_TRUE(it[0].subject_unsaid);
+  auto zh = Read("今天降级到 4.1 了");
+  ASSERT_EQ(zh.size(), 1u) << Describe(zh);
+  EXPECT_TRUE(zh[0].subject_unsaid);
+  auto named = Read("We upgraded nginx to 1.25.");
+  ASSERT_EQ(named.size(), 1u) << Describe(named);
+  EXPECT_FALSE(named[0].subject_unsaid);
+}
+
+TEST(FactFrameReaderTest, AdverbsBetweenANameAndItsVerb) {
+  auto f = Read("Tomas finally moved to Krakow.");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].subject, "Tomas");
+  EXPECT_EQ(f[0].attribute, "lives_in");
+  EXPECT_EQ(f[0].value, "Krakow");
+}
+
+TEST(FactFrameReaderTest, AValueInsideQuotedWordsIsReported) {
+  auto zh = Read("有人在群里说“数据库都换成 16 吧”");
+  for (const FactFrame& f : zh) EXPECT_NE(f.kind, ClauseKind::kFact) << Describe(zh);
+  for (const FactFrame& f : zh) EXPECT_NE(f.kind, ClauseKind::kChange) << Describe(zh);
+  auto named = Read("I use \"dark mode\" everywhere.");
+  ASSERT_EQ(named.size(), 1u) << Describe(named);
+  EXPECT_EQ(named[0].kind, ClauseKind::kFact);
+}
+
 }  // namespace
 }  // namespace engram::extraction
