@@ -1115,6 +1115,13 @@ class ClauseReader {
     if (raw.empty()) return;
     const bool person = !subject_thing_ && f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
                         s_[SubjectStart(cop->begin)] <= 'Z';
+    if (const AttributeRef* named = BareAttributeWord(raw)) {  // "Utrecht is home now"
+      f->subject_kind = FrameSubject::kSpeaker;
+      f->subject.clear();
+      r.value = rules::TrimSpan(s_, {SubjectStart(cop->begin), cop->begin});
+      r.by_value = *named;
+      return;
+    }
     if (std::optional<Span> owned = OwnedPhrase(raw)) {  // "Tom is our team lead"
       if (const AttributeRef* named = lex_.AttributeWord(LowerBytes(Text(*owned)))) {  // "Lisbon is my home"
         f->subject_kind = FrameSubject::kSpeaker;
@@ -1192,6 +1199,22 @@ class ClauseReader {
       }
       start = prev;
     }
+  }
+
+  // "home" in "Utrecht is home now btw": a copula's complement that is one English attribute word of
+  // the lexicon and nothing more than discourse words after it — the subject phrase is then the
+  // speaker's value of that attribute. Null otherwise ("Utrecht is home to a university").
+  const AttributeRef* BareAttributeWord(Span raw) const {
+    size_t e = 0;
+    const std::string w = WordAt(low_, raw.begin, raw.end, &e);
+    const AttributeRef* ref = w.empty() ? nullptr : lex_.AttributeWord(w);
+    if (ref == nullptr || ref->attribute == "status" || ref->attribute == "version") return nullptr;
+    for (size_t i = SkipSpaces(s_, e, raw.end); i < raw.end; i = SkipSpaces(s_, i, raw.end)) {
+      size_t next = MarkerEndAt(i, "discourse");
+      if (next == i) return nullptr;
+      i = next;
+    }
+    return ref;
   }
 
   // "our team lead" / "my favorite color" / "我们的组长": the noun phrase after the possessive.

@@ -288,5 +288,14 @@ TEST(FactFrameReaderTest, AValueInsideQuotedWordsIsReported) {
   EXPECT_EQ(named[0].kind, ClauseKind::kFact);
 }
 
+TEST(FactFrameReaderTest, AValueBeforeABareAttributeWordIsTheSpeakers) {
+  auto f = Read("Porto is home now.");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].subject_kind, FrameSubject::kSpeaker);
+  EXPECT_EQ(f[0].attribute, "lives_in");
+  EXPECT_EQ(f[0].value, "Porto");
+  for (const FactFrame& g : Read("Porto is home to a famous bridge.")) EXPECT_NE(g.attribute, "lives_in") << Describe({g});
+}
+
 }  // namespace
 }  // namespace engram::extraction
