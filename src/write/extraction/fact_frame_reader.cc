@@ -302,7 +302,26 @@ class ClauseReader {
       kind_ = ClauseKind::kNegated;
       return;
     }
-    if (correction_ || ended_ || !lex_.FindMarkers(text, "change").empty()) kind_ = ClauseKind::kChange;
+    std::vector<PhraseHit> changes = lex_.FindMarkers(text, "change");
+    if (!changes.empty() && NegationBefore(text, changes.front().begin)) {
+      kind_ = ClauseKind::kNegated;  // 还没升到 7.2, "we haven't bumped it": no change happened
+      return;
+    }
+    if (correction_ || ended_ || !changes.empty()) kind_ = ClauseKind::kChange;
+  }
+
+  // A negation right before `at` in the lowered clause `text`: 没, 没有, 未, 不 (Chinese), "not",
+  // "never", a word in -n't (English).
+  static bool NegationBefore(std::string_view text, size_t at) {
+    std::string_view before = text.substr(0, at);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    for (std::string_view no : {"没", "没有", "未", "不"}) {
+      if (before.ends_with(no)) return true;
+    }
+    size_t b = before.size();
+    while (b > 0 && (IsAsciiAlnum(before[b - 1]) || before[b - 1] == '\'')) --b;
+    std::string_view word = before.substr(b);
+    return word == "not" || word == "never" || word.ends_with("n't");
   }
 
   ClauseKind kind() const { return kind_; }
@@ -755,6 +774,9 @@ class ClauseReader {
           break;
         }
       }
+    }
+    for (std::string_view modal : {"不", "没", "别", "未", "能", "会", "要", "想", "该", "得", "可"}) {
+      if (low_.substr(at, end - at).ends_with(modal)) return std::nullopt;  // 订单服务不能停用: not a state
     }
     std::optional<Subject> thing = ThingEndingAt(at, end);
     if (!thing) return std::nullopt;

@@ -297,5 +297,20 @@ TEST(FactFrameReaderTest, AValueBeforeABareAttributeWordIsTheSpeakers) {
   for (const FactFrame& g : Read("Porto is home to a famous bridge.")) EXPECT_NE(g.attribute, "lives_in") << Describe({g});
 }
 
+TEST(FactFrameReaderTest, ANegatedChangeIsNoChange) {
+  for (const char* text : {"还没升到 5.1", "We haven't bumped the linter to 9.0 yet."}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_NE(f.kind, ClauseKind::kChange) << text << " " << Describe({f});
+      EXPECT_NE(f.kind, ClauseKind::kFact) << text << " " << Describe({f});
+    }
+  }
+}
+
+TEST(FactFrameReaderTest, AModalBeforeAChineseStateWordIsNoState) {
+  for (const FactFrame& f : Read("结算服务不能停用")) {
+    EXPECT_FALSE(f.kind == ClauseKind::kFact && f.attribute == "state") << Describe({f});
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction
