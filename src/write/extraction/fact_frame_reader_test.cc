@@ -31,6 +31,16 @@ std::string Describe(const std::vector<FactFrame>& frames) {
   return out;
 }
 
+// `text` reads as one frame of `subject` ("" = the speaker), `attribute` and `value`.
+void ExpectOneFrame(const std::string& text, const std::string& subject, const std::string& attribute,
+                    const std::string& value) {
+  auto f = Read(text);
+  ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+  EXPECT_EQ(f[0].subject, subject) << text;
+  EXPECT_EQ(f[0].attribute, attribute) << text;
+  EXPECT_EQ(f[0].value, value) << text;
+}
+
 TEST(FactFrameReaderTest, CopulaWithAnAttributeWordIsTheSpeakers) {
   auto f = Read("Home is now Lima for me.");
   ASSERT_EQ(f.size(), 1u) << Describe(f);
@@ -242,20 +252,12 @@ TEST(FactFrameReaderTest, ASingleWordThingAfterTheOrAnAcronymHasAState) {
   ASSERT_EQ(the.size(), 1u) << Describe(the);
   EXPECT_EQ(the[0].subject, "wiki");
   EXPECT_EQ(the[0].attribute, "state");
-  auto acronym = Read("LDAP's down since lunch.");
-  ASSERT_EQ(acronym.size(), 1u) << Describe(acronym);
-  EXPECT_EQ(acronym[0].subject, "LDAP");
-  EXPECT_EQ(acronym[0].attribute, "state");
-  EXPECT_EQ(acronym[0].value, "down");
+  ExpectOneFrame("LDAP's down since lunch.", "LDAP", "state", "down");
   EXPECT_TRUE(Read("Priya's team is great.").empty() || Read("Priya's team is great.")[0].subject != "Priya");
 }
 
 TEST(FactFrameReaderTest, ChineseStateWordAfterAThingWithoutCopula) {
-  auto f = Read("报表系统目前停用。");
-  ASSERT_EQ(f.size(), 1u) << Describe(f);
-  EXPECT_EQ(f[0].subject, "报表系统");
-  EXPECT_EQ(f[0].attribute, "state");
-  EXPECT_EQ(f[0].value, "停用");
+  ExpectOneFrame("报表系统目前停用。", "报表系统", "state", "停用");
 }
 
 TEST(FactFrameReaderTest, AVersionWithNoThingSaidIsMarkedUnsaid) {
@@ -272,11 +274,7 @@ TEST(FactFrameReaderTest, AVersionWithNoThingSaidIsMarkedUnsaid) {
 }
 
 TEST(FactFrameReaderTest, AdverbsBetweenANameAndItsVerb) {
-  auto f = Read("Tomas finally moved to Krakow.");
-  ASSERT_EQ(f.size(), 1u) << Describe(f);
-  EXPECT_EQ(f[0].subject, "Tomas");
-  EXPECT_EQ(f[0].attribute, "lives_in");
-  EXPECT_EQ(f[0].value, "Krakow");
+  ExpectOneFrame("Tomas finally moved to Krakow.", "Tomas", "lives_in", "Krakow");
 }
 
 TEST(FactFrameReaderTest, AValueInsideQuotedWordsIsReported) {
@@ -289,11 +287,7 @@ TEST(FactFrameReaderTest, AValueInsideQuotedWordsIsReported) {
 }
 
 TEST(FactFrameReaderTest, AValueBeforeABareAttributeWordIsTheSpeakers) {
-  auto f = Read("Porto is home now.");
-  ASSERT_EQ(f.size(), 1u) << Describe(f);
-  EXPECT_EQ(f[0].subject_kind, FrameSubject::kSpeaker);
-  EXPECT_EQ(f[0].attribute, "lives_in");
-  EXPECT_EQ(f[0].value, "Porto");
+  ExpectOneFrame("Porto is home now.", "", "lives_in", "Porto");
   for (const FactFrame& g : Read("Porto is home to a famous bridge.")) EXPECT_NE(g.attribute, "lives_in") << Describe({g});
 }
 
