@@ -469,11 +469,16 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
     const TermCountsView& counts = *parsed;
     const uint32_t n = counts.header().phrases;
     if (out.idf.empty() && n > 0) TakeQueryStatistics(counts, &out.idf, &out.avg_length);
+    if (n != out.idf.size()) {
+      s.Reset();
+      return Error(Status::Internal("engram_term_counts changed its phrase count between rows"));
+    }
     TermMatchRow& r = out.rows.emplace_back();
     r.seq = s.Int(0);
     r.doc_length = static_cast<int32_t>(counts.header().doc_length);
-    r.tf.resize(n);
-    for (uint32_t i = 0; i < n; ++i) r.tf[i] = counts.Tf(i);
+    out.tf.insert(out.tf.end(), n, 0);
+    uint16_t* tf = out.tf.data() + out.tf.size() - n;
+    for (uint32_t i = 0; i < n; ++i) tf[i] = counts.Tf(i);
     r.session_rowid = s.Int(2);
     r.occurred_at = s.Int(3);
     r.speaker = s.Text(4);
