@@ -107,15 +107,24 @@ struct PhraseMemo {
   std::vector<std::string_view> phrases;
 };
 
-// True when the optional (table, match) arguments are absent (null) or both text.
-bool MemoArgumentsValid(sqlite3_value* table, sqlite3_value* match) {
-  if (table == nullptr && match == nullptr) return true;
-  return table != nullptr && match != nullptr && sqlite3_value_type(table) == SQLITE_TEXT &&
-         sqlite3_value_type(match) == SQLITE_TEXT;
+// Takes the optional (table, match) arguments, args[first] and args[first + 1], when there are
+// `first + 2` arguments (both null otherwise). False, with the SQL error "<function>: table and
+// match must be text" set on `result`, when they are given but not both text.
+bool TakeMemoArguments(const char* function, int num_args, sqlite3_value** args, int first,
+                       sqlite3_context* result, sqlite3_value** table, sqlite3_value** match) {
+  *table = num_args == first + 2 ? args[first] : nullptr;
+  *match = num_args == first + 2 ? args[first + 1] : nullptr;
+  if (*table == nullptr || (sqlite3_value_type(*table) == SQLITE_TEXT &&
+                            sqlite3_value_type(*match) == SQLITE_TEXT)) {
+    return true;
+  }
+  sqlite3_result_error(result, (std::string(function) + ": table and match must be text").c_str(),
+                       -1);
+  return false;
 }
 
 // The memo of a statement given the (table, match) arguments (both null when absent, else text:
-// MemoArgumentsValid). A match that is not a plain list of quoted phrases gets no cache.
+// TakeMemoArguments). A match that is not a plain list of quoted phrases gets no cache.
 PhraseMemo ReadPhraseMemo(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_value* table,
                           sqlite3_value* match) {
   PhraseMemo memo;
@@ -150,7 +159,7 @@ int PhraseRows(const Fts5ExtensionApi* api, Fts5Context* fts, int phrase, const 
 }
 
 // Returns the cached stats of the current query, computing them first if needed (with the
-// connection's PhraseCountCache when `table` and `match` are given: MemoArgumentsValid). Sets *rc.
+// connection's PhraseCountCache when `table` and `match` are given: TakeMemoArguments). Sets *rc.
 Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_value* table,
                         sqlite3_value* match, int* rc) {
   auto* stats = static_cast<Bm25Stats*>(api->xGetAuxdata(fts, 0));
@@ -215,12 +224,9 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
           -1);
       return;
     }
-    sqlite3_value* table = num_args == 5 ? args[3] : nullptr;
-    sqlite3_value* match = num_args == 5 ? args[4] : nullptr;
-    if (!MemoArgumentsValid(table, match)) {
-      sqlite3_result_error(result, "engram_bm25: table and match must be text", -1);
-      return;
-    }
+    sqlite3_value* table = nullptr;
+    sqlite3_value* match = nullptr;
+    if (!TakeMemoArguments("engram_bm25", num_args, args, 3, result, &table, &match)) return;
     double k1 = 1.2;
     double b = 0.75;
     if (num_args >= 1 && sqlite3_value_type(args[0]) != SQLITE_NULL) {
@@ -284,10 +290,9 @@ void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_c
           -1);
       return;
     }
-    sqlite3_value* table = num_args == 3 ? args[1] : nullptr;
-    sqlite3_value* match = num_args == 3 ? args[2] : nullptr;
-    if (!MemoArgumentsValid(table, match)) {
-      sqlite3_result_error(result, "engram_term_counts: table and match must be text", -1);
+    sqlite3_value* table = nullptr;
+    sqlite3_value* match = nullptr;
+    if (!TakeMemoArguments("engram_term_counts", num_args, args, 1, result, &table, &match)) {
       return;
     }
     int doc_len = 0;
