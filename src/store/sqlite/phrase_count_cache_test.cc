@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <cstdio>
 #include <string>
 
 #include "store/sqlite/fts5_tokenizer.h"
+#include "test_util.h"
 
 namespace engram::sqlite {
 namespace {
@@ -16,8 +16,7 @@ namespace {
 class PhraseCountCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "phrase_count_cache_test.db";
-    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path_ + suffix).c_str());
+    path_ = dir_.File("phrases.db");
     reader_ = Open();
     writer_ = Open();
     Exec(writer_, "PRAGMA journal_mode=WAL");
@@ -72,6 +71,8 @@ class PhraseCountCacheTest : public ::testing::Test {
     return memo;
   }
 
+  // One per test: ctest runs this file's tests as parallel processes.
+  test::TempDir dir_;
   std::string path_;
   sqlite3* reader_ = nullptr;
   sqlite3* writer_ = nullptr;
