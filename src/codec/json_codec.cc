@@ -10,6 +10,16 @@
 namespace engram {
 namespace {
 
+// An empty object with room for `members` members. ordered_json keeps an object's members in a
+// std::vector of pair<const std::string, json>; each time it grows, every member is copied (the
+// key is const, so it cannot be moved). Reserving the packet's objects saved 0.47 M instructions
+// of a REST recall (bench/RESULTS.md, 2026-12-03).
+OrderedJson ReservedObject(size_t members) {
+  OrderedJson j = OrderedJson::object();
+  j.get_ref<OrderedJson::object_t&>().reserve(members);
+  return j;
+}
+
 // Metadata is stored as JSON text; it goes out as a JSON object ({} when absent).
 OrderedJson MetadataToJson(const std::string& text) {
   if (text.empty()) return OrderedJson::object();
@@ -123,7 +133,7 @@ OrderedJson OptionalTime(const std::optional<TimestampMs>& t) {
 }
 
 OrderedJson EvidenceToJson(const EvidenceRef& e) {
-  OrderedJson j;
+  OrderedJson j = ReservedObject(9);
   j["event_id"] = e.event_id;
   j["relation"] = e.relation;
   j["role"] = e.role;
@@ -344,8 +354,9 @@ OrderedJson JobInfoToJson(const JobInfo& x) {
 
 OrderedJson RecallResultToJson(const RecallResult& r) {
   OrderedJson items = OrderedJson::array();
+  items.get_ref<OrderedJson::array_t&>().reserve(r.items.size());
   for (const RecallItem& it : r.items) {
-    OrderedJson j;
+    OrderedJson j = ReservedObject(it.type == "claim" ? 22 : 13);
     j["type"] = it.type;
     j["id"] = it.id;
     j["text"] = it.text;
@@ -370,7 +381,7 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
     }
     OrderedJson channels = OrderedJson::array();
     for (const ChannelScore& c : it.channels) {
-      OrderedJson cj;
+      OrderedJson cj = ReservedObject(3);
       cj["channel"] = c.channel;
       cj["rank"] = c.rank;
       cj["score"] = c.score;
@@ -382,7 +393,9 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
     j["flags"] = it.flags;
     items.push_back(std::move(j));
   }
-  OrderedJson out;
+  // 12 members at most, and room for the 3 the recall capability adds (api/recall.cc: namespace,
+  // as_of, next_cursor): growing the packet's object would copy every item.
+  OrderedJson out = ReservedObject(15);
   out["version"] = r.version;
   out["answerability"] = r.answerability;
   out["intent"] = r.intent;
@@ -393,7 +406,7 @@ OrderedJson RecallResultToJson(const RecallResult& r) {
   out["terms"] = r.terms;
   OrderedJson stages = OrderedJson::array();
   for (const RecallStage& s : r.stages) {
-    OrderedJson sj;
+    OrderedJson sj = ReservedObject(2);
     sj["stage"] = s.name;
     sj["candidates"] = s.count;
     stages.push_back(std::move(sj));

@@ -95,6 +95,9 @@ Result<std::optional<ScoredTurn>> PendingMatches::Resolve(sqlite::EventStore& st
 
 Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet& matches,
                    PendingMatches& pending) {
+  if (pending.postings.phrases != matches.idf.size()) {
+    return Status::Internal("ResolvePool: the postings and the matched rows count other phrases");
+  }
   // (turn, seq) of the pool so far, worst on top: a row enters when it beats the worst (higher
   // turn, or the same turn and a lower seq: ScoreTurns' order).
   using Entry = std::pair<double, int64_t>;
@@ -111,8 +114,10 @@ Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet&
       heap.pop_back();
     }
   };
-  for (const sqlite::TermMatchRow& row : matches.rows) {
-    offer(Bm25(matches.idf, row.tf.data(), row.doc_length, matches.avg_length, pending.k1, pending.b),
+  for (size_t i = 0; i < matches.rows.size(); ++i) {
+    const sqlite::TermMatchRow& row = matches.rows[i];
+    offer(Bm25(matches.idf, matches.Tf(i), row.doc_length, matches.avg_length, pending.k1,
+               pending.b),
           row.seq);
   }
   std::vector<size_t> order(pending.turn.size());
@@ -135,7 +140,7 @@ Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet&
     row.speaker = std::move(t.speaker);
     row.doc_length = pending.postings.doc_lengths[i];
     const uint16_t* tf = pending.postings.Tf(i);
-    row.tf.assign(tf, tf + pending.postings.phrases);
+    matches.tf.insert(matches.tf.end(), tf, tf + pending.postings.phrases);
     offer(entry.first, entry.second);
   }
   return Status::Ok();
@@ -154,8 +159,10 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   // seq → index in out; the first matches.rows.size() entries of out are matches.rows, in order.
   std::unordered_map<int64_t, size_t> index_of;
   index_of.reserve(matches.rows.size());
-  for (const sqlite::TermMatchRow& row : matches.rows) {
-    for (size_t i = 0; i < phrases; ++i) tf[i] = row.tf[i];
+  for (size_t m = 0; m < matches.rows.size(); ++m) {
+    const sqlite::TermMatchRow& row = matches.rows[m];
+    const uint16_t* row_tf = matches.Tf(m);
+    for (size_t i = 0; i < phrases; ++i) tf[i] = row_tf[i];
     ScoredTurn t;
     t.seq = row.seq;
     t.session_rowid = row.session_rowid;
@@ -226,8 +233,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   auto match_of = [&](int64_t seq, int64_t session_rowid, TimestampMs occurred_at) -> MatchRef {
     auto it = index_of.find(seq);
     if (it != index_of.end() && it->second < matched) {
-      const sqlite::TermMatchRow& row = matches.rows[it->second];
-      return {row.tf.data(), row.doc_length};
+      return {matches.Tf(it->second), matches.rows[it->second].doc_length};
     }
     const std::ptrdiff_t p = pending_match(seq, session_rowid, occurred_at);
     if (p < 0) return {};

@@ -517,7 +517,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   // As in EventStore::Search: the row length comes from the docsize join, and the top `limit` is
   // picked in C++ rather than by SQLite's sorter.
   std::string sql =
-      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz) AS score "
+      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz, 'claim_fts', ?3) AS score "
       "FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
       "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
       "WHERE claim_fts MATCH ?3 AND claim_fts.rowid >= ?10 AND claim_fts.rowid <= ?11 AND c.namespace_id = ?4 ";

@@ -403,7 +403,8 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
   // engram_bm25 gets the row's length from FTS5's event_fts_docsize table through this join (a
   // b-tree seek) instead of looking it up itself (a nested SQL statement per row).
   std::string sql =
-      "SELECT event_fts.rowid, engram_bm25(event_fts, ?1, ?2, d.sz) FROM event_fts ";
+      "SELECT event_fts.rowid, engram_bm25(event_fts, ?1, ?2, d.sz, 'event_fts', ?3) "
+      "FROM event_fts ";
   if (filtered) sql += "CROSS JOIN events e ON e.seq = event_fts.rowid ";
   sql += "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid WHERE event_fts MATCH ?3";
   if (filtered) sql += " AND e.namespace_id = ?4";
@@ -444,7 +445,8 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   if (!range) return Error(range.error());
   if (!range->has_value()) return out;
   std::string sql =
-      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz), e.session_id, e.occurred_at, "
+      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1), e.session_id, "
+      "e.occurred_at, "
       "e.speaker FROM event_fts CROSS JOIN events e ON e.seq = event_fts.rowid "
       "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
       "WHERE event_fts MATCH ?1 AND event_fts.rowid >= ?6 AND event_fts.rowid <= ?7 AND e.namespace_id = ?2";
@@ -467,11 +469,16 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
     const TermCountsView& counts = *parsed;
     const uint32_t n = counts.header().phrases;
     if (out.idf.empty() && n > 0) TakeQueryStatistics(counts, &out.idf, &out.avg_length);
+    if (n != out.idf.size()) {
+      s.Reset();
+      return Error(Status::Internal("engram_term_counts changed its phrase count between rows"));
+    }
     TermMatchRow& r = out.rows.emplace_back();
     r.seq = s.Int(0);
     r.doc_length = static_cast<int32_t>(counts.header().doc_length);
-    r.tf.resize(n);
-    for (uint32_t i = 0; i < n; ++i) r.tf[i] = counts.Tf(i);
+    out.tf.insert(out.tf.end(), n, 0);
+    uint16_t* tf = out.tf.data() + out.tf.size() - n;
+    for (uint32_t i = 0; i < n; ++i) tf[i] = counts.Tf(i);
     r.session_rowid = s.Int(2);
     r.occurred_at = s.Int(3);
     r.speaker = s.Text(4);
@@ -504,7 +511,7 @@ Result<std::optional<std::pair<int64_t, int64_t>>> EventStore::NamespaceSeqRange
 Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t after_seq, int64_t last_seq,
                                                size_t max_rows) {
   auto st = db_.Cached(
-      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz) FROM event_fts "
+      "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1) FROM event_fts "
       "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "
       "WHERE event_fts MATCH ?1 AND event_fts.rowid > ?2 AND event_fts.rowid <= ?3");
   if (!st) return Error(st.error());

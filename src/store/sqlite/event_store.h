@@ -62,8 +62,8 @@ struct TermMatchRow {
   int64_t session_rowid = 0;
   TimestampMs occurred_at = 0;
   std::string speaker;
-  int32_t doc_length = 0;    // tokens in the indexed text
-  std::vector<uint16_t> tf;  // hits of each query phrase, in MatchTermCounts' phrase order
+  int32_t doc_length = 0;  // tokens in the indexed text
+  // (its hits of each query phrase: TermMatchSet::Tf)
 };
 
 // The rows of one MatchTermCounts query.
@@ -71,6 +71,11 @@ struct TermMatchSet {
   std::vector<double> idf;  // per query phrase (engram_bm25's idf, over the whole table)
   double avg_length = 1.0;  // average tokens per indexed event (the whole table)
   std::vector<TermMatchRow> rows;  // in FTS5's order (ascending seq)
+  // Hits of each query phrase (in MatchTermCounts' phrase order) of every row, idf.size() a row,
+  // rows in the order of `rows`: one array, not one allocation per row.
+  std::vector<uint16_t> tf;
+  // The idf.size() counts of rows[row].
+  const uint16_t* Tf(size_t row) const { return tf.data() + row * idf.size(); }
   // True when the query stopped at `max_rows` rows: more may match (every row with a seq above
   // rows.back().seq is unread).
   bool stopped_at_max = false;

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engram/options.h"
+#include "store/sqlite/phrase_count_cache.h"
+#include "store/sqlite/quoted_phrases.h"
 #include "text/analyzer.h"
 #include "text/dialogue_act.h"
 
@@ -89,13 +91,77 @@ struct Bm25Stats {
 
 void DeleteBm25Stats(void* p) { delete static_cast<Bm25Stats*>(p); }
 
+void DeletePhraseCountCache(void* p) { delete static_cast<PhraseCountCache*>(p); }
+
 int CountRow(const Fts5ExtensionApi* /*api*/, Fts5Context* /*fts*/, void* user_data) {
   ++*static_cast<int64_t*>(user_data);
   return SQLITE_OK;
 }
 
-// Returns the cached stats of the current query, computing them first if needed. Sets *rc.
-Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) {
+// Where a statement may memoise its phrases' row counts: the connection's cache, the table's
+// name and the phrases of its MATCH expression (from the optional `table, match` arguments of
+// engram_bm25 and engram_term_counts). `cache` is null when there is nothing to memoise.
+struct PhraseMemo {
+  PhraseCountCache* cache = nullptr;
+  std::string_view table;
+  std::vector<std::string_view> phrases;
+};
+
+// Takes the optional (table, match) arguments, args[first] and args[first + 1], when there are
+// `first + 2` arguments (both null otherwise). False, with the SQL error "<function>: table and
+// match must be text" set on `result`, when they are given but not both text.
+bool TakeMemoArguments(const char* function, int num_args, sqlite3_value** args, int first,
+                       sqlite3_context* result, sqlite3_value** table, sqlite3_value** match) {
+  *table = num_args == first + 2 ? args[first] : nullptr;
+  *match = num_args == first + 2 ? args[first + 1] : nullptr;
+  if (*table == nullptr || (sqlite3_value_type(*table) == SQLITE_TEXT &&
+                            sqlite3_value_type(*match) == SQLITE_TEXT)) {
+    return true;
+  }
+  sqlite3_result_error(result, (std::string(function) + ": table and match must be text").c_str(),
+                       -1);
+  return false;
+}
+
+// The memo of a statement given the (table, match) arguments (both null when absent, else text:
+// TakeMemoArguments). A match that is not a plain list of quoted phrases gets no cache.
+PhraseMemo ReadPhraseMemo(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_value* table,
+                          sqlite3_value* match) {
+  PhraseMemo memo;
+  if (table == nullptr || match == nullptr) return memo;
+  auto text = [](sqlite3_value* v) {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(v));
+    return std::string_view(p, static_cast<size_t>(sqlite3_value_bytes(v)));
+  };
+  memo.table = text(table);
+  if (QuotedPhrases(text(match), &memo.phrases) &&
+      memo.phrases.size() == static_cast<size_t>(api->xPhraseCount(fts))) {
+    memo.cache = static_cast<PhraseCountCache*>(api->xUserData(fts));
+  }
+  return memo;
+}
+
+// Rows of the table matching phrase `phrase`: from the memo when it has them, else counted
+// (xQueryPhrase walks the phrase's whole doclist) and memoised. Returns an SQLite result code.
+int PhraseRows(const Fts5ExtensionApi* api, Fts5Context* fts, int phrase, const PhraseMemo& memo,
+               bool use_memo, int64_t* rows) {
+  const std::string_view text = use_memo ? memo.phrases[phrase] : std::string_view();
+  if (use_memo) {
+    if (auto found = memo.cache->Find(memo.table, text)) {
+      *rows = *found;
+      return SQLITE_OK;
+    }
+  }
+  *rows = 0;
+  const int rc = api->xQueryPhrase(fts, phrase, rows, CountRow);
+  if (rc == SQLITE_OK && use_memo) memo.cache->Put(memo.table, text, *rows);
+  return rc;
+}
+
+// Returns the cached stats of the current query, computing them first if needed (with the
+// connection's PhraseCountCache when `table` and `match` are given: TakeMemoArguments). Sets *rc.
+Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_value* table,
+                        sqlite3_value* match, int* rc) {
   auto* stats = static_cast<Bm25Stats*>(api->xGetAuxdata(fts, 0));
   if (stats != nullptr) return stats;
 
@@ -108,11 +174,13 @@ Bm25Stats* GetBm25Stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
   if (num_rows > 0 && total_tokens > 0) {
     owned->avgdl = static_cast<double>(total_tokens) / static_cast<double>(num_rows);
   }
+  const PhraseMemo memo = ReadPhraseMemo(api, fts, table, match);
+  const bool use_memo = memo.cache != nullptr && memo.cache->Begin();
   const int num_phrases = api->xPhraseCount(fts);
   owned->idf.assign(num_phrases, 0.0);
   for (int i = 0; i < num_phrases; ++i) {
     int64_t hits = 0;
-    *rc = api->xQueryPhrase(fts, i, &hits, CountRow);
+    *rc = PhraseRows(api, fts, i, memo, use_memo, &hits);
     if (*rc != SQLITE_OK) return nullptr;
     const double n = static_cast<double>(hits);
     const double big_n = static_cast<double>(num_rows);
@@ -150,11 +218,15 @@ int PhraseHitsInColumn0(const Fts5ExtensionApi* api, Fts5Context* fts, int phras
 void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
                   int num_args, sqlite3_value** args) {
   try {
-    if (num_args > 3) {
-      sqlite3_result_error(result, "engram_bm25: expected at most 3 arguments (k1, b, docsize)",
-                           -1);
+    if (num_args > 5 || num_args == 4) {
+      sqlite3_result_error(
+          result, "engram_bm25: expected at most 3 arguments (k1, b, docsize) or 5 (… table, match)",
+          -1);
       return;
     }
+    sqlite3_value* table = nullptr;
+    sqlite3_value* match = nullptr;
+    if (!TakeMemoArguments("engram_bm25", num_args, args, 3, result, &table, &match)) return;
     double k1 = 1.2;
     double b = 0.75;
     if (num_args >= 1 && sqlite3_value_type(args[0]) != SQLITE_NULL) {
@@ -169,7 +241,7 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     }
 
     int rc = SQLITE_OK;
-    Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
+    Bm25Stats* stats = GetBm25Stats(api, fts, table, match, &rc);
     int doc_len = 0;
     if (num_args >= 3) {
       // The caller joined the row's <table>_docsize.sz: reading dl from it saves xColumnSize's
@@ -205,15 +277,22 @@ void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
   }
 }
 
-// engram_term_counts(tbl, docsize): what the engine's own scorers need of a matching row, as a
-// blob (layout in fts5_tokenizer.h, kTermCountsHeader…): the phrase count n, the row's length, the
-// table's average length, each phrase's idf (the same as engram_bm25's) and each phrase's count
-// in the row.
+// engram_term_counts(tbl, docsize [, table, match]): what the engine's own scorers need of a
+// matching row, as a blob (layout in fts5_tokenizer.h, kTermCountsHeader…): the phrase count n,
+// the row's length, the table's average length, each phrase's idf (the same as engram_bm25's) and
+// each phrase's count in the row.
 void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
                         int num_args, sqlite3_value** args) {
   try {
-    if (num_args != 1) {
-      sqlite3_result_error(result, "engram_term_counts: expected 1 argument (docsize)", -1);
+    if (num_args != 1 && num_args != 3) {
+      sqlite3_result_error(
+          result, "engram_term_counts: expected 1 argument (docsize) or 3 (docsize, table, match)",
+          -1);
+      return;
+    }
+    sqlite3_value* table = nullptr;
+    sqlite3_value* match = nullptr;
+    if (!TakeMemoArguments("engram_term_counts", num_args, args, 1, result, &table, &match)) {
       return;
     }
     int doc_len = 0;
@@ -223,7 +302,7 @@ void TermCountsFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_c
       return;
     }
     int rc = SQLITE_OK;
-    Bm25Stats* stats = GetBm25Stats(api, fts, &rc);
+    Bm25Stats* stats = GetBm25Stats(api, fts, table, match, &rc);
     if (rc != SQLITE_OK) {
       sqlite3_result_error_code(result, rc);
       return;
@@ -319,14 +398,19 @@ Status RegisterFts5Extensions(sqlite3* db) {
     return Status::Internal(std::string("registering FTS5 tokenizer engram: ") +
                             sqlite3_errstr(rc));
   }
-  rc = api->xCreateFunction(api, "engram_bm25", nullptr, Bm25Function, nullptr);
+  // One memo of phrase row counts per connection, shared by both functions; FTS5 deletes it
+  // (through engram_term_counts' destructor) when the connection closes.
+  auto* phrase_counts = new PhraseCountCache(db);
+  rc = api->xCreateFunction(api, "engram_term_counts", phrase_counts, TermCountsFunction,
+                            DeletePhraseCountCache);
   if (rc != SQLITE_OK) {
-    return Status::Internal(std::string("registering FTS5 function engram_bm25: ") +
+    delete phrase_counts;  // FTS5 did not take it
+    return Status::Internal(std::string("registering FTS5 function engram_term_counts: ") +
                             sqlite3_errstr(rc));
   }
-  rc = api->xCreateFunction(api, "engram_term_counts", nullptr, TermCountsFunction, nullptr);
+  rc = api->xCreateFunction(api, "engram_bm25", phrase_counts, Bm25Function, nullptr);
   if (rc != SQLITE_OK) {
-    return Status::Internal(std::string("registering FTS5 function engram_term_counts: ") +
+    return Status::Internal(std::string("registering FTS5 function engram_bm25: ") +
                             sqlite3_errstr(rc));
   }
   rc = sqlite3_create_function_v2(db, "engram_asks_question", 1,

@@ -11,7 +11,8 @@
 //    ("word*") is analysed like any query term, so its last word is stemmed before the prefix match
 //    ("running*" → "run*").
 //
-//  * the auxiliary function `engram_bm25(fts_table [, k1 [, b [, docsize]]])`, e.g.
+//  * the auxiliary function `engram_bm25(fts_table [, k1 [, b [, docsize [, table, match]]]])`,
+//    e.g.
 //      SELECT rowid, engram_bm25(t, 0.9, 0.4) AS score FROM t WHERE t MATCH ? ORDER BY score DESC;
 //    `docsize` (optional) is the row's `<table>_docsize.sz` blob, joined by the caller: with it the
 //    row length is read from that blob (FTS5's documented shadow-table format: one varint per
@@ -24,8 +25,14 @@
 //    tf = hits of the phrase in column 0 of the row, dl = tokens (positions) in column 0 of the
 //    row, avgdl = total tokens of column 0 / N. Only column 0 is scored. k1 defaults to 1.2, b to
 //    0.75 (NULL also means default); k1 < 0 or b outside [0, 1] is an SQL error.
+//    `table, match` (optional, text; the table's name and the very MATCH expression of the
+//    statement): when `match` is a plain list of quoted phrases (QuotedPhrases), each phrase's n
+//    is memoised per connection by (table, phrase text) until the database changes
+//    (PhraseCountCache), instead of being counted again by walking its whole doclist for every
+//    statement. The scores are the same either way.
 //
-//  * the auxiliary function `engram_term_counts(fts_table, docsize)`: the per-phrase counts of the
+//  * the auxiliary function `engram_term_counts(fts_table, docsize [, table, match])` (`table,
+//    match` as for engram_bm25): the per-phrase counts of the
 //    current row for scorers that combine rows (recall's window channel), as a BLOB laid out as
 //      TermCountsHeader {n, dl, avgdl}        12 bytes, native byte order
 //      float idf[n]                           the same idf as engram_bm25 (per query phrase)
