@@ -10,7 +10,7 @@ namespace {
 std::vector<Capability> Build() {
   std::vector<Capability> all;
   for (auto group : {EventCapabilities, RecallCapabilities, ClaimCapabilities, ForgetCapabilities, CuratedCapabilities,
-                     AdminCapabilities, AllNamespacesCapabilities}) {
+                     ExperienceCapabilities, AdminCapabilities, AllNamespacesCapabilities}) {
     for (Capability& c : group()) all.push_back(std::move(c));
   }
   return all;

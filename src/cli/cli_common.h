@@ -209,6 +209,8 @@ void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& command
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
+// episode start|step|end|retype|get|list, experience distill|rules|rule|recall
+void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 
 }  // namespace engram::cli
 

@@ -8,6 +8,7 @@
 #define ENGRAM_CODEC_JSON_CODEC_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "engram/status.h"
@@ -46,7 +47,9 @@ OrderedJson AuditEntryToJson(const AuditEntry& a);  // "detail" is the stored JS
 OrderedJson CompactReportToJson(const CompactReport& r);
 // {"now", "total": {counts}, "namespaces": [{"namespace", counts...}], "took_ms"}
 OrderedJson MaintainReportToJson(const MaintainReport& r);
-OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
+OrderedJson StatusToJson(const Status& s);
+// A time as ISO-8601 UTC, or null when unset.
+OrderedJson OptionalTime(const std::optional<TimestampMs>& t);  // {"error": {"code": "invalid_argument", "message": ...}}
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.
 std::string Dump(const OrderedJson& j, int indent = -1);
