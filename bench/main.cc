@@ -12,6 +12,7 @@
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
 //   engram-bench experience exp1|exp2 --data ../shared/data/taubench [--queries FILE] [--json]
 //                           [--variant NAME:key=value,...] [--read-prefix P ...] [--dump FILE]
+//   engram-bench working --data ../shared/data/taubench [--json] [--dump FILE]
 #include <CLI/CLI.hpp>
 
 #include "experience_bench.h"
@@ -21,6 +22,7 @@
 #include "recall_qps_bench.h"
 #include "scale_bench.h"
 #include "state_bench.h"
+#include "working_bench.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"engram-bench: retrieval quality and speed of the engram memory engine"};
@@ -162,8 +164,17 @@ int main(int argc, char** argv) {
                              "action names with this prefix are reads (default: get_ find_ list_ calculate think)");
   experience_cmd->add_option("--dump", experience.dump_path, "one JSON line per query and configuration to FILE");
 
-  CLI11_PARSE(app, argc, argv);
+  engram::bench::WorkingBenchOptions working;
+  CLI::App* working_cmd = app.add_subcommand(
+      "working", "W-1: working memory of the τ-bench airline trajectories compacted to 50/20/10% of their tokens: "
+                 "constraints kept verbatim, none invented, against keeping the newest turns");
+  working_cmd->add_option("--data", working.data_dir, "the taubench folder (airline_trajectories_gpt4o.json)")
+      ->required();
+  working_cmd->add_flag("--json", working.json, "print one JSON object instead of a table");
+  working_cmd->add_option("--dump", working.dump_path, "write each session's constraints (one JSON line each) to FILE");
 
+  CLI11_PARSE(app, argc, argv);
+  if (working_cmd->parsed()) return engram::bench::RunWorkingBench(working);
   if (locomo_cmd->parsed()) return engram::bench::RunLocomoBench(locomo);
   if (memorybank_cmd->parsed()) return engram::bench::RunMemoryBankBench(memorybank);
   if (scale_cmd->parsed()) return engram::bench::RunScaleBench(scale);

@@ -331,6 +331,7 @@ struct Step {
   std::optional<std::string> expect_answerability;
   std::optional<bool> expect_truncated;
   bool include_history = false;  // also claims
+  bool exclude_instruction_like = false;
   bool claims_only = false, events_only = false;
   std::vector<std::string> expect_contains;
   std::vector<std::string> expect_absent;
@@ -420,7 +421,8 @@ const std::map<std::string, std::set<std::string>>& StepKeys() {
       {"ingest_error", {"step", "note", "event", "expect_error"}},
       {"recall",
        {"step", "note", "query", "namespace", "session", "limit", "match", "as_of", "known_as_of", "since", "until",
-        "now", "budget", "expect_answerability", "expect_truncated", "include_history", "claims_only", "events_only", "expect_contains", "expect_absent",
+        "now", "budget", "expect_answerability", "expect_truncated", "include_history", "exclude_instruction_like",
+        "claims_only", "events_only", "expect_contains", "expect_absent",
         "expect_exact", "expect_first", "expect_empty", "expect_count", "expect_flagged",
         "expect_claim", "expect_no_claim", "expect_first_claim", "expect_claim_count", "expect_error",
         "expect_before", "needs_channel"}},
@@ -781,6 +783,7 @@ std::string ParseStep(const json& j, Step* step) {
   ENGRAM_STEP_TRY(CheckTimeSyntax("since", step->since));
   ENGRAM_STEP_TRY(CheckTimeSyntax("until", step->until));
   ENGRAM_STEP_TRY(bool_field("include_history", &step->include_history));
+  ENGRAM_STEP_TRY(bool_field("exclude_instruction_like", &step->exclude_instruction_like));
   ENGRAM_STEP_TRY(bool_field("claims_only", &step->claims_only));
   ENGRAM_STEP_TRY(bool_field("events_only", &step->events_only));
   if (step->claims_only && step->events_only) return "\"claims_only\" and \"events_only\" exclude each other";
@@ -1313,6 +1316,7 @@ class LibraryBackend : public Backend {
       *target = *t;
     }
     q.include_history = step.include_history;
+    q.exclude_instruction_like = step.exclude_instruction_like;
     q.include_claims = !step.events_only;
     q.include_events = !step.claims_only;
     auto result = engine_->Recall(q);
@@ -1685,6 +1689,7 @@ class CliBackend : public Backend {
     if (!step.now.empty()) args.insert(args.end(), {"--now", step.now});
     if (step.budget) args.insert(args.end(), {"--budget", std::to_string(*step.budget)});
     if (step.include_history) args.push_back("--include-history");
+    if (step.exclude_instruction_like) args.push_back("--exclude-instruction-like");
     if (step.claims_only) args.push_back("--claims-only");
     if (step.events_only) args.push_back("--events-only");
     args.push_back("--");  // a query may start with '-'

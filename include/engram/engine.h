@@ -302,6 +302,15 @@ class Engine {
   // kIOError. Thread-safe.
   virtual Result<ImportReport> Import(std::istream& in) = 0;
 
+  // The working memory of a session (docs/working.md): its goal, the user's constraints word for
+  // word (retractions applied), the paths ruled out and the newest turns, rendered under
+  // query.budget_tokens — over the session's whole lineage (a compression's child session keeps
+  // its ancestors' constraints). With query.summary, the constraints it lacks. Reads at most the
+  // newest 10,000 events of the lineage. Errors: kInvalidArgument (namespace, session_id,
+  // budget_tokens outside 1–1,000,000, summary over 1,000,000 bytes), kNotFound (unknown namespace
+  // or session). Thread-safe.
+  virtual Result<WorkingMemory> Working(const WorkingMemoryQuery& query) = 0;
+
   // ---- Curated memory (docs/curated.md): MEMORY.md and USER.md per namespace ----
   // Files in Options::curated_dir (default "<db_path>.curated") / <namespace>/; not in the
   // database, so these work on a read-only database too (but WriteCurated records events).

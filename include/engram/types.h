@@ -110,6 +110,11 @@ struct RecallQuery {
   // The reranker (Options::rerank): unset = used when configured; false = not for this query;
   // true = required (kInvalidArgument when no reranker is configured).
   std::optional<bool> rerank;
+  // Leave out the items RecallItem::flags would mark "instruction_like" (their text reads like a
+  // prompt injection), instead of returning them flagged; the next items take their places. The
+  // evidence quotes of the claims returned that read like one are left out too. See
+  // docs/retrieval.md "Stored instructions".
+  bool exclude_instruction_like = false;
 };
 
 // An event cited as evidence of a claim.
@@ -155,7 +160,9 @@ struct RecallItem {
   int tokens = 0;           // estimated tokens of the item in a prompt (text; claims: + evidence)
   std::string feedback_id;  // pass to Engine::Feedback / `engram feedback` to rate this item
   // Warnings about the content, which is always data, never instructions: "instruction_like" when
-  // it reads like a prompt injection (bug_scenarios.md B50).
+  // it reads like a prompt injection (bug_scenarios.md B50; the threat scanner's context scope,
+  // docs/retrieval.md "Stored instructions"). RecallQuery::exclude_instruction_like leaves such
+  // items out.
   std::vector<std::string> flags;
 };
 
@@ -750,6 +757,47 @@ struct CuratedSnapshot {
   std::string user;    // the USER PROFILE block alone
   std::string session_id;  // the session it is frozen for ("" = not frozen: the current state)
   TimestampMs taken_at = 0;
+};
+
+// ---- Working memory (docs/working.md): a session's working state for an agent's context ----
+
+// A sentence a person said that constrains the work ("don't use red"), kept word for word with
+// where it was said.
+struct WorkingConstraint {
+  std::string text;        // the sentence, verbatim
+  std::string event_id;    // the event it was said in
+  std::string session_id;  // that event's session (an ancestor's, after a compression)
+  TimestampMs at = 0;      // when it was said (the event's occurred_at)
+  // For a retracted constraint: the event that took it back, and that sentence.
+  std::string retracted_by;
+  std::string retraction;
+};
+
+struct WorkingMemoryQuery {
+  std::string namespace_name;
+  std::string session_id;
+  // The summary's budget in tokens (recall/context_packet.h counts them): the goal, every current
+  // constraint and the paths ruled out always; then the newest turns verbatim while they fit.
+  int budget_tokens = 1000;
+  // When not empty: a summary made elsewhere (by the agent's own compaction) to check — every
+  // current constraint must appear in it verbatim (WorkingMemory::missing lists those that do not).
+  std::string summary;
+};
+
+struct WorkingMemory {
+  std::string namespace_name;
+  std::string session_id;
+  std::vector<std::string> lineage;  // the session's ancestors, root first, then the session
+  std::string goal;                  // the first thing the user asked, one line
+  std::vector<WorkingConstraint> constraints;  // current, oldest first: pinned, never summarised
+  std::vector<WorkingConstraint> retracted;    // taken back by a later turn (history)
+  std::vector<WorkingConstraint> ruled_out;    // paths tried and given up, newest last
+  std::vector<Event> recent;                   // the newest turns that fit, oldest first
+  std::string text;        // the rendered summary
+  int used_tokens = 0;     // tokens of `text`
+  int total_tokens = 0;    // tokens of every turn of the lineage (what the summary compacts)
+  bool over_budget = false;  // the pinned part alone is larger than the budget (it is kept whole)
+  std::vector<std::string> missing;  // current constraints absent from the query's summary
 };
 
 // ---- Experience (docs/experience.md): episodes, distilled rules, experience recall ----------

@@ -6,14 +6,18 @@ only), or starts a local one on first use when no url is configured. docs/hermes
 configuration, every hook and the behaviour when engram is down.
 
 Hooks:
-  on_turn_start   starts the recall for this turn's message
-  prefetch        returns that recall (plain text) within the budget (1.5 s), "" when not ready
+  on_turn_start   starts the recall for this turn's message (and, after a compaction, the check of
+                  the user's constraints against the compacted context)
+  prefetch        returns the constraints the compacted context lost, then that recall (plain text),
+                  within the budget (1.5 s); "" when nothing is ready
   sync_turn       appends the turn to the durable journal; a background thread sends it to engram
                   with an idempotency key per (session, turn), so it is stored exactly once
   on_session_end  a watermark: gives the journal a short flush, once per new turn (it fires on
                   every compression too)
   on_session_switch  the new session's events carry the old one as parent_session_id
-  on_pre_compress returns what long-term memory says about the messages being compressed
+  on_pre_compress returns the session's constraints word for word (from engram's working memory,
+                  after sending the turns still in the journal) and what long-term memory says
+                  about the messages being compressed, for the summary to keep
   on_memory_write mirrors add/replace/remove of Hermes's built-in memory to engram's curated store
   tools           engram_recall, engram_remember, engram_forget (a preview unless confirm)
 """
@@ -41,6 +45,7 @@ logger = logging.getLogger("engram.hermes")
 
 TOOL_TIMEOUT_S = 5.0
 PRE_COMPRESS_TIMEOUT_S = 3.0
+PRE_COMPRESS_FLUSH_S = 1.5  # of PRE_COMPRESS_TIMEOUT_S: the turns still in the journal go first
 SESSION_END_FLUSH_S = 1.0
 SHUTDOWN_FLUSH_S = 2.0
 RECALL_BUDGET_TOKENS = 800
@@ -57,6 +62,17 @@ SYSTEM_PROMPT_BLOCK = (
 
 RECALL_HEADER = "Long-term memory (engram), most relevant first:"
 PRE_COMPRESS_HEADER = "Facts and constraints from long-term memory (engram) that the summary must keep:"
+PRE_COMPRESS_CONSTRAINTS_HEADER = (
+    "Constraints the user set in this conversation (engram). Every one still applies: the summary must "
+    "keep each line below word for word, exactly as written (do not paraphrase, merge or drop any):")
+LOST_CONSTRAINTS_HEADER = (
+    "Constraints the user set earlier in this conversation, which the compacted context no longer states "
+    "word for word (engram). They still apply:")
+# Hermes 0.19 cuts a pre-compress text over 6,000 characters in the middle (sanitize_memory_context:
+# the first 4,000 and the last 1,500 are kept): the constraints come first and stay within the head.
+PRE_COMPRESS_MAX_CHARS = 6000
+CONSTRAINTS_MAX_CHARS = 3800
+CONTEXT_MAX_BYTES = 990_000  # /working takes a summary of at most 1,000,000 bytes
 
 TOOL_SCHEMAS: List[Dict[str, Any]] = [
     {
@@ -131,13 +147,43 @@ def _bounded(fn: Callable[[], Any], timeout: float) -> Any:
     return box.get("value")
 
 
+class _Part:
+    """A value that a daemon thread computes: `value` once `done` is set (None on failure)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+
+    def get(self, deadline: float) -> Any:
+        """The value when it is ready by `deadline` (monotonic), else None."""
+        return self.value if self.done.wait(max(0.0, deadline - time.monotonic())) else None
+
+
+def _spawn(fn: Callable[[], Any], what: str) -> _Part:
+    """A _Part that a daemon thread fills with fn() (a failure is logged and leaves it None)."""
+    part = _Part()
+
+    def run() -> None:
+        try:
+            part.value = fn()
+        except EngramError as e:
+            logger.debug("engram: %s failed: %s", what, e)
+        except Exception:
+            logger.debug("engram: %s failed", what, exc_info=True)
+        finally:
+            part.done.set()
+
+    threading.Thread(target=run, name=f"engram-{what}", daemon=True).start()
+    return part
+
+
 class _Recall:
-    """One recall in flight or done, for one (session, query)."""
+    """What prefetch returns for one (session, query), in flight or done: the constraints a compaction
+    lost (after a compaction), then the recall."""
 
     def __init__(self) -> None:
         self.started = time.monotonic()
-        self.done = threading.Event()
-        self.text = ""
+        self.parts: List[_Part] = []
 
 
 def _tool_result(obj: Dict[str, Any]) -> str:
@@ -165,6 +211,12 @@ class EngramMemoryProvider(MemoryProvider):
         # recalled items equal to one of them are not injected again.
         self._context_texts: frozenset = frozenset()
         self._ended: Dict[str, int] = {}  # session -> self._enqueued at its last on_session_end
+        # After a compaction (on_pre_compress) in this conversation, every turn checks the user's
+        # constraints against the model's context and repeats those it lost. _context_after is the text of
+        # that context as the last sync_turn after the compaction saw it; None: not seen since (then every
+        # constraint is repeated).
+        self._compacted = False
+        self._context_after: Optional[str] = None
 
     # -- identity and availability ---------------------------------------------------------------
 
@@ -229,33 +281,67 @@ class EngramMemoryProvider(MemoryProvider):
         items = reply.get("items")
         return items if isinstance(items, list) else []
 
+    def _constraints(self, session_id: str, context: Optional[str], timeout: float) -> List[str]:
+        """The user's current constraints over the session's lineage, word for word (POST /working);
+        with `context`, only those it does not hold (engram's check of a summary). A continuation that
+        engram has no turn of yet (they are in the journal, or none was said) is read through its
+        parent, which the provider knows from on_session_switch."""
+        rt = self._rt
+        if rt is None or not session_id:
+            return []
+        deadline = time.monotonic() + timeout
+        path = rt.client.ns_path(rt.config.namespace, "/working")
+        reply: Dict[str, Any] = {}
+        sid, seen = session_id, set()
+        while sid and sid not in seen and time.monotonic() < deadline:
+            seen.add(sid)
+            body: Dict[str, Any] = {"session_id": sid, "budget_tokens": 1}
+            if context:
+                body["summary"] = context
+            try:
+                reply = rt.client.request("POST", path, body, timeout=max(0.1, deadline - time.monotonic()))
+            except EngramError as e:
+                if e.status != 404:
+                    raise
+                reply = {}
+            if reply.get("total_tokens") or reply.get("constraints"):
+                break
+            with self._lock:
+                sid = self._parents.get(sid, "")
+        texts = [str(c.get("text") or "") for c in reply.get("constraints") or [] if isinstance(c, dict)]
+        texts = [t for t in texts if t.strip()]
+        if context:
+            missing = set(reply.get("missing") or [])
+            texts = [t for t in texts if t in missing]
+        return texts
+
     def _start_recall(self, session_id: str, query: str) -> _Recall:
         rec = _Recall()
         with self._lock:
             self._recalls[(session_id, query)] = rec
             while len(self._recalls) > 16:
                 self._recalls.popitem(last=False)
+            compacted, context = self._compacted, self._context_after
         config = self._config
-
-        def run() -> None:
-            try:
-                budget = config.prefetch_budget_ms / 1000.0
+        budget = config.prefetch_budget_ms / 1000.0
+        if compacted and session_id:
+            # What a compaction lost from the model's context; all of them until a turn has shown it.
+            rec.parts.append(_spawn(lambda: render.constraint_block(
+                self._constraints(session_id, context, timeout=budget), LOST_CONSTRAINTS_HEADER,
+                CONSTRAINTS_MAX_CHARS), "constraints"))
+        if config.auto_recall and query.strip():
+            def recall() -> str:
                 # Twice the limit: the items already in the context are left out.
                 items = self._recall_items(query, min(50, 2 * config.recall_limit), timeout=budget)
                 skip = self._context_texts | {render.normalize(query)}
-                rec.text = render.recall_block(items, config.recall_limit, RECALL_HEADER, skip)
-            except EngramError as e:
-                logger.debug("engram: recall failed: %s", e)
-            except Exception:
-                logger.debug("engram: recall failed", exc_info=True)
-            finally:
-                rec.done.set()
+                return render.recall_block(items, config.recall_limit, RECALL_HEADER, skip)
 
-        threading.Thread(target=run, name="engram-recall", daemon=True).start()
+            rec.parts.append(_spawn(recall, "recall"))
         return rec
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs) -> None:
-        """Notes the turn's index and starts the recall for its message (prefetch collects it)."""
+        """Notes the turn's index and starts the recall for its message and, after a compaction, the
+        check of the user's constraints (prefetch collects both)."""
         try:
             if self._rt is None or not isinstance(message, str):
                 return
@@ -265,26 +351,30 @@ class EngramMemoryProvider(MemoryProvider):
                 seen[message] = (int(turn_number), _runtime.utc_now_iso())
                 while len(seen) > 16:
                     seen.popitem(last=False)
-            if self._config.auto_recall and message.strip():
+            if message.strip() and (self._config.auto_recall or self._compacted):
                 self._start_recall(sid, message)
         except Exception:
             logger.debug("engram: on_turn_start failed", exc_info=True)
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        """The recall of this turn's message, as plain text, within the budget; "" when not ready."""
+        """This turn's block, as plain text, within the budget: after a compaction, the user's
+        constraints that the compacted context lost; then the recall of this turn's message. A part not
+        ready within the budget is left out; "" when none is."""
         try:
-            if self._rt is None or not self._config.auto_recall or not query or not query.strip():
+            if self._rt is None or not query or not query.strip():
+                return ""
+            if not (self._config.auto_recall or self._compacted):
                 return ""
             sid = session_id or self._session_id
             with self._lock:
                 rec = self._recalls.get((sid, query))
             if rec is None:
                 rec = self._start_recall(sid, query)
-            left = rec.started + self._config.prefetch_budget_ms / 1000.0 - time.monotonic()
-            if rec.done.wait(max(0.0, left)):
-                return rec.text
-            logger.debug("engram: recall not ready within %d ms", self._config.prefetch_budget_ms)
-            return ""
+            deadline = rec.started + self._config.prefetch_budget_ms / 1000.0
+            texts = [part.get(deadline) for part in rec.parts]
+            if not all(p.done.is_set() for p in rec.parts):
+                logger.debug("engram: part of the block not ready within %d ms", self._config.prefetch_budget_ms)
+            return "\n\n".join(t for t in texts if t)
         except Exception:
             logger.debug("engram: prefetch failed", exc_info=True)
             return ""
@@ -326,9 +416,14 @@ class EngramMemoryProvider(MemoryProvider):
             user = user_content or ""
             assistant = assistant_content or ""
             if messages:
+                snapshot = list(messages)
                 self._context_texts = frozenset(
                     render.normalize(render.message_text(m.get("content")))
-                    for m in list(messages)[-200:] if isinstance(m, dict) and m.get("role") in ("user", "assistant"))
+                    for m in snapshot[-200:] if isinstance(m, dict) and m.get("role") in ("user", "assistant"))
+                if self._compacted:
+                    # The model's context since the compaction (its summary, the turns kept and the new
+                    # ones): the next turns check the user's constraints against it.
+                    self._context_after = render.context_text(snapshot, CONTEXT_MAX_BYTES)
             turn, started = self._turn_index(sid, user)
             self._enqueue({
                 "id": render.turn_key(sid, turn, user, assistant),
@@ -403,17 +498,36 @@ class EngramMemoryProvider(MemoryProvider):
                 self._parents[new_session_id] = parent_session_id
             if reset:
                 self._context_texts = frozenset()
+            if not lineage:  # another conversation: its compactions are not this one's
+                self._compacted, self._context_after = False, None
             self._session_id = new_session_id
 
     def on_pre_compress(self, messages: List[Dict[str, Any]]) -> str:
-        """What long-term memory says about the messages being compressed (a recall on their recent
-        text), for the summary to keep; "" when engram is unreachable or has nothing (≤ 3 s)."""
+        """For the summary to keep, within PRE_COMPRESS_TIMEOUT_S (3 s): first the user's current
+        constraints over the session's lineage, word for word, from engram's working memory (after
+        sending the turns still in the journal, for at most PRE_COMPRESS_FLUSH_S); then what long-term
+        memory says about the messages being compressed (a recall on their recent text). Each part that
+        engram does not give in time is left out; "" when engram is unreachable."""
         try:
-            if self._rt is None:
+            rt = self._rt
+            if rt is None:
                 return ""
+            with self._lock:
+                # From now on every turn checks the constraints against the compacted context.
+                self._compacted, self._context_after = True, None
+            sid = self._session_id
+            deadline = time.monotonic() + PRE_COMPRESS_TIMEOUT_S
             texts = [render.message_text(m.get("content")).strip() for m in messages or []
                      if isinstance(m, dict) and m.get("role") in ("user", "assistant")]
             texts = [t for t in texts if t]
+
+            def constraints() -> str:
+                if not rt.breaker.down:
+                    # The turns that said them may still be in the journal: send them first.
+                    rt.sender.flush(min(PRE_COMPRESS_FLUSH_S, deadline - time.monotonic() - 0.5))
+                found = self._constraints(sid, None, timeout=max(0.1, deadline - time.monotonic()))
+                return render.constraint_block(found, PRE_COMPRESS_CONSTRAINTS_HEADER, CONSTRAINTS_MAX_CHARS)
+
             recent, size = [], 0
             for t in reversed(texts):
                 recent.append(t)
@@ -421,13 +535,20 @@ class EngramMemoryProvider(MemoryProvider):
                 if size > 1500:
                     break
             query = "\n".join(reversed(recent))[-2000:]
-            if not query.strip():
-                return ""
             limit = self._config.recall_limit
-            items = _bounded(lambda: self._recall_items(query, min(50, 2 * limit), timeout=PRE_COMPRESS_TIMEOUT_S),
-                             PRE_COMPRESS_TIMEOUT_S + 0.5)
-            # What the messages being compressed say is in the summary's input already.
-            return render.recall_block(items, limit, PRE_COMPRESS_HEADER, {render.normalize(t) for t in texts})
+            pinned = _spawn(constraints, "pre-compress-constraints")
+            recall = _spawn(lambda: self._recall_items(query, min(50, 2 * limit),
+                                                       timeout=max(0.1, deadline - time.monotonic())),
+                            "pre-compress-recall") if query.strip() else None
+            block = pinned.get(deadline) or ""
+            items = recall.get(deadline) if recall is not None else None
+            if items:
+                # What the messages being compressed say is in the summary's input already.
+                room = PRE_COMPRESS_MAX_CHARS - len(block) - len(PRE_COMPRESS_HEADER) - 2 - 16 * limit
+                recalled = render.recall_block(items, limit, PRE_COMPRESS_HEADER, {render.normalize(t) for t in texts},
+                                               min(render.TOTAL_CHARS, room))
+                block = "\n\n".join(t for t in (block, recalled) if t)
+            return block
         except Exception as e:
             logger.debug("engram: on_pre_compress: %s", e)
             return ""

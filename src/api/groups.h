@@ -13,6 +13,7 @@ std::vector<Capability> EventCapabilities();   // ingest_event, ingest_events, g
 std::vector<Capability> RecallCapabilities();  // recall, feedback, list_sessions, search_sessions
 std::vector<Capability> ClaimCapabilities();   // remember, list_claims, get_claim, explain_claim, ...
 std::vector<Capability> ForgetCapabilities();  // forget, list_tombstones, unforget
+std::vector<Capability> WorkingCapabilities();  // working_memory (docs/working.md)
 // read_curated, write_curated, curated_snapshot, bind_curated (docs/curated.md)
 std::vector<Capability> CuratedCapabilities();
 // start_episode, add_episode_step, end_episode, set_episode_type, get_episode, list_episodes,

@@ -37,6 +37,7 @@ std::vector<ParamSpec> RecallParams() {
           Time("as_of", "claims true at this time"),
           Time("known_as_of", "claims engram believed at this time (recorded time)"),
           Flag("include_history", "also superseded and expired claims", false),
+          Flag("exclude_instruction_like", "leave out items whose text reads like a prompt injection", false),
           {.name = "match", .description = "any: rank by any term; all: every term must occur",
            .enum_values = {"any", "all"}, .default_value = "any"},
           Flag("include_events", "search events", true),
@@ -74,6 +75,7 @@ Result<RecallQuery> ToRecallQuery(const Args& args) {
   q.session_id = args.String("session_id");
   q.match = args.String("match") == "all" ? MatchMode::kAll : MatchMode::kAny;
   q.include_history = args.Bool("include_history");
+  q.exclude_instruction_like = args.Bool("exclude_instruction_like");
   q.include_events = args.Bool("include_events");
   q.include_claims = args.Bool("include_claims");
   q.rerank = args.OptBool("rerank");

@@ -1,5 +1,5 @@
 // cli/admin_commands.cc — whole-file commands: `engram stats`, `doctor`, `maintain`, `export`,
-// `import`, `backup`, `restore`, `reindex` and `models install`. The admin capabilities
+// `import` (its `import hermes` is in cli/hermes_commands.cc), `backup`, `restore`, `reindex` and `models install`. The admin capabilities
 // (api/admin.cc) do the work, except where the CLI must act without an open Engine: doctor (it
 // must report on a file that does not open), restore (the live database must be closed) and
 // `restore --verify-only` (it needs no live database), and models install (a file of this machine).
@@ -157,6 +157,10 @@ int RunExport(const GlobalFlags& flags, const CapabilityFlags& bound, const std:
 }
 
 int RunImport(const GlobalFlags& flags, const std::string& file) {
+  if (file.empty()) {
+    return Fail(flags, Status::InvalidArgument(
+                           "import: give a dump FILE written by export, or `import hermes` for a Hermes home"));
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) return Fail(flags, Status::NotFound(fmt::format("cannot open \"{}\"", file)));
   std::ostringstream text;
@@ -182,9 +186,13 @@ void AddExportAndImport(CLI::App& app, const GlobalFlags& flags, Commands& comma
   dump->add_option("--out,-o", *out_path, "output file (default: stdout)");
   commands.Add(dump, [&flags, bound, out_path] { return RunExport(flags, *bound, *out_path); });
   auto file = std::make_shared<std::string>();
-  auto* load = app.add_subcommand("import", "load a JSONL dump written by export (honours tombstones)");
-  load->add_option("file", *file, "dump file")->required();
+  auto* load = app.add_subcommand(
+      "import", "load a JSONL dump written by export (honours tombstones), or a Hermes home (`import hermes`)");
+  // Not required(): `import hermes` leaves it empty (RunImport says what is missing). A dump file
+  // named "hermes" is given as ./hermes.
+  load->add_option("file", *file, "dump file");
   commands.Add(load, [&flags, file] { return RunImport(flags, *file); });
+  AddImportHermesCommand(*load, flags, commands);
 }
 
 // ---- backup, restore ---------------------------------------------------------------------------

@@ -206,11 +206,14 @@ void AddForgetCommands(CLI::App& app, const GlobalFlags& flags, Commands& comman
 void AddJobsCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // process, worker, jobs
 // stats, doctor, maintain, export, import, backup, restore, reindex, models
 void AddAdminCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+void AddWorkingCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // working SESSION
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
 // episode start|step|end|retype|get|list, experience distill|rules|rule|recall
 void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
+// `import hermes`, a subcommand of AddAdminCommands's `import` (in cli/hermes_commands.cc).
+void AddImportHermesCommand(CLI::App& import, const GlobalFlags& flags, Commands& commands);
 
 }  // namespace engram::cli
 

@@ -1,4 +1,10 @@
-// cli/hermes_commands.cc — `engram hermes install`: writes the Hermes memory provider plugin
+// cli/hermes_commands.cc — `engram hermes install` and `engram import hermes`.
+//
+// `engram import hermes` reads a Hermes home's state.db (read-only) and memories/ into a namespace
+// (import/hermes_import.h; docs/hermes.md "Importing a Hermes home"). CLI-only, like `ingest`: it
+// reads local files.
+//
+// `engram hermes install` writes the Hermes memory provider plugin
 // (integrations/hermes/, compiled into this binary: cli/hermes_plugin_data.h) into
 // $HERMES_HOME/plugins/engram/ (docs/hermes.md). The folder is written beside the target, each file
 // fsync'd, then swapped in with one rename (renameat2 RENAME_EXCHANGE over an older install), so
@@ -10,6 +16,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +30,7 @@
 #include "cli/cli_common.h"
 #include "cli/hermes_plugin_data.h"
 #include "codec/json_codec.h"
+#include "import/hermes_import.h"
 
 namespace engram::cli {
 namespace {
@@ -37,14 +45,6 @@ struct HermesFlags {
 
 Status IoError(const std::string& what, const fs::path& path, int err) {
   return Status::IOError(fmt::format("{} {}: {}", what, path.string(), std::strerror(err)));
-}
-
-// --home, else $HERMES_HOME, else ~/.hermes (Hermes's own order).
-Result<fs::path> HermesHome(const std::string& flag) {
-  if (!flag.empty()) return fs::path(flag);
-  if (const char* env = std::getenv("HERMES_HOME"); env != nullptr && *env != '\0') return fs::path(env);
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return fs::path(home) / ".hermes";
-  return Error(Status::InvalidArgument("--home: not given, and neither $HERMES_HOME nor $HOME is set"));
 }
 
 Status FsyncPath(const fs::path& path, bool directory) {
@@ -151,7 +151,7 @@ Result<bool> WriteDefaultConfig(const fs::path& home, const std::string& engram_
 }
 
 int RunHermesInstall(const GlobalFlags& flags, const HermesFlags& hf) {
-  auto home = HermesHome(hf.home);
+  auto home = import::ResolveHermesHome(hf.home);
   if (!home) return Fail(flags, home.error());
   const fs::path plugins = fs::absolute(*home).lexically_normal() / "plugins";
   const fs::path target = plugins / "engram";
@@ -176,7 +176,7 @@ int RunHermesInstall(const GlobalFlags& flags, const HermesFlags& hf) {
   }
   const fs::path config = plugins.parent_path() / "engram" / "config.json";
   const char* env_home = std::getenv("HERMES_HOME");
-  const bool default_home = hf.home.empty() || (env_home != nullptr && fs::path(env_home) == *home);
+  const bool default_home = hf.home.empty() || (env_home != nullptr && fs::path(env_home) == fs::path(*home));
   const std::string prefix = default_home ? "" : fmt::format("HERMES_HOME={} ", plugins.parent_path().string());
   const std::string next = prefix + "hermes config set memory.provider engram";
   if (flags.json) {
@@ -201,7 +201,196 @@ int RunHermesInstall(const GlobalFlags& flags, const HermesFlags& hf) {
   return 0;
 }
 
+// ---- import hermes ---------------------------------------------------------------------------
+
+struct ImportHermesFlags {
+  std::string home;
+  std::string state_db;
+  std::string memories;
+  std::string namespace_name = "hermes";
+};
+
+OrderedJson HermesImportReportToJson(const import::HermesImportReport& r) {
+  OrderedJson state = nullptr;
+  if (!r.state_db.empty()) {
+    state = OrderedJson{{"path", r.state_db},
+                        {"opened", r.opened},
+                        {"schema_version", r.schema_version},
+                        {"missing_columns", r.missing_columns}};
+  }
+  OrderedJson refused = OrderedJson::array();
+  for (const auto& m : r.refused) {
+    refused.push_back(OrderedJson{{"session_id", m.session_id}, {"message_id", m.message_id}, {"reason", m.reason}});
+  }
+  OrderedJson curated = OrderedJson::array();
+  for (const auto& c : r.curated) {
+    OrderedJson entries = OrderedJson::array();
+    for (const auto& [entry, reason] : c.refused) entries.push_back(OrderedJson{{"entry", entry}, {"reason", reason}});
+    curated.push_back(OrderedJson{{"target", c.target},
+                                  {"file", c.file},
+                                  {"entries", c.entries},
+                                  {"added", c.added},
+                                  {"already_present", c.already_present},
+                                  {"refused", std::move(entries)},
+                                  {"error", c.error}});
+  }
+  OrderedJson roles = OrderedJson::object();
+  for (const auto& [role, n] : r.skipped_roles) roles[role] = n;
+  return OrderedJson{{"namespace", r.namespace_name},
+                     {"state_db", std::move(state)},
+                     {"sessions", r.sessions},
+                     {"messages", r.messages},
+                     {"events", {{"imported", r.events_imported},
+                                 {"already_present", r.events_already_present},
+                                 {"forgotten", r.events_forgotten}}},
+                     {"skipped",
+                      {{"rewound", r.skipped_rewound}, {"empty", r.skipped_empty}, {"roles", std::move(roles)}}},
+                     {"refused", std::move(refused)},
+                     {"rereads", r.rereads},
+                     {"curated", std::move(curated)},
+                     {"notes", r.notes}};
+}
+
+// At most this many refusals and notes of each kind in the text (--json lists them all).
+constexpr size_t kTextListLimit = 20;
+
+void PrintHermesImportText(const OrderedJson& r) {
+  auto more = [](size_t shown, size_t total) {
+    if (total > shown) std::cout << fmt::format("    ... and {} more (--json lists them all)\n", total - shown);
+  };
+  if (!r["state_db"].is_null()) {
+    const OrderedJson& db = r["state_db"];
+    std::cout << fmt::format("{} (schema v{}, opened {})\n", db["path"].get<std::string>(),
+                             db["schema_version"].get<int64_t>(), db["opened"].get<std::string>());
+    if (!db["missing_columns"].empty()) {
+      std::string list;
+      for (const OrderedJson& c : db["missing_columns"]) list += (list.empty() ? "" : ", ") + c.get<std::string>();
+      std::cout << "  an older schema without " << list << "\n";
+    }
+    const OrderedJson& ev = r["events"];
+    std::cout << fmt::format("  {} sessions, {} messages: {} events imported, {} already present",
+                             r["sessions"].get<int64_t>(), r["messages"].get<int64_t>(), ev["imported"].get<int64_t>(),
+                             ev["already_present"].get<int64_t>());
+    if (ev["forgotten"].get<int64_t>() > 0) {
+      std::cout << fmt::format(", {} forgotten (not stored; see `engram tombstones`)", ev["forgotten"].get<int64_t>());
+    }
+    std::cout << "\n";
+    const OrderedJson& sk = r["skipped"];
+    std::cout << fmt::format("  skipped: {} rewound, {} without text", sk["rewound"].get<int64_t>(),
+                             sk["empty"].get<int64_t>());
+    for (const auto& [role, n] : sk["roles"].items()) std::cout << fmt::format(", {} {} rows", n.get<int64_t>(), role);
+    std::cout << "\n";
+    const OrderedJson& refused = r["refused"];
+    if (!refused.empty()) std::cout << fmt::format("  refused {} messages:\n", refused.size());
+    for (size_t i = 0; i < refused.size() && i < kTextListLimit; ++i) {
+      std::cout << fmt::format("    session {}, message {}: {}\n", refused[i]["session_id"].get<std::string>(),
+                               refused[i]["message_id"].get<int64_t>(), refused[i]["reason"].get<std::string>());
+    }
+    more(kTextListLimit, refused.size());
+  }
+  if (!r["curated"].empty()) {
+    std::cout << fmt::format("curated memory of namespace {}:\n", r["namespace"].get<std::string>());
+  }
+  for (const OrderedJson& c : r["curated"]) {
+    const std::string file = c["file"].get<std::string>();
+    if (file.empty()) {
+      std::cout << fmt::format("  {}: no file\n", c["target"].get<std::string>());
+      continue;
+    }
+    if (!c["error"].get<std::string>().empty()) {
+      std::cout << fmt::format("  {} ({}): not read: {}\n", c["target"].get<std::string>(), file,
+                               c["error"].get<std::string>());
+      continue;
+    }
+    const int64_t entries = c["entries"].get<int64_t>();
+    std::cout << fmt::format("  {} ({}): {} {}: {} added, {} already present", c["target"].get<std::string>(), file,
+                             entries, entries == 1 ? "entry" : "entries", c["added"].get<int64_t>(),
+                             c["already_present"].get<int64_t>());
+    if (!c["refused"].empty()) std::cout << fmt::format(", {} refused", c["refused"].size());
+    std::cout << "\n";
+    for (const OrderedJson& e : c["refused"]) {
+      std::cout << fmt::format("    \"{}\": {}\n", e["entry"].get<std::string>(), e["reason"].get<std::string>());
+    }
+  }
+  const OrderedJson& notes = r["notes"];
+  for (size_t i = 0; i < notes.size() && i < kTextListLimit; ++i) {
+    std::cout << "note: " << notes[i].get<std::string>() << "\n";
+  }
+  if (notes.size() > kTextListLimit) {
+    std::cout << fmt::format("note: ... and {} more (--json lists them all)\n", notes.size() - kTextListLimit);
+  }
+}
+
+// Something readable was not imported: a refused message or curated entry, an unreadable file.
+bool AnythingRefused(const import::HermesImportReport& r) {
+  if (!r.refused.empty()) return true;
+  return std::any_of(r.curated.begin(), r.curated.end(),
+                     [](const import::HermesCuratedReport& c) { return !c.refused.empty() || !c.error.empty(); });
+}
+
+int RunImportHermes(const GlobalFlags& flags, const ImportHermesFlags& hf) {
+  import::HermesImportOptions options;
+  options.namespace_name = hf.namespace_name;
+  options.state_db = hf.state_db;
+  options.memories_dir = hf.memories;
+  std::vector<std::string> notes;
+  // --home (or, without --state-db and --memories, the default home) fills what was not given.
+  if (!hf.home.empty() || (hf.state_db.empty() && hf.memories.empty())) {
+    auto home = import::ResolveHermesHome(hf.home);
+    if (!home) return Fail(flags, home.error());
+    std::error_code ec;
+    if (!fs::is_directory(*home, ec)) {
+      return Fail(flags, Status::NotFound(fmt::format(
+          "no Hermes home at \"{}\" (--home, else $HERMES_HOME, else ~/.hermes)", *home)));
+    }
+    if (options.state_db.empty()) options.state_db = (fs::path(*home) / "state.db").string();
+    if (options.memories_dir.empty()) {
+      const fs::path memories = fs::path(*home) / "memories";
+      if (fs::is_directory(memories, ec)) {
+        options.memories_dir = memories.string();
+      } else {
+        notes.push_back(fmt::format("no {}: no curated memory to import", memories.string()));
+      }
+    }
+  }
+  if (Status st = Validate("read_curated", {{"namespace", options.namespace_name}}); !st.ok()) return Fail(flags, st);
+  auto engine = OpenEngine(flags, OpenMode::kCreate);
+  if (!engine) return Fail(flags, engine.error());
+  import::HermesImportReport report;
+  report.notes = std::move(notes);
+  if (Status st = import::ImportHermes(**engine, options, &report); !st.ok()) {
+    if (report.events_imported + report.events_already_present > 0) {
+      std::cerr << fmt::format(
+          "engram: stopped: {} events were imported before the error ({} already there); running the same command "
+          "again imports nothing twice\n",
+          report.events_imported + report.events_already_present, report.events_already_present);
+    }
+    return Fail(flags, st);
+  }
+  const OrderedJson body = HermesImportReportToJson(report);
+  if (flags.json) {
+    std::cout << Dump(body) << "\n";
+  } else {
+    PrintHermesImportText(body);
+  }
+  return AnythingRefused(report) ? ExitCodeFor(StatusCode::kInvalidArgument) : 0;
+}
+
 }  // namespace
+
+void AddImportHermesCommand(CLI::App& import, const GlobalFlags& flags, Commands& commands) {
+  auto hf = std::make_shared<ImportHermesFlags>();
+  CLI::App* cmd = import.add_subcommand(
+      "hermes", "import a Hermes Agent home: state.db's sessions and messages as events (read-only), "
+                "memories/MEMORY.md and USER.md as curated memory; a re-run imports nothing twice (docs/hermes.md)");
+  cmd->add_option("--home", hf->home, "the Hermes home (default: $HERMES_HOME, else ~/.hermes)")->option_text("PATH");
+  cmd->add_option("--state-db", hf->state_db, "a state.db (instead of HOME/state.db; alone: no memories)")
+      ->option_text("PATH");
+  cmd->add_option("--memories", hf->memories, "a memories folder (instead of HOME/memories; alone: no sessions)")
+      ->option_text("DIR");
+  cmd->add_option("--namespace,-n", hf->namespace_name, "the namespace to import into (default: hermes)");
+  commands.Add(cmd, [&flags, hf] { return RunImportHermes(flags, *hf); });
+}
 
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto hf = std::make_shared<HermesFlags>();

@@ -57,6 +57,7 @@ int Main(int argc, char** argv) {
   AddJobsCommands(app, flags, commands);
   AddAdminCommands(app, flags, commands);
   AddMemoryCommands(app, flags, commands);
+  AddWorkingCommands(app, flags, commands);
   AddExperienceCommands(app, flags, commands);
   AddHermesCommands(app, flags, commands);
 

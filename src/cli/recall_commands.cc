@@ -103,7 +103,8 @@ void AddRecall(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto* cmd = app.add_subcommand("recall", "find the memories that answer a question");
   auto bound = std::make_shared<CapabilityFlags>(cmd, "recall");
   bound->Bind({"query", "--namespace,-n", "--limit,-k", "--session=session_id", "--since", "--until", "--match",
-               "--as-of", "--known-as-of", "--include-history", "--budget=budget_tokens", "--now", "--utc-offset"});
+               "--as-of", "--known-as-of", "--include-history", "--exclude-instruction-like",
+               "--budget=budget_tokens", "--now", "--utc-offset"});
   auto x = std::make_shared<RecallExtras>();
   cmd->add_flag("--events-only", x->events_only, "search events only");
   cmd->add_flag("--claims-only", x->claims_only, "search claims only");

@@ -11,7 +11,7 @@
 
 #include "curated/curated_store.h"
 #include "engine/namespace_scope.h"
-#include "text/injection_scanner.h"
+#include "text/threat_scanner.h"
 #include "util/time.h"
 #include "util/ulid.h"
 #include "write/event_validation.h"
@@ -25,10 +25,11 @@ curated::Limits LimitsOf(const Options& options) {
   return {.memory_chars = options.curated_memory_chars, .user_chars = options.curated_user_chars};
 }
 
-// What may not go into a system prompt (hermes.md §1.9).
+// What may not go into a system prompt: Hermes's memory scope, `strict` (hermes.md §1.9) —
+// injection, role hijack, C2 promptware, exfiltration, persistence, hard-coded secrets, and
+// invisible Unicode characters.
 std::vector<std::string> ScanEntry(std::string_view text) {
-  if (text::LooksLikeInstruction(text)) return {"prompt_injection"};
-  return {};
+  return text::ScanForThreats(text, text::ThreatScope::kStrict);
 }
 
 curated::Store StoreAt(const Options& options, const std::string& folder) {

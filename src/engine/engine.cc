@@ -12,6 +12,7 @@
 #include "engine/curated_memory.h"
 #include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
+#include "engine/session_lineage.h"
 #include "experience/experience_memory.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
@@ -53,6 +54,7 @@
 #include "write/event_validation.h"
 #include "write/extraction/extractor_factory.h"
 #include "write/extraction_worker.h"
+#include "working/working_memory.h"
 
 namespace engram {
 
@@ -67,6 +69,8 @@ std::string DefaultDatabasePath() {
 
 namespace {
 
+// The newest events of a session's lineage that working memory reads (Engine::Working).
+constexpr size_t kWorkingMaxEvents = 10000;
 // TTLs assigned per write transaction after a drain (AssignPendingTtl).
 constexpr int64_t kTtlClaimsPerTransaction = 1000;
 // Merge steps per full-text index after a drain: this many per window the drain wrote (each
@@ -841,6 +845,32 @@ class EngineImpl final : public Engine {
     if (!report) return report;
     ENGRAM_RETURN_IF_ERROR(AssignPendingTtl());
     return report;
+  }
+
+  Result<WorkingMemory> Working(const WorkingMemoryQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("session_id", query.session_id, true));
+    if (query.budget_tokens < 1 || query.budget_tokens > 1000000) {
+      return Error(Status::InvalidArgument(
+          fmt::format("field \"budget_tokens\": {} is outside 1–1,000,000", query.budget_tokens)));
+    }
+    if (query.summary.size() > 1000000) {
+      return Error(Status::InvalidArgument("field \"summary\": over 1,000,000 bytes"));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    WorkingMemory wm;
+    std::vector<std::string> lineage;
+    Status st = db_->ReadTransaction([&]() -> Status {
+      auto events = LineageEvents(store_, query.namespace_name, query.session_id, kWorkingMaxEvents, &lineage);
+      if (!events) return events.error();
+      wm = working::BuildWorkingMemory(*events, query);
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    wm.lineage = std::move(lineage);
+    wm.namespace_name = query.namespace_name;
+    wm.session_id = query.session_id;
+    return wm;
   }
 
   Result<std::vector<CuratedStoreState>> ReadCurated(std::string_view namespace_name) override {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -393,16 +394,24 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   std::vector<bool> emitted(fused.size(), false);
   std::vector<std::pair<size_t, int64_t>> emitted_claims;  // index in result.items, claim seq
   std::vector<int> claim_held_memo(fused.size(), -1);      // TermsHeld of a claim's text, -1 = not yet
+  // Whether an item's text reads like an instruction (text/injection_scanner.h), scanned once.
+  std::vector<int8_t> instruction_like(fused.size(), -1);
+  auto looks_like_instruction = [&](size_t i) {
+    if (instruction_like[i] < 0) instruction_like[i] = text::LooksLikeInstruction(fused[i].item.text) ? 1 : 0;
+    return instruction_like[i] == 1;
+  };
+  // With exclude_instruction_like such an item is never emitted and never stands in for an event.
+  auto excluded = [&](size_t i) { return query.exclude_instruction_like && looks_like_instruction(i); };
   auto emit = [&](size_t i) {
     emitted[i] = true;
     if (fused[i].item.type == "claim") emitted_claims.push_back({result.items.size(), fused[i].claim_seq});
     represented.insert(sources[i].begin(), sources[i].end());
-    if (text::LooksLikeInstruction(fused[i].item.text)) fused[i].item.flags.push_back("instruction_like");
+    if (looks_like_instruction(i)) fused[i].item.flags.push_back("instruction_like");
     result.items.push_back(std::move(fused[i].item));
     item_strength.push_back(strength[i]);
   };
   for (size_t i = 0; i < fused.size() && result.items.size() < static_cast<size_t>(candidate_limit); ++i) {
-    if (emitted[i]) continue;
+    if (emitted[i] || excluded(i)) continue;
     size_t chosen = i;
     if (fused[i].item.type != "claim") {
       auto it = claim_of_event.find(fused[i].event.seq);
@@ -411,7 +420,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       // (A claim holding every term needs no walk over the event's longer text; a claim may be the
       // best of several events: its count is taken once.)
       size_t claim_held = 0;
-      if (it != claim_of_event.end() && !emitted[it->second]) {
+      if (it != claim_of_event.end() && !emitted[it->second] && !excluded(it->second)) {
         int& memo = claim_held_memo[it->second];
         if (memo < 0) memo = static_cast<int>(TermsHeld(ctx.analyzer, fused[it->second].item.text, question_terms));
         claim_held = static_cast<size_t>(memo);
@@ -419,7 +428,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       // The event's content holds at most the terms its indexed text (speaker, content, image
       // caption) matched: query-mode tokens of a text are among its index-mode tokens at the same
       // positions, so when the claim holds that many, the walk over the event's text is skipped.
-      if (it != claim_of_event.end() && !emitted[it->second] &&
+      if (it != claim_of_event.end() && !emitted[it->second] && !excluded(it->second) &&
           (claim_held >= question_terms.size() ||
            claim_held >= static_cast<size_t>(fused[i].event.phrases_held) ||
            claim_held >= TermsHeld(ctx.analyzer, fused[i].item.text, question_terms))) {
@@ -445,6 +454,9 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
         RecallItem full = ClaimItem(std::move((*loaded)[k]), placed.score);
         full.channels = std::move(placed.channels);
         full.flags = std::move(placed.flags);
+        if (query.exclude_instruction_like) {  // nor do the evidence quotes that read like one
+          std::erase_if(full.evidence, [](const EvidenceRef& e) { return text::LooksLikeInstruction(e.content); });
+        }
         placed = std::move(full);
       }
       return Status::Ok();

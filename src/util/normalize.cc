@@ -45,13 +45,4 @@ std::string NormalizeKey(std::string_view text) {
   return out;
 }
 
-std::string StripZeroWidth(std::string_view text) {
-  static const std::string_view kZeroWidth[] = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"};
-  std::string out(text);
-  for (std::string_view z : kZeroWidth) {
-    for (size_t pos = out.find(z); pos != std::string::npos; pos = out.find(z, pos)) out.erase(pos, z.size());
-  }
-  return out;
-}
-
 }  // namespace engram

@@ -13,9 +13,6 @@ namespace engram {
 // Invalid UTF-8 is replaced by U+FFFD first. Thread-safe.
 std::string NormalizeKey(std::string_view text);
 
-// Removes zero-width characters (U+200B–U+200D, U+2060, U+FEFF) so that scanners see the words.
-std::string StripZeroWidth(std::string_view text);
-
 }  // namespace engram
 
 #endif  // ENGRAM_UTIL_NORMALIZE_H_

@@ -17,9 +17,5 @@ TEST(NormalizeKeyTest, FoldsTrimsAndCollapses) {
 
 TEST(NormalizeKeyTest, SurvivesInvalidUtf8) { EXPECT_FALSE(NormalizeKey("a\xff" "b").empty()); }
 
-TEST(StripZeroWidthTest, RemovesHiddenCharacters) {
-  EXPECT_EQ(StripZeroWidth("ig\u200bnore pre\ufeffvious"), "ignore previous");
-}
-
 }  // namespace
 }  // namespace engram

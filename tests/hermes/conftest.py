@@ -20,7 +20,7 @@ import urllib.request
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Deque, Dict, List, Optional
+from typing import Any, Callable, Deque, Dict, List, Optional
 
 import pytest
 
@@ -164,13 +164,14 @@ def tool_reply(name: str, arguments: Dict[str, Any], call_id: str = "call_1", de
 class ScriptedModel:
     """An OpenAI-compatible chat server on loopback: POST .../chat/completions answers the next scripted
     reply (SSE when the request streams), recording every request; anything else is 404 (Hermes's
-    local-server probes). Requests without tools (a title or summary from an auxiliary client) get a
-    plain "ok" and do not take from the script."""
+    local-server probes). Requests without tools (a title or summary from an auxiliary client) get
+    `aux_reply(request)` — a plain "ok" unless a test sets it — and do not take from the script."""
 
     def __init__(self) -> None:
         self.script: Deque[Dict[str, Any]] = deque()
         self.requests: List[Dict[str, Any]] = []      # agent requests (with tools), in order
         self.aux_requests: List[Dict[str, Any]] = []  # other chat requests
+        self.aux_reply: Callable[[Dict[str, Any]], str] = lambda request: "ok"
         self.lock = threading.Lock()
         model = self
 
@@ -196,7 +197,7 @@ class ScriptedModel:
                         reply = model.script.popleft() if model.script else text_reply("DONE")
                     else:
                         model.aux_requests.append(body)
-                        reply = text_reply("ok")
+                        reply = text_reply(model.aux_reply(body))
                 if reply.get("delay"):
                     time.sleep(reply["delay"])
                 try:
@@ -299,6 +300,29 @@ def hermes_home(tmp_path, monkeypatch):
     return home
 
 
+# ---- a real agent ------------------------------------------------------------------------------
+
+def make_agent(model, session_id, **kw):
+    from run_agent import AIAgent
+
+    args = dict(base_url=model.base_url, api_key="no-key-required", provider="custom",
+                api_mode="chat_completions", model="test-model", enabled_toolsets=["memory"], skip_memory=False,
+                skip_context_files=True, quiet_mode=True, platform="cli", session_id=session_id, max_iterations=4,
+                tool_delay=0, save_trajectories=False)
+    args.update(kw)
+    return AIAgent(**args)
+
+
+def last_user(request):
+    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
+
+
+def text(content):
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -313,3 +337,29 @@ def wait_for(predicate, timeout: float = 10.0, interval: float = 0.05):
             return value
         time.sleep(interval)
     return predicate()
+
+
+class BlackHole:
+    """A TCP listener that accepts and never answers (a hung engram)."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.conns = []
+        self.port = self.sock.getsockname()[1]
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+
+    def close(self):
+        self.sock.close()
+        for c in self.conns:
+            c.close()

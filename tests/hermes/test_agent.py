@@ -9,13 +9,12 @@ loopback and a real `engram serve` (hermes_provider.md §3.3):
 """
 
 import json
-import socket
 import threading
 import time
 
 import pytest
 
-from conftest import text_reply, tool_reply, turns_of, wait_for
+from conftest import BlackHole, last_user, make_agent, text, text_reply, tool_reply, turns_of, wait_for
 
 SEED = "Alice uses the Helix editor for all her Rust projects."
 Q1 = "Which editor does Alice use for her Rust projects?"
@@ -25,27 +24,6 @@ A2 = "Probably Helix as well."
 Q3 = "Tell me a long story about editors while I wait."
 Q4 = "Summarise what we know about Alice and her editors."
 A4 = "Alice likes Helix."
-
-
-def make_agent(model, session_id, **kw):
-    from run_agent import AIAgent
-
-    args = dict(base_url=model.base_url, api_key="no-key-required", provider="custom",
-                api_mode="chat_completions", model="test-model", enabled_toolsets=["memory"], skip_memory=False,
-                skip_context_files=True, quiet_mode=True, platform="cli", session_id=session_id, max_iterations=4,
-                tool_delay=0, save_trajectories=False)
-    args.update(kw)
-    return AIAgent(**args)
-
-
-def last_user(request):
-    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
-
-
-def text(content):
-    if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content or ""
 
 
 @pytest.fixture
@@ -153,32 +131,6 @@ def test_no_provider_tools_when_the_memory_toolset_is_off(live, model):
     names = {t["function"]["name"] for t in model.requests[0].get("tools", [])}
     assert not any(n.startswith("engram_") for n in names)
     agent.shutdown_memory_provider([])
-
-
-class BlackHole:
-    """A TCP listener that accepts and never answers (a hung engram)."""
-
-    def __init__(self):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.conns = []
-        self.port = self.sock.getsockname()[1]
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-        self.thread.start()
-
-    def _accept(self):
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            self.conns.append(c)
-
-    def close(self):
-        self.sock.close()
-        for c in self.conns:
-            c.close()
 
 
 @pytest.mark.parametrize("failure", ["stopped", "hung"])

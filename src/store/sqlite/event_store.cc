@@ -760,22 +760,29 @@ Result<int64_t> EventStore::SessionRowidOfEvent(int64_t seq) {
   return id;
 }
 
-Result<int64_t> EventStore::LineageRoot(int64_t session_rowid) {
+Result<std::vector<int64_t>> EventStore::Lineage(int64_t session_rowid) {
   auto st = db_.Cached("SELECT parent_id FROM sessions WHERE id = ?");
   if (!st) return Error(st.error());
-  int64_t current = session_rowid;
+  std::vector<int64_t> chain = {session_rowid};
   for (int hop = 0; hop < 100; ++hop) {
     (*st)->Reset();
-    (*st)->Bind(1, current);
+    (*st)->Bind(1, chain.back());
     auto row = (*st)->Step();
     if (!row) return Error(row.error());
     if (!*row || (*st)->IsNull(0)) break;
-    int64_t parent = (*st)->Int(0);
-    if (parent == session_rowid) break;  // a cycle: stop where we started
-    current = parent;
+    const int64_t parent = (*st)->Int(0);
+    if (std::find(chain.begin(), chain.end(), parent) != chain.end()) break;  // a cycle
+    chain.push_back(parent);
   }
   (*st)->Reset();
-  return current;
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+Result<int64_t> EventStore::LineageRoot(int64_t session_rowid) {
+  auto chain = Lineage(session_rowid);
+  if (!chain) return Error(chain.error());
+  return chain->front();
 }
 
 Result<std::vector<SessionInfo>> EventStore::ListSessions(std::optional<int64_t> namespace_id,

@@ -200,6 +200,8 @@ class EventStore {
   Result<int64_t> SessionRowidOfEvent(int64_t seq);
   // The parent chain's top (cycle-safe, at most 100 hops).
   Result<int64_t> LineageRoot(int64_t session_rowid);
+  // The parent chain, root first, ending with session_rowid (cycle-safe, at most 100 hops).
+  Result<std::vector<int64_t>> Lineage(int64_t session_rowid);
   // Sessions newest first by creation (rowid), of one namespace or (nullopt) every one, at most
   // `limit`, after the one whose SessionInfo::seq is after_seq (0: from the newest).
   Result<std::vector<SessionInfo>> ListSessions(std::optional<int64_t> namespace_id, int limit,
