@@ -943,7 +943,9 @@ struct Rule {
   std::string namespace_name;
   std::string task_type;
   std::string polarity;  // do, avoid
-  std::string kind;      // tool (use / avoid one tool), sequence (call these tools in this order)
+  // tool (use / avoid one tool), omission (avoid finishing without one tool), sequence (call these
+  // tools in this order)
+  std::string kind;
   std::vector<std::string> tools;  // the tool (kind tool) or the tools in order (sequence)
   std::string text;      // "For cancel_order tasks: call find_order, then cancel_order."
   // Episodes that matched it (used the tool; called the sequence in order) and how they ended.

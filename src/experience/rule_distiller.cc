@@ -55,24 +55,35 @@ std::vector<RulePattern> DistillPatterns(const std::vector<DistillEpisode>& wind
     for (const auto& c : common) sequence.tools.push_back(c.second);
     out.push_back(std::move(sequence));
   }
-  // Avoid: what failures call and successes rarely do, the most failure-specific first.
-  std::vector<std::pair<double, std::string>> avoid;
+  // Avoid: what failures call and successes rarely do; what successes call and failures leave out.
+  std::vector<std::pair<double, RulePattern>> avoid;
+  const auto share = [](int n, int of) { return of == 0 ? 0.0 : static_cast<double>(n) / of; };
   for (const auto& [tool, s] : stats) {
-    const double success_share = successes == 0 ? 0.0 : static_cast<double>(s.successes) / successes;
+    const double success_share = share(s.successes, successes);
     if (s.failures >= kMinEpisodes && s.failures >= kFailureShare * failures && success_share <= kRareShare) {
-      avoid.push_back({-(static_cast<double>(s.failures) / failures - success_share), tool});
+      avoid.push_back({-(share(s.failures, failures) - success_share), {"avoid", "tool", {tool}}});
     }
   }
-  std::sort(avoid.begin(), avoid.end());
-  for (size_t i = 0; i < avoid.size() && i < static_cast<size_t>(kMaxAvoidRules); ++i) {
-    out.push_back({"avoid", "tool", {avoid[i].second}});
+  for (const auto& [at, tool] : common) {
+    const ToolStats& s = stats.at(tool);
+    const int skipped = failures - s.failures;
+    if (skipped >= kMinEpisodes && skipped >= kFailureShare * failures) {
+      const double specificity = share(skipped, failures) - share(successes - s.successes, successes);
+      avoid.push_back({-specificity, {"avoid", "omission", {tool}}});
+    }
   }
+  std::stable_sort(avoid.begin(), avoid.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second.tools < b.second.tools;
+  });
+  for (size_t i = 0; i < avoid.size() && i < static_cast<size_t>(kMaxAvoidRules); ++i) out.push_back(avoid[i].second);
   return out;
 }
 
 bool PatternMatches(const RulePattern& pattern, const std::vector<std::string>& tools) {
   if (pattern.tools.empty()) return false;
-  if (pattern.kind == "tool") return std::find(tools.begin(), tools.end(), pattern.tools[0]) != tools.end();
+  const bool called = std::find(tools.begin(), tools.end(), pattern.tools[0]) != tools.end();
+  if (pattern.kind == "tool") return called;
+  if (pattern.kind == "omission") return !called;
   const auto first = FirstUses(tools);
   size_t previous = 0;
   for (size_t i = 0; i < pattern.tools.size(); ++i) {
@@ -86,21 +97,39 @@ bool PatternMatches(const RulePattern& pattern, const std::vector<std::string>& 
 
 bool PatternConfirmedBy(const RulePattern& pattern, bool success) { return (pattern.polarity == "do") == success; }
 
+namespace {
+
+// The tools a pattern has called (do rules, avoid-omission rules) and those it forbids (avoid-tool).
+std::set<std::string> Called(const RulePattern& p) {
+  if (p.polarity == "avoid" && p.kind == "tool") return {};
+  return {p.tools.begin(), p.tools.end()};
+}
+
+std::set<std::string> Forbidden(const RulePattern& p) {
+  if (p.polarity != "avoid" || p.kind != "tool") return {};
+  return {p.tools.begin(), p.tools.end()};
+}
+
+bool Intersect(const std::set<std::string>& a, const std::set<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& t) { return b.contains(t); });
+}
+
+}  // namespace
+
 bool PatternsConflict(const RulePattern& a, const RulePattern& b) {
-  if (a.polarity == b.polarity) return false;
-  const std::set<std::string> tools(a.tools.begin(), a.tools.end());
-  return std::any_of(b.tools.begin(), b.tools.end(), [&](const std::string& t) { return tools.contains(t); });
+  return Intersect(Called(a), Forbidden(b)) || Intersect(Called(b), Forbidden(a));
 }
 
 std::string PatternKey(std::string_view task_type, const RulePattern& p) {
   return fmt::format("{}|{}|{}|{}", task_type, p.polarity, p.kind,
-                     p.kind == "tool" && !p.tools.empty() ? p.tools[0] : "");
+                     p.kind != "sequence" && !p.tools.empty() ? p.tools[0] : "");
 }
 
 std::string PatternText(std::string_view task_type, const RulePattern& p) {
   std::string action;
   if (p.polarity == "avoid") {
-    action = fmt::format("avoid calling {}", p.tools.empty() ? "" : p.tools[0]);
+    action = fmt::format("{} {}", p.kind == "omission" ? "avoid finishing without calling" : "avoid calling",
+                         p.tools.empty() ? "" : p.tools[0]);
   } else {
     for (size_t i = 0; i < p.tools.size(); ++i) action += fmt::format("{}{}", i == 0 ? "call " : ", then ", p.tools[i]);
   }

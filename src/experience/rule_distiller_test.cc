@@ -30,12 +30,26 @@ TEST(RuleDistillerTest, FailuresGiveAvoidRulesWhenRareInSuccesses) {
                                 Failure({"get_reservation", "cancel_reservation"}),
                                 Failure({"cancel_reservation", "book"}), Failure({"get_reservation", "book"}),
                                 Failure({"get_reservation"})});
-  ASSERT_EQ(rules.size(), 3u);
+  ASSERT_EQ(rules.size(), 4u);
   EXPECT_EQ(rules[0], (RulePattern{"do", "sequence", {"get_reservation", "transfer"}}));
-  EXPECT_EQ(rules[1], (RulePattern{"avoid", "tool", {"book"}}));
-  EXPECT_EQ(rules[2], (RulePattern{"avoid", "tool", {"cancel_reservation"}}))
-      << "ties by name; get_reservation is common in successes, never an avoid rule";
-  EXPECT_EQ(PatternText("read_only", rules[1]), "For tasks of type read_only: avoid calling book.");
+  EXPECT_EQ(rules[1], (RulePattern{"avoid", "omission", {"transfer"}}))
+      << "every failure left out what every success called: the most failure-specific";
+  EXPECT_EQ(rules[2], (RulePattern{"avoid", "tool", {"book"}}));
+  EXPECT_EQ(rules[3], (RulePattern{"avoid", "tool", {"cancel_reservation"}}))
+      << "ties by name; get_reservation is common in successes and left out by only 1 failure";
+  EXPECT_EQ(PatternText("read_only", rules[2]), "For tasks of type read_only: avoid calling book.");
+  EXPECT_EQ(PatternText("t", rules[1]), "For tasks of type t: avoid finishing without calling transfer.");
+}
+
+TEST(RuleDistillerTest, AtMostThreeAvoidRulesTheMostFailureSpecificFirst) {
+  auto rules = DistillPatterns({Success({"a"}), Success({"a"}), Success({"a", "w"}), Success({"a"}), Success({"a"}),
+                                Failure({"w", "x", "y", "z"}), Failure({"w", "x", "y", "z"}),
+                                Failure({"a", "x", "y"}), Failure({"a", "x"})});
+  ASSERT_EQ(rules.size(), 4u);
+  EXPECT_EQ(rules[0], (RulePattern{"do", "tool", {"a"}}));
+  EXPECT_EQ(rules[1], (RulePattern{"avoid", "tool", {"x"}})) << "4 of 4 failures, no success";
+  EXPECT_EQ(rules[2], (RulePattern{"avoid", "tool", {"y"}})) << "3 of 4";
+  EXPECT_EQ(rules[3], (RulePattern{"avoid", "omission", {"a"}})) << "2 of 4 left a out; z ties but comes later by name";
 }
 
 TEST(RuleDistillerTest, OneEpisodeIsAnAnecdote) {
@@ -65,6 +79,13 @@ TEST(RuleDistillerTest, MatchingConfirmingAndConflicts) {
   EXPECT_TRUE(PatternsConflict(seq, avoid));
   EXPECT_FALSE(PatternsConflict(seq, {"avoid", "tool", {"c"}}));
   EXPECT_FALSE(PatternsConflict(seq, {"do", "tool", {"b"}}));
+  RulePattern omission{"avoid", "omission", {"b"}};
+  EXPECT_TRUE(PatternMatches(omission, {"a"}));
+  EXPECT_FALSE(PatternMatches(omission, {"a", "b"}));
+  EXPECT_TRUE(PatternConfirmedBy(omission, false));
+  EXPECT_FALSE(PatternsConflict(seq, omission)) << "both have b called";
+  EXPECT_TRUE(PatternsConflict(omission, avoid)) << "call b / never call b";
+  EXPECT_EQ(PatternKey("t", omission), "t|avoid|omission|b");
   EXPECT_EQ(PatternKey("t", seq), "t|do|sequence|");
   EXPECT_EQ(PatternKey("t", avoid), "t|avoid|tool|b");
 }

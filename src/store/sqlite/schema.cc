@@ -334,7 +334,7 @@ CREATE TABLE IF NOT EXISTS rules (
   namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
   task_type        TEXT NOT NULL,
   polarity         TEXT NOT NULL CHECK (polarity IN ('do','avoid')),
-  kind             TEXT NOT NULL CHECK (kind IN ('tool','sequence')),
+  kind             TEXT NOT NULL CHECK (kind IN ('tool','omission','sequence')),
   tools            TEXT NOT NULL CHECK (json_valid(tools)),
   rule_key         TEXT NOT NULL,  -- task_type|polarity|kind|tool ("" for a sequence): one current version
   text             TEXT NOT NULL,
