@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
+#include "store/sqlite/string_list.h"
 #include "util/utf8.h"
 
 namespace engram::sqlite {
@@ -15,20 +15,6 @@ constexpr const char* kEpisodeColumns =
     "e.task_type_source, e.task_type_confidence, e.status, e.outcome, e.reward, e.outcome_source, "
     "e.feedback, e.tools_used, e.write_signature, e.step_count, e.started_at, e.ended_at, "
     "e.boundary_confidence FROM episodes e JOIN namespaces n ON n.id = e.namespace_id ";
-
-std::vector<std::string> StringArray(const std::string& text) {
-  std::vector<std::string> out;
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_array()) return out;
-  for (const auto& v : j) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-std::string JsonArray(const std::vector<std::string>& values) {
-  return nlohmann::json(values).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 StoredEpisode ReadEpisode(const Statement& q) {
   StoredEpisode s;
@@ -49,8 +35,8 @@ StoredEpisode ReadEpisode(const Statement& q) {
   if (!q.IsNull(12)) e.reward = q.Double(12);
   e.outcome_source = q.Text(13);
   e.feedback = q.Text(14);
-  e.tools_used = StringArray(q.Text(15));
-  e.write_signature = StringArray(q.Text(16));
+  e.tools_used = StringListFromJson(q.Text(15));
+  e.write_signature = StringListFromJson(q.Text(16));
   e.step_count = q.Int(17);
   e.started_at = q.Int(18);
   if (!q.IsNull(19)) e.ended_at = q.Int(19);
@@ -121,8 +107,8 @@ Status EpisodeStore::AppendStep(int64_t episode_seq, const EpisodeStep& step, Ti
   auto row = (*cur)->Step();
   if (!row) return row.error();
   if (!*row) return Status::NotFound(fmt::format("no episode with seq {}", episode_seq));
-  std::vector<std::string> tools = StringArray((*cur)->Text(0));
-  std::vector<std::string> signature = StringArray((*cur)->Text(1));
+  std::vector<std::string> tools = StringListFromJson((*cur)->Text(0));
+  std::vector<std::string> signature = StringListFromJson((*cur)->Text(1));
   (*cur)->Reset();
   if (!step.tool_name.empty()) {
     if (std::find(tools.begin(), tools.end(), step.tool_name) == tools.end()) tools.push_back(step.tool_name);
@@ -134,8 +120,8 @@ Status EpisodeStore::AppendStep(int64_t episode_seq, const EpisodeStep& step, Ti
   auto upd = db_.Cached(
       "UPDATE episodes SET step_count = ?2, tools_used = ?3, write_signature = ?4, updated_at = ?5 WHERE seq = ?1");
   if (!upd) return upd.error();
-  (*upd)->Bind(1, episode_seq).Bind(2, static_cast<int64_t>(step.ordinal)).Bind(3, JsonArray(tools));
-  (*upd)->Bind(4, JsonArray(signature)).Bind(5, now);
+  (*upd)->Bind(1, episode_seq).Bind(2, static_cast<int64_t>(step.ordinal)).Bind(3, StringListToJson(tools));
+  (*upd)->Bind(4, StringListToJson(signature)).Bind(5, now);
   ENGRAM_RETURN_IF_ERROR((*upd)->Run());
 
   auto fts = db_.Cached(

@@ -1,6 +1,6 @@
 #include "store/sqlite/rule_store.h"
 
-#include <nlohmann/json.hpp>
+#include "store/sqlite/string_list.h"
 
 namespace engram::sqlite {
 namespace {
@@ -10,20 +10,6 @@ constexpr const char* kRuleColumns =
     "r.support, r.success_count, r.failure_count, r.confidence, r.status, r.status_reason, r.version, "
     "r.supersedes_id, r.superseded_by_id, r.conflicts_with, r.created_at, r.updated_at "
     "FROM rules r JOIN namespaces n ON n.id = r.namespace_id ";
-
-std::vector<std::string> StringArray(const std::string& text) {
-  std::vector<std::string> out;
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_array()) return out;
-  for (const auto& v : j) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
-std::string JsonArray(const std::vector<std::string>& values) {
-  return nlohmann::json(values).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 StoredRule ReadRule(const Statement& q) {
   StoredRule s;
@@ -36,7 +22,7 @@ StoredRule ReadRule(const Statement& q) {
   r.task_type = q.Text(5);
   r.polarity = q.Text(6);
   r.kind = q.Text(7);
-  r.tools = StringArray(q.Text(8));
+  r.tools = StringListFromJson(q.Text(8));
   r.text = q.Text(9);
   r.support = q.Int(10);
   r.success_count = q.Int(11);
@@ -47,7 +33,7 @@ StoredRule ReadRule(const Statement& q) {
   r.version = static_cast<int>(q.Int(16));
   r.supersedes_id = q.Text(17);
   r.superseded_by_id = q.Text(18);
-  r.conflicts_with = StringArray(q.Text(19));
+  r.conflicts_with = StringListFromJson(q.Text(19));
   r.created_at = q.Int(20);
   r.updated_at = q.Int(21);
   return s;
@@ -75,10 +61,10 @@ Result<int64_t> RuleStore::Insert(int64_t namespace_id, const StoredRule& s) {
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, r.id).Bind(2, namespace_id).Bind(3, r.task_type).Bind(4, r.polarity).Bind(5, r.kind);
-  q.Bind(6, JsonArray(r.tools)).Bind(7, s.key).Bind(8, r.text).Bind(9, r.support).Bind(10, r.success_count);
+  q.Bind(6, StringListToJson(r.tools)).Bind(7, s.key).Bind(8, r.text).Bind(9, r.support).Bind(10, r.success_count);
   q.Bind(11, r.failure_count).Bind(12, r.confidence).Bind(13, r.status).Bind(14, r.status_reason);
   q.Bind(15, static_cast<int64_t>(r.version)).BindOptional(16, r.supersedes_id).BindOptional(17, r.superseded_by_id);
-  q.Bind(18, JsonArray(r.conflicts_with)).Bind(19, r.created_at).Bind(20, r.updated_at);
+  q.Bind(18, StringListToJson(r.conflicts_with)).Bind(19, r.created_at).Bind(20, r.updated_at);
   ENGRAM_RETURN_IF_ERROR(q.Run());
   return sqlite3_last_insert_rowid(db_.handle());
 }
@@ -92,7 +78,7 @@ Status RuleStore::Update(const StoredRule& s) {
   Statement& q = **st;
   q.Bind(1, r.seq).Bind(2, r.support).Bind(3, r.success_count).Bind(4, r.failure_count).Bind(5, r.confidence);
   q.Bind(6, r.status).Bind(7, r.status_reason).BindOptional(8, r.superseded_by_id);
-  q.Bind(9, JsonArray(r.conflicts_with)).Bind(10, r.updated_at);
+  q.Bind(9, StringListToJson(r.conflicts_with)).Bind(10, r.updated_at);
   return q.Run();
 }
 
