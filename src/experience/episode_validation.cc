@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 #include "experience/write_signature.h"
 #include "util/time.h"
@@ -38,16 +37,15 @@ Result<TimestampMs> TimeOr(std::string_view field, const std::string& value, Tim
   return *t;
 }
 
-template <size_t N>
-Status OneOf(std::string_view field, std::string_view value, const char* const (&values)[N]) {
-  if (std::find(std::begin(values), std::end(values), value) != std::end(values)) return Status::Ok();
+}  // namespace
+
+Status ValidateOneOf(std::string_view field, std::string_view value, std::span<const char* const> values) {
+  if (std::find(values.begin(), values.end(), value) != values.end()) return Status::Ok();
   std::string list;
   for (const char* v : values) list += (list.empty() ? "" : ", ") + std::string(v);
   return Status::InvalidArgument(
       fmt::format("field \"{}\": unknown value \"{}\" (expected one of: {})", field, value, list));
 }
-
-}  // namespace
 
 Status ValidateTaskType(std::string_view field, std::string_view task_type) {
   return ValidateNameField(field, task_type, /*required=*/true);
@@ -103,8 +101,10 @@ Result<Episode> ValidateStart(const EpisodeStartInput& in, TimestampMs now) {
 Result<Episode> ValidateEnd(const EpisodeEndInput& in, TimestampMs now) {
   ENGRAM_RETURN_IF_ERROR(ValidateNameField("episode_id", in.episode_id, true));
   if (in.outcome.empty()) return Error(Status::InvalidArgument("field \"outcome\": is required"));
-  ENGRAM_RETURN_IF_ERROR(OneOf("outcome", in.outcome, kEpisodeOutcomes));
-  if (!in.outcome_source.empty()) ENGRAM_RETURN_IF_ERROR(OneOf("outcome_source", in.outcome_source, kOutcomeSources));
+  ENGRAM_RETURN_IF_ERROR(ValidateOneOf("outcome", in.outcome, kEpisodeOutcomes));
+  if (!in.outcome_source.empty()) {
+    ENGRAM_RETURN_IF_ERROR(ValidateOneOf("outcome_source", in.outcome_source, kOutcomeSources));
+  }
   if (in.reward && !std::isfinite(*in.reward)) {
     return Error(Status::InvalidArgument("field \"reward\": must be a finite number"));
   }

@@ -5,6 +5,8 @@
 #define ENGRAM_EXPERIENCE_EPISODE_VALIDATION_H_
 
 #include <cstddef>
+#include <span>
+#include <string_view>
 
 #include "engram/status.h"
 #include "engram/types.h"
@@ -30,6 +32,13 @@ Result<Episode> ValidateEnd(const EpisodeEndInput& input, TimestampMs now);
 
 // A task type: 1–200 characters, valid UTF-8, no control characters. Errors name `field`.
 Status ValidateTaskType(std::string_view field, std::string_view task_type);
+
+// The statuses of an episode (ListEpisodesQuery::status).
+inline constexpr const char* kEpisodeStatuses[] = {"open", "ended"};
+
+// OK when `value` is one of `values` (kEpisodeOutcomes, kRuleStatuses, ...), else kInvalidArgument
+// `field "F": unknown value "V" (expected one of: a, b, ...)`.
+Status ValidateOneOf(std::string_view field, std::string_view value, std::span<const char* const> values);
 
 }  // namespace engram::experience
 

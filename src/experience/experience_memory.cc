@@ -259,14 +259,8 @@ Result<Episode> ExperienceMemory::Get(std::string_view namespace_name, std::stri
 
 Result<std::vector<Episode>> ExperienceMemory::List(const ListEpisodesQuery& q) {
   ENGRAM_RETURN_IF_ERROR(CheckLimit("limit", q.limit, 1, 1000));
-  if (!q.outcome.empty() &&
-      std::find(std::begin(kEpisodeOutcomes), std::end(kEpisodeOutcomes), q.outcome) == std::end(kEpisodeOutcomes)) {
-    return Error(Status::InvalidArgument(fmt::format("field \"outcome\": unknown value \"{}\"", q.outcome)));
-  }
-  if (!q.status.empty() && q.status != "open" && q.status != "ended") {
-    return Error(Status::InvalidArgument(
-        fmt::format("field \"status\": unknown value \"{}\" (expected one of: open, ended)", q.status)));
-  }
+  if (!q.outcome.empty()) ENGRAM_RETURN_IF_ERROR(ValidateOneOf("outcome", q.outcome, kEpisodeOutcomes));
+  if (!q.status.empty()) ENGRAM_RETURN_IF_ERROR(ValidateOneOf("status", q.status, kEpisodeStatuses));
   std::vector<Episode> out;
   Status st = db_.ReadTransaction([&]() -> Status {
     auto ns = sqlite::EventStore(db_).FindNamespace(q.namespace_name);
@@ -310,10 +304,7 @@ Result<RuleUpdateReport> ExperienceMemory::Distill(const DistillRequest& request
 
 Result<std::vector<Rule>> ExperienceMemory::ListRules(const ListRulesQuery& q) {
   ENGRAM_RETURN_IF_ERROR(CheckLimit("limit", q.limit, 1, 1000));
-  if (!q.status.empty() &&
-      std::find(std::begin(kRuleStatuses), std::end(kRuleStatuses), q.status) == std::end(kRuleStatuses)) {
-    return Error(Status::InvalidArgument(fmt::format("field \"status\": unknown value \"{}\"", q.status)));
-  }
+  if (!q.status.empty()) ENGRAM_RETURN_IF_ERROR(ValidateOneOf("status", q.status, kRuleStatuses));
   std::vector<Rule> out;
   Status st = db_.ReadTransaction([&]() -> Status {
     auto ns = sqlite::EventStore(db_).FindNamespace(q.namespace_name);
