@@ -62,7 +62,7 @@ class EpisodeStoreTest : public ::testing::Test {
 };
 
 TEST_F(EpisodeStoreTest, StepsKeepOrderToolsAndTheWriteSignature) {
-  int64_t seq = Add("E1", "Cancel order W1 because it was ordered by mistake",
+  int64_t seq = Add("E1", "Cancel order W1 because it was ordered by mistake yesterday",
                     {{"find_order", false}, {"cancel_order", true}, {"find_order", false}, {"add_note", true}},
                     "success");
   EpisodeStore store(*db_);
@@ -82,7 +82,7 @@ TEST_F(EpisodeStoreTest, StepsKeepOrderToolsAndTheWriteSignature) {
   EXPECT_EQ(e.steps[1].ordinal, 2);
   EXPECT_EQ(e.steps[1].tool_name, "cancel_order");
   EXPECT_TRUE(e.steps[1].changes_state);
-  EXPECT_EQ(e.goal_short, "Cancel order W1 because it was ordered by…");
+  EXPECT_EQ(e.goal_short, "Cancel order W1 because it was ordered by mistake…") << "50 characters, cut at a word";
   ASSERT_OK_AND_ASSIGN(auto none, store.Get("E9", true));
   EXPECT_FALSE(none.has_value());
 }
@@ -136,7 +136,7 @@ TEST_F(EpisodeStoreTest, TypedGoalsAreSuccessesOfKnownType) {
   ASSERT_EQ(decided.size(), 3u) << "success, failure and the inferred success; not the open one";
   EXPECT_EQ(decided[0].episode.id, "E1");
   ASSERT_OK_AND_ASSIGN(auto types, store.TaskTypes(ns_));
-  EXPECT_THAT(types, ElementsAre("t1", "t2"));
+  EXPECT_THAT(types, ElementsAre("t1", "t2", "t3")) << "a type with failures only still has avoid rules to distil";
 }
 
 TEST_F(EpisodeStoreTest, SearchWeighsGoalAndSteps) {
