@@ -47,9 +47,9 @@ OrderedJson AuditEntryToJson(const AuditEntry& a);  // "detail" is the stored JS
 OrderedJson CompactReportToJson(const CompactReport& r);
 // {"now", "total": {counts}, "namespaces": [{"namespace", counts...}], "took_ms"}
 OrderedJson MaintainReportToJson(const MaintainReport& r);
-OrderedJson StatusToJson(const Status& s);
+OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
 // A time as ISO-8601 UTC, or null when unset.
-OrderedJson OptionalTime(const std::optional<TimestampMs>& t);  // {"error": {"code": "invalid_argument", "message": ...}}
+OrderedJson OptionalTime(const std::optional<TimestampMs>& t);
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.
 std::string Dump(const OrderedJson& j, int indent = -1);
