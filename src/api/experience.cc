@@ -1,6 +1,7 @@
 // The experience group (docs/experience.md): episodes (start, step, end, retype, get, list),
-// distilled rules (distill, list, get) and experience recall. Not MCP tools yet: tools/list is at its
-// 6 KB budget (src/mcp/tools_test.cc); the faces are the library, the CLI and REST.
+// distilled rules (distill, list, get) and experience recall, on the library, the CLI and REST.
+// On MCP, start/step/end and recall are the opt-in toolset "experience" (`engram mcp --toolsets
+// experience`): the default tools/list is at its 6 KB budget (src/mcp/tools_test.cc).
 #include <fmt/format.h>
 
 #include "api/common.h"
@@ -10,6 +11,8 @@
 
 namespace engram::api {
 namespace {
+
+constexpr const char* kToolset = "experience";  // McpBinding::toolset of the experience tools
 
 constexpr int64_t kMaxTextLength = 10000;  // goal, action, reason, result, feedback (characters)
 
@@ -45,7 +48,7 @@ OrderedJson RuleSchema() {
   return Object({{"id", StringType("ULID")},
                  {"task_type", StringType()},
                  {"polarity", StringType("do or avoid")},
-                 {"kind", StringType("tool or sequence")},
+                 {"kind", StringType("tool, omission or sequence")},
                  {"tools", ArrayOf(StringType())},
                  {"text", StringType("the rule as a sentence")},
                  {"support", IntegerType("matching episodes")},
@@ -246,7 +249,13 @@ std::vector<Capability> ExperienceCapabilities() {
                    .max_length = 1000}},
        .result_schema = EpisodeSchema(),
        .handler = RunStart,
-       .rest = {"POST", "/v1/namespaces/{namespace}/episodes"}});
+       .rest = {"POST", "/v1/namespaces/{namespace}/episodes"},
+       .mcp = {.tool = "memory_episode_start",
+               .title = "Start an episode",
+               .description = "Start recording a task you are doing (its goal). Add steps, then end it with its outcome.",
+               .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
+               .params = {"goal", "task_type", "session_id"},
+               .toolset = kToolset}});
   out.push_back(
       {.name = "add_episode_step",
        .group = "experience",
@@ -267,7 +276,13 @@ std::vector<Capability> ExperienceCapabilities() {
                                 {"tools_used", ArrayOf(StringType())}, {"write_signature", ArrayOf(StringType())}},
                                {"namespace", "episode_id", "step", "step_count"}),
        .handler = RunStep,
-       .rest = {"POST", "/v1/namespaces/{namespace}/episodes/{id}/steps"}});
+       .rest = {"POST", "/v1/namespaces/{namespace}/episodes/{id}/steps"},
+       .mcp = {.tool = "memory_episode_step",
+               .title = "Record a step",
+               .description = "Record a step of an open episode: what you did, the tool, what came back.",
+               .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
+               .params = {"id", "action", "tool_name", "result", "reason"},
+               .toolset = kToolset}});
   out.push_back(
       {.name = "end_episode",
        .group = "experience",
@@ -285,7 +300,13 @@ std::vector<Capability> ExperienceCapabilities() {
                   {.name = "ended_at", .type = ParamType::kTimestamp, .description = "when it ended (default now)"}},
        .result_schema = EpisodeAndReportSchema(),
        .handler = RunEnd,
-       .rest = {"POST", "/v1/namespaces/{namespace}/episodes/{id}/end"}});
+       .rest = {"POST", "/v1/namespaces/{namespace}/episodes/{id}/end"},
+       .mcp = {.tool = "memory_episode_end",
+               .title = "End an episode",
+               .description = "End an open episode with its outcome; successes and failures teach the rules of its type.",
+               .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
+               .params = {"id", "outcome", "feedback"},
+               .toolset = kToolset}});
   out.push_back({.name = "set_episode_type",
                  .group = "experience",
                  .description = "Correct an episode's task type (it becomes declared); its support moves to the "
@@ -380,7 +401,13 @@ std::vector<Capability> ExperienceCapabilities() {
                                 {"took_ms", NumberType()}},
                                {"namespace", "task_type_source", "rules", "episodes"}),
        .handler = RunRecall,
-       .rest = {"POST", "/v1/namespaces/{namespace}/experience/recall"}});
+       .rest = {"POST", "/v1/namespaces/{namespace}/experience/recall"},
+       .mcp = {.tool = "memory_experience",
+               .title = "Recall experience",
+               .description = "Before a task: rules learnt from tasks like it, then similar successful episodes.",
+               .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
+               .params = {"text", "task_type"},
+               .toolset = kToolset}});
   return out;
 }
 
