@@ -154,6 +154,71 @@ Result<BenchEpisode> AirlineEpisode(const json& t, const std::vector<std::string
   return e;
 }
 
+// The episodes of a protocol, its queries, and what the queries are.
+struct BenchData {
+  std::vector<BenchEpisode> episodes;
+  std::vector<BenchQuery> queries;
+  std::string query_set;
+};
+
+// Every task of a retail task file as an episode. Errors: the file's, prefixed with its path.
+Result<std::vector<BenchEpisode>> ReadRetailTasks(const std::string& path, const std::vector<std::string>& prefixes) {
+  auto tasks = ReadJsonl(path);
+  if (!tasks) return Error(tasks.error());
+  std::vector<BenchEpisode> out;
+  for (const json& t : *tasks) {
+    auto e = RetailEpisode(t, prefixes);
+    if (!e) return Error(e.error().WithContext(path));
+    out.push_back(std::move(*e));
+  }
+  return out;
+}
+
+// EXP-1: retail train+dev as episodes; leave-one-out queries, or every task of --queries.
+Result<BenchData> LoadExp1(const ExperienceBenchOptions& options) {
+  BenchData d;
+  for (const char* file : {"retail_tasks_train.jsonl", "retail_tasks_dev.jsonl"}) {
+    auto tasks = ReadRetailTasks(options.data_dir + "/" + file, options.read_prefixes);
+    if (!tasks) return Error(tasks.error());
+    for (BenchEpisode& e : *tasks) {
+      e.group = fmt::format("{}#{}", file, d.episodes.size());
+      d.episodes.push_back(std::move(e));
+    }
+  }
+  if (options.queries_path.empty()) {
+    d.query_set = "leave-one-out over retail train+dev";
+    for (const BenchEpisode& e : d.episodes) {
+      const std::string subset = e.group.find("_dev") != std::string::npos ? "dev" : "train";
+      d.queries.push_back({e.goal, e.signature, subset, {e.group}});
+    }
+    return d;
+  }
+  d.query_set = "every task of " + options.queries_path + " against all of train+dev";
+  auto tasks = ReadRetailTasks(options.queries_path, options.read_prefixes);
+  if (!tasks) return Error(tasks.error());
+  for (const BenchEpisode& e : *tasks) d.queries.push_back({e.goal, e.signature, "", {}});
+  return d;
+}
+
+// EXP-2: the airline trajectories as episodes; leave one task (its 4 trials) out.
+Result<BenchData> LoadExp2(const ExperienceBenchOptions& options) {
+  const std::string path = options.data_dir + "/airline_trajectories_gpt4o.json";
+  std::ifstream in(path);
+  json all = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (all.is_discarded() || !all.is_array()) {
+    return Error(Status::InvalidArgument(fmt::format("cannot read {} as a JSON array", path)));
+  }
+  BenchData d;
+  for (const json& t : all) {
+    auto e = AirlineEpisode(t, options.read_prefixes);
+    if (!e) return Error(e.error().WithContext(fmt::format("trajectory {}", d.episodes.size())));
+    d.episodes.push_back(std::move(*e));
+  }
+  d.query_set = "leave one task (4 trials) out over the airline trajectories";
+  for (const BenchEpisode& e : d.episodes) d.queries.push_back({e.goal, e.signature, "", {e.group}});
+  return d;
+}
+
 // ---- the baseline ------------------------------------------------------------------------------
 
 // Lower-case runs of [a-z0-9_'] (ASCII letters folded, ’ as '), apostrophe-only runs dropped,
@@ -337,8 +402,16 @@ void ScoreExp2(const std::vector<BenchEpisode>& episodes, const BenchQuery& q, c
   m->failed5.Add(failed5 / 5.0);
   if (!a.inferred_type.empty()) m->type_accuracy.Add(a.inferred_type == q.signature ? 1 : 0);
   if (engram && failures_elsewhere) {
+    // An avoid rule of the query's type that failures of other tasks support: rules are distilled
+    // from every episode, and one that only the query's own trials support would be a leak.
+    std::set<std::string> failed_elsewhere;
+    for (const BenchEpisode& e : episodes) {
+      if (!e.success && !q.exclude_groups.contains(e.group)) failed_elsewhere.insert(e.id);
+    }
     const bool avoid = std::any_of(a.rules.begin(), a.rules.end(), [&](const Rule& r) {
-      return r.polarity == "avoid" && r.task_type == q.signature;
+      return r.polarity == "avoid" && r.task_type == q.signature &&
+             std::any_of(r.support_episode_ids.begin(), r.support_episode_ids.end(),
+                         [&](const std::string& id) { return failed_elsewhere.contains(id); });
     });
     m->avoid_rule.Add(avoid ? 1 : 0);
   }
@@ -423,6 +496,64 @@ Answer AskBaseline(const PlainBm25& bm25, const std::vector<BenchEpisode>& episo
   a.wall_ms = MsSince(start);
   a.cpu_ms = ThreadCpuMs() - cpu0;
   return a;
+}
+
+// What every configuration of one run answers and is scored against.
+struct BenchRun {
+  const std::vector<BenchEpisode>& episodes;
+  const std::vector<BenchQuery>& queries;
+  const std::vector<size_t>& memory;  // every episode index
+  const PlainBm25& bm25;
+  bool exp1 = true;
+  bool warm = true;              // also time the queries without leave-one-out (the cached model)
+  std::ofstream* dump = nullptr;  // one JSON line per query, when asked
+};
+
+// One answer into the configuration's metrics (and the dump).
+void Record(const BenchRun& run, size_t qi, const Answer& a, Config& c) {
+  const BenchQuery& q = run.queries[qi];
+  if (!a.type_model.empty()) ++c.m.type_models[a.type_model];
+  c.m.wall_ms.push_back(a.wall_ms);
+  c.m.cpu_ms.push_back(a.cpu_ms);
+  if (!run.exp1) {
+    ScoreExp2(run.episodes, q, a, c.engram, &c.m);
+  } else {
+    ScoreExp1(run.episodes, run.memory, q, a, &c.m);
+    if (!q.subset.empty()) {
+      Metrics& subset = c.by_subset[q.subset];
+      subset.wall_ms.push_back(a.wall_ms);
+      subset.cpu_ms.push_back(a.cpu_ms);
+      ScoreExp1(run.episodes, run.memory, q, a, &subset);
+    }
+  }
+  if (run.dump == nullptr) return;
+  json top = json::array();
+  for (size_t r = 0; r < a.ranked.size() && r < 5; ++r) top.push_back(run.episodes[a.ranked[r]].signature);
+  *run.dump << Compact({{"config", c.name}, {"query", qi}, {"type", q.signature}, {"inferred", a.inferred_type},
+                        {"top5", top}})
+            << "\n";
+}
+
+// Asks every query of the run of one configuration (engram through `store`, else the baseline)
+// and scores the answers; for engram, then times the same queries with the cached type model.
+Status AnswerAll(const BenchRun& run, Config& c, Store* store) {
+  for (size_t qi = 0; qi < run.queries.size(); ++qi) {
+    if (!c.engram) {
+      Record(run, qi, AskBaseline(run.bm25, run.episodes, run.queries[qi], c.success_only), c);
+      continue;
+    }
+    auto got = AskEngram(*store, run.episodes, run.queries[qi]);
+    if (!got) return got.error().WithContext(fmt::format("query {}", qi));
+    Record(run, qi, *got, c);
+  }
+  if (!c.engram || !run.warm) return Status::Ok();
+  for (const BenchQuery& q : run.queries) {
+    auto warm = AskEngram(*store, run.episodes, q, /*exclude=*/false);
+    if (!warm) return warm.error();
+    c.m.warm_wall_ms.push_back(warm->wall_ms);
+    c.m.warm_cpu_ms.push_back(warm->cpu_ms);
+  }
+  return Status::Ok();
 }
 
 json MetricsJson(const Config& c, const Metrics& m, const std::string& name, bool exp1) {
@@ -555,66 +686,14 @@ int RunExperienceBench(const ExperienceBenchOptions& options) {
     return 2;
   }
   // The episodes and queries.
-  std::vector<BenchEpisode> episodes;
-  std::vector<BenchQuery> queries;
-  std::string query_set;
-  if (exp1) {
-    for (const char* file : {"retail_tasks_train.jsonl", "retail_tasks_dev.jsonl"}) {
-      auto tasks = ReadJsonl(options.data_dir + "/" + file);
-      if (!tasks) {
-        std::cerr << tasks.error().ToString() << "\n";
-        return 1;
-      }
-      for (const json& t : *tasks) {
-        auto e = RetailEpisode(t, options.read_prefixes);
-        if (!e) {
-          std::cerr << file << ": " << e.error().ToString() << "\n";
-          return 1;
-        }
-        e->group = fmt::format("{}#{}", file, episodes.size());
-        episodes.push_back(std::move(*e));
-      }
-    }
-    if (options.queries_path.empty()) {
-      query_set = "leave-one-out over retail train+dev";
-      for (const BenchEpisode& e : episodes) {
-        const std::string subset = e.group.find("_dev") != std::string::npos ? "dev" : "train";
-        queries.push_back({e.goal, e.signature, subset, {e.group}});
-      }
-    } else {
-      query_set = "every task of " + options.queries_path + " against all of train+dev";
-      auto tasks = ReadJsonl(options.queries_path);
-      if (!tasks) {
-        std::cerr << tasks.error().ToString() << "\n";
-        return 1;
-      }
-      for (const json& t : *tasks) {
-        auto e = RetailEpisode(t, options.read_prefixes);
-        if (!e) {
-          std::cerr << options.queries_path << ": " << e.error().ToString() << "\n";
-          return 1;
-        }
-        queries.push_back({e->goal, e->signature, "", {}});
-      }
-    }
-  } else {
-    std::ifstream in(options.data_dir + "/airline_trajectories_gpt4o.json");
-    json all = json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (all.is_discarded() || !all.is_array()) {
-      std::cerr << "cannot read " << options.data_dir << "/airline_trajectories_gpt4o.json as a JSON array\n";
-      return 1;
-    }
-    for (const json& t : all) {
-      auto e = AirlineEpisode(t, options.read_prefixes);
-      if (!e) {
-        std::cerr << "trajectory " << episodes.size() << ": " << e.error().ToString() << "\n";
-        return 1;
-      }
-      episodes.push_back(std::move(*e));
-    }
-    query_set = "leave one task (4 trials) out over the airline trajectories";
-    for (const BenchEpisode& e : episodes) queries.push_back({e.goal, e.signature, "", {e.group}});
+  auto data = exp1 ? LoadExp1(options) : LoadExp2(options);
+  if (!data) {
+    std::cerr << data.error().ToString() << "\n";
+    return 1;
   }
+  std::vector<BenchEpisode>& episodes = data->episodes;
+  const std::vector<BenchQuery>& queries = data->queries;
+  const std::string& query_set = data->query_set;
 
   // The configurations: engram (and variants), then the baselines.
   std::vector<Config> configs;
@@ -638,14 +717,16 @@ int RunExperienceBench(const ExperienceBenchOptions& options) {
   const PlainBm25 bm25(docs, kBaseline);
   std::vector<size_t> memory(episodes.size());
   for (size_t i = 0; i < memory.size(); ++i) memory[i] = i;
+  std::ofstream dump;
+  if (!options.dump_path.empty()) dump.open(options.dump_path);
+  const BenchRun run{.episodes = episodes, .queries = queries, .memory = memory, .bm25 = bm25, .exp1 = exp1,
+                     .warm = options.queries_path.empty(), .dump = dump.is_open() ? &dump : nullptr};
 
   auto dir = TempDir::Create();
   if (!dir) {
     std::cerr << dir.error().ToString() << "\n";
     return 1;
   }
-  std::ofstream dump;
-  if (!options.dump_path.empty()) dump.open(options.dump_path);
   json report{{"protocol", exp1 ? "EXP-1" : "EXP-2"}, {"data", options.data_dir}, {"query_set", query_set},
               {"episodes", episodes.size()}, {"queries", queries.size()}};
   int64_t successes = 0;
@@ -670,47 +751,9 @@ int RunExperienceBench(const ExperienceBenchOptions& options) {
         rules_summary = std::move(*r);
       }
     }
-    for (size_t qi = 0; qi < queries.size(); ++qi) {
-      const BenchQuery& q = queries[qi];
-      Answer a;
-      if (c.engram) {
-        auto got = AskEngram(*store, episodes, q);
-        if (!got) {
-          std::cerr << c.name << ": query " << qi << ": " << got.error().ToString() << "\n";
-          return 1;
-        }
-        a = std::move(*got);
-      } else {
-        a = AskBaseline(bm25, episodes, q, c.success_only);
-      }
-      if (!a.type_model.empty()) ++c.m.type_models[a.type_model];
-      c.m.wall_ms.push_back(a.wall_ms);
-      c.m.cpu_ms.push_back(a.cpu_ms);
-      if (exp1) {
-        ScoreExp1(episodes, memory, q, a, &c.m);
-        if (!q.subset.empty()) ScoreExp1(episodes, memory, q, a, &c.by_subset[q.subset]);
-      } else {
-        ScoreExp2(episodes, q, a, c.engram, &c.m);
-      }
-      if (dump.is_open()) {
-        json top = json::array();
-        for (size_t r = 0; r < a.ranked.size() && r < 5; ++r) top.push_back(episodes[a.ranked[r]].signature);
-        dump << Compact({{"config", c.name}, {"query", qi}, {"type", q.signature}, {"inferred", a.inferred_type},
-                         {"top5", top}})
-             << "\n";
-      }
-    }
-    // The latency of the same queries without leave-one-out: the namespace's cached type model.
-    if (c.engram && options.queries_path.empty()) {
-      for (const BenchQuery& q : queries) {
-        auto warm = AskEngram(*store, episodes, q, /*exclude=*/false);
-        if (!warm) {
-          std::cerr << warm.error().ToString() << "\n";
-          return 1;
-        }
-        c.m.warm_wall_ms.push_back(warm->wall_ms);
-        c.m.warm_cpu_ms.push_back(warm->cpu_ms);
-      }
+    if (Status st = AnswerAll(run, c, store ? &*store : nullptr); !st.ok()) {
+      std::cerr << c.name << ": " << st.ToString() << "\n";
+      return 1;
     }
     if (c.engram) report["load_ms_" + c.name] = store->load_ms;
   }

@@ -17,7 +17,8 @@
 //          first user message. Relevant = a successful trial of the same signature. Metrics:
 //          success-same-type P@5, failed-same-type@5, MRR, and failures as avoid rules (the share of
 //          failed episodes some avoid rule of their type counts, and of queries whose type has
-//          failures elsewhere that get an avoid rule of their type).
+//          failures in other tasks that get, among their rules, an avoid rule of their type that a
+//          failure of another task supports).
 // The query's task type is never given: engram infers it from the text.
 #ifndef ENGRAM_BENCH_EXPERIENCE_BENCH_H_
 #define ENGRAM_BENCH_EXPERIENCE_BENCH_H_
