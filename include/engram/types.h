@@ -996,8 +996,8 @@ struct ExperienceQuery {
   std::string task_type;       // optional: when known; otherwise inferred from text
   int rule_limit = 3;          // 0–20 rules
   int episode_limit = 5;       // 0–50 episodes
-  // Episodes never returned nor learnt from for this query (the current episode; a benchmark's
-  // held-out query).
+  // Episodes never returned nor learnt from by the type model for this query (the current
+  // episode; a benchmark's held-out query). Rules already distilled from them stay.
   std::vector<std::string> exclude_episode_ids;
   std::optional<TimestampMs> now;  // the clock of the recency term; default now
 };
