@@ -34,7 +34,7 @@ OrderedJson EpisodeSchema() {
                  {"task_type_confidence", NumberType()},
                  {"status", StringType("open or ended")},
                  {"outcome", StringType("success, partial, failure or unknown")},
-                 {"reward", NumberType()},
+                 {"reward", NullableNumber("the environment's reward; null when not given")},
                  {"tools_used", ArrayOf(StringType())},
                  {"write_signature", ArrayOf(StringType("a state-changing tool"))},
                  {"step_count", IntegerType()},
