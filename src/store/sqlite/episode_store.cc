@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "store/sqlite/best_hits.h"
 #include "store/sqlite/string_list.h"
 #include "util/utf8.h"
 
@@ -315,23 +316,7 @@ Result<std::vector<SearchHit>> EpisodeStore::Search(std::string_view match, int6
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, match).Bind(2, goal_weight).Bind(3, steps_weight).Bind(4, namespace_id);
-  std::vector<SearchHit> hits;
-  while (true) {
-    auto row = q.Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    hits.push_back({q.Int(0), q.Double(1)});
-  }
-  auto better = [](const SearchHit& x, const SearchHit& y) {
-    return x.score != y.score ? x.score > y.score : x.seq < y.seq;
-  };
-  if (static_cast<int>(hits.size()) > limit) {
-    std::partial_sort(hits.begin(), hits.begin() + limit, hits.end(), better);
-    hits.resize(limit);
-  } else {
-    std::sort(hits.begin(), hits.end(), better);
-  }
-  return hits;
+  return BestHits(q, limit);
 }
 
 }  // namespace engram::sqlite
