@@ -206,6 +206,9 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
   ignore_pipe.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore_pipe, &old_pipe);
   int in_fd = in_pipe[1];
+  // Non-blocking: poll's POLLOUT promises room for some bytes, not for all of them, and a blocked
+  // write of a large stdin would stop the reads of a child that answers as it reads (deadlock).
+  fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK);
   size_t written = 0;
   if (stdin_text.empty()) {
     close(in_fd);
@@ -229,7 +232,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
       if (fds[i].fd == in_fd) {
         ssize_t w = write(in_fd, stdin_text.data() + written, stdin_text.size() - written);
         if (w > 0) written += static_cast<size_t>(w);
-        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (w < 0 || written == stdin_text.size()) {
           close(in_fd);
           in_fd = -1;

@@ -60,6 +60,7 @@ int Main(int argc, char** argv) {
   AddWorkingCommands(app, flags, commands);
   AddExperienceCommands(app, flags, commands);
   AddHermesCommands(app, flags, commands);
+  AddTapCommands(app, flags, commands);
 
   try {
     app.parse(argc, argv);

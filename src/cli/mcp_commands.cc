@@ -118,7 +118,7 @@ int RunMcp(const GlobalFlags& flags, const McpFlags& f) {
 void AddMcpCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto f = std::make_shared<McpFlags>();
   CLI::App* cmd = app.add_subcommand("mcp", "Serve MCP over stdio (for desktop assistants and agents)");
-  cmd->add_option("--namespace", f->namespace_name, "the namespace of calls that name none")->option_text("NS");
+  cmd->add_option("--namespace,-n", f->namespace_name, "the namespace of calls that name none")->option_text("NS");
   cmd->add_option("--allow-namespace", f->allowed,
                   "a further namespace calls may name (repeatable; \"*\" = any); default: only --namespace")
       ->option_text("NS");

@@ -11,12 +11,14 @@
 #include <unordered_set>
 
 #include "recall/context_packet.h"
+#include "recall/current_first.h"
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
 #include "providers/rerank_client.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
 #include "text/query_intent.h"
+#include "text/time_expression.h"
 
 namespace engram {
 namespace {
@@ -59,6 +61,77 @@ size_t TermsHeld(text::Analyzer& analyzer, std::string_view text,
   size_t held = 0;
   for (const std::string& token : analyzer.QueryTokenSet(text)) held += question.count(token);
   return held;
+}
+
+// A question about how things stand now: no marker of the past (text/query_intent.h) and no time
+// named that has ended ("我4月30号为什么…", "on May 2nd": about that day, not about now).
+bool AsksAboutNow(const RecallQuery& query) {
+  if (!text::AsksAboutPresentState(query.text)) return false;
+  const TimestampMs now = query.now.value_or(NowMs());
+  for (const text::TimeMention& m : text::FindTimeMentions(query.text, now, query.utc_offset_minutes)) {
+    if (m.end <= now) return false;
+  }
+  return true;
+}
+
+// The events that supported the claim `replaced_id` (a claim the item superseded); none when it
+// cannot be read.
+Result<std::vector<std::string>> ReplacedEvidence(sqlite::ClaimStore& claims, const std::string& replaced_id) {
+  auto old = claims.Get(replaced_id);
+  if (!old) return old.error().code() == StatusCode::kNotFound ? Result<std::vector<std::string>>{} : Error(old.error());
+  std::vector<std::string> ids;
+  for (const EvidenceRef& e : old->claim.evidence) {
+    if (e.relation == "supports") ids.push_back(e.event_id);
+  }
+  return ids;
+}
+
+// What current-first order needs of a claim item beyond the item: its conflict key and the id of
+// the claim it superseded ("" for none).
+struct ClaimSlot {
+  std::string conflict_key;
+  std::string replaced_id;
+};
+
+// Current-first order (recall/current_first.h) of the items and their parallel strengths;
+// `slots[i]` is item i's ClaimSlot (empty for events; the vector may be shorter than `items`).
+Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::less<>>& question,
+                         const std::vector<ClaimSlot>& slots, std::vector<RecallItem>& items,
+                         std::vector<double>& strength) {
+  text::Analyzer& analyzer = ctx.analyzer;
+  std::vector<CurrentFirstKey> keys;
+  keys.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    const RecallItem& item = items[i];
+    CurrentFirstKey key = CurrentFirstKeyOf(item);
+    if (i < slots.size()) key.slot = slots[i].conflict_key;
+    if (i < slots.size() && !slots[i].replaced_id.empty()) {
+      Status st = ctx.db.ReadTransaction([&]() -> Status {
+        auto ids = ReplacedEvidence(ctx.claims, slots[i].replaced_id);
+        if (!ids) return ids.error();
+        key.replaced_events = std::move(*ids);
+        return Status::Ok();
+      });
+      if (!st.ok()) return st;
+    }
+    for (const std::string& token : analyzer.QueryTokenSet(item.text)) {
+      if (question.count(token) > 0) key.held.push_back(token);
+    }
+    std::sort(key.held.begin(), key.held.end());
+    key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
+    keys.push_back(std::move(key));
+  }
+  std::vector<size_t> order = CurrentFirstOrder(keys, question.size());
+  std::vector<RecallItem> items_in_order;
+  std::vector<double> strength_in_order;
+  items_in_order.reserve(items.size());
+  for (size_t i : order) {
+    items_in_order.push_back(std::move(items[i]));
+    strength_in_order.push_back(i < strength.size() ? strength[i] : 0.0);
+  }
+  items = std::move(items_in_order);
+  strength = std::move(strength_in_order);
+  return Status::Ok();
 }
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
@@ -442,6 +515,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     for (const int64_t seq : sources[chosen]) adds_something |= represented.count(seq) == 0;
     if (adds_something) emit(chosen);
   }
+  std::vector<ClaimSlot> slot_of_item;  // per item (claims only): its slot and what it superseded
   if (!emitted_claims.empty()) {
     // The emitted claims, read whole: they keep the score, channels and flags given above.
     std::vector<int64_t> seqs;
@@ -451,6 +525,8 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       if (!loaded) return loaded.error();
       for (size_t k = 0; k < emitted_claims.size(); ++k) {
         RecallItem& placed = result.items[emitted_claims[k].first];
+        if (slot_of_item.size() < result.items.size()) slot_of_item.resize(result.items.size());
+        slot_of_item[emitted_claims[k].first] = {(*loaded)[k].conflict_key, (*loaded)[k].supersedes_id};
         RecallItem full = ClaimItem(std::move((*loaded)[k]), placed.score);
         full.channels = std::move(placed.channels);
         full.flags = std::move(placed.flags);
@@ -462,6 +538,11 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
       return Status::Ok();
     });
     if (!full_st.ok()) return Error(full_st);
+  }
+  // A question about how things stand now: among items about the same thing, the newest first.
+  if (result.intent == "current" && AsksAboutNow(query)) {
+    Status ordered = OrderCurrentFirst(ctx, question_terms, slot_of_item, result.items, item_strength);
+    if (!ordered.ok()) return Error(ordered);
   }
   // The fused order's answer; FinishRecall gives the final order's.
   result.evidence_strength = item_strength.empty() ? 0.0 : item_strength.front();

@@ -50,4 +50,30 @@ bool AsksAboutHistory(std::string_view question) {
   return false;
 }
 
+bool AsksAboutPresentState(std::string_view question) {
+  if (AsksAboutHistory(question)) return false;
+  static constexpr std::string_view kChinesePast[] = {"了", "过", "曾", "那次", "那天", "时候", "上次", "当时"};
+  bool han = false;
+  for (unsigned char c : question) han |= c >= 0xE4 && c <= 0xE9;
+  if (han) {
+    for (std::string_view marker : kChinesePast) {
+      if (question.find(marker) != std::string_view::npos) return false;
+    }
+  }
+  static constexpr std::string_view kPast[] = {"did", "didn't", "was", "wasn't", "were", "weren't", "had", "ago",
+                                               "when", "last", "yesterday", "first", "ever"};
+  static constexpr std::string_view kPresent[] = {"do",  "does",    "don't",     "am",      "is",     "isn't",
+                                                  "are", "what's",  "where's",   "who's",   "which's", "how's",
+                                                  "now", "currently", "these",   "still",   "today",  "we're",
+                                                  "i'm", "they're", "it's",     "right"};
+  bool present = false;
+  for (const std::string& w : AsciiWords(question)) {
+    for (std::string_view past : kPast) {
+      if (w == past) return false;
+    }
+    for (std::string_view now : kPresent) present |= w == now;
+  }
+  return present || han;
+}
+
 }  // namespace engram::text

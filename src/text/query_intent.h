@@ -18,6 +18,16 @@ namespace engram::text {
 // Precision over recall: a missed marker only means the question is answered from current claims.
 bool AsksAboutHistory(std::string_view question);
 
+// True when the question asks how things stand now ("Where do I live?", "Which version does CI
+// run?", "What's the status of the VPN?", "我现在住哪儿？", "项目用的 Java 版本是多少？"): it says
+// nothing of the past — no AsksAboutHistory marker, no English past form ("did", "was", "were",
+// "had", "ago", "when", "last", "yesterday", "first", "ever") and no Chinese one (了, 过, 曾, 那次,
+// 那天, 时候, 上次, 当时) — and, in English, it has a present form ("do", "does", "am", "is",
+// "are", "'s", "'re", "now", "currently", "these days", "still", "right now"); a Chinese question
+// is in the present unless marked. Recall puts the newest statement first among the items that
+// answer such a question equally (recall/current_first.h).
+bool AsksAboutPresentState(std::string_view question);
+
 }  // namespace engram::text
 
 #endif  // ENGRAM_TEXT_QUERY_INTENT_H_

@@ -31,5 +31,19 @@ TEST(QueryIntentTest, CurrentStateQuestionsAreNotHistory) {
   EXPECT_FALSE(AsksAboutHistory(""));
 }
 
+TEST(QueryIntentTest, PresentStateQuestions) {
+  EXPECT_TRUE(AsksAboutPresentState("Which editor do I use these days?"));
+  EXPECT_TRUE(AsksAboutPresentState("What's the state of the billing queue?"));
+  EXPECT_TRUE(AsksAboutPresentState("Is the mirror in Oslo reachable?"));
+  EXPECT_TRUE(AsksAboutPresentState("我家猫现在吃哪种粮？"));
+  EXPECT_TRUE(AsksAboutPresentState("测试机装的 Ubuntu 是哪个版本？"));
+  EXPECT_FALSE(AsksAboutPresentState("When did Ana adopt her cat?"));
+  EXPECT_FALSE(AsksAboutPresentState("What was the name of the bakery we liked?"));
+  EXPECT_FALSE(AsksAboutPresentState("Which city is my brother from before the move?"));
+  EXPECT_FALSE(AsksAboutPresentState("你给我推荐过哪些书？"));
+  EXPECT_FALSE(AsksAboutPresentState("上次体检是什么时候？"));
+  EXPECT_FALSE(AsksAboutPresentState("Tell me about hiking"));  // no present form
+}
+
 }  // namespace
 }  // namespace engram::text

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 
@@ -11,9 +12,20 @@
 #include "text/stopwords.h"
 #include "util/normalize.h"
 #include "util/utf8.h"
+#include "write/extraction/lexicon.h"
 
 namespace engram {
 namespace {
+
+// A thing's state said in common words ("the queue is down", "VPN's back up"): a thing_state word
+// of the lexicon as the value of a state attribute is notable, stopwords or not.
+bool IsThingState(const extraction::CandidateClaim& c) {
+  if (c.predicate != "state") return false;
+  std::string low = c.value;
+  for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::vector<std::string>& states = extraction::Lexicon::Get().Markers("thing_state");
+  return std::find(states.begin(), states.end(), low) != states.end();
+}
 
 // A case-insensitive ICU pattern compiled once per call site (`cache` is that site's static).
 bool Matches(const icu::RegexPattern* const& cache, std::string_view text) {
@@ -106,7 +118,7 @@ AdmissionDecision Admit(const extraction::CandidateClaim& c, const std::vector<E
   if (CodePointCount(NormalizeKey(c.value)) < 2 && !(c.value.size() == 1 && std::isdigit(static_cast<unsigned char>(c.value[0])))) {
     return Reject(kReasonNotNotable, "value too short");
   }
-  if (AllStopwords(c.value)) return Reject(kReasonNotNotable, "value has only stopwords");
+  if (AllStopwords(c.value) && !IsThingState(c)) return Reject(kReasonNotNotable, "value has only stopwords");
   if (LooksLikeSecret(c.value) || LooksLikeSecret(c.text) || LooksLikeSecret(c.evidence_span)) {
     return Reject(kReasonSecret, "looks like a credential");
   }

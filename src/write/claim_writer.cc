@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/ulid.h"
+#include "write/subject_resolution.h"
 #include "write/extraction/lexicon.h"
 
 namespace engram {
@@ -113,7 +114,12 @@ std::string CandidateJson(const extraction::CandidateClaim& c) {
 }
 
 Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::TombstoneStore& tombstones,
-                                     const PredicateRegistry& registry, const ClaimWriteInput& in) {
+                                     const PredicateRegistry& registry, const ClaimWriteInput& given) {
+  // Whose fact it is, when the text named its thing in part or not at all (subject_resolution.h).
+  auto resolved = ResolveSubject(store, given.namespace_id, *given.candidate, registry);
+  if (!resolved) return Error(resolved.error());
+  ClaimWriteInput in = given;
+  in.candidate = &*resolved;
   // A change that names the value it replaces takes that value's slot when its own attribute was
   // not said ("I've switched to green tea instead of coffee" continues the coffee habit).
   auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate, registry);

@@ -107,6 +107,17 @@ class CliTest : public ::testing::Test {
   std::string db_;
 };
 
+// Every command that takes a namespace takes -n for it, `engram mcp` too.
+TEST_F(CliTest, McpTakesTheShortNamespaceFlagLikeEveryOtherCommand) {
+  ASSERT_EQ(Engram({"remember", "The staging cluster runs in Frankfurt", "-n", "ops"}).exit_code, 0);
+  const std::string request =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_recall","arguments":{"query":"staging cluster"}}})"
+      "\n";
+  CliResult r = RunCli({"--db", db_, "mcp", "-n", "ops", "--no-worker"}, request);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.out.find("Frankfurt"), std::string::npos) << r.out;
+}
+
 // ---- ingest: a bad line, replay, --keep-going, invalid UTF-8 ----------------------------------
 
 TEST_F(CliTest, BadLineInTheMiddleStopsThereNamingLineAndField) {

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import BlackHole, last_user, make_agent, text, text_reply, turns_of
+from conftest import BlackHole, last_user, make_agent, text, text_reply, turns_of, wait_for
 
 VISA = "Never use my Visa card for any payment."
 FLIGHTS = "Do not book flights that leave before 9am."
@@ -161,6 +161,9 @@ def test_constraints_reach_the_summary_and_come_back_after_it(hermes_home, engra
     assert "insurance" not in lost.lower(), block
 
     # From then on, only what the compacted context lost: FLIGHTS (VISA is in the summary verbatim).
+    # Hermes runs sync_turn on a background worker: the next turn waits until the provider has seen
+    # the compacted context (until then it repeats every constraint, as on the first turn).
+    wait_for(lambda: provider._context_after is not None, timeout=30)
     seen = len(model.requests)
     history = run_turns(agent, model, ["Now please look for the flights from Berlin to Lisbon."], history, "cons")
     block = memory_block(model.requests[seen])

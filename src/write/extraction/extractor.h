@@ -64,6 +64,10 @@ struct CandidateClaim {
   // The source states a change ("moved to", "升级到", "is now"): dated before the current value's
   // statement, it still replaces a value whose start was never said (claim_writer.h).
   bool change = false;
+  // The source named no thing for a thing's attribute ("bumped it to 3.12", "上周末升到 8.0 了"):
+  // `subject` is the speaker or a pronoun, and the claim writer gives it the subject of the
+  // attribute said last (write/subject_resolution.h).
+  bool subject_unsaid = false;
 };
 
 class Extractor {

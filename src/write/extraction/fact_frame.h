@@ -53,6 +53,9 @@ struct FactFrame {
   bool negated = false;     // the fact is denied or ended ("sold", "no longer", "不再")
   bool temporary = false;   // "for a while", "暂时"
   bool correction = false;  // "actually", "不对": supersedes with the correction as its reason
+  // A thing's attribute said with no thing named ("bumped it to 3.12", "现在是 1.29"): the claim
+  // writer resolves the subject against what was said before (CandidateClaim::subject_unsaid).
+  bool subject_unsaid = false;
   // Byte offsets into the text given to the reader: the clause and the value.
   size_t clause_begin = 0, clause_end = 0;
   size_t value_begin = 0, value_end = 0;

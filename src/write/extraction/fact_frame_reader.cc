@@ -107,6 +107,28 @@ bool IsIdentifier(std::string_view t) {
   return false;
 }
 
+// "VPN", "CI", "API": one token of capitals (and digits) with at least two capitals — a thing's
+// name, never a person's.
+bool IsAcronym(std::string_view t) {
+  int capitals = 0;
+  for (char c : t) {
+    if (c >= 'A' && c <= 'Z') {
+      ++capitals;
+    } else if (!IsDigit(c)) {
+      return false;
+    }
+  }
+  return capitals >= 2;
+}
+
+// The length of the contracted copula "'s" / "’s" at `i` ("VPN's online", "standup's at 10"), 0
+// when there is none.
+size_t ContractionAt(std::string_view s, size_t i) {
+  if (s.compare(i, 2, "'s") == 0) return 2;
+  if (s.compare(i, 4, "\xE2\x80\x99s") == 0) return 4;
+  return 0;
+}
+
 // "<HAN:4>", "<ASCII:6>", "<VERSION>": a placeholder of a de-identified text.
 bool HasPlaceholder(std::string_view s) {
   for (size_t i = s.find('<'); i != std::string_view::npos; i = s.find('<', i + 1)) {
@@ -150,6 +172,40 @@ bool IsThingAttribute(std::string_view attribute) {
 
 // "component-00", "control-01", "base image": the name of a thing — one identifier token.
 bool IsIdentifierName(std::string_view name) { return IsIdentifier(name); }
+
+// The quoted spans of `content`, as [open end, close begin): “…”, 「…」, 『…』 and pairs of ASCII '"'.
+std::vector<Span> QuotedSpans(std::string_view content) {
+  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
+      {"\xE2\x80\x9C", "\xE2\x80\x9D"}, {"\xE3\x80\x8C", "\xE3\x80\x8D"}, {"\xE3\x80\x8E", "\xE3\x80\x8F"}, {"\"", "\""}};
+  std::vector<Span> out;
+  for (const auto& [open, close] : kPairs) {
+    for (size_t o = content.find(open); o != std::string_view::npos;) {
+      size_t c = content.find(close, o + open.size());
+      if (c == std::string_view::npos) break;
+      out.push_back({o + open.size(), c});
+      o = content.find(open, c + close.size());
+    }
+  }
+  return out;
+}
+
+// The value [begin, end) stands inside a quotation that says more than the value itself (someone
+// else's words: 有人喊“都升 3.13 吧”), not inside quotes that only name it ('I use "dark mode"').
+bool InsideQuotedClause(std::string_view content, size_t begin, size_t end) {
+  for (const Span& q : QuotedSpans(content)) {
+    if (q.begin <= begin && end <= q.end && q.end - q.begin > end - begin + 3) return true;
+  }
+  return false;
+}
+
+// "it", "this", "that", "它", "这个": a thing named only by a pronoun.
+bool IsPronounName(std::string_view name) {
+  std::string low = LowerBytes(name);
+  for (std::string_view p : {"it", "this", "that", "it all", "everything", "它", "这个", "那个"}) {
+    if (low == p) return true;
+  }
+  return false;
+}
 
 // ---- clauses --------------------------------------------------------------------------------------
 
@@ -212,6 +268,7 @@ struct Subject {
   bool carried = true;    // the next clause may go on about it (not a thing before a copula)
   bool weak = false;      // a part's name ("worker service"): a subject carried from before wins
   bool owned = false;     // a thing the speaker named as theirs ("my car", "我的航班")
+  bool thing = false;     // a thing, never a person: "the VPN", "API" (an acronym)
   size_t end = 0;         // where the subject phrase ends
 };
 
@@ -245,7 +302,26 @@ class ClauseReader {
       kind_ = ClauseKind::kNegated;
       return;
     }
-    if (correction_ || ended_ || !lex_.FindMarkers(text, "change").empty()) kind_ = ClauseKind::kChange;
+    std::vector<PhraseHit> changes = lex_.FindMarkers(text, "change");
+    if (!changes.empty() && NegationBefore(text, changes.front().begin)) {
+      kind_ = ClauseKind::kNegated;  // 还没升到 7.2, "we haven't bumped it": no change happened
+      return;
+    }
+    if (correction_ || ended_ || !changes.empty()) kind_ = ClauseKind::kChange;
+  }
+
+  // A negation right before `at` in the lowered clause `text`: 没, 没有, 未, 不 (Chinese), "not",
+  // "never", a word in -n't (English).
+  static bool NegationBefore(std::string_view text, size_t at) {
+    std::string_view before = text.substr(0, at);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    for (std::string_view no : {"没", "没有", "未", "不"}) {
+      if (before.ends_with(no)) return true;
+    }
+    size_t b = before.size();
+    while (b > 0 && (IsAsciiAlnum(before[b - 1]) || before[b - 1] == '\'')) --b;
+    std::string_view word = before.substr(b);
+    return word == "not" || word == "never" || word.ends_with("n't");
   }
 
   ClauseKind kind() const { return kind_; }
@@ -281,6 +357,7 @@ class ClauseReader {
   Subject ReadSubject(size_t body, const FrameContext& ctx) {
     Subject subject = FindSubject(body, ctx);
     owned_thing_ = subject.owned;
+    subject_thing_ = subject.thing;
     return subject;
   }
 
@@ -450,11 +527,24 @@ class ClauseReader {
       if (info != nullptr && info->facets.count(c.first) > 0) f->coordinates.push_back(c);
     }
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
-    for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) f->coordinates.push_back({"when", hit.phrase});
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) {
+      if (AfterDeictic(text, hit.begin)) continue;  // "上周末", "this weekend": one time, not a recurrence
+      f->coordinates.push_back({"when", hit.phrase});
+    }
     std::sort(f->coordinates.begin(), f->coordinates.end());
     f->coordinates.erase(std::unique(f->coordinates.begin(), f->coordinates.end()), f->coordinates.end());
     f->temporary = temporary_;
     f->correction = correction_;
+  }
+
+  // A deictic word of the lexicon ends right before `at` in `text` ("上", "这", "last", "this").
+  bool AfterDeictic(std::string_view text, size_t at) const {
+    std::string_view before = text.substr(0, at);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    for (const PhraseHit& hit : lex_.FindMarkers(before, "deictic")) {
+      if (hit.end == before.size()) return true;
+    }
+    return false;
   }
 
   // An identifier between `from` and `to` ("upgrade auth-svc to v5.0").
@@ -610,7 +700,10 @@ class ClauseReader {
       if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
     }
     if (std::optional<Subject> name = ChineseNameSubject(i)) return *name;  // 老王调到了…
-    if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) return ThingBeforeCopula(i);  // 航班是…
+    if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) {
+      if (std::optional<Subject> thing = ThingBeforeCopula(i)) return thing;  // 航班是…
+      return ThingBeforeState(i);                                             // 订单服务挂了
+    }
     return std::nullopt;
   }
 
@@ -659,7 +752,44 @@ class ClauseReader {
     at = SkipSpaces(s_, at, clause_.end);
     std::optional<Span> cop = CopulaAfter(at);
     if (!cop || cop->begin <= at) return std::nullopt;
-    Span np = rules::TrimSpan(s_, {at, cop->begin});
+    return ThingEndingAt(at, cop->begin);
+  }
+
+  // A Chinese thing that a state word follows with no copula ("订单服务挂了", "短信通道目前停用",
+  // "登录页这会儿恢复了"): the noun phrase before the first thing_state word, less the adverbs of
+  // time between them (discourse markers: 目前, 现在, 已经, 又, ...).
+  std::optional<Subject> ThingBeforeState(size_t at) const {
+    at = SkipSpaces(s_, at, clause_.end);
+    std::vector<PhraseHit> states = lex_.FindMarkers(low_.substr(at, clause_.end - at), "thing_state");
+    if (states.empty() || states.front().begin == 0) return std::nullopt;
+    size_t end = at + states.front().begin;
+    std::vector<PhraseHit> change = lex_.FindMarkers(low_.substr(end, clause_.end - end), "change");
+    if (!change.empty() && change.front().begin == 0) return std::nullopt;  // 降级到 4.1: a change, not a state
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const PhraseHit& hit : lex_.FindMarkers(low_.substr(at, end - at), "discourse")) {
+        if (at + hit.end == end && hit.begin > 0) {
+          end = at + hit.begin;
+          moved = true;
+          break;
+        }
+      }
+    }
+    for (std::string_view modal : {"不", "没", "别", "未", "能", "会", "要", "想", "该", "得", "可"}) {
+      if (low_.substr(at, end - at).ends_with(modal)) return std::nullopt;  // 订单服务不能停用: not a state
+    }
+    std::optional<Subject> thing = ThingEndingAt(at, end);
+    if (!thing) return std::nullopt;
+    thing->thing = true;
+    thing->end = at + states.front().begin;  // the adverbs are not part of the state
+    return thing;
+  }
+
+  // The noun phrase [at, end) as a thing's name (ThingBeforeCopula's tests); `end` is where what
+  // is said of it begins.
+  std::optional<Subject> ThingEndingAt(size_t at, size_t end) const {
+    Span np = rules::TrimSpan(s_, {at, end});
+    if (np.empty() || rules::CutTimes(s_, np, times_).empty()) return std::nullopt;  // "今天", "last week"
     std::string_view text = rules::SpanText(s_, np);
     std::string low = LowerBytes(text);
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
@@ -670,8 +800,8 @@ class ClauseReader {
     }
     const bool de_phrase = text.find("的") != std::string_view::npos;
     if (!de_phrase && (!lex_.FindVerbs(low).empty() || !lex_.FindMarkers(low, "change").empty())) return std::nullopt;
-    for (std::string_view w : {"我", "你", "他", "她", "它", "这", "那", "哪", "谁", "什么"}) {
-      if (text.find(w) != std::string_view::npos) return std::nullopt;
+    for (std::string_view w : {"我", "你", "他", "她", "它", "这", "那", "哪", "谁", "什么", "一切", "大家", "所有"}) {
+      if (text.find(w) != std::string_view::npos) return std::nullopt;  // "一切正常" is about nothing
     }
     for (std::string_view kind : {"temporary", "plan", "past", "requirement", "quotation", "negated", "discourse",
                                   "hypothetical", "recurring"}) {
@@ -679,13 +809,15 @@ class ClauseReader {
     }
     size_t first_end = 0;
     if (!han && FunctionWords().count(WordAt(low_, np.begin, np.end, &first_end)) > 0) return std::nullopt;
-    Subject thing = Resolved(FrameSubject::kNamed, low, cop->begin);
+    Subject thing = Resolved(FrameSubject::kNamed, low, end);
     thing.carried = false;  // "我老家是成都，现在住在杭州": the second clause is the speaker's
     return thing;
   }
 
   // The first copula of the lexicon at or after `from` within the clause.
   std::optional<Span> CopulaAfter(size_t from) const {
+    const size_t at = SkipSpaces(s_, from, clause_.end);
+    if (size_t len = ContractionAt(s_, at); len > 0 && at == ContractedCopula(at)) return Span{at, at + len};
     std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(from, clause_.end - from), "copula");
     if (hits.empty()) return std::nullopt;
     return Span{from + hits.front().begin, from + hits.front().end};
@@ -703,11 +835,28 @@ class ClauseReader {
       e = ne;
       n = SkipSpaces(s_, e, clause_.end);
     }
+    n = SkipAdverbs(n);  // "Emma just moved to", "Priya finally started at"
     std::string_view after = low_.substr(n, clause_.end - n);
     std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
     const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // Past the adverbs at `i` between a subject and its verb: discourse markers of the lexicon
+  // ("finally", "recently", "also") and words in -ly; at most three.
+  size_t SkipAdverbs(size_t i) const {
+    for (int k = 0; k < 3 && i < clause_.end; ++k) {
+      size_t next = MarkerEndAt(i, "discourse");
+      if (next == i) {
+        size_t e = 0;
+        std::string w = WordAt(low_, i, clause_.end, &e);
+        if (w.size() < 4 || !w.ends_with("ly")) break;
+        next = e;
+      }
+      i = SkipSpaces(s_, next, clause_.end);
+    }
+    return i;
   }
 
   // "The staging cluster is now ...", "checkout-svc is on v1.4": a thing named by a short noun
@@ -732,6 +881,7 @@ class ClauseReader {
     }
     if (np.empty() || np.size() > 40 || std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
     Subject named = Resolved(FrameSubject::kNamed, std::string(text), stop);
+    named.thing = w == "the" || IsAcronym(text);  // "the mirror is down", "VPN's online again"
     named.weak = part;  // "search cluster": a thing, unless a subject goes on from before
     return named;
   }
@@ -795,7 +945,7 @@ class ClauseReader {
     if (!r.value) return;
     if (const AttributeRef* ref = lex_.Value(Text(*r.value))) r.by_value = *ref;
     const bool thing = f.subject_kind == FrameSubject::kNamed &&
-                       (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos);
+                       (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos || subject_thing_);
     const bool version_follows = [&] {  // "node-7 is running v2.1": the version is the value
       for (const Token& t : AsciiTokens(s_, r.value->end, clause_.end)) {
         if (IsVersion(s_.substr(t.begin, t.end - t.begin))) return true;
@@ -973,11 +1123,27 @@ class ClauseReader {
                                                                   "nothing", "anything", "everyone", "all", "glad"};
     if (kNotThings.count(first) > 0 || (first.size() > 4 && first.ends_with("ing"))) return;  // "Being a mom is ..."
     std::optional<Span> cop = CopulaAfter(r.from);
+    const size_t said_at = SkipSpaces(s_, r.from, clause_.end);
+    const bool han_next = said_at < clause_.end && static_cast<unsigned char>(s_[said_at]) >= 0x80;
+    if (subject_thing_ && han_next && (!cop || said_at != cop->begin)) {  // 订单服务挂了: no copula
+      std::vector<PhraseHit> state = lex_.FindMarkers(low_.substr(said_at, clause_.end - said_at), "thing_state");
+      if (state.empty() || state.front().begin != 0) return;
+      r.value = Span{said_at, said_at + state.front().end};  // the state word as the lexicon has it
+      r.by_value = AttributeRef{"state", ""};
+      return;
+    }
     if (!cop || SkipSpaces(s_, r.from, clause_.end) != cop->begin) return;
     const Span raw = rules::TrimSpan(s_, {cop->end, clause_.end});
     if (raw.empty()) return;
-    const bool person = f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
+    const bool person = !subject_thing_ && f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
                         s_[SubjectStart(cop->begin)] <= 'Z';
+    if (const AttributeRef* named = BareAttributeWord(raw)) {  // "Utrecht is home now"
+      f->subject_kind = FrameSubject::kSpeaker;
+      f->subject.clear();
+      r.value = rules::TrimSpan(s_, {SubjectStart(cop->begin), cop->begin});
+      r.by_value = *named;
+      return;
+    }
     if (std::optional<Span> owned = OwnedPhrase(raw)) {  // "Tom is our team lead"
       if (const AttributeRef* named = lex_.AttributeWord(LowerBytes(Text(*owned)))) {  // "Lisbon is my home"
         f->subject_kind = FrameSubject::kSpeaker;
@@ -1057,6 +1223,22 @@ class ClauseReader {
     }
   }
 
+  // "home" in "Utrecht is home now btw": a copula's complement that is one English attribute word of
+  // the lexicon and nothing more than discourse words after it — the subject phrase is then the
+  // speaker's value of that attribute. Null otherwise ("Utrecht is home to a university").
+  const AttributeRef* BareAttributeWord(Span raw) const {
+    size_t e = 0;
+    const std::string w = WordAt(low_, raw.begin, raw.end, &e);
+    const AttributeRef* ref = w.empty() ? nullptr : lex_.AttributeWord(w);
+    if (ref == nullptr || ref->attribute == "status" || ref->attribute == "version") return nullptr;
+    for (size_t i = SkipSpaces(s_, e, raw.end); i < raw.end; i = SkipSpaces(s_, i, raw.end)) {
+      size_t next = MarkerEndAt(i, "discourse");
+      if (next == i) return nullptr;
+      i = next;
+    }
+    return ref;
+  }
+
   // "our team lead" / "my favorite color" / "我们的组长": the noun phrase after the possessive.
   std::optional<Span> OwnedPhrase(Span raw) const {
     size_t e = 0;
@@ -1131,7 +1313,7 @@ class ClauseReader {
     else if (r.by_value) chosen = *r.by_value;
     else if (r.word != nullptr) chosen = *r.word;
     if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
-    if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed && IsIdentifier(f.subject)) {
+    if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed) {  // one state, whatever the word
       chosen = {"state", ""};
     }
     return chosen;
@@ -1253,6 +1435,11 @@ class ClauseReader {
         i = SkipSpaces(s_, i + change.front().end, clause_.end);
         moved = true;
       }
+      if (size_t len = ContractionAt(s_, i); len > 0) {  // "the API's version's 3.2"
+        copula = true;
+        i = SkipSpaces(s_, i + len, clause_.end);
+        moved = true;
+      }
       for (std::string_view w : {"当前", "现在", "目前", "已经", "是", "为", "：", ":", "="}) {
         if (StartsWithAt(s_, i, w)) {
           copula |= w == "是" || w == "为" || w == "：" || w == ":" || w == "=";
@@ -1281,7 +1468,30 @@ class ClauseReader {
       size_t at = FindWord(rest, w);
       if (at != std::string::npos) best = std::min(best, at);
     }
-    return best == std::string::npos ? best : from + best;
+    if (best != std::string::npos) best += from;
+    return std::min(best, ContractedCopula(from));
+  }
+
+  // Where the first "'s" at or after `from` that stands for "is" begins, or npos: the word after
+  // it opens a state ("VPN's online again"), a value of the lexicon, or a place, time or adverb
+  // ("standup's at 10:15", "the flat's in Leith", "it's now"). "Priya's role" is a possessive.
+  size_t ContractedCopula(size_t from) const {
+    static const std::set<std::string, std::less<>> kAfter = {"at", "in", "on", "now", "back", "still", "currently"};
+    for (size_t i = from; i < clause_.end; ++i) {
+      const size_t len = ContractionAt(s_, i);
+      if (len == 0 || i == 0 || !IsAsciiAlnum(s_[i - 1])) continue;
+      const size_t next = SkipSpaces(s_, i + len, clause_.end);
+      if (next == i + len || next >= clause_.end) continue;  // "VPN's" at the end, "Ann'sfoo"
+      std::string_view rest = low_.substr(next, clause_.end - next);
+      std::vector<PhraseHit> state = lex_.FindMarkers(rest, "thing_state");
+      std::vector<PhraseHit> values = lex_.FindValues(rest);
+      size_t e = 0;
+      if ((!state.empty() && state.front().begin == 0) || (!values.empty() && values.front().begin == 0) ||
+          kAfter.count(WordAt(low_, next, clause_.end, &e)) > 0) {
+        return i;
+      }
+    }
+    return std::string::npos;
   }
 
   // `span` cut before a qualifier (temporary, recurring, "because"), trimmed, leading
@@ -1365,6 +1575,7 @@ class ClauseReader {
   ClauseKind kind_ = ClauseKind::kFact;
   bool correction_ = false, temporary_ = false, ended_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
+  bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
   std::string facet_attribute_;
 };
@@ -1548,9 +1759,15 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject_kind = subject.kind;
         frame.subject = subject.name;
       }
+      frame.subject_unsaid = !thing || IsPronounName(frame.subject);
+    }
+    if ((frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange) &&
+        InsideQuotedClause(content, frame.value_begin, frame.value_end)) {
+      frame.kind = ClauseKind::kQuotation;  // reported words never change the current state
     }
     SpeakersFavorite(lex, &frame);
     reader.ProductAsSubject(&frame);
+    if (frame.subject_kind == FrameSubject::kNamed && !IsPronounName(frame.subject)) frame.subject_unsaid = false;
     reader.FinishCoordinates(&frame);
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
       context->person_kind = subject.kind;

@@ -31,6 +31,16 @@ std::string Describe(const std::vector<FactFrame>& frames) {
   return out;
 }
 
+// `text` reads as one frame of `subject` ("" = the speaker), `attribute` and `value`.
+void ExpectOneFrame(const std::string& text, const std::string& subject, const std::string& attribute,
+                    const std::string& value) {
+  auto f = Read(text);
+  ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+  EXPECT_EQ(f[0].subject, subject) << text;
+  EXPECT_EQ(f[0].attribute, attribute) << text;
+  EXPECT_EQ(f[0].value, value) << text;
+}
+
 TEST(FactFrameReaderTest, CopulaWithAnAttributeWordIsTheSpeakers) {
   auto f = Read("Home is now Lima for me.");
   ASSERT_EQ(f.size(), 1u) << Describe(f);
@@ -223,6 +233,76 @@ TEST(FactFrameReaderTest, AnySubstringReadsWithoutCrashing) {
     for (size_t b = 0; b < text.size(); ++b) {
       for (size_t e = b + 1; e <= text.size(); ++e) Read(text.substr(b, e - b));
     }
+  }
+}
+
+// Issue 16, session 12: a thing's state is one slot whatever word says it.
+TEST(FactFrameReaderTest, AThingsStateIsOneAttributeWhateverTheWord) {
+  for (const char* text : {"The release train is degraded.", "The release train is back up.",
+                           "The release train is unreachable again."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_EQ(f[0].subject, "release train") << text;
+    EXPECT_EQ(f[0].attribute, "state") << text;
+  }
+}
+
+TEST(FactFrameReaderTest, ASingleWordThingAfterTheOrAnAcronymHasAState) {
+  auto the = Read("The wiki is offline.");
+  ASSERT_EQ(the.size(), 1u) << Describe(the);
+  EXPECT_EQ(the[0].subject, "wiki");
+  EXPECT_EQ(the[0].attribute, "state");
+  ExpectOneFrame("LDAP's down since lunch.", "LDAP", "state", "down");
+  EXPECT_TRUE(Read("Priya's team is great.").empty() || Read("Priya's team is great.")[0].subject != "Priya");
+}
+
+TEST(FactFrameReaderTest, ChineseStateWordAfterAThingWithoutCopula) {
+  ExpectOneFrame("报表系统目前停用。", "报表系统", "state", "停用");
+}
+
+TEST(FactFrameReaderTest, AVersionWithNoThingSaidIsMarkedUnsaid) {
+  auto it = Read("Bumped it to 2.3 this morning.");
+  ASSERT_EQ(it.size(), 1u) << Describe(it);
+  EXPECT_EQ(it[0].attribute, "version");
+  EXPECT_TRUE(it[0].subject_unsaid);
+  auto zh = Read("今天降级到 4.1 了");
+  ASSERT_EQ(zh.size(), 1u) << Describe(zh);
+  EXPECT_TRUE(zh[0].subject_unsaid);
+  auto named = Read("We upgraded nginx to 1.25.");
+  ASSERT_EQ(named.size(), 1u) << Describe(named);
+  EXPECT_FALSE(named[0].subject_unsaid);
+}
+
+TEST(FactFrameReaderTest, AdverbsBetweenANameAndItsVerb) {
+  ExpectOneFrame("Tomas finally moved to Krakow.", "Tomas", "lives_in", "Krakow");
+}
+
+TEST(FactFrameReaderTest, AValueInsideQuotedWordsIsReported) {
+  auto zh = Read("有人在群里说“数据库都换成 16 吧”");
+  for (const FactFrame& f : zh) EXPECT_NE(f.kind, ClauseKind::kFact) << Describe(zh);
+  for (const FactFrame& f : zh) EXPECT_NE(f.kind, ClauseKind::kChange) << Describe(zh);
+  auto named = Read("I use \"dark mode\" everywhere.");
+  ASSERT_EQ(named.size(), 1u) << Describe(named);
+  EXPECT_EQ(named[0].kind, ClauseKind::kFact);
+}
+
+TEST(FactFrameReaderTest, AValueBeforeABareAttributeWordIsTheSpeakers) {
+  ExpectOneFrame("Porto is home now.", "", "lives_in", "Porto");
+  for (const FactFrame& g : Read("Porto is home to a famous bridge.")) EXPECT_NE(g.attribute, "lives_in") << Describe({g});
+}
+
+TEST(FactFrameReaderTest, ANegatedChangeIsNoChange) {
+  for (const char* text : {"还没升到 5.1", "We haven't bumped the linter to 9.0 yet."}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_NE(f.kind, ClauseKind::kChange) << text << " " << Describe({f});
+      EXPECT_NE(f.kind, ClauseKind::kFact) << text << " " << Describe({f});
+    }
+  }
+}
+
+TEST(FactFrameReaderTest, AModalBeforeAChineseStateWordIsNoState) {
+  for (const FactFrame& f : Read("结算服务不能停用")) {
+    EXPECT_FALSE(f.kind == ClauseKind::kFact && f.attribute == "state") << Describe({f});
   }
 }
 

@@ -62,6 +62,7 @@ CandidateClaim FrameToCandidate(const FactFrame& f, const std::string& speaker, 
   c.replaces_value = f.replaces;
   c.correction = f.correction;
   c.change = f.kind == ClauseKind::kChange;
+  c.subject_unsaid = f.subject_unsaid;
   c.qualifiers = KindQualifiers(f.kind);
   if (f.negated) c.qualifiers.push_back(kQualNegated);
   if (f.temporary) c.qualifiers.push_back(kQualTemporary);

@@ -1,0 +1,58 @@
+// recall/current_first.h — current-first order (issue 16): for a question about how things stand
+// now, among recalled items about the same thing the newest statement comes first, even where no
+// claim was read from it.
+//
+// A current claim passes the evidence events of the claim it superseded ("my sister Emma lives in
+// Boston" below "Emma lives in Seattle" for "Where does my sister Emma live?"). Otherwise two
+// items are about the same thing when they are said by the same speaker and either are claims of
+// one single-valued slot (one conflict key), or — the older being an event, a memory read as no
+// fact or a value of a multi-valued attribute — both hold the same terms of the question, and
+// those are at least half of its terms (they answer the question, not a word of it: "我喜欢哪些
+// 菜系？" is not answered by every "我喜欢…"): "Where am I based?" against "Home base for me is
+// Austin" and, later, "I'm now based out of Raleigh". An extracted fact is passed only by a fact
+// of its own slot: a newer wish or quote that shares its words ("I wish I worked at Valve" after
+// "I work at Oracle") is not its new value. An item moves up only past a run of older items
+// directly above it that are the same thing; it never passes a better match. (Same terms rather
+// than a superset: on LoCoMo dev a superset moved 0.002 of recall_any@5, equal sets nothing.)
+//
+// Thread safety: pure functions; safe from any thread.
+#ifndef ENGRAM_RECALL_CURRENT_FIRST_H_
+#define ENGRAM_RECALL_CURRENT_FIRST_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engram/types.h"
+
+namespace engram {
+
+// What current-first order knows of one recalled item.
+struct CurrentFirstKey {
+  TimestampMs said_at = 0;        // when it was said (ms since the epoch, UTC)
+  std::string speaker;            // who said it ("" = unknown: matches any speaker)
+  // Claims: the conflict key (a single-valued slot: subject, attribute, identity qualifiers);
+  // "" for events, explicit memories and values of multi-valued attributes ("likes" adds, it
+  // does not replace). Left to the caller.
+  std::string slot;
+  std::vector<std::string> held;  // the question's terms it holds, sorted, distinct
+  std::string event_id;           // events: the event's id
+  // Claims: the ids of the events that supported the claim this one superseded (a current claim
+  // ranks above what it replaced, its evidence included); left to the caller.
+  std::vector<std::string> replaced_events;
+};
+
+// The key of a recalled item: an event's occurred_at, speaker (or role) and id; a claim's first
+// evidence event's time and speaker. `held`, `slot` and `replaced_events` are left to the caller.
+CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item);
+
+// True when `newer` was said after `older` about the same thing (above); `question_terms` is the
+// number of the question's distinct terms.
+bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, size_t question_terms);
+
+// The current-first order of items given best first: a permutation of 0..keys.size()-1.
+std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, size_t question_terms);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_CURRENT_FIRST_H_
