@@ -10,9 +10,12 @@
 //   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S | --recalls N]
 //                           [--through-api] [--json]
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
+//   engram-bench experience exp1|exp2 --data ../shared/data/taubench [--queries FILE] [--json]
+//                           [--variant NAME:key=value,...] [--read-prefix P ...] [--dump FILE]
 //   engram-bench working --data ../shared/data/taubench [--json] [--dump FILE]
 #include <CLI/CLI.hpp>
 
+#include "experience_bench.h"
 #include "locomo_bench.h"
 #include "maintenance_bench.h"
 #include "memorybank_bench.h"
@@ -143,6 +146,24 @@ int main(int argc, char** argv) {
   state_cmd->add_flag("--dump-misses", state.dump_misses,
                       "list unmatched assertions, wrong edges, inflated claims and older-first answers on stderr");
 
+  engram::bench::ExperienceBenchOptions experience;
+  CLI::App* experience_cmd = app.add_subcommand(
+      "experience",
+      "experience recall on τ-bench (../shared/data/taubench/SOURCE.md): exp1 — retail tasks as episodes, "
+      "leave-one-out (or --queries FILE against all of train+dev): Hit@5, MRR, P@5 micro/macro, nDCG@10, vote@5, "
+      "latency; exp2 — the airline trajectories with their outcomes, leave one task out: success-same-type P@5, "
+      "failed-same-type@5, MRR, failures as avoid rules; each with its BM25 baseline of the same run");
+  experience_cmd->add_option("protocol", experience.protocol, "exp1 or exp2")->required();
+  experience_cmd->add_option("--data", experience.data_dir, "the taubench folder")->required();
+  experience_cmd->add_option("--queries", experience.queries_path,
+                             "exp1: a task file (the retail format) whose every task is a query against train+dev");
+  experience_cmd->add_flag("--json", experience.json, "print one JSON object instead of a table");
+  experience_cmd->add_option("--variant", experience.variants,
+                             "an extra engram configuration NAME:key=value,... (ExperienceOptions fields); repeatable");
+  experience_cmd->add_option("--read-prefix", experience.read_prefixes,
+                             "action names with this prefix are reads (default: get_ find_ list_ calculate think)");
+  experience_cmd->add_option("--dump", experience.dump_path, "one JSON line per query and configuration to FILE");
+
   engram::bench::WorkingBenchOptions working;
   CLI::App* working_cmd = app.add_subcommand(
       "working", "W-1: working memory of the τ-bench airline trajectories compacted to 50/20/10% of their tokens: "
@@ -160,5 +181,6 @@ int main(int argc, char** argv) {
   if (maintenance_cmd->parsed()) return engram::bench::RunMaintenanceBench(maintenance);
   if (qps_cmd->parsed()) return engram::bench::RunRecallQpsBench(qps);
   if (state_cmd->parsed()) return engram::bench::RunStateBench(state);
+  if (experience_cmd->parsed()) return engram::bench::RunExperienceBench(experience);
   return 1;
 }

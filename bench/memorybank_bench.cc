@@ -46,6 +46,7 @@
 #include "import/memorybank.h"
 #include "temp_dir.h"
 #include "bench_util.h"
+#include "plain_bm25.h"
 
 namespace engram::bench {
 namespace {
@@ -157,66 +158,6 @@ std::vector<std::string> PlainTokens(std::string_view text) {
   flush();
   return tokens;
 }
-
-// BM25Okapi exactly as rank_bm25 0.2.2 computes it: idf = ln((N − n + 0.5) / (n + 0.5)), a
-// negative idf replaced by ε × the mean idf over the vocabulary, every query token counted (a
-// repeated token twice), terms unknown to the corpus worth 0.
-class PlainBm25 {
- public:
-  explicit PlainBm25(std::vector<std::vector<std::string>> docs) {
-    const double n_docs = static_cast<double>(docs.size());
-    double total_len = 0;
-    std::unordered_map<std::string, int> doc_freq;
-    for (const auto& doc : docs) {
-      std::unordered_map<std::string, int> tf;
-      for (const std::string& t : doc) ++tf[t];
-      for (const auto& [t, n] : tf) ++doc_freq[t];
-      lengths_.push_back(static_cast<double>(doc.size()));
-      total_len += static_cast<double>(doc.size());
-      tf_.push_back(std::move(tf));
-    }
-    avg_len_ = docs.empty() ? 0 : total_len / n_docs;
-    double idf_sum = 0;
-    std::vector<std::string> negative;
-    for (const auto& [t, n] : doc_freq) {
-      double idf = std::log(n_docs - n + 0.5) - std::log(n + 0.5);
-      idf_[t] = idf;
-      idf_sum += idf;
-      if (idf < 0) negative.push_back(t);
-    }
-    const double eps = doc_freq.empty() ? 0 : kPlainEpsilon * idf_sum / doc_freq.size();
-    for (const std::string& t : negative) idf_[t] = eps;
-  }
-
-  // Documents with a positive score, best first; ties by document order.
-  std::vector<size_t> Rank(const std::vector<std::string>& query) const {
-    std::vector<double> score(tf_.size(), 0.0);
-    for (const std::string& q : query) {
-      auto idf = idf_.find(q);
-      if (idf == idf_.end()) continue;
-      for (size_t d = 0; d < tf_.size(); ++d) {
-        auto f = tf_[d].find(q);
-        if (f == tf_[d].end()) continue;
-        const double tf = f->second;
-        score[d] += idf->second * tf * (kPlainK1 + 1) /
-                    (tf + kPlainK1 * (1 - kPlainB + kPlainB * lengths_[d] / avg_len_));
-      }
-    }
-    std::vector<size_t> ranked;
-    for (size_t d = 0; d < score.size(); ++d) {
-      if (score[d] > 0) ranked.push_back(d);
-    }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [&](size_t a, size_t b) { return score[a] > score[b]; });
-    return ranked;
-  }
-
- private:
-  std::vector<std::unordered_map<std::string, int>> tf_;
-  std::vector<double> lengths_;
-  double avg_len_ = 0;
-  std::unordered_map<std::string, double> idf_;
-};
 
 // ---- Scoring ---------------------------------------------------------------------------------
 
@@ -405,8 +346,8 @@ Status RunUser(const import::MemoryBankUser& user,
       }
     }
   }
-  const PlainBm25 by_exchange(exchange_docs);
-  const PlainBm25 by_turn(turn_docs);
+  const PlainBm25 by_exchange(exchange_docs, {kPlainK1, kPlainB, kPlainEpsilon});
+  const PlainBm25 by_turn(turn_docs, {kPlainK1, kPlainB, kPlainEpsilon});
 
   // The questions are asked the day after the user's last recorded day (the histories carry no
   // time of asking): "5月4日" then means the 4 May of the history, as it did for the user.

@@ -222,7 +222,7 @@ class Engine {
   // Errors: kInvalidArgument (empty id), kNotFound (no such tombstone), kBusy, kIOError.
   virtual Result<Tombstone> Unforget(std::string_view id, std::string_view reason) = 0;
 
-  // Makes forgotten bytes leave the files: merges both full-text indexes (FTS5 optimize), VACUUMs
+  // Makes forgotten bytes leave the files: merges the full-text indexes (FTS5 optimize), VACUUMs
   // and truncates the WAL (see lifecycle/compact.h). Audited. Blocks writers while it runs.
   // Errors: kBusy (another connection holds the lock, or reads and keeps the WAL from being
   // truncated: run again), kIOError.
@@ -334,6 +334,73 @@ class Engine {
   // then works as is). Returns the folder's absolute path. Errors: kInvalidArgument, kNotFound
   // (no such folder), kFailedPrecondition (the namespace already has files of its own), kIOError.
   virtual Result<std::string> BindCurated(std::string_view namespace_name, const std::string& folder) = 0;
+
+  // ---- Experience (docs/experience.md): episodes, distilled rules, experience recall ---------
+  // Every call validates the namespace (B27) and names the field at fault; the write calls are one
+  // transaction each. Thread-safe (serialised on the connection).
+
+  // Starts an episode: one task, with its goal (the full text kept; goal_short shows ≈ 50
+  // characters), an optional declared task type, agent and session, and optionally the steps done
+  // so far. Returns it (open, outcome "unknown", with its steps). Errors: kInvalidArgument (goal
+  // missing or over 10,000 characters, a malformed field, "step N: ..." for a bad step, over 1,000
+  // steps), kNotFound (a step's evidence_event_id is not an event of the namespace), kBusy, kIOError.
+  virtual Result<Episode> StartEpisode(const EpisodeStartInput& input) = 0;
+
+  // Appends a step to an open episode (ordinal = its step count + 1; changes_state guessed from
+  // the tool name when not given). Returns the episode without its steps but the one appended, with
+  // tools_used and write_signature updated. Errors: kInvalidArgument, kNotFound (no such episode in
+  // the namespace; an evidence event that is not the namespace's), kFailedPrecondition (the episode
+  // has ended, or has 10,000 steps), kBusy, kIOError.
+  virtual Result<Episode> AddEpisodeStep(const EpisodeStepAppend& input) = 0;
+
+  // Ends an open episode with its outcome (reward, outcome source, feedback). Its task type: the
+  // one given now (declared), else a declared one, else its write signature (the sorted
+  // state-changing tools it called; "read_only" when its steps changed nothing), else — an
+  // episode without steps — the task-type model's guess from the goal at probability ≥ 0.5
+  // (source inferred, correctable with SetEpisodeType). A success or failure of a known type is
+  // then counted in the rules of its type, and the type is distilled when
+  // ExperienceOptions::distill_every such episodes arrived since its last distillation (the
+  // report says what changed). Errors: kInvalidArgument (outcome not one of kEpisodeOutcomes, an
+  // outcome_source not one of kOutcomeSources, a reward that is not finite, ...), kNotFound,
+  // kFailedPrecondition (already ended), kBusy, kIOError.
+  virtual Result<EndEpisodeResult> EndEpisode(const EpisodeEndInput& input) = 0;
+
+  // Corrects an episode's task type (source becomes declared; audited as "retyped"): its support
+  // moves from the rules of the old type to those of the new one. Errors: kInvalidArgument,
+  // kNotFound, kBusy, kIOError.
+  virtual Result<EndEpisodeResult> SetEpisodeType(std::string_view namespace_name, std::string_view episode_id,
+                                                  std::string_view task_type) = 0;
+
+  // The episode with its steps. Errors: kInvalidArgument, kNotFound (none in this namespace).
+  virtual Result<Episode> GetEpisode(std::string_view namespace_name, std::string_view episode_id) = 0;
+
+  // One page of episodes, newest first, without steps (see ListEpisodesQuery). An unknown
+  // namespace has none. Errors: kInvalidArgument (limit outside 1–1000, an unknown outcome or
+  // status).
+  virtual Result<std::vector<Episode>> ListEpisodes(const ListEpisodesQuery& query) = 0;
+
+  // Distils the rules of one task type (or of every type with ended episodes) now, from each
+  // type's 50 most recent successes and failures (experience/rule_distiller.h). Idempotent when no
+  // episode arrived since. Errors: kInvalidArgument, kNotFound (unknown namespace), kBusy, kIOError.
+  virtual Result<RuleUpdateReport> Distill(const DistillRequest& request) = 0;
+
+  // One page of rules, oldest first, deprecated ones only when asked (see ListRulesQuery). Errors:
+  // kInvalidArgument (limit outside 1–1000, an unknown status).
+  virtual Result<std::vector<Rule>> ListRules(const ListRulesQuery& query) = 0;
+
+  // The rule with its version chain (oldest first), its history and its last 100 matching
+  // episodes. Errors: kInvalidArgument, kNotFound.
+  virtual Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id) = 0;
+
+  // What engram knows about doing a task: its task type (the given one, or the model's guesses
+  // from the text, entity-like words left out), the best rule_limit rules of the likely types
+  // (active before pending and disputed; never deprecated), then the best episode_limit
+  // *successful* episodes by ExperienceOptions' weighted score of text similarity, type match and
+  // recency, each with its key decisions and why it was chosen. Failed episodes are never
+  // returned: they are the evidence of "avoid" rules. Reads only. Errors: kInvalidArgument (text
+  // empty or over 64 KiB, rule_limit outside 0–20, episode_limit outside 0–50), kNotFound
+  // (unknown namespace).
+  virtual Result<ExperienceResult> RecallExperience(const ExperienceQuery& query) = 0;
 
   // Writes a consistent online snapshot of the database to `path` (VACUUM INTO; writers are not
   // blocked) and its manifest to `path + ".manifest.json"` (schema version, time, engram version,

@@ -106,6 +106,31 @@ struct LifecycleOptions {
   int maintain_batch = 500;
 };
 
+// Experience memory (docs/experience.md): how experience recall ranks similar episodes, and when
+// rules are distilled.
+struct ExperienceOptions {
+  // The score of a stored successful episode for a new task: similarity × (BM25 of its goal and
+  // steps, divided by the best candidate's) + type_match × (the probability that its task type is
+  // the new task's) + recency × exp(−days since it ended / recency_days). DESIGN.md starts from
+  // 0.6 / 0.25 / 0.15 and 30 days; the values here are the ones the EXP-1 / EXP-2 benchmarks chose
+  // (bench/RESULTS.md, 2026-12-03, and docs/experience.md: how and why).
+  double similarity = 0.25;
+  double type_match = 0.6;
+  double recency = 0.15;
+  double recency_days = 30;
+  // BM25 weight of a match in the steps against one in the goal (1): the new task is a goal, and
+  // steps hold arguments (ids, amounts) that other tasks share by accident.
+  double steps_weight = 0.2;
+  // The task-type model (experience/task_type_model.h): SGD epochs, and its L2 weight decay — 0 =
+  // chosen per namespace by 3-fold cross-validation over its episodes (TrainSelectingL2), the
+  // default: long telling goals want a weak decay, short vague ones a strong one.
+  int type_model_epochs = 20;
+  double type_model_l2 = 0;
+  // Rules of a type are distilled once this many decided episodes of the type arrived since its
+  // last distillation (DESIGN.md: "about 10"); `engram experience distill` distils at once.
+  int distill_every = 10;
+};
+
 // What Engine::Open may do to the file at Options::db_path (docs/integrity.md). In every mode an
 // existing file that is empty, not an SQLite database or not an engram database is refused with
 // kCorruption and left exactly as it is, and a missing folder is kNotFound naming it (unless
@@ -212,6 +237,8 @@ struct Options {
   RerankOptions rerank;
 
   LifecycleOptions lifecycle;
+
+  ExperienceOptions experience;
 };
 
 // The database path used when none is given: $ENGRAM_DB, else $XDG_DATA_HOME/engram/engram.db,

@@ -799,6 +799,241 @@ struct WorkingMemory {
   bool over_budget = false;  // the pinned part alone is larger than the budget (it is kept whole)
   std::vector<std::string> missing;  // current constraints absent from the query's summary
 };
+
+// ---- Experience (docs/experience.md): episodes, distilled rules, experience recall ----------
+//
+// An episode is one task an agent did: its goal, task type, ordered steps, outcome and feedback.
+// Rules are if-then advice distilled from the episodes of one task type with no model (successes
+// give "do" rules, failures "avoid" rules), each with support, counts, a confidence and a status.
+// Experience recall answers "what do I know about doing this task?": rules first, then similar
+// successful episodes, each with why it was chosen. Failed episodes are never offered as examples.
+
+// Accepted values of the episode fields.
+inline constexpr const char* kEpisodeOutcomes[] = {"success", "partial", "failure", "unknown"};
+// Where an episode's task type came from: the caller said it (declared, also a correction), the
+// set of state-changing tools its steps called (write_signature), or the task-type model read it
+// from the goal (inferred; correctable with Engine::SetEpisodeType).
+inline constexpr const char* kTaskTypeSources[] = {"declared", "write_signature", "inferred"};
+// Who judged the outcome (experience_memory.md §1.2): the environment (a test, a reward), the
+// user's feedback, the agent itself, or a heuristic.
+inline constexpr const char* kOutcomeSources[] = {"env", "user_feedback", "self_judge", "heuristic"};
+inline constexpr const char* kRuleStatuses[] = {"pending", "active", "deprecated", "disputed"};
+
+// One step of an episode as a caller writes it.
+struct EpisodeStepInput {
+  std::string action;      // required: what was done, ≤ 10,000 characters ("cancel order #W123")
+  std::string reason;      // optional: why, ≤ 10,000 characters
+  std::string result;      // optional: what came back, ≤ 10,000 characters (summarise big results)
+  std::string tool_name;   // optional: the tool called, ≤ 200 characters
+  // Whether the step changed the world (a write). Unset: a step with a tool whose name starts
+  // with a read verb (get, find, list, search, ..., experience/write_signature.h) is a read, any
+  // other tool step a write, a step without a tool a read.
+  std::optional<bool> changes_state;
+  std::string evidence_event_id;  // optional: the event it was read from (an id of the namespace)
+  std::string at;          // ISO-8601; empty = now
+};
+
+struct EpisodeStep {
+  int ordinal = 0;  // 1-based position in the episode
+  std::string action;
+  std::string reason;
+  std::string result;
+  std::string tool_name;
+  bool changes_state = false;
+  std::string evidence_event_id;
+  TimestampMs at = 0;
+};
+
+// Engine::StartEpisode: a task begins (optionally with its steps so far).
+struct EpisodeStartInput {
+  std::string namespace_name;  // required
+  std::string goal;            // required: the task in a sentence, ≤ 10,000 characters
+  std::string task_type;       // optional: declared ("refund", or tools joined by "+")
+  std::string agent_id;        // optional, ≤ 200 characters
+  std::string session_id;      // optional: the session it happened in, ≤ 200 characters
+  std::string started_at;      // ISO-8601; empty = now
+  double boundary_confidence = 1.0;  // 0–1: 1 for an explicit start (a detected boundary: less)
+  std::vector<EpisodeStepInput> steps;  // optional: steps already done, in order (≤ 1,000)
+};
+
+// Engine::EndEpisode: a task is over.
+struct EpisodeEndInput {
+  std::string namespace_name;  // required
+  std::string episode_id;      // required: an open episode of the namespace
+  std::string outcome;         // required: one of kEpisodeOutcomes
+  std::optional<double> reward;  // optional: the environment's reward (any finite number)
+  std::string outcome_source;  // optional: one of kOutcomeSources ("" = not said)
+  std::string feedback;        // optional: the user's words about it, ≤ 10,000 characters
+  std::string task_type;       // optional: declares (or corrects) the type now
+  std::string ended_at;        // ISO-8601; empty = now
+};
+
+struct Episode {
+  std::string id;  // ULID
+  int64_t seq = 0;  // insertion order in this file (the keyset of ListEpisodesQuery::after_seq)
+  std::string namespace_name;
+  std::string agent_id;
+  std::string session_id;
+  std::string goal;        // the full text
+  std::string goal_short;  // the first ≈ 50 characters, cut at a word (what lists show)
+  std::string task_type;   // "" until known
+  std::string task_type_source;     // one of kTaskTypeSources, "" when there is no type
+  double task_type_confidence = 0;  // 1 for declared and write_signature; the model's for inferred
+  // The sorted names of the tools its state-changing steps called, and every tool it called in
+  // first-use order.
+  std::vector<std::string> write_signature;
+  std::vector<std::string> tools_used;
+  std::vector<EpisodeStep> steps;  // in order (ListEpisodes leaves it empty)
+  int64_t step_count = 0;
+  std::string status;   // open, ended
+  std::string outcome;  // one of kEpisodeOutcomes ("unknown" while open)
+  std::optional<double> reward;
+  std::string outcome_source;
+  std::string feedback;
+  TimestampMs started_at = 0;
+  std::optional<TimestampMs> ended_at;
+  double boundary_confidence = 1.0;
+};
+
+// Engine::AddEpisodeStep.
+struct EpisodeStepAppend {
+  std::string namespace_name;  // required
+  std::string episode_id;      // required: an open episode
+  EpisodeStepInput step;
+};
+
+// Episodes newest first (by when they were started in this file).
+struct ListEpisodesQuery {
+  std::string namespace_name;  // required
+  std::string task_type;       // optional: only this type
+  std::string outcome;         // optional: one of kEpisodeOutcomes
+  std::string status;          // optional: open or ended
+  std::string agent_id;        // optional
+  int limit = 20;              // 1–1000
+  int64_t after_seq = 0;       // keyset: the Episode::seq of the previous page's last item
+};
+
+// What one call did to the rules (EndEpisode, SetEpisodeType, Distill).
+struct RuleUpdateReport {
+  std::vector<std::string> task_types_distilled;  // types whose episodes were distilled
+  int64_t episodes_read = 0;       // episodes the distiller read (its window per type)
+  int64_t rules_created = 0;       // new rules: first versions and new versions
+  int64_t rules_superseded = 0;    // rules replaced by a new version
+  int64_t rules_updated = 0;       // rules whose counts changed
+  int64_t rules_activated = 0;     // → active
+  int64_t rules_deprecated = 0;    // → deprecated (support kept failing, or superseded)
+  int64_t rules_disputed = 0;      // → disputed (an active rule prescribes the opposite)
+};
+
+struct EndEpisodeResult {
+  Episode episode;
+  RuleUpdateReport rules;
+};
+
+// Engine::Distill: distil rules now (also done per type once enough new episodes exist).
+struct DistillRequest {
+  std::string namespace_name;  // required
+  std::string task_type;       // optional: only this type ("" = every type with episodes)
+};
+
+// A procedural rule: "for tasks of TYPE, do / avoid ACTION", distilled from episodes.
+struct Rule {
+  std::string id;  // ULID
+  int64_t seq = 0;
+  std::string namespace_name;
+  std::string task_type;
+  std::string polarity;  // do, avoid
+  // tool (use / avoid one tool), omission (avoid finishing without one tool), sequence (call these
+  // tools in this order)
+  std::string kind;
+  std::vector<std::string> tools;  // the tool (kind tool) or the tools in order (sequence)
+  std::string text;      // "For cancel_order tasks: call find_order, then cancel_order."
+  // Episodes that matched it (used the tool; called the sequence in order) and how they ended.
+  int64_t support = 0;
+  int64_t success_count = 0;
+  int64_t failure_count = 0;
+  // Wilson lower bound (95%) of the share of matching episodes whose outcome the rule predicts
+  // (success for do, failure for avoid); status pending below 0.6 (experience/rule_confidence.h).
+  double confidence = 0;
+  std::string status;         // one of kRuleStatuses
+  std::string status_reason;  // why it has its status ("4 of its last 5 episodes failed: ...")
+  int version = 1;
+  std::string supersedes_id;
+  std::string superseded_by_id;
+  std::vector<std::string> conflicts_with;  // ids of the rules it is disputed with
+  std::vector<std::string> support_episode_ids;  // the matching episodes, oldest first (≤ 100)
+  TimestampMs created_at = 0;
+  TimestampMs updated_at = 0;
+};
+
+// One change of a rule (Engine::GetRule): created, counted, activated, deprecated, ...
+struct RuleChange {
+  TimestampMs at = 0;
+  std::string action;
+  std::string reason;
+  std::string episode_id;  // the episode that caused it, when one did
+};
+
+struct RuleDetail {
+  Rule rule;
+  std::vector<Rule> chain;  // the version chain, oldest first (includes this rule)
+  std::vector<RuleChange> history;
+};
+
+struct ListRulesQuery {
+  std::string namespace_name;  // required
+  std::string task_type;       // optional
+  std::string status;          // optional: one of kRuleStatuses ("" = every status but deprecated)
+  bool include_deprecated = false;
+  int limit = 50;              // 1–1000
+  int64_t after_seq = 0;       // keyset (oldest first)
+};
+
+// Engine::RecallExperience: what to remember before doing a task.
+struct ExperienceQuery {
+  std::string namespace_name;  // required
+  std::string text;            // required: the task, as the agent sees it (≤ 64 KiB)
+  std::string task_type;       // optional: when known; otherwise inferred from text
+  int rule_limit = 3;          // 0–20 rules
+  int episode_limit = 5;       // 0–50 episodes
+  // Episodes never returned nor learnt from by the type model for this query (the current
+  // episode; a benchmark's held-out query). Rules already distilled from them stay.
+  std::vector<std::string> exclude_episode_ids;
+  std::optional<TimestampMs> now;  // the clock of the recency term; default now
+};
+
+// A task type the model read from the text, with its probability (over the types it knows).
+struct TaskTypeGuess {
+  std::string task_type;
+  double probability = 0;
+};
+
+struct ExperienceRule {
+  Rule rule;
+  double score = 0;  // confidence × type probability (× 0.5 when pending or disputed)
+  std::string why;
+};
+
+struct ExperienceEpisode {
+  Episode episode;  // steps: its decisions (state-changing steps, or every step when none)
+  double score = 0;       // weights.similarity × similarity + weights.type_match × type_match
+                          // + weights.recency × recency
+  double similarity = 0;  // BM25 of goal and steps, divided by the best candidate's (0–1)
+  double type_match = 0;  // the probability that the episode's type is the task's (0–1)
+  double recency = 0;     // exp(−days since it ended / 30)
+  std::string why;
+};
+
+struct ExperienceResult {
+  std::string task_type;          // the type used: the given one, or the most probable inferred
+  std::string task_type_source;   // given, inferred, none (no typed episodes to learn from)
+  std::vector<TaskTypeGuess> task_type_guesses;  // the model's best 3, when inferred
+  std::string type_model;  // inferred: what the model is ("logistic regression over 519 typed episodes, L2 0.001")
+  std::vector<ExperienceRule> rules;             // best first
+  std::vector<ExperienceEpisode> episodes;       // successful ones only, best first
+  std::vector<std::string> terms;                // the terms searched (entity-like ones dropped)
+  double took_ms = 0;
+};
 }  // namespace engram
 
 #endif  // ENGRAM_INCLUDE_TYPES_H_

@@ -70,6 +70,10 @@ struct McpBinding {
   std::vector<std::string> params;
   // Defaults that differ on MCP (e.g. recall's token budget), by argument name.
   std::map<std::string, nlohmann::json> defaults;
+  // "" = a default tool, always listed. Otherwise the opt-in toolset the tool belongs to
+  // ("experience"): listed and callable only on a connection that enables it (`engram mcp
+  // --toolsets experience`), so that tools/list stays within its budget for everyone else.
+  std::string toolset;
 };
 
 struct Capability {

@@ -16,6 +16,9 @@ std::vector<Capability> ForgetCapabilities();  // forget, list_tombstones, unfor
 std::vector<Capability> WorkingCapabilities();  // working_memory (docs/working.md)
 // read_curated, write_curated, curated_snapshot, bind_curated (docs/curated.md)
 std::vector<Capability> CuratedCapabilities();
+// start_episode, add_episode_step, end_episode, set_episode_type, get_episode, list_episodes,
+// distill_rules, list_rules, get_rule, recall_experience (docs/experience.md)
+std::vector<Capability> ExperienceCapabilities();
 std::vector<Capability> AdminCapabilities();   // stats, doctor, jobs, maintain, export, import, ...
 // list_all_sessions, list_all_tombstones: the lists of every namespace, admin only (B27).
 std::vector<Capability> AllNamespacesCapabilities();

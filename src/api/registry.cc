@@ -9,8 +9,8 @@ namespace {
 
 std::vector<Capability> Build() {
   std::vector<Capability> all;
-  for (auto group : {EventCapabilities, RecallCapabilities, ClaimCapabilities, ForgetCapabilities, WorkingCapabilities, CuratedCapabilities,
-                     AdminCapabilities, AllNamespacesCapabilities}) {
+  for (auto group : {EventCapabilities, RecallCapabilities, ClaimCapabilities, ForgetCapabilities, WorkingCapabilities,
+                     CuratedCapabilities, ExperienceCapabilities, AdminCapabilities, AllNamespacesCapabilities}) {
     for (Capability& c : group()) all.push_back(std::move(c));
   }
   return all;

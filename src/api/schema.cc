@@ -11,6 +11,12 @@ OrderedJson Typed(const char* type, const char* description) {
   return j;
 }
 
+OrderedJson NullableOf(const char* type, const char* description) {
+  OrderedJson j{{"type", OrderedJson::array({type, "null"})}};
+  if (description != nullptr) j["description"] = description;
+  return j;
+}
+
 }  // namespace
 
 OrderedJson ParamSchema(const ParamSpec& spec) {
@@ -74,11 +80,8 @@ OrderedJson IntegerType(const char* description) { return Typed("integer", descr
 OrderedJson NumberType(const char* description) { return Typed("number", description); }
 OrderedJson BooleanType(const char* description) { return Typed("boolean", description); }
 
-OrderedJson NullableString(const char* description) {
-  OrderedJson j{{"type", OrderedJson::array({"string", "null"})}};
-  if (description != nullptr) j["description"] = description;
-  return j;
-}
+OrderedJson NullableString(const char* description) { return NullableOf("string", description); }
+OrderedJson NullableNumber(const char* description) { return NullableOf("number", description); }
 
 OrderedJson ArrayOf(OrderedJson items) { return OrderedJson{{"type", "array"}, {"items", std::move(items)}}; }
 

@@ -27,6 +27,7 @@ OrderedJson Object(std::initializer_list<std::pair<const char*, OrderedJson>> pr
                    std::initializer_list<const char*> required = {});
 OrderedJson StringType(const char* description = nullptr);
 OrderedJson NullableString(const char* description = nullptr);  // a string or null
+OrderedJson NullableNumber(const char* description = nullptr);  // a number or null
 OrderedJson IntegerType(const char* description = nullptr);
 OrderedJson NumberType(const char* description = nullptr);
 OrderedJson BooleanType(const char* description = nullptr);

@@ -210,6 +210,8 @@ void AddWorkingCommands(CLI::App& app, const GlobalFlags& flags, Commands& comma
 // memory list|add|replace|remove|apply|snapshot|bind (curated memory)
 void AddMemoryCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 void AddHermesCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);  // hermes install
+// episode start|step|end|retype|get|list, experience distill|rules|rule|recall
+void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 // mcp-tap -- SERVER..., mcp-tap drain|status|retry-dead|prune|payload (tool-call capture)
 void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands);
 // `import hermes`, a subcommand of AddAdminCommands's `import` (in cli/hermes_commands.cc).

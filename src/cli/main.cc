@@ -58,6 +58,7 @@ int Main(int argc, char** argv) {
   AddAdminCommands(app, flags, commands);
   AddMemoryCommands(app, flags, commands);
   AddWorkingCommands(app, flags, commands);
+  AddExperienceCommands(app, flags, commands);
   AddHermesCommands(app, flags, commands);
   AddTapCommands(app, flags, commands);
 

@@ -13,6 +13,7 @@
 
 #include "cli/cli_common.h"
 #include "mcp/stdio.h"
+#include "mcp/tools.h"
 
 namespace engram::cli {
 namespace {
@@ -21,6 +22,7 @@ struct McpFlags {
   std::string namespace_name;
   std::vector<std::string> allowed;  // further namespaces a call may name ("*" = any)
   bool fixtures = false;
+  std::vector<std::string> toolsets;  // opt-in tool groups besides the default tools (mcp/tools.h)
   bool worker = true;
   int worker_poll_ms = 1000;
 };
@@ -97,7 +99,7 @@ int RunMcp(const GlobalFlags& flags, const McpFlags& f) {
   }
   mcp::Server server(**engine);
   mcp::Connection connection{.scope = {.bound_namespace = f.namespace_name, .principal = StdioPrincipal(f),
-                                       .fixtures = f.fixtures},
+                                       .fixtures = f.fixtures, .toolsets = f.toolsets},
                              .namespace_argument = f.namespace_name.empty() || !f.allowed.empty()};
   std::cerr << "engram mcp: serving " << flags.db_path
             << (f.namespace_name.empty() ? std::string(" (no namespace bound)") : " namespace " + f.namespace_name)
@@ -120,6 +122,12 @@ void AddMcpCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands)
   cmd->add_option("--allow-namespace", f->allowed,
                   "a further namespace calls may name (repeatable; \"*\" = any); default: only --namespace")
       ->option_text("NS");
+  cmd->add_option("--toolsets", f->toolsets,
+                  "opt-in tool groups to offer besides the default tools (comma-separated): experience — episodes "
+                  "and experience recall (docs/experience.md)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(mcp::KnownToolsets()))
+      ->option_text("NAME[,NAME]");
   cmd->add_flag("!--no-worker", f->worker, "do not run the extraction worker in the background");
   cmd->add_option("--worker-poll-ms", f->worker_poll_ms, "how often the worker looks for pending events")
       ->check(CLI::Range(50, 60000));

@@ -8,6 +8,7 @@
 #define ENGRAM_CODEC_JSON_CODEC_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "engram/status.h"
@@ -47,6 +48,8 @@ OrderedJson CompactReportToJson(const CompactReport& r);
 // {"now", "total": {counts}, "namespaces": [{"namespace", counts...}], "took_ms"}
 OrderedJson MaintainReportToJson(const MaintainReport& r);
 OrderedJson StatusToJson(const Status& s);  // {"error": {"code": "invalid_argument", "message": ...}}
+// A time as ISO-8601 UTC, or null when unset.
+OrderedJson OptionalTime(const std::optional<TimestampMs>& t);
 
 // One-line JSON; invalid UTF-8 (never expected) is replaced rather than thrown.
 std::string Dump(const OrderedJson& j, int indent = -1);

@@ -13,6 +13,7 @@
 #include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
 #include "engine/session_lineage.h"
+#include "experience/experience_memory.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
 #include "lifecycle/doctor.h"
@@ -154,6 +155,7 @@ class EngineImpl final : public Engine {
         audit_(*db_),
         feedback_(*db_),
         analyzer_(std::move(analyzer)),
+        experience_(*db_, *analyzer_, options.experience),
         extractor_(std::move(extractor)),
         rules_(std::move(rules)),
         options_(options),
@@ -887,6 +889,67 @@ class EngineImpl final : public Engine {
     return BindCuratedFolder(options_, namespace_name, folder);
   }
 
+  Result<Episode> StartEpisode(const EpisodeStartInput& input) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.Start(input, NowMs());
+  }
+
+  Result<Episode> AddEpisodeStep(const EpisodeStepAppend& input) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.AddStep(input, NowMs());
+  }
+
+  Result<EndEpisodeResult> EndEpisode(const EpisodeEndInput& input) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.End(input, NowMs());
+  }
+
+  Result<EndEpisodeResult> SetEpisodeType(std::string_view namespace_name, std::string_view episode_id,
+                                          std::string_view task_type) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.SetType(namespace_name, episode_id, task_type, NowMs());
+  }
+
+  Result<Episode> GetEpisode(std::string_view namespace_name, std::string_view episode_id) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.Get(namespace_name, episode_id);
+  }
+
+  Result<std::vector<Episode>> ListEpisodes(const ListEpisodesQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.List(query);
+  }
+
+  Result<RuleUpdateReport> Distill(const DistillRequest& request) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.Distill(request, NowMs());
+  }
+
+  Result<std::vector<Rule>> ListRules(const ListRulesQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.ListRules(query);
+  }
+
+  Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.GetRule(namespace_name, rule_id);
+  }
+
+  Result<ExperienceResult> RecallExperience(const ExperienceQuery& query) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.Recall(query, NowMs());
+  }
+
   Result<BackupManifest> Backup(const std::string& path) override {
     std::lock_guard<std::mutex> lock(mu_);
     return lifecycle::Backup(*db_, path);
@@ -1050,6 +1113,7 @@ class EngineImpl final : public Engine {
   sqlite::AuditLog audit_;
   sqlite::FeedbackStore feedback_;
   std::unique_ptr<text::Analyzer> analyzer_;
+  experience::ExperienceMemory experience_;  // episodes, rules, experience recall (guarded by mu_)
   std::unique_ptr<extraction::Extractor> extractor_;
   std::unique_ptr<extraction::Extractor> rules_;
   PredicateRegistry registry_;

@@ -28,7 +28,8 @@ Result<CompactReport> Compact(sqlite::Database& db, sqlite::AuditLog& audit, std
   // 1. One segment per full-text index: the terms of deleted rows are dropped while merging.
   ENGRAM_RETURN_IF_ERROR(db.WriteTransaction([&] {
     return db.Exec("INSERT INTO event_fts(event_fts) VALUES ('optimize');"
-                   "INSERT INTO claim_fts(claim_fts) VALUES ('optimize');");
+                   "INSERT INTO claim_fts(claim_fts) VALUES ('optimize');"
+                   "INSERT INTO episode_fts(episode_fts) VALUES ('optimize');");
   }));
   // 2. A fresh file: no free page, no slack space. VACUUM cannot run inside a transaction; it
   // waits for the write lock like any writer.

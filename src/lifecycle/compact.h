@@ -2,11 +2,12 @@
 //
 // After a forget, deleted rows are zeroed in their pages (secure_delete is on), but full-text
 // segments still hold the deleted terms until they are merged, freed pages may linger in the WAL,
-// and the WAL keeps old frames until it is reset. Compact (1) rewrites both full-text indexes into
-// one segment each (FTS5 'optimize': deleted terms are dropped), (2) VACUUMs the database into a
-// fresh file, (3) checkpoints and truncates the WAL to 0 bytes. When it returns OK, no byte of the
-// database, -wal or -shm file holds the content of a forgotten object (tested by
-// lifecycle/compact_test.cc with a canary string). Layer: depends on store/ and below only.
+// and the WAL keeps old frames until it is reset. Compact (1) rewrites the full-text indexes
+// (events, claims, episodes) into one segment each (FTS5 'optimize': deleted terms are dropped),
+// (2) VACUUMs the database into a fresh file, (3) checkpoints and truncates the WAL to 0 bytes.
+// When it returns OK, no byte of the database, -wal or -shm file holds the content of a forgotten
+// object (tested by lifecycle/compact_test.cc with a canary string). Layer: depends on store/ and
+// below only.
 #ifndef ENGRAM_LIFECYCLE_COMPACT_H_
 #define ENGRAM_LIFECYCLE_COMPACT_H_
 

@@ -42,7 +42,8 @@ tl::expected<OrderedJson, RpcError> Server::Dispatch(const Message& m, Connectio
   if (m.method == "server/discover") return DiscoverResult(fixtures);
   if (m.method == "ping") return OrderedJson::object();
   if (m.method == "tools/list") {
-    OrderedJson result = ToolsList({.namespace_argument = c.namespace_argument, .fixtures = fixtures});
+    OrderedJson result =
+        ToolsList({.namespace_argument = c.namespace_argument, .fixtures = fixtures, .toolsets = c.scope.toolsets});
     if (modern) {
       result["ttlMs"] = 0;
       result["cacheScope"] = "private";

@@ -140,6 +140,30 @@ TEST_F(ServerTest, BadArgumentsAreToolErrorsNamingTheFieldAndRequest) {
   EXPECT_FALSE(s["isError"]) << Text(s);
 }
 
+// The experience tools are an opt-in toolset: absent from tools/list and unknown to tools/call
+// until the connection enables it (`engram mcp --toolsets experience`); then an episode is
+// recorded and recalled through them.
+TEST_F(ServerTest, ExperienceToolsOnlyWhenTheirToolsetIsEnabled) {
+  EXPECT_EQ(Request("tools/list").dump().find("memory_experience"), std::string::npos);
+  json unknown = Request("tools/call", {{"name", "memory_experience"}, {"arguments", {{"text", "x"}}}});
+  EXPECT_EQ(unknown["error"]["code"], -32602);
+  conn_.scope.toolsets = {"experience"};
+  EXPECT_NE(Request("tools/list").dump().find("memory_experience"), std::string::npos);
+  json started = Call("memory_episode_start", {{"goal", "cancel the order I placed yesterday"}});
+  ASSERT_FALSE(started["isError"]) << Text(started);
+  const std::string id = started["structuredContent"]["id"];
+  json step = Call("memory_episode_step", {{"id", id}, {"action", "cancelled it"}, {"tool_name", "cancel_order"}});
+  ASSERT_FALSE(step["isError"]) << Text(step);
+  json ended = Call("memory_episode_end", {{"id", id}, {"outcome", "won"}});
+  EXPECT_TRUE(ended["isError"]);
+  EXPECT_THAT(Text(ended), HasSubstr("field \"outcome\""));
+  ASSERT_FALSE(Call("memory_episode_end", {{"id", id}, {"outcome", "success"}})["isError"]);
+  json recalled = Call("memory_experience", {{"text", "cancel my order"}});
+  ASSERT_FALSE(recalled["isError"]) << Text(recalled);
+  ASSERT_EQ(recalled["structuredContent"]["episodes"].size(), 1u);
+  EXPECT_EQ(recalled["structuredContent"]["episodes"][0]["episode"]["id"], id);
+}
+
 TEST_F(ServerTest, NamespaceIsBoundOrGivenNeverAll) {
   conn_.scope.bound_namespace = "";
   json none = Call("memory_recall", {{"query", "x"}});

@@ -7,6 +7,7 @@
 #include "api/registry.h"
 #include "mcp/fixtures.h"
 #include "mcp/result_cap.h"
+#include "mcp/tools.h"
 
 namespace engram::mcp {
 namespace {
@@ -127,7 +128,7 @@ tl::expected<OrderedJson, RpcError> CallTool(Engine& engine, const CallScope& sc
     if (auto fixture = CallFixture(tool)) return *fixture;
   }
   const api::Capability* c = api::FindTool(tool);
-  if (c == nullptr) {
+  if (c == nullptr || !ToolEnabled(*c, scope.toolsets)) {
     return tl::unexpected(RpcError{.code = kInvalidParams,
                                    .message = fmt::format("unknown tool \"{}\" (tools/list names them)", tool)});
   }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "api/principal.h"
 #include "codec/json_codec.h"
@@ -22,6 +23,9 @@ struct CallScope {
   api::Principal principal = api::Principal::Owner();
   std::string actor = "mcp";  // audit actor: "mcp:<client name>"
   bool fixtures = false;      // serve the conformance fixture tools (mcp/fixtures.h)
+  // The opt-in toolsets enabled on this connection (McpBinding::toolset): their tools are listed
+  // and callable; a tool of a toolset not enabled is an unknown tool.
+  std::vector<std::string> toolsets;
 };
 
 // Runs tools/call `params` ({"name", "arguments"}) for JSON-RPC request `request_id`.

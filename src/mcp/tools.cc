@@ -1,5 +1,8 @@
 #include "mcp/tools.h"
 
+#include <algorithm>
+#include <set>
+
 #include "api/registry.h"
 #include "api/schema.h"
 #include "mcp/fixtures.h"
@@ -54,10 +57,24 @@ OrderedJson ToolDefinition(const api::Capability& capability, bool namespace_arg
                      {"annotations", Annotations(capability.mcp.annotations)}};
 }
 
+bool ToolEnabled(const api::Capability& capability, const std::vector<std::string>& toolsets) {
+  if (capability.mcp.tool.empty()) return false;
+  if (capability.mcp.toolset.empty()) return true;
+  return std::find(toolsets.begin(), toolsets.end(), capability.mcp.toolset) != toolsets.end();
+}
+
+std::vector<std::string> KnownToolsets() {
+  std::set<std::string> names;
+  for (const api::Capability& c : api::AllCapabilities()) {
+    if (!c.mcp.tool.empty() && !c.mcp.toolset.empty()) names.insert(c.mcp.toolset);
+  }
+  return {names.begin(), names.end()};
+}
+
 OrderedJson ToolsList(const ToolListOptions& options) {
   OrderedJson tools = OrderedJson::array();
   for (const api::Capability& c : api::AllCapabilities()) {
-    if (!c.mcp.tool.empty()) tools.push_back(ToolDefinition(c, options.namespace_argument));
+    if (ToolEnabled(c, options.toolsets)) tools.push_back(ToolDefinition(c, options.namespace_argument));
   }
   if (options.fixtures) {
     for (const auto& tool : FixtureTools()) tools.push_back(tool);

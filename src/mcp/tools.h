@@ -5,6 +5,9 @@
 #ifndef ENGRAM_MCP_TOOLS_H_
 #define ENGRAM_MCP_TOOLS_H_
 
+#include <string>
+#include <vector>
+
 #include "api/capability.h"
 #include "codec/json_codec.h"
 
@@ -15,7 +18,16 @@ struct ToolListOptions {
   // or may use other namespaces than its own.
   bool namespace_argument = false;
   bool fixtures = false;  // append the conformance-suite fixture tools (mcp/fixtures.h)
+  // Opt-in toolsets to list besides the default tools (McpBinding::toolset), e.g. {"experience"}.
+  std::vector<std::string> toolsets;
 };
+
+// True when the capability is an MCP tool that a connection with these toolsets offers: a default
+// tool (no toolset), or one of an enabled toolset.
+bool ToolEnabled(const api::Capability& capability, const std::vector<std::string>& toolsets);
+
+// The opt-in toolsets the registry has, sorted ({"experience"}): what `--toolsets` accepts.
+std::vector<std::string> KnownToolsets();
 
 // One tool definition: {name, title, description, inputSchema, outputSchema, annotations}.
 OrderedJson ToolDefinition(const api::Capability& capability, bool namespace_argument);

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace engram::mcp {
 namespace {
@@ -38,10 +40,9 @@ TEST(ToolsList, IsSmallAndDeterministic) {
   }
 }
 
-TEST(ToolsList, EveryToolFollowsTheRules) {
-  const OrderedJson tools = ToolsList({.namespace_argument = true})["tools"];
-  EXPECT_GE(tools.size(), 7u);
-  EXPECT_LE(tools.size(), 10u);
+// The per-tool rules: a memory_* name, a title and description, an object inputSchema with the
+// namespace first, an outputSchema of type object, all four annotations.
+void ExpectToolRules(const OrderedJson& tools) {
   const std::regex name("^memory_[a-z_]{1,57}$");
   for (const auto& t : tools) {
     const std::string n = t["name"];
@@ -56,6 +57,29 @@ TEST(ToolsList, EveryToolFollowsTheRules) {
       EXPECT_TRUE(t["annotations"][hint].is_boolean()) << n << " " << hint;
     }
   }
+}
+
+TEST(ToolsList, EveryToolFollowsTheRules) {
+  const OrderedJson tools = ToolsList({.namespace_argument = true})["tools"];
+  EXPECT_GE(tools.size(), 7u);
+  EXPECT_LE(tools.size(), 10u);
+  ExpectToolRules(tools);
+}
+
+// Opt-in toolsets add their tools after the default ones and leave the default list as it is.
+TEST(ToolsList, ToolsetsAreOptIn) {
+  EXPECT_EQ(KnownToolsets(), std::vector<std::string>{"experience"});
+  const OrderedJson plain = ToolsList({.namespace_argument = true})["tools"];
+  const OrderedJson with = ToolsList({.namespace_argument = true, .toolsets = {"experience"}})["tools"];
+  ASSERT_EQ(with.size(), plain.size() + 4);
+  for (size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(with[i], plain[i]) << i;
+  std::vector<std::string> added;
+  for (size_t i = plain.size(); i < with.size(); ++i) added.push_back(with[i]["name"]);
+  EXPECT_EQ(added, (std::vector<std::string>{"memory_episode_start", "memory_episode_step", "memory_episode_end",
+                                             "memory_experience"}));
+  ExpectToolRules(with);
+  EXPECT_EQ(Dump(ToolsList({.toolsets = {"unknown"}})), Dump(ToolsList({})));
+  EXPECT_LT(Dump(with).size() - Dump(plain).size(), 3u * 1024) << "the toolset's own budget";
 }
 
 TEST(ToolsList, RecallDefaultsToATokenBudget) {

@@ -2,22 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
+#include "store/sqlite/string_list.h"
 
 namespace engram::sqlite {
 namespace {
 
 constexpr const char* kColumns = "SELECT id, namespaces, access, label, created_at, revoked_at FROM api_keys ";
-
-std::vector<std::string> ParseNamespaces(const std::string& text) {
-  std::vector<std::string> out;
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_array()) return out;
-  for (const auto& v : j) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -25,7 +15,7 @@ Status ApiKeyStore::Insert(const ApiKeyInfo& key, std::string_view secret_hash) 
   auto st = db_.Cached(
       "INSERT INTO api_keys(id, secret_hash, access, namespaces, label, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   if (!st) return st.error();
-  const std::string namespaces = nlohmann::json(key.namespaces).dump();
+  const std::string namespaces = StringListToJson(key.namespaces);
   (*st)->Bind(1, key.id).Bind(2, secret_hash).Bind(3, key.access).Bind(4, namespaces).Bind(5, key.label);
   (*st)->Bind(6, key.created_at);
   return (*st)->Run();
@@ -40,7 +30,7 @@ Result<std::vector<ApiKeyInfo>> ApiKeyStore::Rows(Statement& st) {
       return Error(row.error());
     }
     if (!*row) break;
-    ApiKeyInfo k{.id = st.Text(0), .namespaces = ParseNamespaces(st.Text(1)), .access = st.Text(2),
+    ApiKeyInfo k{.id = st.Text(0), .namespaces = StringListFromJson(st.Text(1)), .access = st.Text(2),
                  .label = st.Text(3), .created_at = st.Int(4)};
     if (!st.IsNull(5)) k.revoked_at = st.Int(5);
     out.push_back(std::move(k));

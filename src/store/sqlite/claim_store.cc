@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/sqlite/best_hits.h"
+
 namespace engram::sqlite {
 namespace {
 
@@ -571,20 +573,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   } else {
     q.BindNull(9);
   }
-  std::vector<SearchHit> hits;
-  while (true) {
-    auto row = q.Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    hits.push_back({q.Int(0), q.Double(1)});
-  }
-  auto better = [](const SearchHit& x, const SearchHit& y) {
-    return x.score != y.score ? x.score > y.score : x.seq < y.seq;
-  };
-  const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
-  hits.resize(keep);
-  return hits;
+  return BestHits(q, limit);
 }
 
 Result<std::optional<std::pair<int64_t, int64_t>>> ClaimStore::NamespaceSeqRange(int64_t namespace_id) {

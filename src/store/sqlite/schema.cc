@@ -277,6 +277,112 @@ CREATE TABLE IF NOT EXISTS api_keys (
 ) STRICT;
 )sql";
 
+// Migration 12: experience memory (docs/experience.md). An episode is one task (goal, task type and
+// where it came from, outcome, reward, feedback) with its ordered steps; episode_fts indexes the
+// goal (column 0) and the steps' text (column 1) with engram's tokenizer. A rule is advice
+// distilled from the episodes of one task type, with its counts, confidence, status and version
+// chain; rule_support lists the episodes that matched it (in arrival order: the recent ones decide
+// deprecation), rule_history its changes, experience_types when each type was last distilled.
+// Episodes name their session and evidence events by id (text, not a reference): forgetting an
+// event or session leaves the episode. Additive: no existing table changes.
+constexpr const char* kMigration12 = R"sql(
+CREATE TABLE IF NOT EXISTS episodes (
+  seq                  INTEGER PRIMARY KEY,
+  id                   TEXT NOT NULL UNIQUE,
+  namespace_id         INTEGER NOT NULL REFERENCES namespaces(id),
+  agent_id             TEXT NOT NULL DEFAULT '',
+  session_id           TEXT NOT NULL DEFAULT '',
+  goal                 TEXT NOT NULL,
+  task_type            TEXT NOT NULL DEFAULT '',
+  task_type_source     TEXT NOT NULL DEFAULT ''
+                       CHECK (task_type_source IN ('','declared','write_signature','inferred')),
+  task_type_confidence REAL NOT NULL DEFAULT 0,
+  status               TEXT NOT NULL CHECK (status IN ('open','ended')),
+  outcome              TEXT NOT NULL DEFAULT 'unknown'
+                       CHECK (outcome IN ('success','partial','failure','unknown')),
+  reward               REAL,
+  outcome_source       TEXT NOT NULL DEFAULT ''
+                       CHECK (outcome_source IN ('','env','user_feedback','self_judge','heuristic')),
+  feedback             TEXT NOT NULL DEFAULT '',
+  tools_used           TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tools_used)),
+  write_signature      TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(write_signature)),
+  step_count           INTEGER NOT NULL DEFAULT 0,
+  started_at           INTEGER NOT NULL,
+  ended_at             INTEGER,
+  boundary_confidence  REAL NOT NULL DEFAULT 1.0,
+  updated_at           INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS episodes_namespace_seq ON episodes(namespace_id, seq);
+CREATE INDEX IF NOT EXISTS episodes_namespace_type ON episodes(namespace_id, task_type, seq);
+
+CREATE TABLE IF NOT EXISTS episode_steps (
+  episode_seq       INTEGER NOT NULL REFERENCES episodes(seq) ON DELETE CASCADE,
+  ordinal           INTEGER NOT NULL,
+  action            TEXT NOT NULL,
+  reason            TEXT NOT NULL DEFAULT '',
+  result            TEXT NOT NULL DEFAULT '',
+  tool_name         TEXT NOT NULL DEFAULT '',
+  changes_state     INTEGER NOT NULL CHECK (changes_state IN (0, 1)),
+  evidence_event_id TEXT NOT NULL DEFAULT '',
+  at                INTEGER NOT NULL,
+  PRIMARY KEY (episode_seq, ordinal)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rules (
+  seq              INTEGER PRIMARY KEY,
+  id               TEXT NOT NULL UNIQUE,
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  task_type        TEXT NOT NULL,
+  polarity         TEXT NOT NULL CHECK (polarity IN ('do','avoid')),
+  kind             TEXT NOT NULL CHECK (kind IN ('tool','omission','sequence')),
+  tools            TEXT NOT NULL CHECK (json_valid(tools)),
+  rule_key         TEXT NOT NULL,  -- task_type|polarity|kind|tool ("" for a sequence): one current version
+  text             TEXT NOT NULL,
+  support          INTEGER NOT NULL DEFAULT 0,
+  success_count    INTEGER NOT NULL DEFAULT 0,
+  failure_count    INTEGER NOT NULL DEFAULT 0,
+  confidence       REAL NOT NULL DEFAULT 0,
+  status           TEXT NOT NULL CHECK (status IN ('pending','active','deprecated','disputed')),
+  status_reason    TEXT NOT NULL DEFAULT '',
+  version          INTEGER NOT NULL DEFAULT 1,
+  supersedes_id    TEXT,
+  superseded_by_id TEXT,
+  conflicts_with   TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(conflicts_with)),
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS rules_namespace_type ON rules(namespace_id, task_type);
+CREATE INDEX IF NOT EXISTS rules_namespace_seq ON rules(namespace_id, seq);
+
+CREATE TABLE IF NOT EXISTS rule_support (
+  id          INTEGER PRIMARY KEY,
+  rule_seq    INTEGER NOT NULL REFERENCES rules(seq) ON DELETE CASCADE,
+  episode_seq INTEGER NOT NULL REFERENCES episodes(seq) ON DELETE CASCADE,
+  outcome     TEXT NOT NULL CHECK (outcome IN ('success','failure')),
+  confirmed   INTEGER NOT NULL CHECK (confirmed IN (0, 1)),
+  UNIQUE (rule_seq, episode_seq)
+) STRICT;
+CREATE INDEX IF NOT EXISTS rule_support_episode ON rule_support(episode_seq);
+
+CREATE TABLE IF NOT EXISTS rule_history (
+  seq        INTEGER PRIMARY KEY,
+  rule_seq   INTEGER NOT NULL REFERENCES rules(seq) ON DELETE CASCADE,
+  at         INTEGER NOT NULL,
+  action     TEXT NOT NULL,
+  reason     TEXT NOT NULL DEFAULT '',
+  episode_id TEXT NOT NULL DEFAULT ''
+) STRICT;
+CREATE INDEX IF NOT EXISTS rule_history_rule ON rule_history(rule_seq, seq);
+
+CREATE TABLE IF NOT EXISTS experience_types (
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  task_type        TEXT NOT NULL,
+  pending_episodes INTEGER NOT NULL DEFAULT 0,  -- decided episodes since the last distillation
+  distilled_at     INTEGER,
+  PRIMARY KEY (namespace_id, task_type)
+) STRICT, WITHOUT ROWID;
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -430,7 +536,16 @@ Status Migrate(Database& db, TextAnalysis analysis) {
           "CREATE INDEX IF NOT EXISTS claims_namespace_seq ON claims(namespace_id, seq);"));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 11"));
     }
-    // Later migrations go here: `if (*version < 12) { ... PRAGMA user_version = 12; }`.
+    if (*version < 12) {
+      auto stored = StoredTextAnalysis(db);
+      if (!stored) return stored.error();
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration12));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(fmt::format(
+          "CREATE VIRTUAL TABLE IF NOT EXISTS episode_fts USING fts5(goal, steps, tokenize='engram {}');",
+          AnalysisName(*stored))));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 12"));
+    }
+    // Later migrations go here: `if (*version < 13) { ... PRAGMA user_version = 13; }`.
     return Status::Ok();
   });
 }

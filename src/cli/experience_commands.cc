@@ -1,0 +1,176 @@
+// cli/experience_commands.cc — `engram episode start|step|end|retype|get|list` (episodes: one task
+// each) and `engram experience distill|rules|rule|recall` (distilled rules and experience recall),
+// over the experience capabilities (api/experience.cc, docs/experience.md).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/cli_common.h"
+
+namespace engram::cli {
+namespace {
+
+std::string Str(const OrderedJson& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+std::string TypeLabel(const OrderedJson& e) {
+  const std::string type = Str(e, "task_type");
+  if (type.empty()) return "type unknown";
+  return fmt::format("type {} ({})", type, Str(e, "task_type_source"));
+}
+
+void PrintStep(const OrderedJson& s) {
+  const std::string tool = Str(s, "tool_name");
+  std::cout << fmt::format("  {}. {}{}{}\n", s["ordinal"].get<int64_t>(), tool.empty() ? "" : "[" + tool + "] ",
+                           Str(s, "action"), s["changes_state"].get<bool>() ? " (changes state)" : "");
+  if (!Str(s, "reason").empty()) std::cout << "     why: " << Str(s, "reason") << "\n";
+  if (!Str(s, "result").empty()) std::cout << "     → " << Str(s, "result") << "\n";
+}
+
+void PrintEpisode(const OrderedJson& e) {
+  std::cout << fmt::format("episode {} — {}, {}, {}\n", Str(e, "id"), Str(e, "status"), Str(e, "outcome"),
+                           TypeLabel(e));
+  std::cout << "  goal: " << Str(e, "goal") << "\n";
+  if (!Str(e, "feedback").empty()) std::cout << "  feedback: " << Str(e, "feedback") << "\n";
+  if (e.contains("steps")) {
+    for (const OrderedJson& s : e["steps"]) PrintStep(s);
+  }
+}
+
+void PrintReport(const OrderedJson& r) {
+  if (r["rules_created"].get<int64_t>() + r["rules_updated"].get<int64_t>() + r["rules_superseded"].get<int64_t>() ==
+      0) {
+    return;
+  }
+  std::cout << fmt::format("rules: {} created, {} superseded, {} updated, {} activated, {} deprecated, {} disputed\n",
+                           r["rules_created"].get<int64_t>(), r["rules_superseded"].get<int64_t>(),
+                           r["rules_updated"].get<int64_t>(), r["rules_activated"].get<int64_t>(),
+                           r["rules_deprecated"].get<int64_t>(), r["rules_disputed"].get<int64_t>());
+}
+
+void PrintEnded(const OrderedJson& body) {
+  PrintEpisode(body["episode"]);
+  PrintReport(body["rules"]);
+}
+
+void PrintEpisodeList(const OrderedJson& body) {
+  for (const OrderedJson& e : body["items"]) {
+    std::cout << fmt::format("{}  {}  {:8}  {}  {}\n", Str(e, "id"), ShortTime(e["started_at"]), Str(e, "outcome"),
+                             Str(e, "task_type").empty() ? "-" : Str(e, "task_type"), Str(e, "goal_short"));
+  }
+  PrintNextPage(body);
+}
+
+std::string RuleLine(const OrderedJson& r) {
+  return fmt::format("{} [{} {:.2f}, v{}, {} of {} succeeded] {}", Str(r, "id"), Str(r, "status"),
+                     r["confidence"].get<double>(), r["version"].get<int64_t>(), r["success_count"].get<int64_t>(),
+                     r["support"].get<int64_t>(), Str(r, "text"));
+}
+
+void PrintRules(const OrderedJson& body) {
+  for (const OrderedJson& r : body["items"]) std::cout << RuleLine(r) << "\n";
+  PrintNextPage(body);
+}
+
+void PrintRule(const OrderedJson& body) {
+  const OrderedJson& r = body["rule"];
+  std::cout << RuleLine(r) << "\n  " << Str(r, "status_reason") << "\n";
+  if (body["chain"].size() > 1) {
+    std::cout << "versions:\n";
+    for (const OrderedJson& v : body["chain"]) std::cout << "  " << RuleLine(v) << "\n";
+  }
+  std::cout << "history:\n";
+  for (const OrderedJson& h : body["history"]) {
+    std::cout << fmt::format("  {} {}: {}{}\n", ShortTime(h["at"]), Str(h, "action"), Str(h, "reason"),
+                             h["episode_id"].is_string() ? " (episode " + Str(h, "episode_id") + ")" : "");
+  }
+}
+
+void PrintRecall(const OrderedJson& body) {
+  const std::string source = Str(body, "task_type_source");
+  if (source == "none") {
+    std::cout << "task type: unknown (no typed episodes to learn from)\n";
+  } else {
+    std::cout << "task type: " << Str(body, "task_type") << " (" << source;
+    for (const OrderedJson& g : body["task_type_guesses"]) {
+      std::cout << fmt::format("; {} {:.2f}", Str(g, "task_type"), g["probability"].get<double>());
+    }
+    std::cout << ")\n";
+  }
+  std::cout << "rules:\n";
+  if (body["rules"].empty()) std::cout << "  (none)\n";
+  for (const OrderedJson& x : body["rules"]) {
+    std::cout << "  " << Str(x["rule"], "text") << "\n     " << Str(x, "why") << "\n";
+  }
+  std::cout << "episodes that succeeded:\n";
+  if (body["episodes"].empty()) std::cout << "  (none)\n";
+  for (const OrderedJson& x : body["episodes"]) {
+    const OrderedJson& e = x["episode"];
+    std::cout << fmt::format("  {} ({:.2f}) {}\n     {}\n", Str(e, "id"), x["score"].get<double>(), Str(e, "goal_short"),
+                             Str(x, "why"));
+    for (const OrderedJson& s : e["steps"]) PrintStep(s);
+  }
+}
+
+}  // namespace
+
+void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
+  CLI::App* episode = app.add_subcommand(
+      "episode", "episodes: one task each (goal, task type, steps, outcome) — docs/experience.md");
+  episode->require_subcommand(1);
+  AddCapabilityCommand(*episode, flags, commands, "start",
+                       "start an episode: GOAL, optionally its --task-type and the --steps done so far (JSON array)",
+                       "start_episode",
+                       {"goal", "--namespace,-n", "--task-type", "--agent=agent_id", "--session=session_id",
+                        "--started-at", "--boundary-confidence", "--steps"},
+                       OpenMode::kCreate, {.text = PrintEpisode});
+  AddCapabilityCommand(*episode, flags, commands, "step", "append a step to an open episode: EPISODE_ID ACTION",
+                       "add_episode_step",
+                       {"id", "action", "--namespace,-n", "--reason", "--result", "--tool=tool_name",
+                        "--changes-state", "--evidence=evidence_event_id", "--at"},
+                       OpenMode::kReadWrite, {.text = [](const OrderedJson& body) {
+                         std::cout << fmt::format("episode {}: step {} stored\n", Str(body, "episode_id"),
+                                                  body["step_count"].get<int64_t>());
+                       }});
+  AddCapabilityCommand(*episode, flags, commands, "end",
+                       "end an episode: EPISODE_ID OUTCOME (success, partial, failure, unknown)", "end_episode",
+                       {"id", "outcome", "--namespace,-n", "--reward", "--outcome-source", "--feedback", "--task-type",
+                        "--ended-at"},
+                       OpenMode::kReadWrite, {.text = PrintEnded});
+  AddCapabilityCommand(*episode, flags, commands, "retype", "correct an episode's task type: EPISODE_ID TASK_TYPE",
+                       "set_episode_type", {"id", "task_type", "--namespace,-n"}, OpenMode::kReadWrite,
+                       {.text = PrintEnded});
+  AddCapabilityCommand(*episode, flags, commands, "get", "an episode with its steps: EPISODE_ID", "get_episode",
+                       {"id", "--namespace,-n"}, OpenMode::kReadOnly, {.text = PrintEpisode});
+  AddCapabilityCommand(*episode, flags, commands, "list", "episodes, newest first, a page at a time", "list_episodes",
+                       {"--namespace,-n", "--task-type", "--outcome", "--status", "--agent=agent_id", "--limit,-k",
+                        "--cursor"},
+                       OpenMode::kReadOnly, {.text = PrintEpisodeList});
+
+  CLI::App* experience = app.add_subcommand(
+      "experience", "distilled rules and experience recall (what was learnt doing tasks) — docs/experience.md");
+  experience->require_subcommand(1);
+  AddCapabilityCommand(*experience, flags, commands, "distill",
+                       "distil rules now from the recent successes and failures of each task type (or --task-type)",
+                       "distill_rules", {"--namespace,-n", "--task-type"}, OpenMode::kReadWrite,
+                       {.text = [](const OrderedJson& body) {
+                         std::cout << fmt::format("distilled {} task types from {} episodes\n",
+                                                  body["task_types_distilled"].size(),
+                                                  body["episodes_read"].get<int64_t>());
+                         PrintReport(body);
+                       }});
+  AddCapabilityCommand(*experience, flags, commands, "rules", "distilled rules, oldest first", "list_rules",
+                       {"--namespace,-n", "--task-type", "--status", "--include-deprecated", "--limit,-k", "--cursor"},
+                       OpenMode::kReadOnly, {.text = PrintRules});
+  AddCapabilityCommand(*experience, flags, commands, "rule", "a rule with its versions and history: RULE_ID", "get_rule",
+                       {"id", "--namespace,-n"}, OpenMode::kReadOnly, {.text = PrintRule});
+  AddCapabilityCommand(*experience, flags, commands, "recall",
+                       "before a task: its type, the rules of that type, similar successful episodes: TEXT",
+                       "recall_experience",
+                       {"text", "--namespace,-n", "--task-type", "--rules=rule_limit", "--episodes=episode_limit",
+                        "--exclude=exclude_episode_ids", "--now"},
+                       OpenMode::kReadOnly, {.text = PrintRecall});
+}
+
+}  // namespace engram::cli

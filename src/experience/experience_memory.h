@@ -1,0 +1,84 @@
+// experience/experience_memory.h — episodes, rules and experience recall over one database
+// connection, as the Engine offers them (docs/experience.md). Owns the write transactions of its
+// operations and a per-namespace cache of the task-type model (rebuilt when the namespace's
+// episodes change).
+//
+// Not thread-safe: the Engine serialises calls (its mutex), as for every store.
+#ifndef ENGRAM_EXPERIENCE_EXPERIENCE_MEMORY_H_
+#define ENGRAM_EXPERIENCE_EXPERIENCE_MEMORY_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/options.h"
+#include "engram/status.h"
+#include "engram/types.h"
+#include "experience/task_type_model.h"
+#include "store/sqlite/database.h"
+#include "text/analyzer.h"
+
+namespace engram::experience {
+
+// A type inferred for an ended episode without steps is kept only from this probability on.
+inline constexpr double kMinInferredProbability = 0.5;
+// The task-type model learns from the namespace's most recent 5,000 typed successful episodes.
+inline constexpr int kMaxTrainingEpisodes = 5000;
+// Experience recall reads the 200 best full-text matches and the 100 most recent successes of each
+// of the task's 3 most probable types.
+inline constexpr int kTextCandidates = 200;
+inline constexpr int kTypeCandidates = 100;
+inline constexpr size_t kTypesConsidered = 3;
+
+class ExperienceMemory {
+ public:
+  ExperienceMemory(sqlite::Database& db, text::Analyzer& analyzer, const ExperienceOptions& options)
+      : db_(db), analyzer_(analyzer), options_(options) {}
+
+  // The operations of the Engine of the same names (engram/engine.h has their contracts); the
+  // namespace is validated by the caller. `now` is the wall clock, ms UTC.
+  Result<Episode> Start(const EpisodeStartInput& input, TimestampMs now);
+  Result<Episode> AddStep(const EpisodeStepAppend& input, TimestampMs now);
+  Result<EndEpisodeResult> End(const EpisodeEndInput& input, TimestampMs now);
+  Result<EndEpisodeResult> SetType(std::string_view namespace_name, std::string_view episode_id,
+                                   std::string_view task_type, TimestampMs now);
+  Result<Episode> Get(std::string_view namespace_name, std::string_view episode_id);
+  Result<std::vector<Episode>> List(const ListEpisodesQuery& query);
+  Result<RuleUpdateReport> Distill(const DistillRequest& request, TimestampMs now);
+  Result<std::vector<Rule>> ListRules(const ListRulesQuery& query);
+  Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id);
+  Result<ExperienceResult> Recall(const ExperienceQuery& query, TimestampMs now);
+
+ private:
+  struct CachedModel {
+    std::string fingerprint;
+    std::vector<TaskTypeExample> examples;
+    std::vector<std::string> ids;  // episode id of each example
+    std::shared_ptr<const TaskTypeModel> model;
+  };
+  // The namespace's task-type model, without the episodes of `exclude` (retrained, not cached,
+  // when one of them is a training example). Runs inside the caller's transaction.
+  Result<std::shared_ptr<const TaskTypeModel>> ModelFor(int64_t namespace_id, const std::set<std::string>& exclude);
+  // The type of an ended episode that declares none: its write signature, or (no steps at all) the
+  // model's guess when sure enough; "" when neither.
+  Result<std::pair<std::string, double>> DerivedType(int64_t namespace_id, const Episode& episode);
+  // After an episode is decided: counts it in the rules of its type, and distils the type when
+  // ExperienceOptions::distill_every decided episodes arrived since the last time.
+  Status LearnFrom(int64_t namespace_id, const Episode& episode, TimestampMs now, RuleUpdateReport* report);
+  Result<int64_t> NamespaceId(std::string_view namespace_name);
+  // Trains a task-type model with the options' epochs and L2 (chosen by cross-validation when 0).
+  TaskTypeModel TrainModel(const std::vector<TaskTypeExample>& examples) const;
+
+  sqlite::Database& db_;
+  text::Analyzer& analyzer_;
+  ExperienceOptions options_;
+  std::map<int64_t, CachedModel> models_;
+};
+
+}  // namespace engram::experience
+
+#endif  // ENGRAM_EXPERIENCE_EXPERIENCE_MEMORY_H_

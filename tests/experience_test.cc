@@ -1,0 +1,279 @@
+// tests/experience_test.cc — experience memory through the Engine, the capability layer and the CLI
+// (docs/experience.md): the rule lifecycle driven by episode streams of known success rates, failed
+// episodes kept out of the examples and present as avoid rules, and one validation for every face.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "api/registry.h"
+#include "test_util.h"
+
+namespace engram {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using test::RunCli;
+using test::TempDir;
+
+// Runs one whole episode of a declared type: a step per tool (reads and writes told by the tool
+// name), then its outcome.
+EndEpisodeResult RunEpisode(Engine& engine, const std::string& type, const std::vector<std::string>& tools,
+                            bool success, const std::string& goal = "refund the damaged order") {
+  EpisodeStartInput in{.namespace_name = "me", .goal = goal, .task_type = type};
+  for (const std::string& t : tools) in.steps.push_back({.action = "call " + t, .tool_name = t});
+  auto started = engine.StartEpisode(in);
+  EXPECT_TRUE(started.has_value()) << started.error().ToString();
+  auto ended = engine.EndEpisode(
+      {.namespace_name = "me", .episode_id = started->id, .outcome = success ? "success" : "failure"});
+  EXPECT_TRUE(ended.has_value()) << ended.error().ToString();
+  return *ended;
+}
+
+// The rules of a type, deprecated ones included, oldest first.
+std::vector<Rule> RulesOf(Engine& engine, const std::string& type) {
+  auto rules = engine.ListRules({.namespace_name = "me", .task_type = type, .include_deprecated = true});
+  EXPECT_TRUE(rules.has_value()) << rules.error().ToString();
+  return *rules;
+}
+
+// The status changes of a rule's history, in order ("matched" rows left out).
+std::vector<std::string> StatusChanges(Engine& engine, const std::string& rule_id) {
+  auto detail = engine.GetRule("me", rule_id);
+  EXPECT_TRUE(detail.has_value()) << detail.error().ToString();
+  std::vector<std::string> out;
+  for (const RuleChange& c : detail->history) {
+    if (c.action != "matched") out.push_back(c.action);
+  }
+  return out;
+}
+
+// A stream whose success rate is known drives one "do" rule through pending → active → pending →
+// deprecated, and the next distillation supersedes it. The expected points follow from the
+// documented constants alone: confidence = Wilson lower bound at z 1.96 (7/10 → 0.397, 14/17 →
+// 0.590, 15/18 → 0.608, 15/19 → 0.567, 23/30 → 0.591), active from 0.6, deprecated when at most 1
+// of the last 5 matching episodes ended as predicted, a distillation every 10 decided episodes of
+// the type (ExperienceOptions::distill_every), over the 50 most recent.
+TEST(RuleLifecycleTest, StreamOfKnownSuccessRatesGivesExactTransitionsAndASupersedeChain) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  const std::vector<std::string> tools = {"lookup_order", "refund_order"};
+  const std::string first10 = "SSFSSFSFSS";  // 7 of 10 succeed
+  for (size_t i = 0; i < first10.size(); ++i) {
+    EndEpisodeResult r = RunEpisode(*engine, "refund", tools, first10[i] == 'S');
+    EXPECT_EQ(r.rules.rules_created, i == 9 ? 1 : 0) << "episode " << i + 1;
+  }
+  std::vector<Rule> rules = RulesOf(*engine, "refund");
+  ASSERT_EQ(rules.size(), 1u);
+  const Rule v1 = rules[0];
+  EXPECT_EQ(v1.polarity, "do");
+  EXPECT_EQ(v1.kind, "sequence");
+  EXPECT_THAT(v1.tools, ElementsAre("lookup_order", "refund_order"));
+  EXPECT_EQ(v1.support, 10);
+  EXPECT_EQ(v1.success_count, 7);
+  EXPECT_NEAR(v1.confidence, 0.3968, 1e-3);
+  EXPECT_EQ(v1.status, "pending");
+
+  // Episodes 11–17 succeed: still pending (14/17 → 0.590); the 18th makes it active (15/18).
+  for (int i = 11; i <= 17; ++i) {
+    RunEpisode(*engine, "refund", tools, true);
+    EXPECT_EQ(RulesOf(*engine, "refund")[0].status, "pending") << "episode " << i;
+  }
+  EndEpisodeResult e18 = RunEpisode(*engine, "refund", tools, true);
+  EXPECT_EQ(e18.rules.rules_activated, 1);
+  EXPECT_EQ(RulesOf(*engine, "refund")[0].status, "active");
+
+  // Four failures: pending at the first (15/19), deprecated at the fourth (1 of the last 5 held).
+  // The distillation at episode 20 keeps the rule: its pattern still holds.
+  const char* expected[] = {"pending", "pending", "pending", "deprecated"};
+  for (int i = 0; i < 4; ++i) {
+    EndEpisodeResult r = RunEpisode(*engine, "refund", tools, false);
+    EXPECT_EQ(r.rules.rules_created, 0);
+    EXPECT_EQ(RulesOf(*engine, "refund")[0].status, expected[i]) << "episode " << 19 + i;
+  }
+  Rule deprecated = RulesOf(*engine, "refund")[0];
+  EXPECT_THAT(deprecated.status_reason, HasSubstr("4 of its last 5 matching episodes failed"));
+
+  // A deprecated rule is never recalled, and nothing replaces it before the next distillation.
+  for (int i = 23; i <= 29; ++i) RunEpisode(*engine, "refund", tools, true);
+  ASSERT_EQ(RulesOf(*engine, "refund").size(), 1u);
+  ASSERT_OK_AND_ASSIGN(ExperienceResult none,
+                       engine->RecallExperience({.namespace_name = "me", .text = "refund", .task_type = "refund"}));
+  EXPECT_TRUE(none.rules.empty());
+
+  // Episode 30: the distillation over episodes 1–30 makes version 2, which supersedes version 1.
+  EndEpisodeResult e30 = RunEpisode(*engine, "refund", tools, true);
+  EXPECT_EQ(e30.rules.rules_created, 1);
+  EXPECT_EQ(e30.rules.rules_superseded, 1);
+  rules = RulesOf(*engine, "refund");
+  ASSERT_EQ(rules.size(), 2u);
+  const Rule& old_version = rules[0];
+  const Rule& v2 = rules[1];
+  EXPECT_EQ(old_version.superseded_by_id, v2.id);
+  EXPECT_EQ(v2.supersedes_id, v1.id);
+  EXPECT_EQ(v2.version, 2);
+  EXPECT_EQ(v2.support, 30);
+  EXPECT_EQ(v2.success_count, 23);
+  EXPECT_EQ(v2.status, "pending");  // 23/30 → 0.591
+  EXPECT_THAT(StatusChanges(*engine, v1.id), ElementsAre("created", "active", "pending", "deprecated", "superseded"));
+  ASSERT_OK_AND_ASSIGN(RuleDetail chain, engine->GetRule("me", v2.id));
+  ASSERT_EQ(chain.chain.size(), 2u);
+  EXPECT_EQ(chain.chain[0].id, v1.id);
+  EXPECT_EQ(chain.chain[1].id, v2.id);
+
+  // One more success: 24/31 → 0.602, active.
+  RunEpisode(*engine, "refund", tools, true);
+  EXPECT_EQ(RulesOf(*engine, "refund")[1].status, "active");
+}
+
+// A retyped episode moves its support: counts follow the type, not the first guess.
+TEST(RuleLifecycleTest, RetypingAnEpisodeMovesItsSupport) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  std::string last;
+  for (int i = 0; i < 10; ++i) last = RunEpisode(*engine, "refund", {"lookup_order", "refund_order"}, true).episode.id;
+  ASSERT_EQ(RulesOf(*engine, "refund")[0].support, 10);
+  ASSERT_OK_AND_ASSIGN(EndEpisodeResult moved, engine->SetEpisodeType("me", last, "exchange"));
+  EXPECT_EQ(moved.episode.task_type, "exchange");
+  EXPECT_EQ(moved.episode.task_type_source, "declared");
+  EXPECT_EQ(RulesOf(*engine, "refund")[0].support, 9);
+}
+
+// Failed episodes come back as avoid rules, never as examples — even when a failure is the closest
+// text match of the task.
+TEST(ExperienceRecallTest, FailuresAreAvoidRulesNeverExamples) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  for (int i = 0; i < 6; ++i) {
+    RunEpisode(*engine, "rebook", {"search_flights", "update_reservation"}, true,
+               "move my reservation to a later date");
+  }
+  for (int i = 0; i < 4; ++i) {
+    RunEpisode(*engine, "rebook", {"search_flights", "cancel_reservation"}, false,
+               "rebook my flight to Boston on Friday");
+  }
+  ASSERT_OK_AND_ASSIGN(ExperienceResult r, engine->RecallExperience({.namespace_name = "me",
+                                                                     .text = "rebook my flight to Boston on Friday",
+                                                                     .task_type = "rebook",
+                                                                     .episode_limit = 10}));
+  ASSERT_EQ(r.episodes.size(), 6u);
+  for (const ExperienceEpisode& x : r.episodes) {
+    EXPECT_EQ(x.episode.outcome, "success") << x.episode.id;
+    EXPECT_THAT(x.why, HasSubstr("succeeded"));
+  }
+  bool avoid = false, do_rule = false;
+  for (const ExperienceRule& x : r.rules) {
+    avoid = avoid || (x.rule.polarity == "avoid" && x.rule.tools == std::vector<std::string>{"cancel_reservation"});
+    do_rule = do_rule || x.rule.polarity == "do";
+  }
+  EXPECT_TRUE(avoid) << "the failures' tool comes back as an avoid rule";
+  EXPECT_TRUE(do_rule);
+  ASSERT_FALSE(r.rules.empty());
+  EXPECT_EQ(r.rules[0].rule.polarity, "do") << "active (6/6 → 0.61) before pending (4/4 → 0.51)";
+}
+
+// Without a given type, the type is inferred from the text: the episodes of the other type do not
+// crowd out the task's.
+TEST(ExperienceRecallTest, TheTypeIsInferredFromTheText) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  const std::vector<std::string> cancels = {"cancel my order, I no longer need it", "please cancel the pending order",
+                                            "I want to cancel order because it is late"};
+  const std::vector<std::string> addresses = {"change the shipping address of my order",
+                                              "update my address to the new flat", "my order should go to my new address"};
+  for (const std::string& g : cancels) RunEpisode(*engine, "cancel", {"cancel_order"}, true, g);
+  for (const std::string& g : addresses) RunEpisode(*engine, "address", {"modify_address"}, true, g);
+  ASSERT_OK_AND_ASSIGN(ExperienceResult r,
+                       engine->RecallExperience({.namespace_name = "me", .text = "cancel my order please"}));
+  EXPECT_EQ(r.task_type_source, "inferred");
+  EXPECT_EQ(r.task_type, "cancel");
+  ASSERT_GE(r.episodes.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(r.episodes[i].episode.task_type, "cancel") << i;
+}
+
+// Every face validates through the Engine and names the field; the library, the capability layer
+// (what REST calls) and the CLI say the same.
+TEST(ExperienceValidationTest, EveryEntryPointNamesTheBadField) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));
+  EXPECT_THAT(engine->StartEpisode({.namespace_name = "me", .goal = "  "}).error().message(),
+              HasSubstr("field \"goal\": is required"));
+  auto bad_step = engine->StartEpisode({.namespace_name = "me", .goal = "g", .steps = {{.action = "a"}, {}}});
+  ASSERT_FALSE(bad_step);
+  EXPECT_THAT(bad_step.error().message(), HasSubstr("step 2: field \"action\": is required"));
+  EXPECT_EQ(engine->StartEpisode({.namespace_name = "", .goal = "g"}).error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine->StartEpisode({.namespace_name = "me", .goal = "g", .boundary_confidence = 2}).error().message(),
+            "field \"boundary_confidence\": must be between 0 and 1");
+  ASSERT_OK_AND_ASSIGN(Episode e, engine->StartEpisode({.namespace_name = "me", .goal = "g"}));
+  EXPECT_THAT(engine->EndEpisode({.namespace_name = "me", .episode_id = e.id, .outcome = "won"}).error().message(),
+              HasSubstr("field \"outcome\": unknown value \"won\" (expected one of: success, partial, failure, "
+                        "unknown)"));
+  EXPECT_THAT(engine->EndEpisode({.namespace_name = "me", .episode_id = e.id, .outcome = "success",
+                                  .reward = std::numeric_limits<double>::quiet_NaN()})
+                  .error()
+                  .message(),
+              HasSubstr("field \"reward\""));
+  EXPECT_EQ(engine->EndEpisode({.namespace_name = "me", .episode_id = "01NOPE", .outcome = "success"}).error().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(engine->RecallExperience({.namespace_name = "me", .text = ""}).error().message(),
+            "field \"text\": is required");
+  EXPECT_THAT(engine->RecallExperience({.namespace_name = "me", .text = "x", .rule_limit = 21}).error().message(),
+              HasSubstr("field \"rule_limit\""));
+  ASSERT_OK(engine->EndEpisode({.namespace_name = "me", .episode_id = e.id, .outcome = "success"}));
+  EXPECT_EQ(engine->EndEpisode({.namespace_name = "me", .episode_id = e.id, .outcome = "success"}).error().code(),
+            StatusCode::kFailedPrecondition);
+
+  // The capability layer (REST): the same messages, and a step's field inside the array.
+  const api::Capability* end = api::FindCapability("end_episode");
+  const api::Capability* start = api::FindCapability("start_episode");
+  ASSERT_NE(end, nullptr);
+  ASSERT_NE(start, nullptr);
+  auto api_outcome =
+      api::Invoke(*engine, *end, {{"namespace", "me"}, {"id", e.id}, {"outcome", "won"}}, api::ArgsMode::kStrict);
+  ASSERT_FALSE(api_outcome);
+  EXPECT_THAT(api_outcome.error().message(), HasSubstr("field \"outcome\": unknown value \"won\""));
+  auto api_step = api::Invoke(*engine, *start,
+                              {{"namespace", "me"}, {"goal", "g"}, {"steps", {{{"action", "a"}}, {{"reason", "r"}}}}},
+                              api::ArgsMode::kStrict);
+  ASSERT_FALSE(api_step);
+  EXPECT_THAT(api_step.error().message(), HasSubstr("step 2: field \"action\""));
+  EXPECT_EQ(HttpStatusFor(api_step.error().code()), 400);
+
+  // The CLI: exit 2 and the same message.
+  const std::string db = dir.File("m.db");
+  engine.reset();
+  auto cli = RunCli({"--db", db, "episode", "end", "-n", "me", e.id, "won"});
+  EXPECT_EQ(cli.exit_code, 2) << cli.Describe();
+  EXPECT_THAT(cli.err, HasSubstr("field \"outcome\""));
+  auto cli_step = RunCli({"--db", db, "episode", "start", "-n", "me", "g", "--steps", R"([{"reason": "r"}])"});
+  EXPECT_EQ(cli_step.exit_code, 2) << cli_step.Describe();
+  EXPECT_THAT(cli_step.err, HasSubstr("step 1: field \"action\""));
+}
+
+// The CLI end to end: start with steps, a step more, end, recall.
+TEST(ExperienceCliTest, EpisodeStartStepEndAndRecall) {
+  TempDir dir;
+  const std::string db = dir.File("m.db");
+  auto start = RunCli({"--db", db, "--json", "episode", "start", "-n", "me", "cancel the order I placed yesterday",
+                       "--steps", R"([{"action": "looked the order up", "tool_name": "find_order"}])"});
+  ASSERT_EQ(start.exit_code, 0) << start.Describe();
+  const std::string id = nlohmann::json::parse(start.out)["id"].get<std::string>();
+  auto step = RunCli({"--db", db, "episode", "step", "-n", "me", id, "cancelled it", "--tool", "cancel_order"});
+  ASSERT_EQ(step.exit_code, 0) << step.Describe();
+  auto end = RunCli({"--db", db, "--json", "episode", "end", "-n", "me", id, "success", "--feedback", "thanks"});
+  ASSERT_EQ(end.exit_code, 0) << end.Describe();
+  const nlohmann::json ended = nlohmann::json::parse(end.out);
+  EXPECT_EQ(ended["episode"]["task_type"], "cancel_order");
+  EXPECT_EQ(ended["episode"]["task_type_source"], "write_signature");
+  auto recall = RunCli({"--db", db, "experience", "recall", "-n", "me", "cancel my order"});
+  ASSERT_EQ(recall.exit_code, 0) << recall.Describe();
+  EXPECT_THAT(recall.out, HasSubstr("cancel the order I placed yesterday"));
+  EXPECT_THAT(recall.out, HasSubstr("[cancel_order] cancelled it"));
+}
+
+}  // namespace
+}  // namespace engram
