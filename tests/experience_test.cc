@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/registry.h"
+#include "raw_db.h"
 #include "test_util.h"
 
 namespace engram {
@@ -197,6 +198,34 @@ TEST(ExperienceRecallTest, TheTypeIsInferredFromTheText) {
 
 // Every face validates through the Engine and names the field; the library, the capability layer
 // (what REST calls) and the CLI say the same.
+// Forgetting an event reaches the episode steps that copied it: their text goes (the tool name and
+// the step's place stay), and full-text search of episodes no longer finds it.
+TEST(ExperienceForgetTest, AStepCopiedFromAForgottenEventLosesItsText) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("e.db")));
+  ASSERT_OK_AND_ASSIGN(IngestResult said, engine->Ingest({.namespace_name = "me", .session_id = "s", .role = "user",
+                                                          .content = "The locker code is 4471, open it for the courier"}));
+  ASSERT_OK_AND_ASSIGN(Episode e, engine->StartEpisode({.namespace_name = "me", .goal = "let the courier in"}));
+  ASSERT_OK(engine->AddEpisodeStep({.namespace_name = "me", .episode_id = e.id,
+                                     .step = {.action = "opened locker 4471 for the courier", .tool_name = "open_locker",
+                                              .evidence_event_id = said.event.id}}));
+  ASSERT_OK(engine->AddEpisodeStep({.namespace_name = "me", .episode_id = e.id,
+                                     .step = {.action = "told the courier where the parcel is"}}));
+  ASSERT_OK_AND_ASSIGN(ForgetReport forgot, engine->Forget({.ids = {said.event.id}, .namespace_name = "me", .reason = "user asked"}));
+  EXPECT_EQ(forgot.events, 1);
+
+  ASSERT_OK_AND_ASSIGN(Episode after, engine->GetEpisode("me", e.id));
+  ASSERT_EQ(after.steps.size(), 2u);
+  EXPECT_EQ(after.steps[0].action, "");
+  EXPECT_EQ(after.steps[0].tool_name, "open_locker");
+  EXPECT_EQ(after.steps[0].evidence_event_id, "");
+  EXPECT_EQ(after.steps[1].action, "told the courier where the parcel is");
+  test::RawDb raw(dir.File("e.db"));
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_fts WHERE episode_fts MATCH '4471'"), 0);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_fts WHERE episode_fts MATCH 'parcel'"), 1);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_steps WHERE action LIKE '%4471%'"), 0);
+}
+
 TEST(ExperienceValidationTest, EveryEntryPointNamesTheBadField) {
   TempDir dir;
   ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));

@@ -21,7 +21,9 @@ constexpr const char* kSetup =
     "CREATE TEMP TABLE IF NOT EXISTS forget_events(seq INTEGER PRIMARY KEY, why TEXT NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS forget_claims(seq INTEGER PRIMARY KEY, why TEXT NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS forget_sessions(id INTEGER PRIMARY KEY);"
-    "DELETE FROM temp.forget_events; DELETE FROM temp.forget_claims; DELETE FROM temp.forget_sessions;";
+    "CREATE TEMP TABLE IF NOT EXISTS forget_episodes(seq INTEGER PRIMARY KEY);"
+    "DELETE FROM temp.forget_events; DELETE FROM temp.forget_claims; DELETE FROM temp.forget_sessions;"
+    "DELETE FROM temp.forget_episodes;";
 
 // Rule 2: events that support a forgotten claim and no surviving one.
 constexpr const char* kPrivateEvidence =
@@ -361,6 +363,18 @@ Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& r
       {"DELETE FROM claim_fts WHERE rowid IN (SELECT seq FROM temp.forget_claims)", &ignored},
       {"DELETE FROM claims WHERE seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
       {"DELETE FROM jobs WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &report.jobs},
+      // Episode steps that copied a forgotten event (docs/experience.md): their text goes, the tool
+      // (a name, not content) and the step's place stay, and the episode's full-text row is rebuilt.
+      {"INSERT OR IGNORE INTO temp.forget_episodes(seq) SELECT DISTINCT episode_seq FROM episode_steps WHERE "
+       "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
+       &ignored},
+      {"UPDATE episode_steps SET action = '', reason = '', result = '', evidence_event_id = '' WHERE "
+       "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
+       &ignored},
+      {"UPDATE episode_fts SET steps = coalesce((SELECT group_concat(trim(s.tool_name || ' ' || s.action || ' ' || "
+       "s.reason || ' ' || s.result), char(10)) FROM (SELECT * FROM episode_steps WHERE episode_seq = "
+       "episode_fts.rowid ORDER BY ordinal) s), '') WHERE rowid IN (SELECT seq FROM temp.forget_episodes)",
+       &ignored},
       {"DELETE FROM event_fts WHERE rowid IN (SELECT seq FROM temp.forget_events)", &ignored},
       {"DELETE FROM events WHERE seq IN (SELECT seq FROM temp.forget_events)", &ignored},
       // Sessions that lost events: recount, then drop those left empty.

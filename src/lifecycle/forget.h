@@ -14,8 +14,9 @@
 // For each forgotten object the cascade deletes: events — the row, its full-text row, vectors,
 // feedback, extraction jobs, decision records and evidence links; claims — the row, its full-text
 // row, vectors, feedback, history (copied into the audit log without content first), decision
-// records and evidence links. A session left without events is deleted. Layer: depends on store/
-// and below only.
+// records and evidence links. A session left without events is deleted. An episode step whose
+// evidence is a forgotten event keeps its place and tool name and loses its text (action, reason,
+// result), and its episode's full-text row is rebuilt. Layer: depends on store/ and below only.
 #ifndef ENGRAM_LIFECYCLE_FORGET_H_
 #define ENGRAM_LIFECYCLE_FORGET_H_
 
