@@ -80,6 +80,12 @@ constexpr int64_t kTtlClaimsPerTransaction = 1000;
 // after its drain (a CI run that never finished).
 constexpr int64_t kFtsMergeStepsPerWindow = 4;
 constexpr int64_t kMinFtsMergeSteps = 64;
+// And bounded in time: while other processes write, each step waits its turn for the write lock
+// and finds their new segments, so 4 steps a window could still take minutes after a drain of
+// 5,000 events under 8 writers (and grow the WAL by hundreds of MB while readers kept it from
+// being reset). The merge only speeds later queries up: FTS5's automerge bounds the segments
+// meanwhile and `engram compact` rewrites both indexes.
+constexpr auto kFtsMergeBudget = std::chrono::seconds(2);
 
 // Opens the database and checks that it is an engram database whose schema reads (with
 // `allow_older`, one a migration can bring up to date).
@@ -455,6 +461,11 @@ class EngineImpl final : public Engine {
       }
     }
 
+    // Admission's content rules read no table: screened before the lock (write/admission.h).
+    const std::vector<Event> batch{row->event};
+    std::vector<ContentScreening> screenings;
+    for (const extraction::CandidateClaim& c : candidates) screenings.push_back(ScreenContent(c, batch));
+
     std::lock_guard<std::mutex> lock(mu_);
     RememberResult result;
     Status st = db_->WriteTransaction([&]() -> Status {
@@ -484,13 +495,13 @@ class EngineImpl final : public Engine {
       if (!seq) return seq.error();
       const int64_t event_seq = *seq;
       result.event = e;
-      std::vector<Event> batch{result.event};
       // Admission follows the session's own kind (a heartbeat session makes no claims, a cron
       // session only low-authority observations), whatever entry point wrote into it.
       auto session_info = store_.GetSession(*session);
       if (!session_info) return session_info.error();
-      for (const extraction::CandidateClaim& c : candidates) {
-        AdmissionDecision admission = Admit(c, batch, session_info->kind);
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        const extraction::CandidateClaim& c = candidates[i];
+        AdmissionDecision admission = Admit(screenings[i], session_info->kind);
         if (!admission.admitted) {
           ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(*ns, event_seq, std::nullopt, now, "rejected", admission.reason,
                                                      admission.detail, CandidateJson(c)));
@@ -549,8 +560,9 @@ class EngineImpl final : public Engine {
       // `optimize` held the write lock for the whole rewrite of both indexes (B43).
       std::lock_guard<std::mutex> lock(mu_);
       const int64_t steps = std::max(kMinFtsMergeSteps, kFtsMergeStepsPerWindow * report->batches);
+      const auto deadline = std::chrono::steady_clock::now() + kFtsMergeBudget;
       for (const char* table : {"claim_fts", "event_fts"}) {
-        (void)sqlite::MergeFtsSegments(*db_, table, steps);
+        (void)sqlite::MergeFtsSegments(*db_, table, steps, deadline);
       }
     }
     return report;

@@ -93,71 +93,83 @@ AdmissionDecision Reject(const char* reason, std::string detail) {
 
 }  // namespace
 
-AdmissionDecision Admit(const extraction::CandidateClaim& c, const std::vector<Event>& batch,
-                        std::string_view session_kind) {
-  if (session_kind == "heartbeat" || session_kind == "subagent") {
-    return Reject(kReasonSessionKind,
-                  fmt::format("{} sessions keep their events but make no claims", session_kind));
-  }
-  if (c.source_events.empty()) return Reject(kReasonNotLocatable, "no source event");
+ContentScreening ScreenContent(const extraction::CandidateClaim& c, const std::vector<Event>& batch) {
+  ContentScreening out;
+  auto reject = [&out](const char* reason, std::string detail) {
+    out.rejection = Reject(reason, std::move(detail));
+    return out;
+  };
+  if (c.source_events.empty()) return reject(kReasonNotLocatable, "no source event");
   for (size_t index : c.source_events) {
     if (index >= batch.size()) {
-      return Reject(kReasonNotLocatable, fmt::format("source event {} is outside the batch of {}", index, batch.size()));
+      return reject(kReasonNotLocatable, fmt::format("source event {} is outside the batch of {}", index, batch.size()));
     }
   }
   const Event& source = batch[c.source_events.front()];
   if (IsBlank(c.subject) || IsBlank(c.predicate) || IsBlank(c.value)) {
-    return Reject(kReasonEmpty, "blank subject, predicate or value");
+    return reject(kReasonEmpty, "blank subject, predicate or value");
   }
   if (!c.evidence_span.empty() && source.content.find(c.evidence_span) == std::string::npos) {
-    return Reject(kReasonNotLocatable, "the evidence span is not in the source event");
+    return reject(kReasonNotLocatable, "the evidence span is not in the source event");
   }
   if (std::string missing = MissingNumber(c.value, source.content); !missing.empty()) {
-    return Reject(kReasonNotLocatable, fmt::format("the number {} is not in the source event", missing));
+    return reject(kReasonNotLocatable, fmt::format("the number {} is not in the source event", missing));
   }
   if (CodePointCount(NormalizeKey(c.value)) < 2 && !(c.value.size() == 1 && std::isdigit(static_cast<unsigned char>(c.value[0])))) {
-    return Reject(kReasonNotNotable, "value too short");
+    return reject(kReasonNotNotable, "value too short");
   }
-  if (AllStopwords(c.value) && !IsThingState(c)) return Reject(kReasonNotNotable, "value has only stopwords");
+  if (AllStopwords(c.value) && !IsThingState(c)) return reject(kReasonNotNotable, "value has only stopwords");
   if (LooksLikeSecret(c.value) || LooksLikeSecret(c.text) || LooksLikeSecret(c.evidence_span)) {
-    return Reject(kReasonSecret, "looks like a credential");
+    return reject(kReasonSecret, "looks like a credential");
   }
   if (text::LooksLikeInstruction(c.value) || text::LooksLikeInstruction(c.text)) {
-    return Reject(kReasonInstructionLike, "looks like an instruction to the model; kept as event only");
+    return reject(kReasonInstructionLike, "looks like an instruction to the model; kept as event only");
   }
 
   // Provenance of the sources.
-  bool any_user = false, any_assistant = false;
   for (size_t index : c.source_events) {
     const Event& e = batch[index];
-    if (e.role == "user" && (e.origin_class == "direct_user")) any_user = true;
-    if (e.role == "assistant") any_assistant = true;
+    if (e.role == "user" && (e.origin_class == "direct_user")) out.any_user = true;
+    if (e.role == "assistant") out.any_assistant = true;
   }
-  if (!any_user && any_assistant) {
+  if (!out.any_user && out.any_assistant) {
     std::string subject = NormalizeKey(c.subject);
     bool about_user = subject == "user" || subject == "the user" || subject == "用户" || subject == "我";
     for (const Event& e : batch) {
       if (e.role == "user" && !e.speaker.empty() && NormalizeKey(e.speaker) == subject) about_user = true;
     }
     if (about_user) {
-      return Reject(kReasonAssistantAttribution, "only the assistant said it; it is not a fact about the user");
+      return reject(kReasonAssistantAttribution, "only the assistant said it; it is not a fact about the user");
     }
   }
+  return out;
+}
 
+AdmissionDecision Admit(const ContentScreening& screening, std::string_view session_kind) {
+  if (session_kind == "heartbeat" || session_kind == "subagent") {
+    return Reject(kReasonSessionKind,
+                  fmt::format("{} sessions keep their events but make no claims", session_kind));
+  }
+  if (screening.rejection) return *screening.rejection;
   AdmissionDecision d;
   d.admitted = true;
   d.reason = "admitted";
   if (session_kind == "cron") {
     d.authority = "low";
-  } else if (any_user) {
+  } else if (screening.any_user) {
     d.authority = "high";
-  } else if (any_assistant) {
+  } else if (screening.any_assistant) {
     d.authority = "medium";
   } else {
     d.authority = "low";
   }
   d.assertion = d.authority == "low" ? "observation" : "fact";
   return d;
+}
+
+AdmissionDecision Admit(const extraction::CandidateClaim& c, const std::vector<Event>& batch,
+                        std::string_view session_kind) {
+  return Admit(ScreenContent(c, batch), session_kind);
 }
 
 }  // namespace engram

@@ -3,6 +3,7 @@
 #ifndef ENGRAM_WRITE_ADMISSION_H_
 #define ENGRAM_WRITE_ADMISSION_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,22 @@ struct AdmissionDecision {
 //   unknown events and cron sessions, which also make only observations.
 AdmissionDecision Admit(const extraction::CandidateClaim& candidate, const std::vector<Event>& batch,
                         std::string_view session_kind);
+
+// The part of Admit that reads only the candidate and its batch, never the database: every rule
+// above but the session kind's. Writers run it before they take the write lock: its regular
+// expressions are the slowest part of admission (the threat scan's DFA is built on first use,
+// about 10 ms in a fresh CLI process), and the lock is held by nobody while it runs (B43).
+struct ContentScreening {
+  std::optional<AdmissionDecision> rejection;  // set when a content rule rejects the candidate
+  bool any_user = false;       // a source is a direct user event
+  bool any_assistant = false;  // a source is an assistant event
+};
+ContentScreening ScreenContent(const extraction::CandidateClaim& candidate, const std::vector<Event>& batch);
+
+// Admit's last step: the session kind's rules (which come first: a heartbeat session rejects
+// whatever the content) applied to a screening. Admit(c, batch, kind) ==
+// Admit(ScreenContent(c, batch), kind).
+AdmissionDecision Admit(const ContentScreening& screening, std::string_view session_kind);
 
 }  // namespace engram
 

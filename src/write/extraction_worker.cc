@@ -194,6 +194,9 @@ void ExtractionWorker::ExtractWindows(LeaseClock* clock, std::vector<Window>* wi
     report->events += static_cast<int64_t>(w.events.size());
     if (w.session.kind != "heartbeat" && w.session.kind != "subagent") {
       w.candidates = extractor_.Extract(w.events);
+      if (w.candidates) {
+        for (const extraction::CandidateClaim& c : *w.candidates) w.admissions.push_back(Admit(c, w.events, w.session.kind));
+      }
     }
   }
 }
@@ -219,14 +222,15 @@ Status ExtractionWorker::CommitWindow(const std::string& token, TimestampMs now,
     held_back->insert(session);
     return jobs_.Fail(w.jobs, token, now, error, options_.max_attempts, options_.backoff_ms);
   }
-  ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates, now,
-                                     delta));
+  ENGRAM_RETURN_IF_ERROR(WriteWindow(w.jobs.front().namespace_id, w.events, w.seqs, w.session, *w.candidates,
+                                     w.admissions, now, delta));
   return jobs_.Complete(w.jobs, token, now);
 }
 
 Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                                      const SessionInfo& session,
-                                     const std::vector<extraction::CandidateClaim>& candidates, TimestampMs now,
+                                     const std::vector<extraction::CandidateClaim>& candidates,
+                                     const std::vector<AdmissionDecision>& admissions, TimestampMs now,
                                      ProcessReport* delta) {
   if (session.kind == "heartbeat" || session.kind == "subagent") {
     for (int64_t seq : seqs) {
@@ -234,8 +238,9 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
                                                  session.kind + " session: events kept, no claims", "{}"));
     }
   }
-  for (const extraction::CandidateClaim& c : candidates) {
-    AdmissionDecision admission = Admit(c, batch, session.kind);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const extraction::CandidateClaim& c = candidates[i];
+    const AdmissionDecision& admission = admissions[i];
     if (!admission.admitted) {
       std::optional<int64_t> event_seq;
       if (!c.source_events.empty() && c.source_events.front() < seqs.size()) event_seq = seqs[c.source_events.front()];

@@ -19,6 +19,7 @@
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/job_store.h"
 #include "store/sqlite/tombstone_store.h"
+#include "write/admission.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
 
@@ -63,6 +64,9 @@ class ExtractionWorker {
     std::vector<int64_t> seqs;
     SessionInfo session;
     Result<std::vector<extraction::CandidateClaim>> candidates = std::vector<extraction::CandidateClaim>{};
+    // One per candidate, decided with the extraction, before the write lock is taken (admission
+    // reads no table; its regular expressions would otherwise run inside the transaction, B43).
+    std::vector<AdmissionDecision> admissions;
   };
 
   // The leases of one batch: when they were last renewed (ms UTC).
@@ -93,10 +97,11 @@ class ExtractionWorker {
   // After a store error: records it on the windows not written (backoff, then failed).
   void FailWindows(const std::string& token, const std::vector<Window>& windows, size_t from, const Status& error,
                    ProcessReport* report);
-  // Admits and writes one window's candidates (inside the caller's transaction).
+  // Writes one window's candidates as their admissions (one each) decided (inside the caller's
+  // transaction).
   Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                      const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,
-                     TimestampMs now, ProcessReport* delta);
+                     const std::vector<AdmissionDecision>& admissions, TimestampMs now, ProcessReport* delta);
 
   sqlite::Database& db_;
   std::mutex& db_mutex_;

@@ -153,8 +153,10 @@ Database::~Database() {
   if (!options_.lock_wait_log.empty() && transactions_ > 0) {
     // One line, appended in one write(2) with O_APPEND, so lines of concurrent processes never mix.
     const std::string line =
-        fmt::format("{{\"pid\":{},\"transactions\":{},\"wait_total_ms\":{:.3f},\"wait_max_ms\":{:.3f}}}\n",
-                    getpid(), transactions_, wait_total_us_ / 1000.0, wait_max_us_ / 1000.0);
+        fmt::format("{{\"pid\":{},\"transactions\":{},\"wait_total_ms\":{:.3f},\"wait_max_ms\":{:.3f},"
+                    "\"hold_total_ms\":{:.3f},\"hold_max_ms\":{:.3f}}}\n",
+                    getpid(), transactions_, wait_total_us_ / 1000.0, wait_max_us_ / 1000.0,
+                    hold_total_us_ / 1000.0, hold_max_us_ / 1000.0);
     const int fd = open(options_.lock_wait_log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd >= 0) {
       (void)!write(fd, line.data(), line.size());
@@ -268,6 +270,7 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
     ++transactions_;
     wait_total_us_ += waited_us;
     wait_max_us_ = std::max(wait_max_us_, waited_us);
+    const auto locked_at = std::chrono::steady_clock::now();
     Status st = body();
     if (!st.ok()) {
       Exec("ROLLBACK");
@@ -284,6 +287,10 @@ Status Database::WriteTransaction(const std::function<Status()>& body) {
       if (commit.code() == StatusCode::kBusy) continue;
       return commit;
     }
+    const int64_t held_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - locked_at).count();
+    hold_total_us_ += held_us;
+    hold_max_us_ = std::max(hold_max_us_, held_us);
     checkpointer_.MaybeCheckpoint(db_);
     return Status::Ok();
   }

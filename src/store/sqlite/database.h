@@ -127,10 +127,13 @@ class Database {
   BusyWait busy_wait_;
   bool read_only_ = false;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
-  // Write-lock waits of WriteTransaction (Options::lock_wait_log), in microseconds.
+  // Write-lock waits of WriteTransaction (Options::lock_wait_log), and how long each committed
+  // transaction held the lock (BEGIN IMMEDIATE taken to COMMIT done), in microseconds.
   int64_t transactions_ = 0;
   int64_t wait_total_us_ = 0;
   int64_t wait_max_us_ = 0;
+  int64_t hold_total_us_ = 0;
+  int64_t hold_max_us_ = 0;
 };
 
 }  // namespace engram::sqlite

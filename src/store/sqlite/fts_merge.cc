@@ -6,10 +6,11 @@
 
 namespace engram::sqlite {
 
-Result<int64_t> MergeFtsSegments(Database& db, std::string_view table, int64_t max_steps) {
+Result<int64_t> MergeFtsSegments(Database& db, std::string_view table, int64_t max_steps,
+                                 std::chrono::steady_clock::time_point deadline) {
   const std::string sql = fmt::format("INSERT INTO {0}({0}, rank) VALUES ('merge', -{1})", table, kFtsMergePagesPerStep);
   int64_t merged = 0;
-  for (int64_t step = 0; step < max_steps; ++step) {
+  for (int64_t step = 0; step < max_steps && std::chrono::steady_clock::now() < deadline; ++step) {
     if (step > 0) YieldWriteLock();
     int64_t changed = 0;
     Status st = db.WriteTransaction([&]() -> Status {

@@ -10,6 +10,7 @@
 #ifndef ENGRAM_STORE_SQLITE_FTS_MERGE_H_
 #define ENGRAM_STORE_SQLITE_FTS_MERGE_H_
 
+#include <chrono>
 #include <cstdint>
 #include <string_view>
 
@@ -22,10 +23,13 @@ namespace engram::sqlite {
 inline constexpr int kFtsMergePagesPerStep = 64;
 
 // Merges `table`'s segments, kFtsMergePagesPerStep pages per write transaction, the write lock
-// given up between two (YieldWriteLock), until a step finds nothing to merge or `max_steps`
-// steps ran. Returns the steps that merged something. Errors: from SQLite (what was merged
-// before stays merged). The caller must not be inside a transaction. Not thread-safe.
-Result<int64_t> MergeFtsSegments(Database& db, std::string_view table, int64_t max_steps);
+// given up between two (YieldWriteLock), until a step finds nothing to merge, `max_steps` steps
+// ran, or `deadline` (steady clock) passed before a step. Returns the steps that merged
+// something. Errors: from SQLite (what was merged before stays merged). The caller must not be
+// inside a transaction. Not thread-safe.
+Result<int64_t> MergeFtsSegments(Database& db, std::string_view table, int64_t max_steps,
+                                 std::chrono::steady_clock::time_point deadline =
+                                     std::chrono::steady_clock::time_point::max());
 
 }  // namespace engram::sqlite
 
