@@ -189,6 +189,34 @@ TEST(McpTapTest, AServerThatAnswersAtOnceHasEveryCallPaired) {
   EXPECT_EQ(unpaired, 0);
 }
 
+TEST(McpTapTest, EveryCallTheClientSawAnsweredSurvivesAKill) {
+  // The default commits a call's record before its response reaches the client: a tap killed
+  // (SIGKILL) right after the client read an answer has that call, and every one before it, in its
+  // journal. (With --async-commit the last calls are usually lost here: their records are
+  // committed just after the answer is forwarded.)
+  for (int answered : {1, 23}) {
+    TempDir dir;
+    Piped tap = StartPiped({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--", "sed", "-u",
+                            R"(s|"method":"tools/call"|"result":{}|)"});
+    ASSERT_GT(tap.pid, 0);
+    char buffer[4096];
+    for (int i = 1; i <= answered; ++i) {
+      const std::string line = Line(Call(i, "lookup", {{"n", i}}));
+      ASSERT_EQ(write(tap.in, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+      ASSERT_NE(fgets(buffer, sizeof(buffer), tap.out), nullptr) << "no answer to call " << i;
+    }
+    kill(tap.pid, SIGKILL);
+    waitpid(tap.pid, nullptr, 0);
+    close(tap.in);
+    fclose(tap.out);
+    CliResult drain = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "drain", "-n", "cap", "--json"});
+    ASSERT_EQ(drain.exit_code, 0) << drain.Describe();
+    std::set<std::string> requests;
+    for (const auto& [id, e] : ToolEvents(dir.File("cap.db"), "cap")) requests.insert(e["capture"].value("request_id", ""));
+    for (int i = 1; i <= answered; ++i) EXPECT_EQ(requests.count(std::to_string(i)), 1u) << "call " << i << " of " << answered;
+  }
+}
+
 TEST(McpTapTest, BadFlagsAreRefusedBeforeTheServerStarts) {
   TempDir dir;
   CliResult no_ns = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "--", "cat"}, "");

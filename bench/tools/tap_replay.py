@@ -11,10 +11,15 @@ recorded result, and the same calls to the stub directly. Reports:
   * by reference: results over --inline-bytes are in the journal's payload store and read back equal;
   * added latency: round trip per call (client → server → client), tapped minus direct, p50 / p99;
   * kill -9: the tap killed after half of the calls; how many calls the client had an answer for,
-    how many of those are in the journal (the rest are lost: the tap forwards a response before its
-    record is committed), and that `mcp-tap drain` then delivers each journaled record once.
+    how many of those are in the journal (by default none is lost: a response reaches the client
+    after its record is committed; with --async-commit the tap forwards first and a kill loses the
+    last uncommitted group), and that `mcp-tap drain` then delivers each journaled record once.
+
+The tapped run and the kill run are made for the tap's default and, in the same run, for each
+--compare flag set (default: `--async-commit`), each against the same direct baseline.
 
 Usage: python3 bench/tools/tap_replay.py --engram build/engram --data ../shared/data/taubench [--json]
+           [--compare=--async-commit]
 """
 
 import argparse
@@ -127,27 +132,12 @@ def tool_events(binary, db, ns):
     return events
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--engram", default="build/engram")
-    ap.add_argument("--data", default="../shared/data/taubench")
-    ap.add_argument("--inline-bytes", type=int, default=1024)
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    binary = os.path.abspath(a.engram)
-    calls = recorded_calls(a.data)
-    work = tempfile.mkdtemp(prefix="tap-replay-")
-    results_path = os.path.join(work, "results.json")
-    json.dump([c[3] for c in calls], open(results_path, "w"))
-    stub_path = os.path.join(work, "stub.py")
-    open(stub_path, "w").write(STUB)
-    stub = [sys.executable, stub_path, results_path]
-
-    direct = replay(stub, calls)
-    db = os.path.join(work, "cap.db")
-    tap = [binary, "--db", db, "mcp-tap", "-n", "replay", "--inline-bytes", str(a.inline_bytes), "--flush-ms", "60000",
-           "--"] + stub
-    tapped = replay(tap, calls)
+def run_mode(binary, work, calls, stub, direct, flags, inline_bytes, name):
+    """The tapped replay and the kill -9 run with `flags` added to mcp-tap's."""
+    tag = "".join(ch for ch in name if ch.isalnum())
+    db = os.path.join(work, f"cap-{tag}.db")
+    tap = [binary, "--db", db, "mcp-tap", "-n", "replay", "--inline-bytes", str(inline_bytes), "--flush-ms", "60000"]
+    tapped = replay(tap + flags + ["--"] + stub, calls)
     events = tool_events(binary, db, "replay")
     _, status, _ = engram(binary, "--db", db, "mcp-tap", "status", "--json")
     status = json.loads(status)
@@ -172,8 +162,8 @@ def main():
         refs_ok += rc == 0 and json.loads(out)["content"][0]["text"] == calls[i][3]
 
     # kill -9 after half of the calls
-    kill_db = os.path.join(work, "kill.db")
-    kill_tap = [binary, "--db", kill_db, "mcp-tap", "-n", "replay", "--"] + stub
+    kill_db = os.path.join(work, f"kill-{tag}.db")
+    kill_tap = [binary, "--db", kill_db, "mcp-tap", "-n", "replay"] + flags + ["--"] + stub
     half = len(calls) // 2
 
     def kill(client):
@@ -188,8 +178,7 @@ def main():
     distinct = len({e["capture"]["capture_id"] for e in kill_events})
 
     added = [t - d for t, d in zip(tapped, direct)]
-    report = {
-        "calls": len(calls),
+    return {
         "events": len(events),
         "distinct_calls_captured": len(by_index),
         "journal": {k: status[k] for k in ("pending", "delivered", "dead", "payloads", "payload_bytes")},
@@ -204,8 +193,33 @@ def main():
         "kill9": {"answered_before_kill": half, "journaled": before["pending"] + before["delivered"],
                   "delivered_before_kill": before["delivered"], "events_after_drain": len(kill_events),
                   "distinct_events_after_drain": distinct},
-        "load": os.getloadavg(),
     }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engram", default="build/engram")
+    ap.add_argument("--data", default="../shared/data/taubench")
+    ap.add_argument("--inline-bytes", type=int, default=1024)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--compare", default="--async-commit",
+                    help="';'-separated flag sets of mcp-tap to measure beside its default")
+    a = ap.parse_args()
+    binary = os.path.abspath(a.engram)
+    calls = recorded_calls(a.data)
+    work = tempfile.mkdtemp(prefix="tap-replay-")
+    results_path = os.path.join(work, "results.json")
+    json.dump([c[3] for c in calls], open(results_path, "w"))
+    stub_path = os.path.join(work, "stub.py")
+    open(stub_path, "w").write(STUB)
+    stub = [sys.executable, stub_path, results_path]
+
+    direct = replay(stub, calls)
+    report = {"calls": len(calls), "modes": {}}
+    for mode in ["default"] + [m for m in a.compare.split(";") if m]:
+        flags = [] if mode == "default" else mode.split()
+        report["modes"][mode] = run_mode(binary, work, calls, stub, direct, flags, a.inline_bytes, mode)
+    report["load"] = os.getloadavg()
     if a.json:
         print(json.dumps(report))
     else:

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <iostream>
@@ -67,6 +68,27 @@ struct SeenLine {
   std::string line;
   Clock::time_point seen;
   TimestampMs seen_unix_ms;
+  uint64_t ticket = 0;  // a server line's place in its stream (1, 2, ...); 0 for a client line
+};
+
+// How far the recorder got: every server line up to `through` has been matched and the records it
+// completed committed (or refused by the journal). The server pump waits on it to forward.
+class RecordedThrough {
+ public:
+  void Advance(uint64_t ticket) {
+    std::lock_guard lock(mu_);
+    through_ = std::max(through_, ticket);
+    advanced_.notify_all();
+  }
+  void WaitFor(uint64_t ticket) {
+    std::unique_lock lock(mu_);
+    advanced_.wait(lock, [&] { return through_ >= ticket; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable advanced_;
+  uint64_t through_ = 0;
 };
 
 // The pumps' copies of the messages, for the recorder. Two producers; closed when both are done.
@@ -134,6 +156,8 @@ class TapRun {
   LineQueue queue_;
   LineSplitter up_lines_{options_.max_line_bytes};
   LineSplitter down_lines_{options_.max_line_bytes};
+  uint64_t down_tickets_ = 0;  // server lines queued (the server pump's counter)
+  RecordedThrough recorded_;
   int wake_[2] = {-1, -1};  // written when the server has exited: the client pump stops waiting
   StdioTapReport report_;
   std::mutex mu_;  // guards what the consumer waits on
@@ -185,14 +209,23 @@ void TapRun::PumpServerToClient() {
     if (n <= 0) break;  // the server closed its output
     const auto seen = Clock::now();
     const TimestampMs unix_ms = NowMs();
-    // A client that went away: the server's output is still read (so it never blocks) and recorded.
-    if (client_open) client_open = WriteAll(options_.out_fd, buffer.data(), static_cast<size_t>(n));
-    down_lines_.Feed({buffer.data(), static_cast<size_t>(n)}, [&](std::string&& line) {
-      queue_.Push({Direction::kServerToClient, std::move(line), seen, unix_ms});
+    const std::string_view chunk(buffer.data(), static_cast<size_t>(n));
+    if (!options_.commit_before_response && client_open) client_open = WriteAll(options_.out_fd, chunk.data(), chunk.size());
+    const uint64_t before = down_tickets_;
+    down_lines_.Feed(chunk, [&](std::string&& line) {
+      queue_.Push({Direction::kServerToClient, std::move(line), seen, unix_ms, ++down_tickets_});
     });
+    if (options_.commit_before_response) {
+      // The chunk goes out once the records its complete lines finished are committed; the bytes
+      // are the server's, unchanged (a partial last line goes with them: no client acts on it
+      // before its newline, which comes in a later chunk that waits for its own record).
+      if (down_tickets_ > before) recorded_.WaitFor(down_tickets_);
+      // A client that went away: the server's output is still read (so it never blocks) and recorded.
+      if (client_open) client_open = WriteAll(options_.out_fd, chunk.data(), chunk.size());
+    }
   }
   down_lines_.Finish([&](std::string&& line) {
-    queue_.Push({Direction::kServerToClient, std::move(line), Clock::now(), NowMs()});
+    queue_.Push({Direction::kServerToClient, std::move(line), Clock::now(), NowMs(), ++down_tickets_});
   });
   queue_.ProducerDone();
 }
@@ -223,7 +256,9 @@ void TapRun::Record() {
   int64_t unparsable = 0;
   while (queue_.PopAll(&lines)) {
     std::vector<ToolCallRecord> done;
+    uint64_t through = 0;
     for (SeenLine& seen : lines) {
+      through = std::max(through, seen.ticket);
       const nlohmann::json message = nlohmann::json::parse(seen.line, nullptr, /*allow_exceptions=*/false);
       if (message.is_discarded()) {
         // Only a client's line can be a lost call; a server may print anything (it should not).
@@ -236,8 +271,10 @@ void TapRun::Record() {
     }
     lines.clear();
     Commit(done);
+    recorded_.Advance(through);
   }
   Commit(matcher_.Close());
+  recorded_.Advance(UINT64_MAX);
   report_.not_captured = matcher_.malformed() + unparsable + up_lines_.oversized();
   std::lock_guard lock(mu_);
   recording_done_ = true;

@@ -32,6 +32,12 @@ struct StdioTapOptions {
   DeliveryOptions delivery;
   // Opens the engine the consumer delivers to (on the consumer's thread); nullptr: journal only.
   std::function<Result<std::unique_ptr<Engine>>()> open_engine;
+  // true: a server's line that completes a tools/call reaches the client only once the call's
+  // record is committed to the journal, so killing the tap (kill -9) loses no call the client saw
+  // answered; it costs the response one journal commit (group-committed with the calls answered
+  // at the same time). false: the record is committed just after the response is forwarded, and a
+  // killed tap loses the calls of its last uncommitted group (docs/capture.md).
+  bool commit_before_response = true;
   int flush_ms = 2000;  // after the server's output ends, how long the consumer may go on delivering
   size_t max_line_bytes = size_t{64} << 20;  // longer messages are forwarded but not captured
   int in_fd = 0;   // what the client writes (the tap's stdin)

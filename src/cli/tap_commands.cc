@@ -25,6 +25,7 @@ struct TapFlags {
   std::string journal;
   size_t inline_bytes = 4096;
   bool no_payloads = false;
+  bool async_commit = false;
   int flush_ms = 2000;
   std::vector<std::string> command;
 };
@@ -58,6 +59,7 @@ int RunTap(const GlobalFlags& flags, const TapFlags& tap) {
   options.payloads = {.keep = !tap.no_payloads, .inline_bytes = tap.inline_bytes};
   options.delivery = Delivery(flags, tap);
   options.flush_ms = tap.flush_ms;
+  options.commit_before_response = !tap.async_commit;
   options.open_engine = [&flags] { return OpenEngine(flags, OpenMode::kCreate); };
   auto report = capture::RunStdioTap(options);
   if (!report) return Fail(flags, report.error());
@@ -188,6 +190,9 @@ void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands)
                               "the journal (0-{}; default 4096)",
                               kMaxInlineBytes));
   cmd->add_flag("--no-payloads", tap->no_payloads, "keep no payload: summaries, hashes and metadata only");
+  cmd->add_flag("--async-commit", tap->async_commit,
+                "forward a tools/call response before its record is committed (less latency; a killed tap "
+                "loses its last uncommitted calls). Default: committed first, nothing lost");
   cmd->add_option("--flush-ms", tap->flush_ms,
                   "after the server exits, how long delivery may go on (the rest: mcp-tap drain); default 2000");
   cmd->add_option("command", tap->command, "the server's command and arguments, after --");
