@@ -14,7 +14,8 @@ MAX_DRAIN s). Every call is a separate process, as agents on one machine run it.
 
 With $ENGRAM_LOCK_WAIT_LOG support in the binary (Options::lock_wait_log), each remember of the
 drain phase also reports how long its write transaction waited for the write lock (lock_wait_ms:
-the direct measure; the drain's own line is under lock_wait_ms.drain). --drain-bin runs the setup
+the direct measure; the drain's own line is under lock_wait_ms.drain) and how long it held the lock
+(lock_hold_ms, binaries that log hold_max_ms). --drain-bin runs the setup
 and the drain with another binary (an older build), the writers staying on ENGRAM_BIN.
 
 A lock error is a failed call whose error says locked/busy (exit code 4). The "write wait" of a
@@ -185,6 +186,19 @@ if os.path.exists(WAIT_LOG):
 idle_waits = [json.loads(line)["wait_max_ms"] / 1000 for line in open(WAIT_LOG + ".idle")] if os.path.exists(
     WAIT_LOG + ".idle") else []
 drain_waits = [json.loads(line) for line in open(WAIT_LOG + ".drain")] if os.path.exists(WAIT_LOG + ".drain") else []
+
+
+def holds(path):
+    """How long each remember held the write lock (s): hold_max_ms of binaries that log it."""
+    if not os.path.exists(path):
+        return []
+    lines = [json.loads(line) for line in open(path) if line.strip()]
+    return [x["hold_max_ms"] / 1000 for x in lines if "hold_max_ms" in x]
+
+
+def spread(values):
+    return dict(n=len(values), p50=ms(pct(values, 0.5)), p99=ms(pct(values, 0.99)),
+                max=ms(max(values) if values else None))
 summary = dict(
     binary=ENGRAM, writers=a.writers, recallers=a.recallers, prefill_events=a.prefill, backlog_events=a.backlog,
     prefill=prefill, stats_before_drain=claims_before.strip()[:400],
@@ -198,6 +212,7 @@ summary = dict(
                       max=ms(max(lock_waits) if lock_waits else None), drain=drain_waits,
                       idle=dict(remembers=len(idle_waits), p50=ms(pct(idle_waits, 0.5)),
                                 p99=ms(pct(idle_waits, 0.99)), max=ms(max(idle_waits) if idle_waits else None))),
+    lock_hold_ms=dict(idle=spread(holds(WAIT_LOG + ".idle")), drain=spread(holds(WAIT_LOG))),
     drain_binary=DRAIN_BIN,
     write_wait_ms=dict(p50=ms(pct(waits, 0.5)), p99=ms(pct(waits, 0.99)), max=ms(max(waits) if waits else None)),
 )

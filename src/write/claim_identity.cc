@@ -174,6 +174,15 @@ constexpr double kNearCopySimilarity = 0.8;
 
 double ValueSimilarity(std::string_view a, std::string_view b) { return WordSimilarity(Words(a), Words(b)); }
 
+std::string NearCopyKey(std::string_view value) {
+  std::string key = "a:";
+  for (const std::string& atom : ProtectedAtoms(value)) {  // a std::set: sorted
+    key += atom;
+    key += '\x1f';
+  }
+  return key;
+}
+
 bool IsNearCopy(std::string_view a, std::string_view b) {
   return ValueSimilarity(a, b) >= kNearCopySimilarity && ProtectedAtoms(a) == ProtectedAtoms(b);
 }

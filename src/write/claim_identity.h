@@ -57,6 +57,11 @@ std::string NormalizeValue(std::string_view value);
 // words and capitalised names found in `text`. Two near-copies merge only when their atom sets agree.
 std::set<std::string> ProtectedAtoms(std::string_view text);
 
+// The near-copy key of a value: its protected atoms, sorted, behind a marker ("a:" when it has
+// none), never "". Two values can be near-copies only when their keys are equal (IsNearCopy
+// requires equal atoms), so the writer reads only the current claims with the candidate's key.
+std::string NearCopyKey(std::string_view value);
+
 // Word-set similarity of two values (Jaccard over NFKC-folded words; CJK by character bigrams),
 // 0–1. A value contained in the other scores at least 0.8.
 double ValueSimilarity(std::string_view a, std::string_view b);

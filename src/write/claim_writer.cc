@@ -163,7 +163,8 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
 
   // 2. Near-copy of a current claim on the same topic with the same polarity (B10).
   //    Only the values are read for the check; the claim itself once it matched.
-  auto topic = store.CurrentValuesByTopic(in.namespace_id, keys.topic_key);
+  const std::string near_copy_key = NearCopyKey(c.value);
+  auto topic = store.CurrentValuesByTopic(in.namespace_id, keys.topic_key, near_copy_key);
   if (!topic) return Error(topic.error());
   const NearCopyOf near_copy(c.value);
   for (const sqlite::TopicValue& existing : *topic) {
@@ -179,6 +180,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   fresh.topic_key = keys.topic_key;
   fresh.polarity_key = keys.polarity_key;
   fresh.search_words = ClaimSearchWords(c.predicate, c.slot);
+  fresh.near_copy_key = near_copy_key;
   Claim& claim = fresh.claim;
   claim.id = NewUlid(in.now);
   claim.namespace_name = in.namespace_name;

@@ -126,12 +126,23 @@ Result<std::vector<StoredClaim>> ClaimStore::CurrentByPolarity(int64_t ns, std::
   return ReadAll(**st);
 }
 
-Result<std::vector<TopicValue>> ClaimStore::CurrentValuesByTopic(int64_t ns, std::string_view key) {
-  auto st = db_.Cached(
-      "SELECT seq, negated, value FROM claims INDEXED BY claims_current_topic "
-      "WHERE namespace_id = ? AND topic_key = ? AND status IN ('active','disputed') ORDER BY seq");
+Result<std::vector<TopicValue>> ClaimStore::CurrentValuesByTopic(int64_t ns, std::string_view key,
+                                                                 std::string_view near_copy_key) {
+  // Two seeks of the partial index (this key, then unknown keys), not an OR the planner might scan.
+  auto st = near_copy_key.empty()
+                ? db_.Cached("SELECT seq, negated, value FROM claims INDEXED BY claims_current_topic "
+                             "WHERE namespace_id = ?1 AND topic_key = ?2 AND status IN ('active','disputed') "
+                             "ORDER BY seq")
+                : db_.Cached("SELECT seq, negated, value FROM claims INDEXED BY claims_current_near_copy "
+                             "WHERE namespace_id = ?1 AND topic_key = ?2 AND near_copy_key = ?3 "
+                             "AND status IN ('active','disputed') "
+                             "UNION ALL "
+                             "SELECT seq, negated, value FROM claims INDEXED BY claims_current_near_copy "
+                             "WHERE namespace_id = ?1 AND topic_key = ?2 AND near_copy_key IS NULL "
+                             "AND status IN ('active','disputed') ORDER BY seq");
   if (!st) return Error(st.error());
   (*st)->Bind(1, ns).Bind(2, key);
+  if (!near_copy_key.empty()) (*st)->Bind(3, near_copy_key);
   std::vector<TopicValue> out;
   while (true) {
     auto row = (*st)->Step();
@@ -209,8 +220,8 @@ Result<int64_t> ClaimStore::Insert(int64_t ns, const StoredClaim& s) {
       "INSERT INTO claims(id, namespace_id, subject, predicate, slot, value, text, qualifiers, negated, "
       "valid_from, valid_to, recorded_from, recorded_to, status, scope, authority, assertion, confidence, "
       "importance, supersedes_id, superseded_by_id, topic_key, conflict_key, polarity_key, fact_hash, "
-      "time_phrase, extractor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-      "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
+      "time_phrase, extractor, near_copy_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+      "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, c.id).Bind(2, ns).Bind(3, c.subject).Bind(4, c.predicate).Bind(5, c.slot).Bind(6, c.value);
@@ -231,6 +242,7 @@ Result<int64_t> ClaimStore::Insert(int64_t ns, const StoredClaim& s) {
   q.Bind(18, c.confidence).Bind(19, c.importance).BindOptional(20, c.supersedes_id);
   q.BindOptional(21, c.superseded_by_id).Bind(22, s.topic_key).BindOptional(23, c.conflict_key);
   q.Bind(24, s.polarity_key).Bind(25, c.fact_hash).BindOptional(26, c.time_phrase).Bind(27, c.extractor);
+  q.BindOptional(28, s.near_copy_key);
   ENGRAM_RETURN_IF_ERROR(q.Run());
   int64_t seq = sqlite3_last_insert_rowid(db_.handle());
   auto fts = db_.Cached("INSERT INTO claim_fts(rowid, body) VALUES (?, ?)");

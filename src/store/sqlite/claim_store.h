@@ -24,6 +24,10 @@ struct StoredClaim {
   // Words indexed with the claim's text but not part of it (Insert): how a question may name the
   // claim's attribute without its value ("job" for "Lin works as a nurse"). Write only.
   std::string search_words;
+  // Which current claims of the topic a new value can be a near-copy of (write/claim_identity.h,
+  // NearCopyKey: its protected atoms). "" = not known (NULL: claims written before schema 13, or
+  // by a path that does not compute it): such a claim is offered to every near-copy check. Write only.
+  std::string near_copy_key;
   Claim claim;  // evidence not loaded unless asked
 };
 
@@ -60,9 +64,11 @@ class ClaimStore {
   // superseded claims of the namespace. Errors: from SQLite. Not thread-safe (one connection).
   Result<std::optional<StoredClaim>> CurrentByFactHash(int64_t namespace_id, std::string_view hash);
   Result<std::vector<StoredClaim>> CurrentByPolarity(int64_t namespace_id, std::string_view key);
-  // The seq, negation and value of each current claim of this topic key, oldest first (the
-  // near-copy check reads only these). Errors: from SQLite.
-  Result<std::vector<TopicValue>> CurrentValuesByTopic(int64_t namespace_id, std::string_view key);
+  // The seq, negation and value of each current claim of this topic key whose near-copy key is
+  // `near_copy_key` or unknown, oldest first (the near-copy check reads only these; "" reads every
+  // current claim of the topic). Errors: from SQLite.
+  Result<std::vector<TopicValue>> CurrentValuesByTopic(int64_t namespace_id, std::string_view key,
+                                                       std::string_view near_copy_key);
   // The claim with this seq. Errors: kNotFound, from SQLite.
   Result<StoredClaim> BySeq(int64_t seq);
   // Current (active or disputed) claims about `subject` (exact), oldest first.

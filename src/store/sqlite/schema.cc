@@ -545,7 +545,20 @@ Status Migrate(Database& db, TextAnalysis analysis) {
           AnalysisName(*stored))));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 12"));
     }
-    // Later migrations go here: `if (*version < 13) { ... PRAGMA user_version = 13; }`.
+    if (*version < 13) {
+      // The near-copy key of a claim (StoredClaim::near_copy_key): a value merges only into a
+      // current claim of its topic with the same protected atoms, so the writer reads only those
+      // (issue 17, B43: one additive topic held thousands of current values, all read for every
+      // candidate). Claims written before it have none and are read as before.
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('claims') WHERE name = 'near_copy_key'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec("ALTER TABLE claims ADD COLUMN near_copy_key TEXT"));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(
+          "CREATE INDEX IF NOT EXISTS claims_current_near_copy ON claims(namespace_id, topic_key, near_copy_key) "
+          "WHERE status IN ('active','disputed')"));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 13"));
+    }
+    // Later migrations go here: `if (*version < 14) { ... PRAGMA user_version = 14; }`.
     return Status::Ok();
   });
 }
