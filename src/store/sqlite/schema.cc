@@ -384,10 +384,12 @@ CREATE TABLE IF NOT EXISTS experience_types (
 )sql";
 
 // Migration 13: episodes formed from the event stream (see the migration step below).
-constexpr const char* kMigration13 = R"sql(
+constexpr const char* kMigration13Columns = R"sql(
 ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT 'explicit' CHECK (origin IN ('explicit','detected'));
 ALTER TABLE episodes ADD COLUMN first_event_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE episodes ADD COLUMN last_event_id TEXT NOT NULL DEFAULT '';
+)sql";
+constexpr const char* kMigration13 = R"sql(
 CREATE UNIQUE INDEX IF NOT EXISTS episodes_segment ON episodes(namespace_id, session_id, first_event_id)
   WHERE origin = 'detected';
 CREATE INDEX IF NOT EXISTS episodes_session ON episodes(namespace_id, session_id, status);
@@ -561,6 +563,9 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       // first and last events of its segment, unique per session for detected ones, so that
       // segmenting a session again never writes a segment twice. Additive: existing rows are
       // explicit episodes with no segment.
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('episodes') WHERE name = 'origin'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration13Columns));
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration13));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 13"));
     }
