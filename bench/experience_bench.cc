@@ -2,6 +2,8 @@
 // public Engine API (see experience_bench.h and bench/README.md).
 #include "experience_bench.h"
 
+#include "boundary_bench.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -676,9 +678,10 @@ Result<json> RulesSummary(Store& s, const std::string& name, const std::vector<B
 }  // namespace
 
 int RunExperienceBench(const ExperienceBenchOptions& options) {
+  if (options.protocol == "boundary") return RunBoundaryBench({.data_dir = options.data_dir, .json = options.json});
   const bool exp1 = options.protocol == "exp1";
   if (!exp1 && options.protocol != "exp2") {
-    std::cerr << "engram-bench experience: the protocol is exp1 or exp2\n";
+    std::cerr << "engram-bench experience: the protocol is exp1, exp2 or boundary\n";
     return 2;
   }
   if (!exp1 && !options.queries_path.empty()) {

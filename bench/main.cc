@@ -10,7 +10,7 @@
 //   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S | --recalls N]
 //                           [--through-api] [--json]
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
-//   engram-bench experience exp1|exp2 --data ../shared/data/taubench [--queries FILE] [--json]
+//   engram-bench experience exp1|exp2|boundary --data ../shared/data/taubench [--queries FILE] [--json]
 //                           [--variant NAME:key=value,...] [--read-prefix P ...] [--dump FILE]
 //   engram-bench working --data ../shared/data/taubench [--json] [--dump FILE]
 #include <CLI/CLI.hpp>
@@ -153,7 +153,9 @@ int main(int argc, char** argv) {
       "leave-one-out (or --queries FILE against all of train+dev): Hit@5, MRR, P@5 micro/macro, nDCG@10, vote@5, "
       "latency; exp2 — the airline trajectories with their outcomes, leave one task out: success-same-type P@5, "
       "failed-same-type@5, MRR, failures as avoid rules; each with its BM25 baseline of the same run");
-  experience_cmd->add_option("protocol", experience.protocol, "exp1 or exp2")->required();
+  experience_cmd->add_option("protocol", experience.protocol,
+                             "exp1, exp2 or boundary (task boundaries of the airline streams: boundary F1)")
+      ->required();
   experience_cmd->add_option("--data", experience.data_dir, "the taubench folder")->required();
   experience_cmd->add_option("--queries", experience.queries_path,
                              "exp1: a task file (the retail format) whose every task is a query against train+dev");

@@ -1,6 +1,7 @@
 // tests/experience_test.cc — experience memory through the Engine, the capability layer and the CLI
 // (docs/experience.md): the rule lifecycle driven by episode streams of known success rates, failed
 // episodes kept out of the examples and present as avoid rules, and one validation for every face.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -302,6 +303,130 @@ TEST(ExperienceCliTest, EpisodeStartStepEndAndRecall) {
   ASSERT_EQ(recall.exit_code, 0) << recall.Describe();
   EXPECT_THAT(recall.out, HasSubstr("cancel the order I placed yesterday"));
   EXPECT_THAT(recall.out, HasSubstr("[cancel_order] cancelled it"));
+}
+
+
+// ---- Episodes from the event stream, and captured calls as steps --------------------------------
+
+// A user / assistant turn of session `session`, at minute `minute` of 2026-12-01.
+EventInput Turn(const std::string& session, int minute, const std::string& role, const std::string& text) {
+  return {.namespace_name = "me", .session_id = session, .role = role, .content = text,
+          .occurred_at = fmt::format("2026-12-01T10:{:02d}:00Z", minute)};
+}
+
+// A tool event as `engram mcp-tap` writes it (metadata.capture).
+EventInput ToolCall(const std::string& session, int minute, const std::string& tool, const std::string& outcome) {
+  EventInput e = Turn(session, minute, "tool", "tool " + tool + "({\"order_id\":\"W42\"}) → " + outcome);
+  e.tool_name = tool;
+  nlohmann::json capture = {{"tool_name", tool}, {"args_summary", "{\"order_id\":\"W42\"}"}, {"outcome", outcome},
+                            {"error_message", outcome == "ok" ? "" : "order already shipped"},
+                            {"result_preview", outcome == "ok" ? "cancelled" : ""}};
+  e.metadata_json = nlohmann::json{{"capture", capture}}.dump();
+  return e;
+}
+
+// Two tasks in one session: a cancellation closed with thanks, then a question about delivery.
+std::vector<EventInput> TwoTasks(const std::string& session) {
+  return {Turn(session, 0, "user", "Hi, please cancel my order W42"), ToolCall(session, 1, "get_order", "ok"),
+          ToolCall(session, 2, "cancel_order", "ok"), Turn(session, 3, "assistant", "Order W42 is cancelled."),
+          Turn(session, 4, "user", "Thank you, that's all!"),
+          Turn(session, 5, "user", "Hello, when will my other parcel arrive?"),
+          ToolCall(session, 6, "get_delivery_date", "ok"), Turn(session, 7, "assistant", "On Friday.")};
+}
+
+TEST(EpisodeSegmentTest, TwoTasksBecomeTwoEpisodesOnceHoweverOftenItRuns) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("s.db")));
+  ASSERT_OK(engine->IngestBatch(TwoTasks("s1")));
+  const TimestampMs soon = 1796119800000;  // 2026-12-01T10:10:00Z: the session is not idle yet
+  ASSERT_OK_AND_ASSIGN(SegmentReport open, engine->SegmentEpisodes({.namespace_name = "me", .now = soon}));
+  ASSERT_EQ(open.episodes.size(), 1u);  // the second task is still open
+  const Episode& first = open.episodes[0];
+  EXPECT_EQ(first.origin, "detected");
+  EXPECT_EQ(first.goal, "Hi, please cancel my order W42");
+  EXPECT_EQ(first.outcome, "success");
+  EXPECT_EQ(first.task_type, "cancel_order");
+  EXPECT_EQ(first.step_count, 2);
+  EXPECT_DOUBLE_EQ(first.boundary_confidence, 0.8);
+  EXPECT_EQ(open.committed_at_once, 1);
+
+  ASSERT_OK_AND_ASSIGN(SegmentReport again, engine->SegmentEpisodes({.namespace_name = "me", .now = soon}));
+  EXPECT_TRUE(again.episodes.empty());
+  ASSERT_OK_AND_ASSIGN(SegmentReport closed,
+                       engine->SegmentEpisodes({.namespace_name = "me", .session_id = "s1", .close = true}));
+  ASSERT_EQ(closed.episodes.size(), 1u);
+  EXPECT_EQ(closed.episodes[0].goal, "Hello, when will my other parcel arrive?");
+  EXPECT_EQ(closed.closed_segments, 1);
+  ASSERT_OK_AND_ASSIGN(SegmentReport after, engine->SegmentEpisodes({.namespace_name = "me", .close = true}));
+  EXPECT_TRUE(after.episodes.empty());
+  ASSERT_OK_AND_ASSIGN(std::vector<Episode> all, engine->ListEpisodes({.namespace_name = "me"}));
+  EXPECT_EQ(all.size(), 2u);
+  ASSERT_OK_AND_ASSIGN(Episode got, engine->GetEpisode("me", first.id));
+  ASSERT_EQ(got.steps.size(), 2u);
+  EXPECT_EQ(got.steps[1].action, "cancel_order({\"order_id\":\"W42\"})");
+  EXPECT_EQ(got.steps[1].result, "ok: cancelled");
+  EXPECT_FALSE(got.steps[1].evidence_event_id.empty());
+
+  // Idle for 30 minutes is over too; a session with explicit episodes is never segmented.
+  ASSERT_OK(engine->IngestBatch(TwoTasks("s2")));
+  ASSERT_OK(engine->StartEpisode({.namespace_name = "me", .goal = "handle s3", .session_id = "s3"}));
+  ASSERT_OK(engine->IngestBatch(TwoTasks("s3")));
+  ASSERT_OK_AND_ASSIGN(SegmentReport idle, engine->SegmentEpisodes({.namespace_name = "me", .now = soon + 3600000}));
+  EXPECT_EQ(idle.episodes.size(), 2u);  // both of s2
+  EXPECT_EQ(idle.sessions_skipped, 1);
+}
+
+TEST(EpisodeSegmentTest, EveryEntryPointValidatesTheSameWay) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("s.db")));
+  EXPECT_EQ(engine->SegmentEpisodes({.namespace_name = ""}).error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine->SegmentEpisodes({.namespace_name = "nobody"}).error().code(), StatusCode::kNotFound);
+  ASSERT_OK(engine->IngestBatch(TwoTasks("s1")));
+  auto missing = engine->SegmentEpisodes({.namespace_name = "me", .session_id = "s9"});
+  ASSERT_FALSE(missing);
+  EXPECT_THAT(missing.error().message(), HasSubstr("field \"session_id\""));
+  const api::Capability* segment = api::FindCapability("segment_episodes");
+  ASSERT_NE(segment, nullptr);
+  auto api_missing = api::Invoke(*engine, *segment, {{"namespace", "me"}, {"session_id", "s9"}}, api::ArgsMode::kStrict);
+  ASSERT_FALSE(api_missing);
+  EXPECT_EQ(api_missing.error().message(), missing.error().message());
+  const std::string db = dir.File("s.db");
+  engine.reset();
+  auto cli = RunCli({"--db", db, "episode", "segment", "-n", "me", "--session", "s9"});
+  EXPECT_NE(cli.exit_code, 0);
+  EXPECT_THAT(cli.err, HasSubstr("field \"session_id\""));
+  auto ok = RunCli({"--db", db, "--json", "episode", "segment", "-n", "me", "--close"});
+  ASSERT_EQ(ok.exit_code, 0) << ok.Describe();
+  EXPECT_EQ(nlohmann::json::parse(ok.out)["episodes"].size(), 2u);
+}
+
+TEST(CapturedStepTest, AToolCallIsAStepOfTheOpenEpisodeOnce) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("c.db")));
+  ASSERT_OK_AND_ASSIGN(Episode e, engine->StartEpisode({.namespace_name = "me", .goal = "cancel W42", .session_id = "run"}));
+  EventInput call = ToolCall("run", 1, "cancel_order", "tool_error");
+  call.idempotency_key = "mcp-tap:01CAPTURE";
+  ASSERT_OK_AND_ASSIGN(IngestResult stored, engine->Ingest(call));
+  ASSERT_OK_AND_ASSIGN(IngestResult replay, engine->Ingest(call));  // the tap delivering it again
+  EXPECT_TRUE(replay.duplicate);
+  ASSERT_OK(engine->Ingest(ToolCall("elsewhere", 2, "refund", "ok")));  // no episode open there
+  ASSERT_OK(engine->Ingest(Turn("run", 3, "user", "did it work?")));    // not a tool call
+
+  ASSERT_OK_AND_ASSIGN(Episode got, engine->GetEpisode("me", e.id));
+  ASSERT_EQ(got.steps.size(), 1u);
+  EXPECT_EQ(got.steps[0].tool_name, "cancel_order");
+  EXPECT_EQ(got.steps[0].action, "cancel_order({\"order_id\":\"W42\"})");
+  EXPECT_EQ(got.steps[0].result, "tool_error: order already shipped");
+  EXPECT_TRUE(got.steps[0].changes_state);
+  EXPECT_EQ(got.steps[0].evidence_event_id, stored.event.id);
+  EXPECT_EQ(got.write_signature, std::vector<std::string>{"cancel_order"});
+
+  ASSERT_OK(engine->EndEpisode({.namespace_name = "me", .episode_id = e.id, .outcome = "failure"}));
+  ASSERT_OK(engine->Ingest(ToolCall("run", 4, "get_order", "ok")));  // after the end: no step
+  ASSERT_OK_AND_ASSIGN(Episode ended, engine->GetEpisode("me", e.id));
+  EXPECT_EQ(ended.steps.size(), 1u);
+  ASSERT_OK_AND_ASSIGN(std::vector<Episode> all, engine->ListEpisodes({.namespace_name = "me"}));
+  EXPECT_EQ(all.size(), 1u);
 }
 
 }  // namespace

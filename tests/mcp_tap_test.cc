@@ -131,6 +131,47 @@ TEST(McpTapTest, EveryToolCallBecomesAnEventOfItsSession) {
   EXPECT_EQ(s.value("pending", -1), 0);
 }
 
+// Calls captured in a session with an open explicit episode become its steps, each once: the
+// episode started through the CLI, the calls made through the tap (the session from the baggage),
+// then the journal drained again.
+TEST(McpTapTest, CapturedCallsBecomeStepsOfTheOpenEpisode) {
+  TempDir dir;
+  const std::string served = dir.File("served.db"), cap = dir.File("cap.db");
+  ASSERT_EQ(RunCli({"--db", served, "remember", "The deploy key is in vault path secret/deploy", "-n", "ns"}).exit_code, 0);
+  CliResult start = RunCli({"--db", cap, "--json", "episode", "start", "-n", "cap", "rotate the deploy key", "--session",
+                            "agent-run-9"});
+  ASSERT_EQ(start.exit_code, 0) << start.Describe();
+  const std::string episode = json::parse(start.out)["id"].get<std::string>();
+  const json baggage = {{"baggage", "engram.session_id=agent-run-9"}};
+  std::string input = Handshake();
+  input += Line(Call(1, "memory_recall", {{"query", "deploy key"}}, baggage));
+  input += Line(Call(2, "no_such_tool", json::object(), baggage));
+  input += Line(Call(3, "memory_recall", {{"query", "other session"}},
+                     {{"baggage", "engram.session_id=agent-run-10"}}));  // no episode open there
+  CliResult tapped = RunCli({"--db", cap, "mcp-tap", "-n", "cap", "--", EngramBinary(), "--db", served, "mcp",
+                             "--namespace", "ns", "--no-worker"},
+                            input);
+  ASSERT_EQ(tapped.exit_code, 0) << tapped.Describe();
+  ASSERT_EQ(RunCli({"--db", cap, "mcp-tap", "drain", "-n", "cap"}).exit_code, 0);
+
+  CliResult got = RunCli({"--db", cap, "--json", "episode", "get", "-n", "cap", episode});
+  ASSERT_EQ(got.exit_code, 0) << got.Describe();
+  const json e = json::parse(got.out);
+  ASSERT_EQ(e["steps"].size(), 2u) << e.dump(2);
+  std::map<std::string, json> by_tool;
+  for (const json& step : e["steps"]) by_tool[step.value("tool_name", "")] = step;
+  EXPECT_EQ(by_tool["memory_recall"].value("action", ""), "memory_recall({\"query\":\"deploy key\"})");
+  EXPECT_EQ(by_tool["memory_recall"].value("result", "").rfind("ok", 0), 0u);
+  EXPECT_EQ(by_tool["no_such_tool"].value("result", "").rfind("rpc_error", 0), 0u);
+  std::set<std::string> evidence;
+  for (const auto& [id, event] : ToolEvents(cap, "cap")) {
+    if (event.value("session", "") == "agent-run-9") evidence.insert(event.value("id", ""));
+  }
+  EXPECT_EQ(evidence, (std::set<std::string>{by_tool["memory_recall"].value("evidence_event_id", ""),
+                                             by_tool["no_such_tool"].value("evidence_event_id", "")}));
+  EXPECT_EQ(e["tools_used"].size(), 2u);
+}
+
 // `engram args...` with pipes to its stdin and from its stdout (stderr to /dev/null).
 struct Piped {
   pid_t pid = -1;

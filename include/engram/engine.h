@@ -402,6 +402,22 @@ class Engine {
   // (unknown namespace).
   virtual Result<ExperienceResult> RecallExperience(const ExperienceQuery& query) = 0;
 
+  // Forms episodes from the event stream (docs/experience.md, "Episodes from the event stream"):
+  // reads each session's events after its last detected episode (user and assistant turns, tool
+  // calls — those of `engram mcp-tap` with their outcome), scores each candidate boundary before a
+  // user turn from closing signals, a terminal state-changing tool call, a new request and the topic
+  // shift (experience/boundary_detector.h), commits each segment that ends at a boundary of
+  // confidence ≥ 0.8 as an ended episode (origin detected: goal = its first user request, steps =
+  // its tool calls or else its assistant turns, each with its event as evidence; outcome failure
+  // when its last tool call failed, success when the user closed it with thanks, else unknown),
+  // and keeps a boundary only a topic shift could lift in the buffer until the text after it
+  // arrives or the session is over (request.close, or idle for ExperienceOptions::segment_idle_ms).
+  // A session with explicit episodes is skipped. Idempotent: a segment is written once (unique
+  // per session and first event) and a call resumes after the last one. Errors: kInvalidArgument
+  // (namespace, session_id), kNotFound (unknown namespace or session), kBusy, kIOError.
+  // Thread-safe.
+  virtual Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) = 0;
+
   // Writes a consistent online snapshot of the database to `path` (VACUUM INTO; writers are not
   // blocked) and its manifest to `path + ".manifest.json"` (schema version, time, engram version,
   // size in bytes, XXH3-128 of the file, tombstone count, highest tombstone id, hash of the

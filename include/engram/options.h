@@ -129,6 +129,11 @@ struct ExperienceOptions {
   // Rules of a type are distilled once this many decided episodes of the type arrived since its
   // last distillation (DESIGN.md: "about 10"); `engram experience distill` distils at once.
   int distill_every = 10;
+  // The episode segmenter (Engine::SegmentEpisodes) treats a session whose last event is this old
+  // (ms) as over: what waits in its buffer is decided and its open segment becomes its last
+  // episode. 30 minutes of inactivity, the session timeout of web analytics (Google Analytics'
+  // default).
+  int64_t segment_idle_ms = 30 * 60 * 1000;
 };
 
 // What Engine::Open may do to the file at Options::db_path (docs/integrity.md). In every mode an

@@ -892,7 +892,13 @@ struct Episode {
   std::string feedback;
   TimestampMs started_at = 0;
   std::optional<TimestampMs> ended_at;
+  // For an explicit episode, how sure its start is a task boundary (1 unless the caller said
+  // less); for a detected one, the confidence of the boundary that ended it (1: its session
+  // closed), docs/experience.md.
   double boundary_confidence = 1.0;
+  std::string origin = "explicit";  // explicit (the episode calls) or detected (SegmentEpisodes)
+  std::string first_event_id;       // detected: the first and last events of its segment ("" else)
+  std::string last_event_id;
 };
 
 // Engine::AddEpisodeStep.
@@ -928,6 +934,35 @@ struct RuleUpdateReport {
 struct EndEpisodeResult {
   Episode episode;
   RuleUpdateReport rules;
+};
+
+// Engine::SegmentEpisodes: form episodes from the event stream of one session or of every session
+// of a namespace (docs/experience.md, "Episodes from the event stream").
+struct SegmentRequest {
+  std::string namespace_name;  // required
+  std::string session_id;      // optional: only this session ("" = every session of the namespace)
+  // The sessions are over: decide the boundaries that wait in the buffer on the text there is and
+  // commit each open segment as the session's last episode. A session idle for
+  // ExperienceOptions::segment_idle_ms is over too.
+  bool close = false;
+  std::optional<TimestampMs> now;  // the clock of idleness, ms UTC (default the wall clock)
+};
+
+// What one segmentation did. The boundary counts are the decisions of this call over the events
+// after each session's last detected episode: a candidate dropped inside a still open segment is
+// looked at again by the next call.
+struct SegmentReport {
+  int64_t sessions_read = 0;
+  int64_t sessions_skipped = 0;  // sessions with explicit episodes: never segmented over them
+  int64_t events_read = 0;
+  std::vector<Episode> episodes;   // detected now, in order, without their steps
+  int64_t committed_at_once = 0;   // boundaries whose signals reached the threshold without waiting
+  int64_t waited_committed = 0;    // boundaries that waited for the text after them, then committed
+  int64_t waited_dropped = 0;      // ... then fell short (their turns stay in one episode)
+  int64_t decided_at_close = 0;    // of the waited ones: decided because the session was over
+  int64_t waiting = 0;             // still in the buffer (a session that is not over)
+  int64_t dropped = 0;             // candidates below the threshold even with a full topic shift
+  int64_t closed_segments = 0;     // last episodes of sessions that were over
 };
 
 // Engine::Distill: distil rules now (also done per type once enough new episodes exist).

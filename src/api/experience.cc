@@ -171,6 +171,19 @@ Result<Reply> RunList(Engine& engine, const Args& args, const CallContext&) {
   return Reply{.body = {{"namespace", ns}, {"items", std::move(items)}, {"next_cursor", std::move(*next)}}};
 }
 
+Result<Reply> RunSegment(Engine& engine, const Args& args, const CallContext&) {
+  SegmentRequest in{.namespace_name = args.String("namespace"), .session_id = args.String("session_id"),
+                    .close = args.Bool("close")};
+  auto now = args.Time("now");
+  if (!now) return Error(now.error());
+  in.now = *now;
+  auto r = engine.SegmentEpisodes(in);
+  if (!r) return Error(r.error());
+  OrderedJson body = SegmentReportToJson(*r);
+  body["namespace"] = in.namespace_name;
+  return Reply{.body = std::move(body)};
+}
+
 Result<Reply> RunDistill(Engine& engine, const Args& args, const CallContext&) {
   const std::string ns = args.String("namespace");
   auto r = engine.Distill({.namespace_name = ns, .task_type = args.String("task_type")});
@@ -340,6 +353,30 @@ std::vector<Capability> ExperienceCapabilities() {
                  .result_schema = PageSchema(EpisodeSchema(), /*namespaced=*/true),
                  .handler = RunList,
                  .rest = {"GET", "/v1/namespaces/{namespace}/episodes"}});
+  out.push_back(
+      {.name = "segment_episodes",
+       .group = "experience",
+       .description = "Form episodes from the event stream of one session (or every session of the namespace): "
+                      "boundaries from closing signals (thanks, bye, 谢谢), a terminal state-changing tool call, a "
+                      "new request and the topic shift, committed at confidence 0.8; a weaker boundary waits for "
+                      "more events or the session's end. Sessions with explicit episodes are skipped; idempotent.",
+       .access = Access::kWrite,
+       .params = {NamespaceParam(), Text("session_id", "only this session (default every session)", kMaxIdLength),
+                  {.name = "close", .type = ParamType::kBoolean,
+                   .description = "the sessions are over: decide what waits and commit the last segment",
+                   .default_value = false},
+                  {.name = "now", .type = ParamType::kTimestamp, .description = "the clock of idleness (default now)"}},
+       .result_schema = Object({{"namespace", StringType()},
+                                {"sessions_read", IntegerType()},
+                                {"sessions_skipped", IntegerType("sessions with explicit episodes")},
+                                {"events_read", IntegerType()},
+                                {"episodes", ArrayOf(EpisodeSchema())},
+                                {"boundaries", AnyObject("committed_at_once, waited_committed, waited_dropped, "
+                                                         "decided_at_close, waiting, dropped")},
+                                {"closed_segments", IntegerType()}},
+                               {"namespace", "episodes", "boundaries"}),
+       .handler = RunSegment,
+       .rest = {"POST", "/v1/namespaces/{namespace}/episodes:segment"}});
   out.push_back({.name = "distill_rules",
                  .group = "experience",
                  .description = "Distil rules now from the recent successes and failures of one task type (or every "

@@ -113,6 +113,23 @@ void PrintRecall(const OrderedJson& body) {
   }
 }
 
+void PrintSegmented(const OrderedJson& body) {
+  const OrderedJson& b = body["boundaries"];
+  std::cout << fmt::format(
+      "{} episodes from {} sessions ({} skipped: explicit episodes), {} events read\n"
+      "boundaries: {} committed at once, {} waited then committed, {} waited then dropped ({} at the session's "
+      "end), {} waiting, {} dropped\n",
+      body["episodes"].size(), body["sessions_read"].get<int64_t>(), body["sessions_skipped"].get<int64_t>(),
+      body["events_read"].get<int64_t>(), b["committed_at_once"].get<int64_t>(), b["waited_committed"].get<int64_t>(),
+      b["waited_dropped"].get<int64_t>(), b["decided_at_close"].get<int64_t>(), b["waiting"].get<int64_t>(),
+      b["dropped"].get<int64_t>());
+  for (const OrderedJson& e : body["episodes"]) {
+    std::cout << fmt::format("  {} {} ({} steps, boundary {:.2f}): {}\n", Str(e, "id"), Str(e, "outcome"),
+                             e["step_count"].get<int64_t>(), e["boundary_confidence"].get<double>(),
+                             Str(e, "goal_short"));
+  }
+}
+
 }  // namespace
 
 void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
@@ -147,6 +164,11 @@ void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& co
                        {"--namespace,-n", "--task-type", "--outcome", "--status", "--agent=agent_id", "--limit,-k",
                         "--cursor"},
                        OpenMode::kReadOnly, {.text = PrintEpisodeList});
+  AddCapabilityCommand(*episode, flags, commands, "segment",
+                       "form episodes from the event stream of --session (default every session); --close when "
+                       "the sessions are over",
+                       "segment_episodes", {"--namespace,-n", "--session=session_id", "--close", "--now"},
+                       OpenMode::kReadWrite, {.text = PrintSegmented});
 
   CLI::App* experience = app.add_subcommand(
       "experience", "distilled rules and experience recall (what was learnt doing tasks) — docs/experience.md");

@@ -80,12 +80,26 @@ OrderedJson EpisodeToJson(const Episode& e, bool with_steps) {
   j["started_at"] = FormatTimestamp(e.started_at);
   j["ended_at"] = OptionalTime(e.ended_at);
   j["boundary_confidence"] = e.boundary_confidence;
+  j["origin"] = e.origin;
+  j["first_event_id"] = e.first_event_id;
+  j["last_event_id"] = e.last_event_id;
   if (with_steps) {
     OrderedJson steps = OrderedJson::array();
     for (const EpisodeStep& s : e.steps) steps.push_back(EpisodeStepToJson(s));
     j["steps"] = std::move(steps);
   }
   return j;
+}
+
+OrderedJson SegmentReportToJson(const SegmentReport& r) {
+  OrderedJson episodes = OrderedJson::array();
+  for (const Episode& e : r.episodes) episodes.push_back(EpisodeToJson(e, /*with_steps=*/false));
+  OrderedJson boundaries = {{"committed_at_once", r.committed_at_once}, {"waited_committed", r.waited_committed},
+                            {"waited_dropped", r.waited_dropped},       {"decided_at_close", r.decided_at_close},
+                            {"waiting", r.waiting},                     {"dropped", r.dropped}};
+  return {{"sessions_read", r.sessions_read}, {"sessions_skipped", r.sessions_skipped},
+          {"events_read", r.events_read},     {"episodes", std::move(episodes)},
+          {"boundaries", std::move(boundaries)}, {"closed_segments", r.closed_segments}};
 }
 
 OrderedJson RuleToJson(const Rule& r) {

@@ -21,8 +21,12 @@ OrderedJson EpisodeStepToJson(const EpisodeStep& s);
 // {"id", "namespace", "goal", "goal_short", "task_type", "task_type_source", "task_type_confidence",
 // "status", "outcome", "reward", "outcome_source", "feedback", "agent_id", "session_id",
 // "tools_used", "write_signature", "step_count", "started_at", "ended_at", "boundary_confidence",
-// "steps" (with_steps only)}.
+// "origin", "first_event_id", "last_event_id", "steps" (with_steps only)}.
 OrderedJson EpisodeToJson(const Episode& e, bool with_steps = true);
+// {"sessions_read", "sessions_skipped", "events_read", "episodes": [episode without steps...],
+// "boundaries": {"committed_at_once", "waited_committed", "waited_dropped", "decided_at_close",
+// "waiting", "dropped"}, "closed_segments"}
+OrderedJson SegmentReportToJson(const SegmentReport& r);
 OrderedJson RuleToJson(const Rule& r);
 OrderedJson RuleChangeToJson(const RuleChange& c);
 // {"rule", "chain": [rule...], "history": [change...]}

@@ -962,6 +962,12 @@ class EngineImpl final : public Engine {
     return experience_.Recall(query, NowMs());
   }
 
+  Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.Segment(request, NowMs());
+  }
+
   Result<BackupManifest> Backup(const std::string& path) override {
     std::lock_guard<std::mutex> lock(mu_);
     return lifecycle::Backup(*db_, path);
@@ -1113,6 +1119,9 @@ class EngineImpl final : public Engine {
     if (!seq) return Error(seq.error());
     // Extraction is enqueued in the same transaction: an acknowledged event is never forgotten.
     ENGRAM_RETURN_IF_ERROR(jobs_.EnqueueExtraction(*ns, *session, *seq, e.recorded_at));
+    // A tool call in a session with an open explicit episode is its next step, in the same
+    // transaction: stored once with the event (a replay returned above).
+    ENGRAM_RETURN_IF_ERROR(experience_.AttachToolCall(*ns, e, e.recorded_at));
     return IngestResult{e, false, false, ""};
   }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "experience/episode_segmenter.h"
 #include "experience/episode_validation.h"
 #include "experience/experience_ranking.h"
 #include "experience/rule_lifecycle.h"
@@ -181,24 +182,31 @@ Result<EndEpisodeResult> ExperienceMemory::End(const EpisodeEndInput& input, Tim
       return Status::FailedPrecondition(
           fmt::format("episode \"{}\" has already ended ({})", input.episode_id, e->episode.outcome));
     }
-    ENGRAM_RETURN_IF_ERROR(store.End(e->episode.seq, *ended, now));
-    if (!ended->task_type.empty()) {
-      ENGRAM_RETURN_IF_ERROR(store.SetTaskType(e->episode.seq, ended->task_type, "declared", 1.0, now));
-    } else if (e->episode.task_type_source != "declared") {
-      auto derived = DerivedType(*ns, e->episode);
-      if (!derived) return derived.error();
-      if (!derived->first.empty()) {
-        const char* source = e->episode.step_count > 0 ? "write_signature" : "inferred";
-        ENGRAM_RETURN_IF_ERROR(store.SetTaskType(e->episode.seq, derived->first, source, derived->second, now));
-      }
-    }
-    auto after = EpisodeIn(store, *ns, input.namespace_name, input.episode_id, true);
-    if (!after) return after.error();
-    out.episode = std::move(after->episode);
-    return LearnFrom(*ns, out.episode, now, &out.rules);
+    return Finish(*ns, e->episode, *ended, now, &out);
   });
   if (!st.ok()) return Error(st);
   return out;
+}
+
+Status ExperienceMemory::Finish(int64_t namespace_id, const Episode& e, const Episode& ended, TimestampMs now,
+                                EndEpisodeResult* out) {
+  sqlite::EpisodeStore store(db_);
+  ENGRAM_RETURN_IF_ERROR(store.End(e.seq, ended, now));
+  if (!ended.task_type.empty()) {
+    ENGRAM_RETURN_IF_ERROR(store.SetTaskType(e.seq, ended.task_type, "declared", 1.0, now));
+  } else if (e.task_type_source != "declared") {
+    auto derived = DerivedType(namespace_id, e);
+    if (!derived) return derived.error();
+    if (!derived->first.empty()) {
+      const char* source = e.step_count > 0 ? "write_signature" : "inferred";
+      ENGRAM_RETURN_IF_ERROR(store.SetTaskType(e.seq, derived->first, source, derived->second, now));
+    }
+  }
+  auto after = store.GetBySeqs({e.seq}, /*with_steps=*/true);
+  if (!after) return after.error();
+  if (after->empty()) return Status::NotFound(fmt::format("no episode with id \"{}\"", e.id));
+  out->episode = std::move(after->front().episode);
+  return LearnFrom(namespace_id, out->episode, now, &out->rules);
 }
 
 Result<EndEpisodeResult> ExperienceMemory::SetType(std::string_view namespace_name, std::string_view episode_id,
@@ -485,6 +493,183 @@ Result<ExperienceResult> ExperienceMemory::Recall(const ExperienceQuery& q, Time
   if (!st.ok()) return Error(st);
   out.took_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;
+}
+
+
+namespace {
+
+// At most this many events of one session are segmented per call (the rest wait for the next).
+constexpr int64_t kMaxSegmentEvents = 100000;
+constexpr int kSessionPage = 1000;
+
+// The session's events after its last detected episode, in session order (at most
+// kMaxSegmentEvents).
+Result<std::vector<Event>> EventsToSegment(sqlite::EventStore& events, int64_t session_rowid,
+                                           const std::optional<sqlite::EpisodeStore::SegmentEnd>& last) {
+  if (!last.has_value()) return events.SessionEvents(session_rowid, 0, kMaxSegmentEvents);
+  auto seq = events.SeqOf(last->last_event_id);
+  if (!seq) return Error(seq.error());
+  if (seq->has_value()) {
+    auto position = events.PositionInSession(**seq);
+    if (!position) return Error(position.error());
+    return events.SessionEvents(session_rowid, position->first + 1, kMaxSegmentEvents);
+  }
+  // Its last event was forgotten: the events after the time it ended.
+  auto all = events.SessionEvents(session_rowid, 0, kMaxSegmentEvents);
+  if (!all) return Error(all.error());
+  std::erase_if(*all, [&](const Event& e) { return e.occurred_at <= last->ended_at; });
+  return all;
+}
+
+void CountDecisions(const SegmentPlan& plan, SegmentReport* report) {
+  for (const BoundaryDecision& d : plan.decisions) {
+    if (d.decision == "waiting") {
+      ++report->waiting;
+      continue;
+    }
+    const bool committed = d.decision == "committed";
+    if (!d.waited) {
+      ++(committed ? report->committed_at_once : report->dropped);
+      continue;
+    }
+    ++(committed ? report->waited_committed : report->waited_dropped);
+    if (d.at_close) ++report->decided_at_close;
+  }
+  for (const PlannedSegment& p : plan.segments) report->closed_segments += p.by_close ? 1 : 0;
+}
+
+}  // namespace
+
+Result<SegmentReport> ExperienceMemory::Segment(const SegmentRequest& request, TimestampMs now) {
+  if (!request.session_id.empty()) {
+    ENGRAM_RETURN_IF_ERROR(ValidateNameField("session_id", request.session_id, true));
+  }
+  const TimestampMs clock = request.now.value_or(now);
+  std::vector<std::string> sessions;
+  int64_t ns = 0;
+  Status st = db_.ReadTransaction([&]() -> Status {
+    sessions.clear();
+    auto id = NamespaceId(request.namespace_name);
+    if (!id) return id.error();
+    ns = *id;
+    sqlite::EventStore events(db_);
+    if (!request.session_id.empty()) {
+      auto session = events.FindSession(ns, request.session_id);
+      if (!session) return session.error();
+      if (!session->has_value()) {
+        return Status::NotFound(fmt::format("field \"session_id\": no session \"{}\" in namespace \"{}\"",
+                                            request.session_id, request.namespace_name));
+      }
+      sessions.push_back(request.session_id);
+      return Status::Ok();
+    }
+    for (int64_t after = 0;;) {
+      auto page = events.ListSessions(ns, kSessionPage, after);
+      if (!page) return page.error();
+      for (const SessionInfo& s : *page) sessions.push_back(s.id);
+      if (page->size() < static_cast<size_t>(kSessionPage)) return Status::Ok();
+      after = page->back().seq;
+    }
+  });
+  if (!st.ok()) return Error(st);
+  SegmentReport report;
+  for (const std::string& session : sessions) {
+    ENGRAM_RETURN_IF_ERROR(SegmentSession(ns, request.namespace_name, session, request.close, clock, &report));
+  }
+  return report;
+}
+
+Status ExperienceMemory::SegmentSession(int64_t namespace_id, const std::string& namespace_name,
+                                        const std::string& session_id, bool close, TimestampMs clock,
+                                        SegmentReport* report) {
+  SegmentReport delta;
+  Status st = db_.WriteTransaction([&]() -> Status {
+    delta = {};
+    sqlite::EventStore events(db_);
+    sqlite::EpisodeStore store(db_);
+    auto has_explicit = store.HasExplicitEpisode(namespace_id, session_id);
+    if (!has_explicit) return has_explicit.error();
+    if (*has_explicit) {
+      ++delta.sessions_skipped;
+      return Status::Ok();
+    }
+    auto rowid = events.FindSession(namespace_id, session_id);
+    if (!rowid) return rowid.error();
+    if (!rowid->has_value()) return Status::Ok();
+    auto last = store.LastSegmentEnd(namespace_id, session_id);
+    if (!last) return last.error();
+    auto read = EventsToSegment(events, **rowid, *last);
+    if (!read) return read.error();
+    ++delta.sessions_read;
+    delta.events_read = static_cast<int64_t>(read->size());
+    if (read->empty()) return Status::Ok();
+    std::vector<StreamEvent> stream;
+    for (const Event& e : *read) stream.push_back(StreamEventOf(e));
+    const bool closed = close || clock - stream.back().at >= options_.segment_idle_ms;
+    BoundaryDetector detector(analyzer_);
+    const SegmentPlan plan = PlanSegments(detector, stream, closed);
+    CountDecisions(plan, &delta);
+    for (const PlannedSegment& segment : plan.segments) {
+      auto draft = DraftEpisode(stream, segment);
+      if (draft) ENGRAM_RETURN_IF_ERROR(CommitDraft(namespace_id, namespace_name, session_id, *draft, clock, &delta));
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return st.WithContext(fmt::format("session \"{}\"", session_id));
+  report->sessions_read += delta.sessions_read;
+  report->sessions_skipped += delta.sessions_skipped;
+  report->events_read += delta.events_read;
+  for (Episode& e : delta.episodes) report->episodes.push_back(std::move(e));
+  report->committed_at_once += delta.committed_at_once;
+  report->waited_committed += delta.waited_committed;
+  report->waited_dropped += delta.waited_dropped;
+  report->decided_at_close += delta.decided_at_close;
+  report->waiting += delta.waiting;
+  report->dropped += delta.dropped;
+  report->closed_segments += delta.closed_segments;
+  return Status::Ok();
+}
+
+Status ExperienceMemory::CommitDraft(int64_t namespace_id, const std::string& namespace_name,
+                                     const std::string& session_id, const EpisodeDraft& draft, TimestampMs now,
+                                     SegmentReport* report) {
+  sqlite::EpisodeStore store(db_);
+  Episode e{.id = NewUlid(now), .namespace_name = namespace_name, .session_id = session_id, .goal = draft.goal};
+  e.started_at = draft.started_at;
+  e.boundary_confidence = draft.boundary_confidence;
+  e.origin = "detected";
+  e.first_event_id = draft.first_event_id;
+  e.last_event_id = draft.last_event_id;
+  auto seq = store.Insert(namespace_id, e);
+  if (!seq) return seq.error();
+  for (const EpisodeStep& step : draft.steps) ENGRAM_RETURN_IF_ERROR(store.AppendStep(*seq, step, now));
+  auto stored = store.GetBySeqs({*seq}, /*with_steps=*/false);
+  if (!stored) return stored.error();
+  if (stored->empty()) return Status::Internal("a detected episode vanished in its own transaction");
+  Episode ended{.outcome = draft.outcome, .outcome_source = draft.outcome_source, .feedback = draft.feedback};
+  ended.ended_at = draft.ended_at;
+  EndEpisodeResult out;
+  ENGRAM_RETURN_IF_ERROR(Finish(namespace_id, stored->front().episode, ended, now, &out));
+  out.episode.steps.clear();
+  report->episodes.push_back(std::move(out.episode));
+  return Status::Ok();
+}
+
+Status ExperienceMemory::AttachToolCall(int64_t namespace_id, const Event& event, TimestampMs now) {
+  if (event.role != "tool" || event.id.empty()) return Status::Ok();
+  sqlite::EpisodeStore store(db_);
+  auto open = store.OpenExplicitEpisode(namespace_id, event.session_id);
+  if (!open) return open.error();
+  if (!open->has_value()) return Status::Ok();
+  auto done = store.HasStepFrom(**open, event.id);
+  if (!done) return done.error();
+  if (*done) return Status::Ok();
+  auto episode = store.GetBySeqs({**open}, /*with_steps=*/false);
+  if (!episode) return episode.error();
+  if (episode->empty() || episode->front().episode.step_count >= kMaxEpisodeSteps) return Status::Ok();
+  EpisodeStep step = ToolCallStep(StreamEventOf(event));
+  step.ordinal = static_cast<int>(episode->front().episode.step_count + 1);
+  return store.AppendStep(**open, step, now);
 }
 
 }  // namespace engram::experience

@@ -18,6 +18,7 @@
 #include "engram/options.h"
 #include "engram/status.h"
 #include "engram/types.h"
+#include "experience/episode_segmenter.h"
 #include "experience/task_type_model.h"
 #include "store/sqlite/database.h"
 #include "text/analyzer.h"
@@ -52,6 +53,15 @@ class ExperienceMemory {
   Result<std::vector<Rule>> ListRules(const ListRulesQuery& query);
   Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id);
   Result<ExperienceResult> Recall(const ExperienceQuery& query, TimestampMs now);
+  // Engine::SegmentEpisodes: one write transaction per session.
+  Result<SegmentReport> Segment(const SegmentRequest& request, TimestampMs now);
+
+  // A tool event just stored (inside the caller's write transaction, `namespace_id` its
+  // namespace's row): when its session has an open explicit episode (the newest one when several),
+  // the call becomes that episode's next step — action from the tool name and argument summary,
+  // result from the outcome, evidence the event — unless a step of it already exists. Any other
+  // event, or no open episode, changes nothing. Errors: from SQLite.
+  Status AttachToolCall(int64_t namespace_id, const Event& event, TimestampMs now);
 
  private:
   struct CachedModel {
@@ -70,6 +80,16 @@ class ExperienceMemory {
   // ExperienceOptions::distill_every decided episodes arrived since the last time.
   Status LearnFrom(int64_t namespace_id, const Episode& episode, TimestampMs now, RuleUpdateReport* report);
   Result<int64_t> NamespaceId(std::string_view namespace_name);
+  // Ends the stored open episode `e` with the outcome fields of `ended`, gives it its type (the
+  // declared one, else derived) and learns from it; *out gets the ended episode with its steps.
+  // Inside the caller's transaction.
+  Status Finish(int64_t namespace_id, const Episode& e, const Episode& ended, TimestampMs now, EndEpisodeResult* out);
+  // Segments one session (a write transaction): see Segment.
+  Status SegmentSession(int64_t namespace_id, const std::string& namespace_name, const std::string& session_id,
+                        bool close, TimestampMs clock, SegmentReport* report);
+  // Stores a detected episode (inside the caller's transaction).
+  Status CommitDraft(int64_t namespace_id, const std::string& namespace_name, const std::string& session_id,
+                     const EpisodeDraft& draft, TimestampMs now, SegmentReport* report);
   // Trains a task-type model with the options' epochs and L2 (chosen by cross-validation when 0).
   TaskTypeModel TrainModel(const std::vector<TaskTypeExample>& examples) const;
 

@@ -15,7 +15,7 @@ constexpr const char* kEpisodeColumns =
     "SELECT e.seq, e.namespace_id, e.id, n.name, e.agent_id, e.session_id, e.goal, e.task_type, "
     "e.task_type_source, e.task_type_confidence, e.status, e.outcome, e.reward, e.outcome_source, "
     "e.feedback, e.tools_used, e.write_signature, e.step_count, e.started_at, e.ended_at, "
-    "e.boundary_confidence FROM episodes e JOIN namespaces n ON n.id = e.namespace_id ";
+    "e.boundary_confidence, e.origin, e.first_event_id, e.last_event_id FROM episodes e JOIN namespaces n ON n.id = e.namespace_id ";
 
 StoredEpisode ReadEpisode(const Statement& q) {
   StoredEpisode s;
@@ -42,6 +42,9 @@ StoredEpisode ReadEpisode(const Statement& q) {
   e.started_at = q.Int(18);
   if (!q.IsNull(19)) e.ended_at = q.Int(19);
   e.boundary_confidence = q.Double(20);
+  e.origin = q.Text(21);
+  e.first_event_id = q.Text(22);
+  e.last_event_id = q.Text(23);
   return s;
 }
 
@@ -74,13 +77,14 @@ std::string ShortGoal(std::string_view goal, size_t max_chars) {
 Result<int64_t> EpisodeStore::Insert(int64_t namespace_id, const Episode& e) {
   auto st = db_.Cached(
       "INSERT INTO episodes(id, namespace_id, agent_id, session_id, goal, task_type, task_type_source, "
-      "task_type_confidence, status, outcome, started_at, boundary_confidence, updated_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 'unknown', ?, ?, ?)");
+      "task_type_confidence, status, outcome, started_at, boundary_confidence, updated_at, origin, first_event_id, "
+      "last_event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 'unknown', ?, ?, ?, ?, ?, ?)");
   if (!st) return Error(st.error());
   Statement& q = **st;
   q.Bind(1, e.id).Bind(2, namespace_id).Bind(3, e.agent_id).Bind(4, e.session_id).Bind(5, e.goal);
   q.Bind(6, e.task_type).Bind(7, e.task_type_source).Bind(8, e.task_type_confidence).Bind(9, e.started_at);
-  q.Bind(10, e.boundary_confidence).Bind(11, e.started_at);
+  q.Bind(10, e.boundary_confidence).Bind(11, e.started_at).Bind(12, e.origin).Bind(13, e.first_event_id);
+  q.Bind(14, e.last_event_id);
   ENGRAM_RETURN_IF_ERROR(q.Run());
   int64_t seq = sqlite3_last_insert_rowid(db_.handle());
   auto fts = db_.Cached("INSERT INTO episode_fts(rowid, goal, steps) VALUES (?, ?, '')");
@@ -259,6 +263,61 @@ Result<std::vector<int64_t>> EpisodeStore::RecentOfType(int64_t namespace_id, st
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_id).Bind(2, task_type).Bind(3, outcome).Bind(4, static_cast<int64_t>(limit));
   return (*st)->Ints();
+}
+
+namespace {
+
+// The first column of the rows of a prepared, bound query that has at most one row.
+Result<std::optional<int64_t>> AtMostOneInt(Statement& q) {
+  auto rows = q.Ints();
+  if (!rows) return Error(rows.error());
+  if (rows->empty()) return std::optional<int64_t>();
+  return std::optional<int64_t>(rows->front());
+}
+
+}  // namespace
+
+Result<bool> EpisodeStore::HasExplicitEpisode(int64_t namespace_id, std::string_view session_id) {
+  auto st = db_.Cached(
+      "SELECT 1 FROM episodes WHERE namespace_id = ? AND session_id = ? AND origin = 'explicit' LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, session_id);
+  auto row = AtMostOneInt(**st);
+  if (!row) return Error(row.error());
+  return row->has_value();
+}
+
+Result<std::optional<EpisodeStore::SegmentEnd>> EpisodeStore::LastSegmentEnd(int64_t namespace_id,
+                                                                              std::string_view session_id) {
+  auto st = db_.Cached(
+      "SELECT last_event_id, coalesce(ended_at, started_at) FROM episodes WHERE namespace_id = ? AND session_id = ? "
+      "AND origin = 'detected' ORDER BY seq DESC LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, session_id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  std::optional<SegmentEnd> out;
+  if (*row) out = SegmentEnd{(*st)->Text(0), (*st)->Int(1)};
+  (*st)->Reset();
+  return out;
+}
+
+Result<std::optional<int64_t>> EpisodeStore::OpenExplicitEpisode(int64_t namespace_id, std::string_view session_id) {
+  auto st = db_.Cached(
+      "SELECT seq FROM episodes WHERE namespace_id = ? AND session_id = ? AND origin = 'explicit' "
+      "AND status = 'open' ORDER BY seq DESC LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, session_id);
+  return AtMostOneInt(**st);
+}
+
+Result<bool> EpisodeStore::HasStepFrom(int64_t episode_seq, std::string_view event_id) {
+  auto st = db_.Cached("SELECT 1 FROM episode_steps WHERE episode_seq = ? AND evidence_event_id = ? LIMIT 1");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, episode_seq).Bind(2, event_id);
+  auto row = AtMostOneInt(**st);
+  if (!row) return Error(row.error());
+  return row->has_value();
 }
 
 Result<std::vector<std::string>> EpisodeStore::TaskTypes(int64_t namespace_id) {

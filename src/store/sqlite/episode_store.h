@@ -77,6 +77,20 @@ class EpisodeStore {
   Result<std::vector<int64_t>> RecentOfType(int64_t namespace_id, std::string_view task_type, std::string_view outcome,
                                             int limit);
 
+  // The session's episodes as the segmenter needs them (docs/experience.md): whether it holds an
+  // explicit one (it is then not segmented), the last event and end time of its newest detected one
+  // (nullopt when none: segmenting starts at the session's first event), and the seq of its newest open
+  // explicit episode (nullopt when none: a captured tool call then becomes no step).
+  Result<bool> HasExplicitEpisode(int64_t namespace_id, std::string_view session_id);
+  struct SegmentEnd {
+    std::string last_event_id;
+    TimestampMs ended_at = 0;
+  };
+  Result<std::optional<SegmentEnd>> LastSegmentEnd(int64_t namespace_id, std::string_view session_id);
+  Result<std::optional<int64_t>> OpenExplicitEpisode(int64_t namespace_id, std::string_view session_id);
+  // True when the episode has a step whose evidence is this event.
+  Result<bool> HasStepFrom(int64_t episode_seq, std::string_view event_id);
+
   // Distinct task types of the namespace's ended episodes, sorted.
   Result<std::vector<std::string>> TaskTypes(int64_t namespace_id);
 

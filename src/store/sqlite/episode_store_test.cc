@@ -174,5 +174,46 @@ TEST(ShortGoalTest, CutsAtAWordNearTheLimit) {
       << "52 characters without a space: cut at 50";
 }
 
+// What the segmenter asks of a session: explicit episodes, the end of the last detected segment,
+// the open explicit episode a captured call goes to, and whether a step of an event exists; a
+// detected segment is stored once per session and first event.
+TEST_F(EpisodeStoreTest, SessionQueriesOfTheSegmenter) {
+  EpisodeStore store(*db_);
+  ASSERT_OK(db_->WriteTransaction([&]() -> Status {
+    auto detected = store.Insert(ns_, {.id = "D1", .session_id = "s", .goal = "g", .ended_at = 500,
+                                       .origin = "detected", .first_event_id = "EV1", .last_event_id = "EV5"});
+    if (!detected) return detected.error();
+    auto twice = store.Insert(ns_, {.id = "D2", .session_id = "s", .goal = "g", .origin = "detected",
+                                    .first_event_id = "EV1", .last_event_id = "EV9"});
+    EXPECT_FALSE(twice.has_value());  // the same segment again
+    return Status::Ok();
+  }));
+  ASSERT_OK_AND_ASSIGN(auto end, store.LastSegmentEnd(ns_, "s"));
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(end->last_event_id, "EV5");
+  ASSERT_OK_AND_ASSIGN(auto none, store.LastSegmentEnd(ns_, "other"));
+  EXPECT_FALSE(none.has_value());
+  ASSERT_OK_AND_ASSIGN(bool has_explicit, store.HasExplicitEpisode(ns_, "s"));
+  EXPECT_FALSE(has_explicit);
+  ASSERT_OK_AND_ASSIGN(auto no_open, store.OpenExplicitEpisode(ns_, "s"));
+  EXPECT_FALSE(no_open.has_value());
+
+  int64_t seq = 0;
+  ASSERT_OK(db_->WriteTransaction([&]() -> Status {
+    auto e = store.Insert(ns_, {.id = "X1", .session_id = "s", .goal = "g", .started_at = 100});
+    if (!e) return e.error();
+    seq = *e;
+    return store.AppendStep(seq, {.ordinal = 1, .action = "a", .evidence_event_id = "EV7", .at = 100}, 100);
+  }));
+  ASSERT_OK_AND_ASSIGN(has_explicit, store.HasExplicitEpisode(ns_, "s"));
+  EXPECT_TRUE(has_explicit);
+  ASSERT_OK_AND_ASSIGN(auto open, store.OpenExplicitEpisode(ns_, "s"));
+  EXPECT_EQ(open, seq);
+  ASSERT_OK_AND_ASSIGN(bool from, store.HasStepFrom(seq, "EV7"));
+  EXPECT_TRUE(from);
+  ASSERT_OK_AND_ASSIGN(from, store.HasStepFrom(seq, "EV8"));
+  EXPECT_FALSE(from);
+}
+
 }  // namespace
 }  // namespace engram::sqlite

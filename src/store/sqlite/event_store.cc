@@ -728,6 +728,16 @@ Result<std::vector<Event>> EventStore::SessionEvents(int64_t session_rowid, int6
   return out;
 }
 
+Result<std::optional<int64_t>> EventStore::SeqOf(std::string_view id) {
+  auto st = db_.Cached("SELECT seq FROM events WHERE id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, id);
+  auto seqs = (*st)->Ints();
+  if (!seqs) return Error(seqs.error());
+  if (seqs->empty()) return std::optional<int64_t>();
+  return std::optional<int64_t>(seqs->front());
+}
+
 Result<std::pair<int64_t, int64_t>> EventStore::PositionInSession(int64_t seq) {
   auto st = db_.Cached(
       "SELECT (SELECT count(*) FROM events o WHERE o.session_id = e.session_id AND "

@@ -198,6 +198,8 @@ class EventStore {
 
   // Events of one session in order (occurred_at, seq), positions [offset, offset+count).
   Result<std::vector<Event>> SessionEvents(int64_t session_rowid, int64_t offset, int64_t count);
+  // The seq of the event with this id; nullopt when none is stored.
+  Result<std::optional<int64_t>> SeqOf(std::string_view id);
   // Position of the event within its session's order, and the session's event count.
   Result<std::pair<int64_t, int64_t>> PositionInSession(int64_t seq);
 

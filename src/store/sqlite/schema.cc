@@ -383,6 +383,18 @@ CREATE TABLE IF NOT EXISTS experience_types (
 ) STRICT, WITHOUT ROWID;
 )sql";
 
+// Migration 14: episodes formed from the event stream (see the migration step below).
+constexpr const char* kMigration14Columns = R"sql(
+ALTER TABLE episodes ADD COLUMN origin TEXT NOT NULL DEFAULT 'explicit' CHECK (origin IN ('explicit','detected'));
+ALTER TABLE episodes ADD COLUMN first_event_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE episodes ADD COLUMN last_event_id TEXT NOT NULL DEFAULT '';
+)sql";
+constexpr const char* kMigration14 = R"sql(
+CREATE UNIQUE INDEX IF NOT EXISTS episodes_segment ON episodes(namespace_id, session_id, first_event_id)
+  WHERE origin = 'detected';
+CREATE INDEX IF NOT EXISTS episodes_session ON episodes(namespace_id, session_id, status);
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -558,7 +570,19 @@ Status Migrate(Database& db, TextAnalysis analysis) {
           "WHERE status IN ('active','disputed')"));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 13"));
     }
-    // Later migrations go here: `if (*version < 14) { ... PRAGMA user_version = 14; }`.
+    if (*version < 14) {
+      // Episodes formed from the event stream (experience/episode_segmenter.h): where an episode
+      // came from (explicit: written through the episode calls; detected: the segmenter's) and the
+      // first and last events of its segment, unique per session for detected ones, so that
+      // segmenting a session again never writes a segment twice. Additive: existing rows are
+      // explicit episodes with no segment.
+      auto has = db.QueryInt("SELECT count(*) FROM pragma_table_info('episodes') WHERE name = 'origin'");
+      if (!has) return has.error();
+      if (*has == 0) ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration14Columns));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration14));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 14"));
+    }
+    // Later migrations go here: `if (*version < 15) { ... PRAGMA user_version = 15; }`.
     return Status::Ok();
   });
 }

@@ -132,7 +132,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
                        c[3].find("job_after") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
         if (!verb.negated) lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
-      } else if (name == "markers.tsv" && need(2)) {
+      } else if ((name == "markers.tsv" || name == "episode_signals.tsv") && need(2)) {
         lex.markers_[c[0]].push_back(Lower(c[1]));
       } else if (name == "relations.tsv" && need(1)) {
         lex.relations_.insert(Lower(c[0]));

@@ -1,7 +1,8 @@
 // write/extraction/lexicon.h — the words of the fact frame (data/lexicon/*.tsv, see its README):
 // attribute names and synonyms, attribute cardinality and the qualifiers that partition a slot,
 // facet nouns, values that name their attribute, attribute-bearing verbs, clause-kind markers and
-// relation words. The grammar (fact_frame_reader.h) holds no words of its own.
+// relation words. The grammar (fact_frame_reader.h) holds no words of its own. The episode
+// segmenter's signal words (episode_signals.tsv: kinds closing, opening, request) are markers too.
 //
 // Thread safety: Lexicon::Get() is built once (a function-local static) and immutable after.
 #ifndef ENGRAM_WRITE_EXTRACTION_LEXICON_H_
