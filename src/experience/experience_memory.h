@@ -52,6 +52,7 @@ class ExperienceMemory {
   Result<std::vector<Rule>> ListRules(const ListRulesQuery& query);
   Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id);
   Result<ExperienceResult> Recall(const ExperienceQuery& query, TimestampMs now);
+  Result<std::vector<ColdExperience>> ListCold(std::string_view namespace_name, int limit);
 
  private:
   struct CachedModel {
