@@ -6,7 +6,7 @@
 // a fourth agent that has no episode of its own (so it sees the shared area only, at full weight)
 // with the episode's first user message and its type. What holds (bench/README.md):
 //   * a type is promoted for the held-out agent when that recall returns at least one shared
-//     episode; the pair (promoted type, held-out episode of that type) holds when the held-out
+//     episode of that type; the pair (promoted type, held-out episode of that type) holds when the held-out
 //     episode succeeded. Type precision = holding pairs / pairs; coverage = held-out successes
 //     whose type was promoted / held-out successes.
 //   * every shared rule returned (rule_limit 20) that matches the held-out episode's tool calls
@@ -17,6 +17,7 @@
 // and no gate (every type and rule with one decided episode).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -96,7 +97,10 @@ Status ScoreFold(Engine& engine, const std::vector<AirlineTrial>& trials, int he
     if (!r) return r.error();
     ++c->heldout;
     c->heldout_successes += t.success ? 1 : 0;
-    const bool promoted = !r->episodes.empty();
+    // Recall also returns shared episodes of other types that match the text: only the episode's
+    // own type counts as promoted for it.
+    const bool promoted = std::any_of(r->episodes.begin(), r->episodes.end(),
+                                      [&](const ExperienceEpisode& e) { return e.episode.task_type == t.signature; });
     if (promoted) {
       ++c->type_pairs;
       c->type_holds += t.success ? 1 : 0;

@@ -1,5 +1,7 @@
 #include "store/sqlite/experience_access_store.h"
 
+#include "store/sqlite/sharing_store.h"
+
 namespace engram::sqlite {
 namespace {
 
@@ -81,14 +83,7 @@ Result<std::set<std::string>> ExperienceAccessStore::ColdIds(int64_t namespace_i
       "AND cold_at IS NOT NULL");
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_id);
-  std::set<std::string> out;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    out.insert((*st)->Text(0));
-  }
-  return out;
+  return FirstColumnSet(**st);
 }
 
 Result<std::vector<ColdExperience>> ExperienceAccessStore::ListCold(int64_t namespace_id, int limit) {

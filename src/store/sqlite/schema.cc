@@ -205,12 +205,6 @@ CREATE TABLE tombstones (
   actor            TEXT NOT NULL,
   created_at       INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX tombstones_object ON tombstones(object_id);
-CREATE INDEX tombstones_content ON tombstones(namespace_id, content_hash) WHERE content_hash IS NOT NULL;
-CREATE INDEX tombstones_idempotency ON tombstones(namespace_id, idempotency_hash)
-  WHERE idempotency_hash IS NOT NULL;
-CREATE INDEX tombstones_fact ON tombstones(namespace_id, fact_hash) WHERE fact_hash IS NOT NULL;
-CREATE INDEX tombstones_namespace_time ON tombstones(namespace_id, created_at);
 
 CREATE TABLE audit_log (
   seq          INTEGER PRIMARY KEY,
@@ -421,6 +415,11 @@ INSERT INTO tombstones_13(rowid, id, namespace_id, object_type, object_id, conte
   fact_hash, reason, selector, operation_id, actor, created_at FROM tombstones;
 DROP TABLE tombstones;
 ALTER TABLE tombstones_13 RENAME TO tombstones;
+)sql";
+
+// The indexes of the tombstone ledger: made by migration 4, and again by migration 13 on the
+// rebuilt table.
+constexpr const char* kTombstoneIndexes = R"sql(
 CREATE INDEX tombstones_object ON tombstones(object_id);
 CREATE INDEX tombstones_content ON tombstones(namespace_id, content_hash) WHERE content_hash IS NOT NULL;
 CREATE INDEX tombstones_idempotency ON tombstones(namespace_id, idempotency_hash)
@@ -519,6 +518,7 @@ Status Migrate(Database& db, TextAnalysis analysis) {
     }
     if (*version < 4) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration4));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kTombstoneIndexes));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 4"));
     }
     if (*version < 5) {
@@ -593,6 +593,7 @@ Status Migrate(Database& db, TextAnalysis analysis) {
     }
     if (*version < 13) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration13));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kTombstoneIndexes));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 13"));
     }
     // Later migrations go here: `if (*version < 14) { ... PRAGMA user_version = 14; }`.

@@ -2,6 +2,17 @@
 
 namespace engram::sqlite {
 
+Result<std::set<std::string>> FirstColumnSet(Statement& q) {
+  std::set<std::string> out;
+  while (true) {
+    auto row = q.Step();
+    if (!row) return Error(row.error());
+    if (!*row) break;
+    out.insert(q.Text(0));
+  }
+  return out;
+}
+
 Result<std::vector<AgentTally>> SharingStore::Tallies(Statement& q) {
   std::vector<AgentTally> out;
   while (true) {
@@ -37,14 +48,7 @@ Result<std::set<std::string>> SharingStore::AgentTaskTypes(int64_t namespace_id,
       "SELECT DISTINCT task_type FROM episodes WHERE namespace_id = ?1 AND agent_id = ?2 AND task_type != ''");
   if (!st) return Error(st.error());
   (*st)->Bind(1, namespace_id).Bind(2, agent_id);
-  std::set<std::string> out;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) break;
-    out.insert((*st)->Text(0));
-  }
-  return out;
+  return FirstColumnSet(**st);
 }
 
 }  // namespace engram::sqlite

@@ -23,6 +23,9 @@ struct AgentTally {
   int64_t succeeded = 0;  // of them, those that ended as the experience predicts
 };
 
+// The first column of every row of `q` as a set of strings. Errors: from SQLite.
+Result<std::set<std::string>> FirstColumnSet(Statement& q);
+
 class SharingStore {
  public:
   explicit SharingStore(Database& db) : db_(db) {}
