@@ -194,11 +194,11 @@ int RunSharingBench(const ExperienceBenchOptions& options) {
     }
     report["gates"].push_back(Report(g, counts, MsSince(start)));
   }
-  if (options.json) {
-    std::cout << report.dump(2) << "\n";
-  } else {
+  if (!options.json) {
     PrintTable(report);
+    return 0;
   }
+  std::cout << report.dump(2) << "\n";
   return 0;
 }
 
