@@ -264,7 +264,7 @@ std::vector<Capability> ExperienceCapabilities() {
                .title = "Start an episode",
                .description = "Start recording a task you are doing (its goal). Add steps, then end it with its outcome.",
                .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
-               .params = {"goal", "task_type", "session_id"},
+               .params = {"goal", "task_type", "session_id", "agent_id"},
                .toolset = kToolset}});
   out.push_back(
       {.name = "add_episode_step",
