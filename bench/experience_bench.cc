@@ -202,14 +202,22 @@ Result<BenchData> LoadExp1(const ExperienceBenchOptions& options) {
   return d;
 }
 
-// EXP-2: the airline trajectories as episodes; leave one task (its 4 trials) out.
-Result<BenchData> LoadExp2(const ExperienceBenchOptions& options) {
+// The airline trajectories file as a JSON array.
+Result<json> ReadTrajectories(const ExperienceBenchOptions& options) {
   const std::string path = options.data_dir + "/airline_trajectories_gpt4o.json";
   std::ifstream in(path);
   json all = json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (all.is_discarded() || !all.is_array()) {
     return Error(Status::InvalidArgument(fmt::format("cannot read {} as a JSON array", path)));
   }
+  return all;
+}
+
+// EXP-2: the airline trajectories as episodes; leave one task (its 4 trials) out.
+Result<BenchData> LoadExp2(const ExperienceBenchOptions& options) {
+  auto read = ReadTrajectories(options);
+  if (!read) return Error(read.error());
+  const json& all = *read;
   BenchData d;
   for (const json& t : all) {
     auto e = AirlineEpisode(t, options.read_prefixes);
@@ -677,11 +685,25 @@ Result<json> RulesSummary(Store& s, const std::string& name, const std::vector<B
 
 }  // namespace
 
+Result<std::vector<AirlineTrial>> ReadAirlineTrials(const ExperienceBenchOptions& options) {
+  auto all = ReadTrajectories(options);
+  if (!all) return Error(all.error());
+  std::vector<AirlineTrial> out;
+  for (const json& t : *all) {
+    auto e = AirlineEpisode(t, options.read_prefixes);
+    if (!e) return Error(e.error().WithContext(fmt::format("trajectory {}", out.size())));
+    out.push_back({.task_id = e->group, .trial = t.value("trial", 0), .signature = e->signature,
+                   .success = e->success, .reward = e->reward, .goal = e->goal, .steps = e->steps});
+  }
+  return out;
+}
+
 int RunExperienceBench(const ExperienceBenchOptions& options) {
   if (options.protocol == "boundary") return RunBoundaryBench({.data_dir = options.data_dir, .json = options.json});
+  if (options.protocol == "share") return RunSharingBench(options);
   const bool exp1 = options.protocol == "exp1";
   if (!exp1 && options.protocol != "exp2") {
-    std::cerr << "engram-bench experience: the protocol is exp1, exp2 or boundary\n";
+    std::cerr << "engram-bench experience: the protocol is exp1, exp2, boundary or share\n";
     return 2;
   }
   if (!exp1 && !options.queries_path.empty()) {

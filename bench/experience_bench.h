@@ -23,8 +23,12 @@
 #ifndef ENGRAM_BENCH_EXPERIENCE_BENCH_H_
 #define ENGRAM_BENCH_EXPERIENCE_BENCH_H_
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "engram/status.h"
+#include "engram/types.h"
 
 namespace engram::bench {
 
@@ -44,8 +48,27 @@ struct ExperienceBenchOptions {
 };
 
 // Runs the benchmark and prints the report on stdout (errors on stderr). Returns the exit code: 0,
-// 1 for an engine or data error, 2 for bad options.
+// 1 for an engine or data error, 2 for bad options. Protocol "share" is RunSharingBench.
 int RunExperienceBench(const ExperienceBenchOptions& options);
+
+// One airline trajectory as EXP-2 reads it (goal = the user's first message, steps = the agent's
+// tool calls with their results), with its task and trial.
+struct AirlineTrial {
+  std::string task_id;
+  int trial = 0;
+  std::string signature;  // the task's gold write signature ("a+b", "read_only")
+  bool success = false;   // reward 1
+  std::optional<double> reward;
+  std::string goal;
+  std::vector<EpisodeStepInput> steps;
+};
+
+// The 200 trajectories of <data_dir>/airline_trajectories_gpt4o.json. Errors: the file's.
+Result<std::vector<AirlineTrial>> ReadAirlineTrials(const ExperienceBenchOptions& options);
+
+// `engram-bench experience share` (bench/sharing_bench.cc, bench/README.md): the sharing gate on
+// the airline trajectories, trial = agent, one trial held out in turn.
+int RunSharingBench(const ExperienceBenchOptions& options);
 
 }  // namespace engram::bench
 

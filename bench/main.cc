@@ -10,7 +10,7 @@
 //   engram-bench recall-qps --db FILE --queries TSV [--threads T] [--seconds S | --recalls N]
 //                           [--through-api] [--json]
 //   engram-bench state --data ../shared/data/hlmem_state [--split dev] [--json] [--dump-misses]
-//   engram-bench experience exp1|exp2|boundary --data ../shared/data/taubench [--queries FILE] [--json]
+//   engram-bench experience exp1|exp2|boundary|share --data ../shared/data/taubench [--queries FILE] [--json]
 //                           [--variant NAME:key=value,...] [--read-prefix P ...] [--dump FILE]
 //   engram-bench working --data ../shared/data/taubench [--json] [--dump FILE]
 #include <CLI/CLI.hpp>
@@ -152,9 +152,11 @@ int main(int argc, char** argv) {
       "experience recall on τ-bench (../shared/data/taubench/SOURCE.md): exp1 — retail tasks as episodes, "
       "leave-one-out (or --queries FILE against all of train+dev): Hit@5, MRR, P@5 micro/macro, nDCG@10, vote@5, "
       "latency; exp2 — the airline trajectories with their outcomes, leave one task out: success-same-type P@5, "
-      "failed-same-type@5, MRR, failures as avoid rules; each with its BM25 baseline of the same run");
+      "failed-same-type@5, MRR, failures as avoid rules; each with its BM25 baseline of the same run; share — the "
+      "sharing gate, trial = agent, one trial held out in turn: precision of the promoted types and rules on it, "
+      "against no gate and a majority gate");
   experience_cmd->add_option("protocol", experience.protocol,
-                             "exp1, exp2 or boundary (task boundaries of the airline streams: boundary F1)")
+                             "exp1, exp2, boundary (task boundaries of the airline streams: boundary F1) or share")
       ->required();
   experience_cmd->add_option("--data", experience.data_dir, "the taubench folder")->required();
   experience_cmd->add_option("--queries", experience.queries_path,

@@ -400,6 +400,13 @@ class Engine {
   // returned: they are the evidence of "avoid" rules. Reads only. Errors: kInvalidArgument (text
   // empty or over 64 KiB, rule_limit outside 0–20, episode_limit outside 0–50), kNotFound
   // (unknown namespace).
+  // With query.agent_id: only the agent's own episodes and rules (a rule is its own when one of its
+  // agent's episodes supports it) and the shared area — episode types and rules that passed the
+  // sharing gate (ExperienceOptions::share_min_agents, share_min_success_rate; re-read on every
+  // call, so a later failure demotes them) — the shared ones × shared_other_type_weight for an agent
+  // whose own episodes are all of other types. Cold experience is never returned. The episodes and
+  // rules returned count as accesses of their forget score (batched like recall hits, written by
+  // Maintain). Errors as above, and kInvalidArgument for a blank agent (field "agent").
   virtual Result<ExperienceResult> RecallExperience(const ExperienceQuery& query) = 0;
 
   // Forms episodes from the event stream (docs/experience.md, "Episodes from the event stream"):
@@ -417,6 +424,11 @@ class Engine {
   // (namespace, session_id), kNotFound (unknown namespace or session), kBusy, kIOError.
   // Thread-safe.
   virtual Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) = 0;
+  // The namespace's cold episodes and rules (forget score below ExperienceOptions::forget_cold_below,
+  // found by Maintain), oldest cold first, at most `limit` (1–1000). A later Maintain deletes those
+  // whose score fell below forget_delete_below, with tombstones. Errors: kInvalidArgument,
+  // kNotFound (unknown namespace).
+  virtual Result<std::vector<ColdExperience>> ListColdExperience(std::string_view namespace_name, int limit) = 0;
 
   // Writes a consistent online snapshot of the database to `path` (VACUUM INTO; writers are not
   // blocked) and its manifest to `path + ".manifest.json"` (schema version, time, engram version,

@@ -134,6 +134,21 @@ struct ExperienceOptions {
   // episode. 30 minutes of inactivity, the session timeout of web analytics (Google Analytics'
   // default).
   int64_t segment_idle_ms = 30 * 60 * 1000;
+  // Sharing between agents (docs/experience.md, experience/sharing_gate.h). DESIGN.md: an
+  // experience enters the shared area after ≥ 70% success over ≥ 3 agents.
+  int share_min_agents = 3;
+  double share_min_success_rate = 0.7;
+  // The weight of a shared experience for an agent that has typed episodes, none of the
+  // experience's type (DESIGN.md: "down-weighted for agents of other task types"; 0.5 is the
+  // weight this layer already gives what DESIGN.md calls down-weighted: pending rules).
+  double shared_other_type_weight = 0.5;
+  // Forgetting experience (experience/experience_forget_score.h). DESIGN.md: score = 0.5 ×
+  // exp(−days since access / 60) + 0.3 × ln(accesses + 1) + 0.2 × success rate; below 0.2 cold
+  // (out of recall), below 0.05 deleted (through the forget cascade, with tombstones, by a
+  // maintenance pass after the one that made it cold).
+  double forget_access_days = 60;
+  double forget_cold_below = 0.2;
+  double forget_delete_below = 0.05;
 };
 
 // What Engine::Open may do to the file at Options::db_path (docs/integrity.md). In every mode an

@@ -553,7 +553,8 @@ struct ForgetReport {
 struct Tombstone {
   std::string id;  // ULID
   std::string namespace_name;
-  std::string object_type;       // "event" or "claim"
+  std::string object_type;       // "event" or "claim"; "episode" or "rule" when experience
+                                 // forgetting deleted it (no hash then: docs/experience.md)
   std::string object_id;
   std::string content_hash;      // events: XXH3-128 of the content (32 hex digits)
   std::string idempotency_hash;  // events: XXH3-128 of the idempotency key
@@ -640,6 +641,11 @@ struct MaintainNamespaceReport {
   int64_t archived = 0;         // active/disputed → archived (activation below threshold + grace)
   int64_t vectors_dropped = 0;  // vector rows of archived claims deleted
   int64_t converged = 0;        // duplicate current claims folded into one (same claim keys)
+  // Experience (docs/experience.md, "Forgetting cold experience"): episodes and rules whose forget
+  // score fell below the cold threshold, that rose back above it, and that were deleted (tombstoned).
+  int64_t experience_cold = 0;
+  int64_t experience_warmed = 0;
+  int64_t experience_forgotten = 0;
 };
 
 struct MaintainReport {
@@ -1035,6 +1041,10 @@ struct ExperienceQuery {
   // episode; a benchmark's held-out query). Rules already distilled from them stay.
   std::vector<std::string> exclude_episode_ids;
   std::optional<TimestampMs> now;  // the clock of the recency term; default now
+  // The agent asking (docs/experience.md, "Sharing between agents"): it sees its own episodes and
+  // rules plus the namespace's shared area, never another agent's private experience. Absent: the
+  // whole namespace, as before sharing existed. Given but blank: kInvalidArgument (field "agent").
+  std::optional<std::string> agent_id;
 };
 
 // A task type the model read from the text, with its probability (over the types it knows).
@@ -1045,8 +1055,13 @@ struct TaskTypeGuess {
 
 struct ExperienceRule {
   Rule rule;
-  double score = 0;  // confidence × type probability (× 0.5 when pending or disputed)
+  double score = 0;  // confidence × type probability (× 0.5 when pending or disputed) × share_weight
   std::string why;
+  // With ExperienceQuery::agent_id: "own" (the agent's episodes are among its support) or "shared"
+  // (it passed the sharing gate); "" without an agent.
+  std::string area;
+  std::vector<std::string> source_agents;  // shared: the agents whose episodes passed the gate
+  double share_weight = 1;  // ExperienceOptions::shared_other_type_weight when down-weighted, else 1
 };
 
 struct ExperienceEpisode {
@@ -1057,6 +1072,23 @@ struct ExperienceEpisode {
   double type_match = 0;  // the probability that the episode's type is the task's (0–1)
   double recency = 0;     // exp(−days since it ended / 30)
   std::string why;
+  // As ExperienceRule: "own" (the agent's episode), "shared" (its type passed the sharing gate) or
+  // "" without an agent; the source agents of the shared type; the down-weight applied to score.
+  std::string area;
+  std::vector<std::string> source_agents;
+  double share_weight = 1;
+};
+
+// An episode or rule whose forget score fell below ExperienceOptions::forget_cold_below: out of
+// experience recall, kept until a later maintenance pass deletes it (Engine::ListColdExperience).
+struct ColdExperience {
+  std::string object_type;  // episode or rule
+  std::string id;
+  std::string task_type;
+  std::string text;         // an episode's goal_short, a rule's text
+  TimestampMs cold_at = 0;  // ms UTC: the maintenance pass that made it cold
+  int64_t access_count = 0;
+  std::optional<TimestampMs> last_accessed_at;
 };
 
 struct ExperienceResult {

@@ -227,6 +227,7 @@ Result<Reply> RunRecall(Engine& engine, const Args& args, const CallContext&) {
   q.rule_limit = static_cast<int>(args.Int("rule_limit"));
   q.episode_limit = static_cast<int>(args.Int("episode_limit"));
   q.exclude_episode_ids = args.Strings("exclude_episode_ids");
+  if (args.Has("agent")) q.agent_id = args.String("agent");
   auto now = args.Time("now");
   if (!now) return Error(now.error());
   q.now = *now;
@@ -235,6 +236,15 @@ Result<Reply> RunRecall(Engine& engine, const Args& args, const CallContext&) {
   OrderedJson body = ExperienceResultToJson(*r);
   body["namespace"] = q.namespace_name;
   return Reply{.body = std::move(body)};
+}
+
+Result<Reply> RunListCold(Engine& engine, const Args& args, const CallContext&) {
+  const std::string ns = args.String("namespace");
+  auto cold = engine.ListColdExperience(ns, static_cast<int>(args.Int("limit")));
+  if (!cold) return Error(cold.error());
+  OrderedJson items = OrderedJson::array();
+  for (const ColdExperience& c : *cold) items.push_back(ColdExperienceToJson(c));
+  return Reply{.body = {{"namespace", ns}, {"items", std::move(items)}}};
 }
 
 }  // namespace
@@ -267,7 +277,7 @@ std::vector<Capability> ExperienceCapabilities() {
                .title = "Start an episode",
                .description = "Start recording a task you are doing (its goal). Add steps, then end it with its outcome.",
                .annotations = {.read_only = false, .destructive = false, .idempotent = false, .open_world = false},
-               .params = {"goal", "task_type", "session_id"},
+               .params = {"goal", "task_type", "session_id", "agent_id"},
                .toolset = kToolset}});
   out.push_back(
       {.name = "add_episode_step",
@@ -427,13 +437,18 @@ std::vector<Capability> ExperienceCapabilities() {
                   {.name = "exclude_episode_ids", .type = ParamType::kStringArray,
                    .description = "episodes neither returned nor learnt from (e.g. the current one)",
                    .max_length = 1000},
-                  {.name = "now", .type = ParamType::kTimestamp, .description = "the clock of recency (default now)"}},
+                  {.name = "now", .type = ParamType::kTimestamp, .description = "the clock of recency (default now)"},
+                  {.name = "agent", .description = "the agent asking: its own experience and the shared area only "
+                                                   "(default: the whole namespace)",
+                   .max_length = kMaxIdLength, .non_blank = true}},
        .result_schema = Object({{"namespace", StringType()},
                                 {"task_type", NullableString("the given or most probable type")},
                                 {"task_type_source", StringType("given, inferred or none")},
                                 {"task_type_guesses", ArrayOf(AnyObject("{task_type, probability}"))},
-                                {"rules", ArrayOf(AnyObject("{rule, score, why}"))},
-                                {"episodes", ArrayOf(AnyObject("{episode, score, similarity, type_match, recency, why}"))},
+                                {"rules", ArrayOf(AnyObject("{rule, score, why; with an agent: area (own or shared), "
+                                                            "source_agents, share_weight}"))},
+                                {"episodes", ArrayOf(AnyObject("{episode, score, similarity, type_match, recency, why; "
+                                                               "with an agent: area, source_agents, share_weight}"))},
                                 {"terms", ArrayOf(StringType())},
                                 {"took_ms", NumberType()}},
                                {"namespace", "task_type_source", "rules", "episodes"}),
@@ -443,8 +458,19 @@ std::vector<Capability> ExperienceCapabilities() {
                .title = "Recall experience",
                .description = "Before a task: rules learnt from tasks like it, then similar successful episodes.",
                .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
-               .params = {"text", "task_type"},
+               .params = {"text", "task_type", "agent"},
                .toolset = kToolset}});
+  out.push_back({.name = "list_cold_experience",
+                 .group = "experience",
+                 .description = "Cold episodes and rules: their forget score fell below the cold threshold, so "
+                                "experience recall leaves them out; a later maintenance pass deletes them.",
+                 .params = {NamespaceParam(), LimitParam(100, 1000)},
+                 .result_schema = Object({{"namespace", StringType()},
+                                          {"items", ArrayOf(AnyObject("{type (episode or rule), id, task_type, text, "
+                                                                      "cold_at, access_count, last_accessed_at}"))}},
+                                         {"namespace", "items"}),
+                 .handler = RunListCold,
+                 .rest = {"GET", "/v1/namespaces/{namespace}/experience/cold"}});
   return out;
 }
 

@@ -277,10 +277,11 @@ void PrintMaintainText(const OrderedJson& r) {
   for (const OrderedJson& n : r["namespaces"]) {
     std::cout << fmt::format(
         "{}: {} TTLs assigned, {} expired, {} activations updated, {} archived ({} vectors dropped), "
-        "{} duplicates converged\n",
+        "{} duplicates converged; experience: {} made cold, {} warm again, {} forgotten\n",
         n["namespace"].get<std::string>(), n["ttl_assigned"].get<int64_t>(), n["expired"].get<int64_t>(),
         n["decayed"].get<int64_t>(), n["archived"].get<int64_t>(), n["vectors_dropped"].get<int64_t>(),
-        n["converged"].get<int64_t>());
+        n["converged"].get<int64_t>(), n["experience_cold"].get<int64_t>(), n["experience_warmed"].get<int64_t>(),
+        n["experience_forgotten"].get<int64_t>());
   }
   std::cout << fmt::format("maintenance at {}: {} namespace(s), {} recall hits written, {:.1f} ms\n",
                            r["now"].get<std::string>(), r["namespaces"].size(),

@@ -87,6 +87,9 @@ void PrintRule(const OrderedJson& body) {
   }
 }
 
+// " [own]" / " [shared]" for an agent's recall, "" otherwise.
+std::string AreaTag(const OrderedJson& x) { return x.contains("area") ? " [" + Str(x, "area") + "]" : ""; }
+
 void PrintRecall(const OrderedJson& body) {
   const std::string source = Str(body, "task_type_source");
   if (source == "none") {
@@ -101,14 +104,14 @@ void PrintRecall(const OrderedJson& body) {
   std::cout << "rules:\n";
   if (body["rules"].empty()) std::cout << "  (none)\n";
   for (const OrderedJson& x : body["rules"]) {
-    std::cout << "  " << Str(x["rule"], "text") << "\n     " << Str(x, "why") << "\n";
+    std::cout << "  " << Str(x["rule"], "text") << AreaTag(x) << "\n     " << Str(x, "why") << "\n";
   }
   std::cout << "episodes that succeeded:\n";
   if (body["episodes"].empty()) std::cout << "  (none)\n";
   for (const OrderedJson& x : body["episodes"]) {
     const OrderedJson& e = x["episode"];
-    std::cout << fmt::format("  {} ({:.2f}) {}\n     {}\n", Str(e, "id"), x["score"].get<double>(), Str(e, "goal_short"),
-                             Str(x, "why"));
+    std::cout << fmt::format("  {} ({:.2f}) {}{}\n     {}\n", Str(e, "id"), x["score"].get<double>(),
+                             Str(e, "goal_short"), AreaTag(x), Str(x, "why"));
     for (const OrderedJson& s : e["steps"]) PrintStep(s);
   }
 }
@@ -127,6 +130,14 @@ void PrintSegmented(const OrderedJson& body) {
     std::cout << fmt::format("  {} {} ({} steps, boundary {:.2f}): {}\n", Str(e, "id"), Str(e, "outcome"),
                              e["step_count"].get<int64_t>(), e["boundary_confidence"].get<double>(),
                              Str(e, "goal_short"));
+  }
+}
+
+void PrintCold(const OrderedJson& body) {
+  if (body["items"].empty()) std::cout << "(no cold experience)\n";
+  for (const OrderedJson& c : body["items"]) {
+    std::cout << fmt::format("{} {} cold since {} ({} accesses) {}\n", Str(c, "type"), Str(c, "id"), Str(c, "cold_at"),
+                             c["access_count"].get<int64_t>(), Str(c, "text"));
   }
 }
 
@@ -190,9 +201,14 @@ void AddExperienceCommands(CLI::App& app, const GlobalFlags& flags, Commands& co
   AddCapabilityCommand(*experience, flags, commands, "recall",
                        "before a task: its type, the rules of that type, similar successful episodes: TEXT",
                        "recall_experience",
-                       {"text", "--namespace,-n", "--task-type", "--rules=rule_limit", "--episodes=episode_limit",
-                        "--exclude=exclude_episode_ids", "--now"},
+                       {"text", "--namespace,-n", "--task-type", "--agent", "--rules=rule_limit",
+                        "--episodes=episode_limit", "--exclude=exclude_episode_ids", "--now"},
                        OpenMode::kReadOnly, {.text = PrintRecall});
+  AddCapabilityCommand(*experience, flags, commands, "cold",
+                       "cold episodes and rules (forget score below the cold threshold; out of recall, deleted "
+                       "by a later `engram maintain`)",
+                       "list_cold_experience", {"--namespace,-n", "--limit,-k"}, OpenMode::kReadOnly,
+                       {.text = PrintCold});
 }
 
 }  // namespace engram::cli

@@ -160,17 +160,44 @@ OrderedJson EndEpisodeResultToJson(const EndEpisodeResult& r) {
   return {{"episode", EpisodeToJson(r.episode)}, {"rules", RuleUpdateReportToJson(r.rules)}};
 }
 
+namespace {
+
+// An agent's recall says where each item comes from (docs/experience.md, "Sharing between agents").
+template <typename Recalled>
+void AddArea(OrderedJson& j, const Recalled& x) {
+  if (x.area.empty()) return;
+  j["area"] = x.area;
+  j["source_agents"] = Strings(x.source_agents);
+  j["share_weight"] = x.share_weight;
+}
+
+}  // namespace
+
+OrderedJson ColdExperienceToJson(const ColdExperience& c) {
+  return {{"type", c.object_type},
+          {"id", c.id},
+          {"task_type", c.task_type},
+          {"text", c.text},
+          {"cold_at", FormatTimestamp(c.cold_at)},
+          {"access_count", c.access_count},
+          {"last_accessed_at", c.last_accessed_at ? OrderedJson(FormatTimestamp(*c.last_accessed_at)) : OrderedJson()}};
+}
+
 OrderedJson ExperienceResultToJson(const ExperienceResult& r) {
   OrderedJson guesses = OrderedJson::array(), rules = OrderedJson::array(), episodes = OrderedJson::array();
   for (const TaskTypeGuess& g : r.task_type_guesses) {
     guesses.push_back({{"task_type", g.task_type}, {"probability", g.probability}});
   }
   for (const ExperienceRule& x : r.rules) {
-    rules.push_back({{"rule", RuleToJson(x.rule)}, {"score", x.score}, {"why", x.why}});
+    OrderedJson j{{"rule", RuleToJson(x.rule)}, {"score", x.score}, {"why", x.why}};
+    AddArea(j, x);
+    rules.push_back(std::move(j));
   }
   for (const ExperienceEpisode& x : r.episodes) {
-    episodes.push_back({{"episode", EpisodeToJson(x.episode)}, {"score", x.score}, {"similarity", x.similarity},
-                        {"type_match", x.type_match}, {"recency", x.recency}, {"why", x.why}});
+    OrderedJson j{{"episode", EpisodeToJson(x.episode)}, {"score", x.score}, {"similarity", x.similarity},
+                  {"type_match", x.type_match}, {"recency", x.recency}, {"why", x.why}};
+    AddArea(j, x);
+    episodes.push_back(std::move(j));
   }
   OrderedJson j;
   j["task_type"] = r.task_type.empty() ? OrderedJson() : OrderedJson(r.task_type);

@@ -37,6 +37,8 @@ OrderedJson EndEpisodeResultToJson(const EndEpisodeResult& r);
 // {"task_type", "task_type_source", "task_type_guesses", "type_model", "rules": [{"rule", "score", "why"}],
 // "episodes": [{"episode", "score", "similarity", "type_match", "recency", "why"}], "terms", "took_ms"}
 OrderedJson ExperienceResultToJson(const ExperienceResult& r);
+// {type, id, task_type, text, cold_at, access_count, last_accessed_at (null when never)}.
+OrderedJson ColdExperienceToJson(const ColdExperience& c);
 
 }  // namespace engram
 

@@ -294,6 +294,9 @@ OrderedJson MaintainCountsToJson(const MaintainNamespaceReport& r) {
   j["archived"] = r.archived;
   j["vectors_dropped"] = r.vectors_dropped;
   j["converged"] = r.converged;
+  j["experience_cold"] = r.experience_cold;
+  j["experience_warmed"] = r.experience_warmed;
+  j["experience_forgotten"] = r.experience_forgotten;
   return j;
 }
 }  // namespace

@@ -13,6 +13,7 @@
 #include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
 #include "engine/session_lineage.h"
+#include "experience/experience_forgetting.h"
 #include "experience/experience_memory.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
@@ -385,6 +386,14 @@ class EngineImpl final : public Engine {
       t.archived += one->archived;
       t.vectors_dropped += one->vectors_dropped;
       t.converged += one->converged;
+      auto forgetting = ForgetColdExperience(ctx, id, request.actor);
+      if (!forgetting) return Error(forgetting.error().WithContext(fmt::format("namespace \"{}\"", name)));
+      one->experience_cold = forgetting->cold;
+      one->experience_warmed = forgetting->warmed;
+      one->experience_forgotten = forgetting->forgotten;
+      t.experience_cold += forgetting->cold;
+      t.experience_warmed += forgetting->warmed;
+      t.experience_forgotten += forgetting->forgotten;
       report.namespaces.push_back(std::move(*one));
     }
     report.took_ms =
@@ -959,7 +968,23 @@ class EngineImpl final : public Engine {
   Result<ExperienceResult> RecallExperience(const ExperienceQuery& query) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(query.namespace_name, false));
     std::lock_guard<std::mutex> lock(mu_);
-    return experience_.Recall(query, NowMs());
+    const TimestampMs now = NowMs();
+    auto result = experience_.Recall(query, now);
+    if (!result) return result;
+    // What recall returned counts as an access of its forget score (experience_forget_score.h):
+    // batched with the claims' recall hits, written by the next maintenance pass.
+    std::vector<std::string> hits;
+    for (const ExperienceRule& r : result->rules) hits.push_back(r.rule.id);
+    for (const ExperienceEpisode& e : result->episodes) hits.push_back(e.episode.id);
+    if (!damaged_) access_.Record(hits, now);
+    if (access_.Due(now, options_.lifecycle.access_flush_claims, options_.lifecycle.access_flush_ms)) SpillAccess();
+    return result;
+  }
+
+  Result<std::vector<ColdExperience>> ListColdExperience(std::string_view namespace_name, int limit) override {
+    ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
+    std::lock_guard<std::mutex> lock(mu_);
+    return experience_.ListCold(namespace_name, limit);
   }
 
   Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) override {
@@ -1019,6 +1044,21 @@ class EngineImpl final : public Engine {
     if (!st.ok()) return Error(st);
     access_.Clear();
     return n;
+  }
+
+  // The maintenance step of experience forgetting over one namespace, in one write batch.
+  Result<experience::ForgettingReport> ForgetColdExperience(lifecycle::MaintainContext& ctx, int64_t namespace_id,
+                                                            const std::string& actor) {
+    experience::ForgettingReport out;
+    Status st = ctx.run_batch([&]() -> Status {
+      lifecycle::ForgetStores stores{*db_, tombstones_, audit_};
+      auto r = experience::ForgetColdExperience(stores, namespace_id, ctx.now, options_.experience, actor);
+      if (!r) return r.error();
+      out = *r;
+      return Status::Ok();
+    });
+    if (!st.ok()) return Error(st);
+    return out;
   }
 
   // Appends the pending hits to the hits log and forgets them (best effort: they are advisory).

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "experience/agent_area.h"
 #include "experience/episode_segmenter.h"
 #include "experience/episode_validation.h"
 #include "experience/experience_ranking.h"
@@ -16,6 +17,7 @@
 #include "store/sqlite/audit_log.h"
 #include "store/sqlite/episode_store.h"
 #include "store/sqlite/event_store.h"
+#include "store/sqlite/experience_access_store.h"
 #include "store/sqlite/rule_store.h"
 #include "util/ulid.h"
 #include "util/utf8.h"
@@ -69,6 +71,29 @@ std::pair<std::string, double> InferredType(const TaskTypeModel& model, text::An
   auto guesses = model.Classify(TaskTerms(analyzer, goal));
   if (guesses.empty() || guesses[0].probability < kMinInferredProbability) return {};
   return {guesses[0].task_type, guesses[0].probability};
+}
+
+// Validates ExperienceQuery::agent_id: absent is the whole namespace; given, it names an agent.
+Status CheckAgent(const std::optional<std::string>& agent_id) {
+  if (!agent_id.has_value()) return Status::Ok();
+  if (IsBlank(*agent_id)) {
+    return Status::InvalidArgument(fmt::format(
+        "field \"agent\": is {} (an empty value never means all of them; leave the field out to recall from the "
+        "whole namespace)",
+        agent_id->empty() ? "empty" : "blank"));
+  }
+  return ValidateNameField("agent", *agent_id, true);
+}
+
+// Copies a placement into a recalled rule or episode (area, sources, weight, why).
+template <typename Recalled>
+void Place(Recalled& x, const std::map<std::string, Placement>& placed, const std::string& id) {
+  auto it = placed.find(id);
+  if (it == placed.end()) return;
+  x.area = it->second.area;
+  x.source_agents = it->second.source_agents;
+  x.share_weight = it->second.weight;
+  if (!it->second.why.empty()) x.why += "; " + it->second.why;
 }
 
 }  // namespace
@@ -410,6 +435,7 @@ Result<ExperienceResult> ExperienceMemory::Recall(const ExperienceQuery& q, Time
   if (!q.task_type.empty()) ENGRAM_RETURN_IF_ERROR(ValidateTaskType("task_type", q.task_type));
   ENGRAM_RETURN_IF_ERROR(CheckLimit("rule_limit", q.rule_limit, 0, 20));
   ENGRAM_RETURN_IF_ERROR(CheckLimit("episode_limit", q.episode_limit, 0, 50));
+  ENGRAM_RETURN_IF_ERROR(CheckAgent(q.agent_id));
   const std::set<std::string> exclude(q.exclude_episode_ids.begin(), q.exclude_episode_ids.end());
   const TimestampMs at = q.now.value_or(now);
   ExperienceResult out;
@@ -462,14 +488,38 @@ Result<ExperienceResult> ExperienceMemory::Recall(const ExperienceQuery& q, Time
     for (const auto& [seq, score] : bm25) seqs.push_back(seq);
     auto loaded = episodes.GetBySeqs(seqs, /*with_steps=*/false);
     if (!loaded) return loaded.error();
+    auto cold = sqlite::ExperienceAccessStore(db_).ColdIds(*ns);
+    if (!cold) return cold.error();
+    std::optional<AgentArea> area;
+    if (q.agent_id) {
+      auto loaded_area = AgentArea::Load(db_, *ns, *q.agent_id, options_);
+      if (!loaded_area) return loaded_area.error();
+      area.emplace(std::move(*loaded_area));
+    }
+    std::map<std::string, Placement> placed;  // by episode or rule id (agent recall only)
+    // An agent sees its own experience and the shared area; a cold one nobody sees.
+    auto visible = [&](const std::string& id, auto placement) -> Result<std::optional<double>> {
+      if (cold->contains(id)) return std::optional<double>();
+      if (!area) return std::optional<double>(1.0);
+      auto p = placement();
+      if (!p) return Error(p.error());
+      if (!p->has_value()) return std::optional<double>();
+      const double weight = (*p)->weight;
+      placed[id] = std::move(**p);
+      return std::optional<double>(weight);
+    };
     std::vector<EpisodeCandidate> candidates;
     for (sqlite::StoredEpisode& e : *loaded) {
       if (exclude.contains(e.episode.id)) continue;
+      auto weight = visible(e.episode.id, [&] { return area->ForEpisode(e.episode); });
+      if (!weight) return weight.error();
+      if (!weight->has_value()) continue;
       const double score = bm25[e.episode.seq];
-      candidates.push_back({std::move(e.episode), score});
+      candidates.push_back({std::move(e.episode), score, **weight});
     }
     out.episodes = RankEpisodes(candidates, options_, belief, at, q.episode_limit);
     for (ExperienceEpisode& x : out.episodes) {
+      Place(x, placed, x.episode.id);
       auto full = episodes.GetBySeqs({x.episode.seq}, /*with_steps=*/true);
       if (!full) return full.error();
       if (!full->empty()) x.episode.steps = KeyDecisions(full->front().episode.steps);
@@ -477,13 +527,21 @@ Result<ExperienceResult> ExperienceMemory::Recall(const ExperienceQuery& q, Time
 
     // Rules of the likely types.
     std::vector<Rule> candidates_rules;
+    std::vector<double> rule_weights;
     for (size_t i = 0; i < belief.guesses.size() && i < kTypesConsidered; ++i) {
       auto current = rules.CurrentOfType(*ns, belief.guesses[i].task_type);
       if (!current) return current.error();
-      for (sqlite::StoredRule& r : *current) candidates_rules.push_back(std::move(r.rule));
+      for (sqlite::StoredRule& r : *current) {
+        auto weight = visible(r.rule.id, [&] { return area->ForRule(r.rule); });
+        if (!weight) return weight.error();
+        if (!weight->has_value()) continue;
+        candidates_rules.push_back(std::move(r.rule));
+        rule_weights.push_back(**weight);
+      }
     }
-    out.rules = RankRules(candidates_rules, belief, q.rule_limit);
+    out.rules = RankRules(candidates_rules, belief, q.rule_limit, rule_weights);
     for (ExperienceRule& x : out.rules) {
+      Place(x, placed, x.rule.id);
       auto support = rules.Support(x.rule.seq, kMaxSupportShown);
       if (!support) return support.error();
       for (const sqlite::RuleSupportRow& s : *support) x.rule.support_episode_ids.push_back(s.episode_id);
@@ -670,6 +728,24 @@ Status ExperienceMemory::AttachToolCall(int64_t namespace_id, const Event& event
   EpisodeStep step = ToolCallStep(StreamEventOf(event));
   step.ordinal = static_cast<int>(episode->front().episode.step_count + 1);
   return store.AppendStep(**open, step, now);
+}
+
+Result<std::vector<ColdExperience>> ExperienceMemory::ListCold(std::string_view namespace_name, int limit) {
+  ENGRAM_RETURN_IF_ERROR(CheckLimit("limit", limit, 1, 1000));
+  std::vector<ColdExperience> out;
+  Status st = db_.ReadTransaction([&]() -> Status {
+    auto ns = NamespaceId(namespace_name);
+    if (!ns) return ns.error();
+    auto cold = sqlite::ExperienceAccessStore(db_).ListCold(*ns, limit);
+    if (!cold) return cold.error();
+    out = std::move(*cold);
+    for (ColdExperience& c : out) {
+      if (c.object_type == "episode") c.text = sqlite::ShortGoal(c.text);
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(st);
+  return out;
 }
 
 }  // namespace engram::experience

@@ -62,6 +62,7 @@ class ExperienceMemory {
   // result from the outcome, evidence the event — unless a step of it already exists. Any other
   // event, or no open episode, changes nothing. Errors: from SQLite.
   Status AttachToolCall(int64_t namespace_id, const Event& event, TimestampMs now);
+  Result<std::vector<ColdExperience>> ListCold(std::string_view namespace_name, int limit);
 
  private:
   struct CachedModel {

@@ -48,7 +48,8 @@ std::vector<ExperienceEpisode> RankEpisodes(const std::vector<EpisodeCandidate>&
     x.type_match = belief.ProbabilityOf(e.task_type);
     const double days = std::max(0.0, static_cast<double>(now - e.ended_at.value_or(e.started_at)) / kMsPerDay);
     x.recency = options.recency_days > 0 ? std::exp(-days / options.recency_days) : 0.0;
-    x.score = options.similarity * x.similarity + options.type_match * x.type_match + options.recency * x.recency;
+    x.score = c.weight *
+              (options.similarity * x.similarity + options.type_match * x.type_match + options.recency * x.recency);
     x.why = fmt::format("succeeded; {}; words in common {:.2f} of the best match; ended {:.0f} days ago",
                         TypeReason(belief, e.task_type, x.type_match), x.similarity, days);
     out.push_back(std::move(x));
@@ -60,16 +61,18 @@ std::vector<ExperienceEpisode> RankEpisodes(const std::vector<EpisodeCandidate>&
   return out;
 }
 
-std::vector<ExperienceRule> RankRules(const std::vector<Rule>& rules, const TaskTypeBelief& belief, int limit) {
+std::vector<ExperienceRule> RankRules(const std::vector<Rule>& rules, const TaskTypeBelief& belief, int limit,
+                                      const std::vector<double>& weights) {
   std::vector<ExperienceRule> out;
-  for (const Rule& r : rules) {
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const Rule& r = rules[i];
     if (r.status == "deprecated") continue;
     const double p = belief.ProbabilityOf(r.task_type);
     if (p <= 0) continue;
     ExperienceRule x;
     x.rule = r;
     const bool settled = r.status == "active";
-    x.score = r.confidence * p * (settled ? 1.0 : kUnsettledRuleWeight);
+    x.score = r.confidence * p * (settled ? 1.0 : kUnsettledRuleWeight) * (i < weights.size() ? weights[i] : 1.0);
     x.why = fmt::format("{} rule of {}; confidence {:.2f} from {} matching episodes ({} succeeded, {} failed)",
                         r.status, TypeReason(belief, r.task_type, p), r.confidence, r.support, r.success_count,
                         r.failure_count);

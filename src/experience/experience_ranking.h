@@ -22,6 +22,7 @@ inline constexpr double kUnsettledRuleWeight = 0.5;
 struct EpisodeCandidate {
   Episode episode;
   double bm25 = 0;
+  double weight = 1;  // multiplies the score (a shared episode down-weighted for the agent asking)
 };
 
 // The type probabilities of the task: {given type: 1} when the caller named it, the model's guesses
@@ -35,15 +36,17 @@ struct TaskTypeBelief {
 // The best `limit` successful candidates: similarity = bm25 / the best bm25 among the successful
 // candidates (0–1), type_match = belief.ProbabilityOf(type), recency = exp(−days since it ended /
 // options.recency_days) (1 when it ended at or after `now`), score = the weighted sum; ties by the
-// newer episode. Each gets a `why`.
+// newer episode; the score is multiplied by the candidate's weight. Each gets a `why`.
 std::vector<ExperienceEpisode> RankEpisodes(const std::vector<EpisodeCandidate>& candidates,
                                             const ExperienceOptions& options, const TaskTypeBelief& belief,
                                             TimestampMs now, int limit);
 
 // The best `limit` rules that are active, pending or disputed (never deprecated), by confidence ×
 // the probability of their type (× kUnsettledRuleWeight unless active); rules of a type with
-// probability 0 are left out. Ties by higher confidence, then id.
-std::vector<ExperienceRule> RankRules(const std::vector<Rule>& rules, const TaskTypeBelief& belief, int limit);
+// probability 0 are left out. `weights` (empty, or one per rule) multiply the scores. Ties by higher
+// confidence, then id.
+std::vector<ExperienceRule> RankRules(const std::vector<Rule>& rules, const TaskTypeBelief& belief, int limit,
+                                      const std::vector<double>& weights = {});
 
 // An episode's key decisions: its state-changing steps, or every step when none changed anything,
 // at most `max_steps` (the first ones), each result cut to `max_result_chars` characters.

@@ -54,12 +54,11 @@ Status RuleLifecycle::ApplyEpisode(const Episode& episode) {
   return Refresh(episode.task_type, episode.id);
 }
 
-Status RuleLifecycle::RemoveEpisode(const Episode& episode) {
+Status RuleLifecycle::RemoveEpisode(const Episode& episode, std::string_view reason) {
   auto removed = rules_.RemoveSupportOf(episode.seq);
   if (!removed) return removed.error();
   for (int64_t rule_seq : *removed) {
-    ENGRAM_RETURN_IF_ERROR(rules_.AddHistory(rule_seq, now_, "unmatched",
-                                             "the episode's type or outcome changed: no longer counted", episode.id));
+    ENGRAM_RETURN_IF_ERROR(rules_.AddHistory(rule_seq, now_, "unmatched", reason, episode.id));
   }
   if (episode.task_type.empty()) return Status::Ok();
   return Refresh(episode.task_type, episode.id);

@@ -45,9 +45,11 @@ class RuleLifecycle {
   // Any other episode changes nothing. Errors: from SQLite.
   Status ApplyEpisode(const Episode& episode);
 
-  // Takes the episode out of every rule it supported (its type or outcome is about to change) and
-  // refreshes the rules of `task_type`. Errors: from SQLite.
-  Status RemoveEpisode(const Episode& episode);
+  // Takes the episode out of every rule it supported (its type or outcome is about to change, or it
+  // is being forgotten: `reason` goes into each rule's history) and refreshes the rules of its type.
+  // Errors: from SQLite.
+  Status RemoveEpisode(const Episode& episode,
+                       std::string_view reason = "the episode's type or outcome changed: no longer counted");
 
   // Distils the type from its kDistillWindow most recent decided episodes and refreshes it.
   // Errors: from SQLite.

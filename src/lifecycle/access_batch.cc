@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "store/sqlite/experience_access_store.h"
+
 namespace engram::lifecycle {
 
 void AccessBatch::Record(const std::vector<std::string>& claim_ids, TimestampMs at) {
@@ -54,10 +56,18 @@ Result<int64_t> AccessBatch::WriteInTransaction(sqlite::Database& db) const {
       "last_accessed_at = max(coalesce(last_accessed_at, 0), ?3) WHERE id = ?1");
   if (!st) return Error(st.error());
   int64_t updated = 0;
+  sqlite::ExperienceAccessStore experience(db);
   for (const auto& [id, hits] : pending_) {
     (*st)->Bind(1, id).Bind(2, hits.count).Bind(3, hits.last);
     ENGRAM_RETURN_IF_ERROR((*st)->Run());
-    updated += sqlite3_changes(db.handle());
+    if (sqlite3_changes(db.handle()) > 0) {
+      ++updated;
+      continue;
+    }
+    // Not a claim: an episode or rule that experience recall returned (its forget score).
+    auto added = experience.AddHits(id, hits.count, hits.last);
+    if (!added) return Error(added.error());
+    updated += *added ? 1 : 0;
   }
   return updated;
 }

@@ -42,8 +42,10 @@ class AccessBatch {
   // process killed mid-write) is skipped. Returns the lines added.
   int64_t Parse(std::string_view text);
 
-  // Writes the pending hits inside the caller's write transaction; returns the claims updated (a
-  // forgotten id updates nothing). Call Clear() once the transaction committed.
+  // Writes the pending hits inside the caller's write transaction; returns the claims, episodes and
+  // rules updated (ids are ULIDs, unique across them; a forgotten id updates nothing). Episode and
+  // rule hits are experience recall's accesses (experience/experience_forget_score.h). Call
+  // Clear() once the transaction committed.
   Result<int64_t> WriteInTransaction(sqlite::Database& db) const;
   void Clear();
 

@@ -426,4 +426,77 @@ Result<Tombstone> UnforgetInTransaction(ForgetStores& s, std::string_view id, st
   return t;
 }
 
+namespace {
+
+// Runs `sql` with ?1 bound to `arg` (a seq or an id).
+template <typename T>
+Status RunBound(sqlite::Database& db, const char* sql, T arg) {
+  auto st = db.Cached(sql);
+  if (!st) return st.error();
+  (*st)->Bind(1, arg);
+  return (*st)->Run();
+}
+
+// The rows of one forgotten episode or rule, children before parents (foreign keys are on).
+Status DeleteExperience(sqlite::Database& db, const ForgottenExperience& o) {
+  ENGRAM_RETURN_IF_ERROR(RunBound(db, "DELETE FROM experience_access WHERE object_id = ?1", std::string_view(o.id)));
+  if (o.object_type == "rule") {
+    for (const char* sql : {"DELETE FROM rule_support WHERE rule_seq = ?1", "DELETE FROM rule_history WHERE rule_seq = ?1",
+                            "DELETE FROM rules WHERE seq = ?1"}) {
+      ENGRAM_RETURN_IF_ERROR(RunBound(db, sql, o.seq));
+    }
+    return Status::Ok();
+  }
+  for (const char* sql : {"DELETE FROM rule_support WHERE episode_seq = ?1", "DELETE FROM episode_steps WHERE episode_seq = ?1",
+                          "DELETE FROM episode_fts WHERE rowid = ?1", "DELETE FROM episodes WHERE seq = ?1"}) {
+    ENGRAM_RETURN_IF_ERROR(RunBound(db, sql, o.seq));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& s, int64_t namespace_id,
+                                                   const std::vector<ForgottenExperience>& objects,
+                                                   std::string_view reason, std::string_view actor, TimestampMs now) {
+  ForgetReport report;
+  if (objects.empty()) return report;
+  report.operation_id = NewUlid(now);
+  const std::string selector = Json({{"kind", "forget_score"}});
+  // 1. Tombstones first: if the ledger cannot be written, nothing is deleted.
+  for (const ForgottenExperience& o : objects) {
+    Tombstone t;
+    t.id = NewUlid(now);
+    t.object_type = o.object_type;
+    t.object_id = o.id;
+    // No hash: content_hash is what ingest checks new events against, and an event may say what a
+    // forgotten episode's goal said. The tombstone proves the forget by id, type and operation.
+    t.reason = std::string(reason);
+    t.selector_json = selector;
+    t.operation_id = report.operation_id;
+    t.actor = std::string(actor);
+    t.created_at = now;
+    ENGRAM_RETURN_IF_ERROR(s.tombstones.Insert(namespace_id, t));
+    report.tombstone_ids.push_back(t.id);
+    report.items.push_back({o.object_type, o.id, "forget_score", ""});
+  }
+  // 2. The audit trail: the operation, then one row per object (ids only).
+  AuditEntry op{.at = now, .actor = std::string(actor), .action = "forget", .object_type = "operation",
+                .object_id = report.operation_id, .reason = std::string(reason),
+                .detail_json = Json({{"selector", nlohmann::ordered_json::parse(selector)},
+                                     {"experience", static_cast<int64_t>(objects.size())}})};
+  ENGRAM_RETURN_IF_ERROR(s.audit.Append(op, namespace_id));
+  for (size_t i = 0; i < objects.size(); ++i) {
+    AuditEntry e{.at = now, .actor = std::string(actor), .action = "forget", .object_type = objects[i].object_type,
+                 .object_id = objects[i].id, .reason = std::string(reason),
+                 .detail_json = Json({{"tombstone", report.tombstone_ids[i]},
+                                      {"operation", report.operation_id},
+                                      {"why", "forget_score"}})};
+    ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, namespace_id));
+  }
+  // 3. The deletions.
+  for (const ForgottenExperience& o : objects) ENGRAM_RETURN_IF_ERROR(DeleteExperience(s.db, o));
+  return report;
+}
+
 }  // namespace engram::lifecycle

@@ -58,6 +58,25 @@ Result<ForgetReport> ForgetInTransaction(ForgetStores& stores, const ForgetReque
                                          const std::vector<std::string>& query_ids, TimestampMs now,
                                          std::vector<CuratedEntryRef>* curated = nullptr);
 
+// An episode or rule that experience forgetting deletes (experience/experience_forget_score.h).
+struct ForgottenExperience {
+  std::string object_type;  // episode or rule
+  int64_t seq = 0;
+  std::string id;
+};
+
+// Deletes episodes and rules of one namespace inside the caller's write transaction, the way the
+// cascade above deletes events: one tombstone each first (object_type episode or rule; no hash —
+// content_hash is what ingest refuses events by), then the audit rows (one operation, one per object: ids only),
+// then the rows — an episode's steps, full-text row, rule support rows and access row, then the
+// episode; a rule's support, history and access rows, then the rule. Rule counts that an episode
+// supported must be taken out by the caller first (experience/rule_lifecycle.h RemoveEpisode).
+// Returns the report (events and claims 0; items and tombstone ids in `objects` order). Errors: from
+// SQLite — the caller must roll back.
+Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& stores, int64_t namespace_id,
+                                                   const std::vector<ForgottenExperience>& objects,
+                                                   std::string_view reason, std::string_view actor, TimestampMs now);
+
 // Removes the tombstone `id` (or the newest tombstone of the object with this id) and audits it,
 // inside the caller's write transaction: content equal to the forgotten object may be stored
 // again. Nothing forgotten comes back by itself. Returns the removed tombstone.

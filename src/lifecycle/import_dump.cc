@@ -192,9 +192,9 @@ Status ValidateLine(const json& o, sqlite::EventRow* event_row) {
                                            {"actor", "s"},
                                            {"created_at", "i"}}));
     const std::string type = S(o, "object_type");
-    if (type != "event" && type != "claim") {
+    if (type != "event" && type != "claim" && type != "episode" && type != "rule") {
       return FieldError("object_type",
-                        fmt::format("unknown value \"{}\" (expected one of: event, claim)", type));
+                        fmt::format("unknown value \"{}\" (expected one of: event, claim, episode, rule)", type));
     }
     return ValidateNameField("namespace", S(o, "namespace"), true);
   }

@@ -164,6 +164,26 @@ TEST_F(ServerTest, ExperienceToolsOnlyWhenTheirToolsetIsEnabled) {
   EXPECT_EQ(recalled["structuredContent"]["episodes"][0]["episode"]["id"], id);
 }
 
+// Sharing between agents on MCP (docs/experience.md): an agent's recall does not offer another
+// agent's private episode, offers its own, and a blank agent is an error naming the field.
+TEST_F(ServerTest, ExperienceRecallForAnAgentSeesItsOwnAreaOnly) {
+  conn_.scope.toolsets = {"experience"};
+  json started = Call("memory_episode_start", {{"goal", "cancel the order I placed yesterday"}, {"agent_id", "ann"}});
+  ASSERT_FALSE(started["isError"]) << Text(started);
+  const std::string id = started["structuredContent"]["id"];
+  ASSERT_FALSE(Call("memory_episode_step", {{"id", id}, {"action", "cancelled it"}, {"tool_name", "cancel_order"}})["isError"]);
+  ASSERT_FALSE(Call("memory_episode_end", {{"id", id}, {"outcome", "success"}})["isError"]);
+  json other = Call("memory_experience", {{"text", "cancel my order"}, {"agent", "bob"}});
+  ASSERT_FALSE(other["isError"]) << Text(other);
+  EXPECT_TRUE(other["structuredContent"]["episodes"].empty());
+  json own = Call("memory_experience", {{"text", "cancel my order"}, {"agent", "ann"}});
+  ASSERT_EQ(own["structuredContent"]["episodes"].size(), 1u) << Text(own);
+  EXPECT_EQ(own["structuredContent"]["episodes"][0]["area"], "own");
+  json blank = Call("memory_experience", {{"text", "cancel my order"}, {"agent", ""}});
+  EXPECT_TRUE(blank["isError"]);
+  EXPECT_THAT(Text(blank), HasSubstr("field \"agent\""));
+}
+
 TEST_F(ServerTest, NamespaceIsBoundOrGivenNeverAll) {
   conn_.scope.bound_namespace = "";
   json none = Call("memory_recall", {{"query", "x"}});

@@ -205,12 +205,6 @@ CREATE TABLE tombstones (
   actor            TEXT NOT NULL,
   created_at       INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX tombstones_object ON tombstones(object_id);
-CREATE INDEX tombstones_content ON tombstones(namespace_id, content_hash) WHERE content_hash IS NOT NULL;
-CREATE INDEX tombstones_idempotency ON tombstones(namespace_id, idempotency_hash)
-  WHERE idempotency_hash IS NOT NULL;
-CREATE INDEX tombstones_fact ON tombstones(namespace_id, fact_hash) WHERE fact_hash IS NOT NULL;
-CREATE INDEX tombstones_namespace_time ON tombstones(namespace_id, created_at);
 
 CREATE TABLE audit_log (
   seq          INTEGER PRIMARY KEY,
@@ -395,6 +389,57 @@ CREATE UNIQUE INDEX IF NOT EXISTS episodes_segment ON episodes(namespace_id, ses
 CREATE INDEX IF NOT EXISTS episodes_session ON episodes(namespace_id, session_id, status);
 )sql";
 
+// Migration 15: sharing and forgetting experience (docs/experience.md, "Sharing between agents"
+// and "Forgetting cold experience"). experience_access keeps, per episode or rule id, how often
+// experience recall returned it and when last (folded in from the hits log by maintenance, like
+// claims' access counts), and since when it is cold (its forget score below the cold threshold:
+// out of recall, kept and listable). A side table, so the episodes and rules tables do not change.
+// The tombstone ledger is rebuilt so that its object_type admits forgotten episodes and rules
+// (SQLite cannot alter a CHECK constraint in place); its rows and indexes are kept as they are.
+constexpr const char* kMigration15 = R"sql(
+CREATE TABLE IF NOT EXISTS experience_access (
+  object_id        TEXT PRIMARY KEY,          -- an episode or rule id
+  object_type      TEXT NOT NULL CHECK (object_type IN ('episode','rule')),
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  access_count     INTEGER NOT NULL DEFAULT 0,
+  last_accessed_at INTEGER,                   -- ms UTC; NULL: never returned by recall
+  cold_at          INTEGER                    -- ms UTC; NULL: not cold
+) STRICT;
+CREATE INDEX IF NOT EXISTS experience_access_cold ON experience_access(namespace_id, object_type)
+  WHERE cold_at IS NOT NULL;
+
+CREATE TABLE tombstones_15 (
+  id               TEXT PRIMARY KEY,
+  namespace_id     INTEGER NOT NULL REFERENCES namespaces(id),
+  object_type      TEXT NOT NULL CHECK (object_type IN ('event','claim','episode','rule')),
+  object_id        TEXT NOT NULL,
+  content_hash     TEXT,
+  idempotency_hash TEXT,
+  fact_hash        TEXT,
+  reason           TEXT NOT NULL DEFAULT '',
+  selector         TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(selector)),
+  operation_id     TEXT NOT NULL,
+  actor            TEXT NOT NULL,
+  created_at       INTEGER NOT NULL
+) STRICT;
+INSERT INTO tombstones_15(rowid, id, namespace_id, object_type, object_id, content_hash, idempotency_hash,
+  fact_hash, reason, selector, operation_id, actor, created_at) SELECT rowid, id, namespace_id, object_type, object_id, content_hash, idempotency_hash,
+  fact_hash, reason, selector, operation_id, actor, created_at FROM tombstones;
+DROP TABLE tombstones;
+ALTER TABLE tombstones_15 RENAME TO tombstones;
+)sql";
+
+// The indexes of the tombstone ledger: made by migration 4, and again by migration 15 on the
+// rebuilt table.
+constexpr const char* kTombstoneIndexes = R"sql(
+CREATE INDEX tombstones_object ON tombstones(object_id);
+CREATE INDEX tombstones_content ON tombstones(namespace_id, content_hash) WHERE content_hash IS NOT NULL;
+CREATE INDEX tombstones_idempotency ON tombstones(namespace_id, idempotency_hash)
+  WHERE idempotency_hash IS NOT NULL;
+CREATE INDEX tombstones_fact ON tombstones(namespace_id, fact_hash) WHERE fact_hash IS NOT NULL;
+CREATE INDEX tombstones_namespace_time ON tombstones(namespace_id, created_at);
+)sql";
+
 // The FTS table's tokenizer argument depends on the analysis chosen at creation.
 std::string FtsDdl(const char* table, TextAnalysis analysis) {
   return fmt::format("CREATE VIRTUAL TABLE {} USING fts5(body, tokenize='engram {}');", table,
@@ -485,6 +530,7 @@ Status Migrate(Database& db, TextAnalysis analysis) {
     }
     if (*version < 4) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration4));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kTombstoneIndexes));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 4"));
     }
     if (*version < 5) {
@@ -582,7 +628,12 @@ Status Migrate(Database& db, TextAnalysis analysis) {
       ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration14));
       ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 14"));
     }
-    // Later migrations go here: `if (*version < 15) { ... PRAGMA user_version = 15; }`.
+    if (*version < 15) {
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kMigration15));
+      ENGRAM_RETURN_IF_ERROR(db.Exec(kTombstoneIndexes));
+      ENGRAM_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = 15"));
+    }
+    // Later migrations go here: `if (*version < 16) { ... PRAGMA user_version = 16; }`.
     return Status::Ok();
   });
 }
