@@ -713,10 +713,17 @@ class ClauseReader {
     for (size_t len = 6; len <= 9 && at + len <= clause_.end; len += 3) {
       std::string_view name = s_.substr(at, len);
       if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
-      std::string_view rest = low_.substr(at + len, clause_.end - at - len);
+      size_t next = at + len;
+      for (const Span& t : times_) {
+        if (t.begin == next) next = t.end;  // 我妹妹小梅上周搬到了…: the time before the verb
+      }
+      std::string_view rest = low_.substr(next, clause_.end - next);
       std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
-      if ((!verbs.empty() && verbs.front().begin == 0) || StartsWithAt(s_, at + len, "在") || StartsWithAt(s_, at + len, "是")) {
+      if ((!verbs.empty() && verbs.front().begin == 0) || StartsWithAt(s_, next, "在") || StartsWithAt(s_, next, "是")) {
         if (!lex_.FindVerbs(name).empty() || lex_.AttributeWord(name) != nullptr) return std::nullopt;
+        for (const Span& t : times_) {
+          if (t.begin < at + len && t.end > at) return std::nullopt;  // 我表姐上个月搬到了…: a time
+        }
         for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又"}) {
           if (name.find(not_name) != std::string_view::npos) return std::nullopt;  // 我朋友说他搬到了…
         }
@@ -1000,8 +1007,10 @@ class ClauseReader {
     const size_t at = r.from + verbs.front().begin;
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
+    const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
     if ((r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) ||  // "a letter from Mom"
-        (r.verb->initial && ascii_value && !(s_[value_at] >= 'A' && s_[value_at] <= 'Z')) ||  // "from a distance"
+        (r.verb->initial && ascii_value && !capitalised) ||                // "from a distance"
+        (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;
       return true;
@@ -1020,14 +1029,17 @@ class ClauseReader {
           (StartsWithAt(s_, r.from + zai - 3, "现") || StartsWithAt(s_, r.from + zai - 3, "正"))) {
         zai = std::string_view::npos;  // 现在, 正在
       }
-      if (zai == std::string_view::npos) {  // "辞掉了教师的工作": not this verb
+      if (zai == std::string_view::npos && !r.verb->either_side) {  // "辞掉了教师的工作": not this verb
         r.verb = nullptr;
         r.value.reset();
         return true;
       }
-      r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
-      r.value = TrimValue({r.from + zai + 3, at});
+      if (zai != std::string_view::npos) {  // else "现在定居苏州": the value follows the verb
+        r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
+        r.value = TrimValue({r.from + zai + 3, at});
+      }
     }
+    if (r.verb->proper_value && !ProperValue(*r.value)) return false;  // "joined Priya for dinner"
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
     if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
@@ -1036,6 +1048,19 @@ class ClauseReader {
     }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
+  }
+
+  // A name and nothing else, or a name and the job said with it: every ASCII word of `value` up to
+  // an "as" begins with a capital letter or a digit ("Datadog", "Goldman Sachs as an analyst"), so
+  // "Priya and Sam for dinner" is not one. A time after the name is already cut (TrimValue).
+  bool ProperValue(Span& value) const {
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      if (s_[t.begin] < 'a' || s_[t.begin] > 'z') continue;
+      if (t.begin == value.begin || s_.substr(t.begin, t.end - t.begin) != "as") return false;
+      value = TrimValue({value.begin, t.begin});
+      return !value.empty();
+    }
+    return true;
   }
 
   // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".
