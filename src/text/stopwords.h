@@ -22,7 +22,7 @@ bool IsEnglishStopword(std::string_view folded_word);
 // True when `han` (UTF-8, one or two Han characters, NFKC_Casefold form) is a Chinese function
 // word: a pronoun (我, 我们), a question word (哪, 哪儿, 什么, 几), a particle (的, 了, 吗), the
 // copulas and prepositions 是, 在, 有, or an adverb of time or habit (现在, 目前, 一般). The list
-// (about 90 entries, chosen by hand from the closed classes of Mandarin grammar) marks what a
+// (about 100 entries, chosen by hand from the closed classes of Mandarin grammar) marks what a
 // question is built from, so that the content word between them can be searched alone (see
 // Analyzer::QueryTerms). Never fails; anything else returns false.
 bool IsChineseFunctionWord(std::string_view han);
