@@ -795,7 +795,7 @@ class ClauseReader {
   // The noun phrase [at, end) as a thing's name (ThingBeforeCopula's tests); `end` is where what
   // is said of it begins.
   std::optional<Subject> ThingEndingAt(size_t at, size_t end) const {
-    Span np = rules::TrimSpan(s_, {at, end});
+    Span np = AfterLastComma(rules::TrimSpan(s_, {at, end}));
     if (np.empty() || rules::CutTimes(s_, np, times_).empty()) return std::nullopt;  // "今天", "last week"
     std::string_view text = rules::SpanText(s_, np);
     std::string low = LowerBytes(text);
@@ -811,7 +811,7 @@ class ClauseReader {
       if (text.find(w) != std::string_view::npos) return std::nullopt;  // "一切正常" is about nothing
     }
     for (std::string_view kind : {"temporary", "plan", "past", "requirement", "quotation", "negated", "discourse",
-                                  "hypothetical", "recurring"}) {
+                                  "hypothetical", "recurring", "correction"}) {
       if (!lex_.FindMarkers(low, kind).empty()) return std::nullopt;  // "暂时换成", "以前是"
     }
     size_t first_end = 0;
@@ -819,6 +819,16 @@ class ClauseReader {
     Subject thing = Resolved(FrameSubject::kNamed, low, end);
     thing.carried = false;  // "我老家是成都，现在住在杭州": the second clause is the speaker's
     return thing;
+  }
+
+  // What follows the last comma of `np` (ASCII or full-width): a name never spans one, and what
+  // stands before it is an aside ("Oops, my mistake, it's on Friday", "我搞错了，车位是…").
+  Span AfterLastComma(Span np) const {
+    for (size_t i = np.end; i > np.begin; --i) {
+      if (s_[i - 1] == ',') return rules::TrimSpan(s_, {i, np.end});
+      if (i - np.begin >= 3 && StartsWithAt(s_, i - 3, "，")) return rules::TrimSpan(s_, {i, np.end});
+    }
+    return np;
   }
 
   // The first copula of the lexicon at or after `from` within the clause.
@@ -875,7 +885,7 @@ class ClauseReader {
     const size_t np_begin = w == "the" ? e : i;
     size_t stop = FindCopula(np_begin);
     if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
-    Span np = rules::TrimSpan(s_, {np_begin, stop});
+    Span np = AfterLastComma(rules::TrimSpan(s_, {np_begin, stop}));
     std::string_view text = rules::SpanText(s_, np);
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
