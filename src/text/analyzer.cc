@@ -35,6 +35,26 @@ bool AttachesToPrevious(const icu::Normalizer2& normalizer, UChar32 c) {
          u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
 }
 
+// The positions of `chars` (one CJK character each, folded) that are a content word standing alone
+// between Chinese function words or the ends of the run: 我现在住哪儿 → 住. Every bigram holding
+// such a character crosses into grammar (在住, 住哪), so no bigram of the question matches what the
+// text says (住在); the character alone does.
+std::vector<size_t> LoneContentCharacters(const std::vector<std::string_view>& chars) {
+  const size_t n = chars.size();
+  std::vector<bool> function(n, false);
+  for (size_t k = 0; k < n; ++k) {
+    if (IsChineseFunctionWord(chars[k])) function[k] = true;
+    if (k + 1 < n && IsChineseFunctionWord(std::string(chars[k]) + std::string(chars[k + 1]))) {
+      function[k] = function[k + 1] = true;
+    }
+  }
+  std::vector<size_t> lone;
+  for (size_t k = 0; k < n; ++k) {
+    if (!function[k] && (k == 0 || function[k - 1]) && (k + 1 == n || function[k + 1])) lone.push_back(k);
+  }
+  return lone;
+}
+
 }  // namespace
 
 struct Analyzer::Impl {
@@ -339,6 +359,13 @@ std::vector<QueryTerm> Analyzer::QueryTerms(std::string_view text) {
         for (size_t k = 0; k + 1 < run.size(); ++k) {
           add(text.substr(run[k].byte_start, run[k + 1].byte_end - run[k].byte_start),
               run[k].token + run[k + 1].token, false);
+        }
+        if (!impl.full) return;
+        std::vector<std::string_view> chars;
+        chars.reserve(run.size());
+        for (const Impl::CjkChar& c : run) chars.push_back(c.token);
+        for (const size_t k : LoneContentCharacters(chars)) {
+          add(text.substr(run[k].byte_start, run[k].byte_end - run[k].byte_start), run[k].token, false);
         }
       });
 

@@ -90,7 +90,10 @@ class Analyzer {
 
   // Splits a user query into search units, in first-occurrence order, de-duplicated by
   // `normalized`. A word gives one unit (surface = the word as typed); a CJK run of one character
-  // gives one unit; a longer run gives one unit per adjacent pair (surface = the two characters).
+  // gives one unit; a longer run gives one unit per adjacent pair (surface = the two characters)
+  // and (kFull) one more for each character that stands alone between Chinese function words
+  // (text/stopwords.h) or the run's ends: "我现在住哪儿" → 我现 现在 在住 住哪 哪儿 住, since the
+  // text says 住在 and no bigram of the question holds 住 with a content word.
   // Dropped tokens (too long) give no unit. Empty or punctuation-only text gives an empty vector.
   std::vector<QueryTerm> QueryTerms(std::string_view text);
 

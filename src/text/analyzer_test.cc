@@ -261,11 +261,29 @@ TEST_F(AnalyzerTest, QueryTermsCjk) {
   EXPECT_THAT(full_->QueryTerms("  ?! "), IsEmpty());
 }
 
+// A content character between Chinese function words is a unit of its own: the text says 住在 or
+// 喝美式, and every bigram of the question that holds it crosses into grammar.
+TEST_F(AnalyzerTest, QueryTermsCjkLoneContentCharacter) {
+  auto normalized = [&](std::string_view q) {
+    std::vector<std::string> out;
+    for (const QueryTerm& t : full_->QueryTerms(q)) out.push_back(t.normalized);
+    return out;
+  };
+  EXPECT_THAT(normalized("我现在住哪儿？"), ElementsAre("我现", "现在", "在住", "住哪", "哪儿", "住"));
+  EXPECT_THAT(normalized("她平时喝什么"), ElementsAre("她平", "平时", "时喝", "喝什", "什么", "喝"));
+  EXPECT_THAT(normalized("住哪"), ElementsAre("住哪", "住"));  // the run's start is an end too
+  // Two content characters side by side are a word the bigram already holds; a run of function
+  // words alone adds nothing.
+  EXPECT_THAT(normalized("我在哪家公司上班"), ElementsAre("我在", "在哪", "哪家", "家公", "公司", "司上", "上班"));
+  EXPECT_THAT(normalized("我女儿上几年级"), ElementsAre("我女", "女儿", "儿上", "上几", "几年", "年级"));
+  EXPECT_THAT(normalized("你们是谁"), ElementsAre("你们", "们是", "是谁"));
+}
+
 TEST_F(AnalyzerTest, QueryTermSurfacesRoundTripToOneToken) {
   for (std::string_view query :
        {"Please switch VS Code to light mode; 我更喜欢浅色主题", "今日は成語しりとりをした",
         "오늘 끝말잇기 게임을 했다", "What did “Mel’s” dog eat in 2023? ＡＢＣ cdm-xxc",
-        "ﾀﾜｰ ｶﾞ Python编程 2024년 user_id a.b@c.com"}) {
+        "ﾀﾜｰ ｶﾞ Python编程 2024년 user_id a.b@c.com", "我现在住哪儿？"}) {
     for (Analyzer* analyzer : {full_.get(), plain_.get()}) {
       for (const QueryTerm& term : analyzer->QueryTerms(query)) {
         EXPECT_THAT(Tokens(*analyzer, term.surface, TokenizeMode::kQuery),

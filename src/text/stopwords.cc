@@ -37,6 +37,25 @@ constexpr std::string_view kEnglishStopwords[] = {
     // Common adverbs, negation and hedges.
     "not", "no", "there", "here", "also", "just", "only", "very", "too", "again", "once", "likely",
 };
+
+// Closed classes of Mandarin: pronouns, question words, particles, the copula and the commonest
+// prepositions and auxiliaries, adverbs of time, frequency and degree. One or two characters.
+constexpr std::string_view kChineseFunctionWords[] = {
+    // Pronouns and demonstratives.
+    "我", "你", "您", "他", "她", "它", "我们", "你们", "他们", "她们", "咱们", "自己", "这", "那",
+    "这个", "那个", "这些", "那些", "这儿", "那儿", "这里", "那里",
+    // Question words.
+    "哪", "哪儿", "哪里", "哪个", "哪些", "哪家", "谁", "几", "什么", "怎么", "怎样", "为何", "多少",
+    "啥", "咋", "如何",
+    // Particles.
+    "的", "地", "得", "了", "着", "过", "吗", "呢", "吧", "啊", "呀", "嘛", "么",
+    // Copula, prepositions, auxiliaries, conjunctions.
+    "是", "在", "有", "和", "跟", "与", "把", "被", "给", "从", "对", "要", "会", "能", "想", "该",
+    "还", "就", "都", "也", "又", "才", "很", "最", "不", "没", "没有", "还是", "或者",
+    // Adverbs of time, frequency and degree.
+    "现在", "目前", "如今", "最近", "已经", "一般", "平时", "平常", "通常", "一直", "经常", "常常",
+    "总是", "以前", "之前", "原来", "本来", "曾经", "过去", "以后", "将来", "刚才", "刚",
+};
 // clang-format on
 
 const std::unordered_set<std::string_view>& StopwordSet() {
@@ -48,5 +67,11 @@ const std::unordered_set<std::string_view>& StopwordSet() {
 }  // namespace
 
 bool IsEnglishStopword(std::string_view folded_word) { return StopwordSet().contains(folded_word); }
+
+bool IsChineseFunctionWord(std::string_view han) {
+  static const auto* const set = new std::unordered_set<std::string_view>(
+      std::begin(kChineseFunctionWords), std::end(kChineseFunctionWords));
+  return set->contains(han);
+}
 
 }  // namespace engram::text

@@ -1,4 +1,5 @@
-// text/stopwords.h — a compact English stopword list for query analysis.
+// text/stopwords.h — a compact English stopword list, and the Chinese function words, for query
+// analysis.
 //
 // The list (about 180 words) holds articles, determiners, pronouns, auxiliary and modal verbs,
 // prepositions, conjunctions, wh-words, a few very common adverbs and the usual contractions. It is
@@ -17,6 +18,14 @@ namespace engram::text {
 // casefold, curly apostrophes mapped to ASCII "'", as Analyzer does): "The" is not found, "the"
 // is. Never fails; unknown or empty input returns false.
 bool IsEnglishStopword(std::string_view folded_word);
+
+// True when `han` (UTF-8, one or two Han characters, NFKC_Casefold form) is a Chinese function
+// word: a pronoun (我, 我们), a question word (哪, 哪儿, 什么, 几), a particle (的, 了, 吗), the
+// copulas and prepositions 是, 在, 有, or an adverb of time or habit (现在, 目前, 一般). The list
+// (about 100 entries, chosen by hand from the closed classes of Mandarin grammar) marks what a
+// question is built from, so that the content word between them can be searched alone (see
+// Analyzer::QueryTerms). Never fails; anything else returns false.
+bool IsChineseFunctionWord(std::string_view han);
 
 }  // namespace engram::text
 

@@ -19,5 +19,14 @@ TEST(StopwordsTest, ContentWordsAndUnfoldedInput) {
   }
 }
 
+TEST(StopwordsTest, ChineseFunctionWords) {
+  for (const char* word : {"我", "我们", "哪儿", "什么", "的", "了", "是", "在", "现在", "一般"}) {
+    EXPECT_TRUE(IsChineseFunctionWord(word)) << word;
+  }
+  for (const char* word : {"", "住", "喝", "公司", "上班", "the", "现在住"}) {
+    EXPECT_FALSE(IsChineseFunctionWord(word)) << word;
+  }
+}
+
 }  // namespace
 }  // namespace engram::text

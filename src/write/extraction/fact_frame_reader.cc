@@ -713,10 +713,17 @@ class ClauseReader {
     for (size_t len = 6; len <= 9 && at + len <= clause_.end; len += 3) {
       std::string_view name = s_.substr(at, len);
       if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
-      std::string_view rest = low_.substr(at + len, clause_.end - at - len);
+      size_t next = at + len;
+      for (const Span& t : times_) {
+        if (t.begin == next) next = t.end;  // 我妹妹小梅上周搬到了…: the time before the verb
+      }
+      std::string_view rest = low_.substr(next, clause_.end - next);
       std::vector<PhraseHit> verbs = lex_.FindVerbs(rest);
-      if ((!verbs.empty() && verbs.front().begin == 0) || StartsWithAt(s_, at + len, "在") || StartsWithAt(s_, at + len, "是")) {
+      if ((!verbs.empty() && verbs.front().begin == 0) || StartsWithAt(s_, next, "在") || StartsWithAt(s_, next, "是")) {
         if (!lex_.FindVerbs(name).empty() || lex_.AttributeWord(name) != nullptr) return std::nullopt;
+        for (const Span& t : times_) {
+          if (t.begin < at + len && t.end > at) return std::nullopt;  // 我表姐上个月搬到了…: a time
+        }
         for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又"}) {
           if (name.find(not_name) != std::string_view::npos) return std::nullopt;  // 我朋友说他搬到了…
         }
@@ -788,7 +795,7 @@ class ClauseReader {
   // The noun phrase [at, end) as a thing's name (ThingBeforeCopula's tests); `end` is where what
   // is said of it begins.
   std::optional<Subject> ThingEndingAt(size_t at, size_t end) const {
-    Span np = rules::TrimSpan(s_, {at, end});
+    Span np = AfterLastComma(rules::TrimSpan(s_, {at, end}));
     if (np.empty() || rules::CutTimes(s_, np, times_).empty()) return std::nullopt;  // "今天", "last week"
     std::string_view text = rules::SpanText(s_, np);
     std::string low = LowerBytes(text);
@@ -804,7 +811,7 @@ class ClauseReader {
       if (text.find(w) != std::string_view::npos) return std::nullopt;  // "一切正常" is about nothing
     }
     for (std::string_view kind : {"temporary", "plan", "past", "requirement", "quotation", "negated", "discourse",
-                                  "hypothetical", "recurring"}) {
+                                  "hypothetical", "recurring", "correction"}) {
       if (!lex_.FindMarkers(low, kind).empty()) return std::nullopt;  // "暂时换成", "以前是"
     }
     size_t first_end = 0;
@@ -812,6 +819,16 @@ class ClauseReader {
     Subject thing = Resolved(FrameSubject::kNamed, low, end);
     thing.carried = false;  // "我老家是成都，现在住在杭州": the second clause is the speaker's
     return thing;
+  }
+
+  // What follows the last comma of `np` (ASCII or full-width): a name never spans one, and what
+  // stands before it is an aside ("Oops, my mistake, it's on Friday", "我搞错了，车位是…").
+  Span AfterLastComma(Span np) const {
+    for (size_t i = np.end; i > np.begin; --i) {
+      if (s_[i - 1] == ',') return rules::TrimSpan(s_, {i, np.end});
+      if (i - np.begin >= 3 && StartsWithAt(s_, i - 3, "，")) return rules::TrimSpan(s_, {i, np.end});
+    }
+    return np;
   }
 
   // The first copula of the lexicon at or after `from` within the clause.
@@ -868,7 +885,7 @@ class ClauseReader {
     const size_t np_begin = w == "the" ? e : i;
     size_t stop = FindCopula(np_begin);
     if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
-    Span np = rules::TrimSpan(s_, {np_begin, stop});
+    Span np = AfterLastComma(rules::TrimSpan(s_, {np_begin, stop}));
     std::string_view text = rules::SpanText(s_, np);
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
@@ -1000,8 +1017,10 @@ class ClauseReader {
     const size_t at = r.from + verbs.front().begin;
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
+    const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
     if ((r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) ||  // "a letter from Mom"
-        (r.verb->initial && ascii_value && !(s_[value_at] >= 'A' && s_[value_at] <= 'Z')) ||  // "from a distance"
+        (r.verb->initial && ascii_value && !capitalised) ||                // "from a distance"
+        (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;
       return true;
@@ -1020,14 +1039,17 @@ class ClauseReader {
           (StartsWithAt(s_, r.from + zai - 3, "现") || StartsWithAt(s_, r.from + zai - 3, "正"))) {
         zai = std::string_view::npos;  // 现在, 正在
       }
-      if (zai == std::string_view::npos) {  // "辞掉了教师的工作": not this verb
+      if (zai == std::string_view::npos && !r.verb->either_side) {  // "辞掉了教师的工作": not this verb
         r.verb = nullptr;
         r.value.reset();
         return true;
       }
-      r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
-      r.value = TrimValue({r.from + zai + 3, at});
+      if (zai != std::string_view::npos) {  // else "现在定居苏州": the value follows the verb
+        r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
+        r.value = TrimValue({r.from + zai + 3, at});
+      }
     }
+    if (r.verb->proper_value && !ProperValue(*r.value)) return false;  // "joined Priya for dinner"
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
     if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
@@ -1036,6 +1058,19 @@ class ClauseReader {
     }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
+  }
+
+  // A name and nothing else, or a name and the job said with it: every ASCII word of `value` up to
+  // an "as" begins with a capital letter or a digit ("Datadog", "Goldman Sachs as an analyst"), so
+  // "Priya and Sam for dinner" is not one. A time after the name is already cut (TrimValue).
+  bool ProperValue(Span& value) const {
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      if (s_[t.begin] < 'a' || s_[t.begin] > 'z') continue;
+      if (t.begin == value.begin || s_.substr(t.begin, t.end - t.begin) != "as") return false;
+      value = TrimValue({value.begin, t.begin});
+      return !value.empty();
+    }
+    return true;
   }
 
   // 5. An attribute word and a copula: "的角色是维护者", "My home is now in Madrid".

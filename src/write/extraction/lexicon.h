@@ -41,6 +41,8 @@ struct VerbEntry {
   bool value_before = false;  // the value stands between 在 and the verb ("在重庆定居")
   bool initial = false;       // only right after the subject ("I'm from", "我叫")
   bool job_after = false;     // only when an occupation follows ("在腾讯做前端开发")
+  bool either_side = false;   // value_before, or with no 在 before it the value follows ("定居苏州")
+  bool proper_value = false;  // only when a capitalised name follows ("joined Datadog", not "joined a gym")
 };
 
 // One phrase of the lexicon found in a text.
