@@ -191,9 +191,9 @@ struct Options {
   int retry_jitter_min_ms = 20;
   int retry_jitter_max_ms = 150;
   // A file that each connection appends one JSON line to when it closes, with how long its write
-  // transactions waited for the write lock: {"pid", "transactions", "wait_total_ms",
-  // "wait_max_ms"} (a wait runs from the first BEGIN IMMEDIATE to the one that took the lock,
-  // retries included). "" = none. The CLI takes it from $ENGRAM_LOCK_WAIT_LOG (benchmarks:
+  // transactions waited for the write lock and held it: {"pid", "transactions", "wait_total_ms",
+  // "wait_max_ms", "hold_total_ms", "hold_max_ms"} (a wait runs from the first BEGIN IMMEDIATE to
+  // the one that took the lock, retries included; a hold from then to COMMIT done). "" = none. The CLI takes it from $ENGRAM_LOCK_WAIT_LOG (benchmarks:
   // bench/tools/writer_starvation.py).
   std::string lock_wait_log;
   // The WAL is checkpointed (PASSIVE) once it holds this many frames (pages), by the one process
