@@ -1,0 +1,198 @@
+// capture/http_tap_test.cc — the HTTP face of the tap in process, between an httplib client and a
+// stand-in streamable-HTTP MCP server: bytes pass unchanged (JSON, SSE, a GET event stream, bad
+// bodies), each tools/call of a POST is journaled with its outcome, an unreachable upstream is a 502.
+#include "capture/http_tap.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "stand_in_mcp_server.h"
+#include "test_util.h"
+#include "util/time.h"
+
+namespace engram::capture {
+namespace {
+
+using json = nlohmann::json;
+using test::StandInMcpServer;
+using test::TempDir;
+
+json Call(int id, const std::string& name, json arguments) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", name}, {"arguments", arguments}}}};
+}
+
+// A tap in front of `upstream`, run on a thread of its own until the fixture ends.
+class RunningTap {
+ public:
+  explicit RunningTap(const std::string& upstream, const std::string& journal, size_t max_message_bytes = 64 << 20) {
+    HttpTapOptions options;
+    options.upstream = upstream;
+    options.journal_path = journal;
+    options.connection_id = "unused";
+    options.delivery.namespace_name = "ns";
+    options.max_message_bytes = max_message_bytes;
+    options.flush_ms = 0;
+    options.connect_timeout_ms = 2000;
+    auto tap = HttpTap::Open(options);
+    EXPECT_TRUE(tap.has_value()) << tap.error().message();
+    tap_ = std::move(*tap);
+    thread_ = std::thread([this] { report_ = tap_->Run(); });
+  }
+  ~RunningTap() { Stop(); }
+  TapReport Stop() {
+    if (thread_.joinable()) {
+      tap_->Stop();
+      thread_.join();
+    }
+    return report_;
+  }
+  httplib::Client Client() const { return httplib::Client("127.0.0.1", tap_->port()); }
+
+ private:
+  std::unique_ptr<HttpTap> tap_;
+  std::thread thread_;
+  TapReport report_;
+};
+
+httplib::Headers McpHeaders(const std::string& session = "") {
+  httplib::Headers h = {{"Accept", "application/json, text/event-stream"}, {"Accept-Encoding", "gzip, br"}};
+  if (!session.empty()) h.emplace("Mcp-Session-Id", session);
+  return h;
+}
+
+// The journal's records by request id.
+std::map<std::string, ToolCallRecord> Journaled(const std::string& path) {
+  auto journal = CaptureJournal::Open(path);
+  EXPECT_TRUE(journal.has_value());
+  auto due = (*journal)->Due(NowMs() + 1000, 1000);
+  EXPECT_TRUE(due.has_value());
+  std::map<std::string, ToolCallRecord> out;
+  for (const JournalEntry& e : *due) out[e.record.request_id] = e.record;
+  return out;
+}
+
+TEST(HttpTapTest, JsonAnswersPassUnchangedAndEachCallIsJournaledWithItsOutcome) {
+  StandInMcpServer upstream;
+  TempDir dir;
+  RunningTap tap(upstream.url(), dir.File("journal"));
+  httplib::Client direct("127.0.0.1", upstream.port());
+  httplib::Client proxied = tap.Client();
+  const json init = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", json::object()}};
+  auto via = proxied.Post("/mcp", McpHeaders(), init.dump(), "application/json");
+  ASSERT_TRUE(via) << httplib::to_string(via.error());
+  EXPECT_EQ(via->get_header_value("Mcp-Session-Id"), "stand-in-session");
+  const std::string session = via->get_header_value("Mcp-Session-Id");
+  const std::vector<json> calls = {Call(1, "echo", {{"text", "héllo"}}), Call(2, "fail", json::object()),
+                                   Call(3, "nope", json::object())};
+  for (const json& call : calls) {
+    auto a = proxied.Post("/mcp", McpHeaders(session), call.dump(), "application/json");
+    auto b = direct.Post("/mcp", McpHeaders(session), call.dump(), "application/json");
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->status, b->status);
+    EXPECT_EQ(a->body, b->body);
+    EXPECT_EQ(a->get_header_value("Content-Type"), "application/json");
+    EXPECT_FALSE(a->has_header("Content-Encoding"));  // not gzipped on the way, though the client accepts it
+  }
+  // A notification: 202 without a body, passed as it is.
+  auto note = proxied.Post("/mcp", McpHeaders(session), R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                           "application/json");
+  ASSERT_TRUE(note);
+  EXPECT_EQ(note->status, 202);
+  EXPECT_EQ(note->body, "");
+  const TapReport report = tap.Stop();
+  EXPECT_EQ(report.captured, 3);
+  auto records = Journaled(dir.File("journal"));
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records["1"].outcome, "ok");
+  EXPECT_EQ(records["1"].tool_name, "echo");
+  EXPECT_EQ(records["1"].result_preview, "héllo");
+  EXPECT_EQ(records["1"].connection_id, "stand-in-session");
+  EXPECT_EQ(records["2"].outcome, "tool_error");
+  EXPECT_EQ(records["3"].outcome, "rpc_error");
+  EXPECT_EQ(records["3"].rpc_error_code, -32602);
+}
+
+TEST(HttpTapTest, EventStreamsPassUnchangedAndTheirResponsesAreJournaled) {
+  StandInMcpServer upstream;
+  TempDir dir;
+  RunningTap tap(upstream.url(), dir.File("journal"));
+  httplib::Client direct("127.0.0.1", upstream.port());
+  httplib::Client proxied = tap.Client();
+  const json batch = json::array({Call(7, "echo", {{"text", "a"}}), Call(8, "fail", json::object())});
+  for (const std::string& body : {Call(6, "echo", {{"text", "sse"}}).dump(), batch.dump()}) {
+    auto a = proxied.Post("/sse", McpHeaders(), body, "application/json");
+    auto b = direct.Post("/sse", McpHeaders(), body, "application/json");
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->get_header_value("Content-Type"), "text/event-stream");
+    EXPECT_EQ(a->body, b->body);
+  }
+  // A GET event stream (the server's own messages) passes too; it is not recorded.
+  auto get_a = proxied.Get("/sse", McpHeaders());
+  auto get_b = direct.Get("/sse", McpHeaders());
+  ASSERT_TRUE(get_a && get_b);
+  EXPECT_EQ(get_a->body, get_b->body);
+  EXPECT_NE(get_a->body.find("note 2"), std::string::npos);
+  tap.Stop();
+  auto records = Journaled(dir.File("journal"));
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records["6"].outcome, "ok");
+  EXPECT_EQ(records["7"].outcome, "ok");
+  EXPECT_EQ(records["8"].outcome, "tool_error");
+  // Without an Mcp-Session-Id, the connection is the exchange: the batch's two calls share one.
+  EXPECT_EQ(records["7"].connection_id, records["8"].connection_id);
+  EXPECT_NE(records["6"].connection_id, records["7"].connection_id);
+}
+
+TEST(HttpTapTest, BadBodiesPassByteForByteAndAreCountedNotRecorded) {
+  StandInMcpServer upstream;
+  TempDir dir;
+  RunningTap tap(upstream.url(), dir.File("journal"), /*max_message_bytes=*/200);
+  httplib::Client proxied = tap.Client();
+  const std::string invalid = "{\"method\":\"tools/call\", not json \xff\xfe";
+  const std::string big = Call(1, "echo", {{"text", std::string(500, 'x')}}).dump();
+  auto a = proxied.Post("/mcp", McpHeaders(), invalid, "application/json");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->status, 400);
+  auto b = proxied.Post("/mcp", McpHeaders(), big, "application/json");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->status, 200);
+  EXPECT_NE(b->body.find(std::string(500, 'x')), std::string::npos);  // an answer over the cap streams on
+  EXPECT_EQ(upstream.bodies(), (std::vector<std::string>{invalid, big}));
+  const TapReport report = tap.Stop();
+  EXPECT_EQ(report.captured, 0);
+  EXPECT_EQ(report.not_captured, 2);
+}
+
+TEST(HttpTapTest, AnUnreachableUpstreamIsA502AndNoCallIsAnswered) {
+  TempDir dir;
+  int closed_port = 0;
+  {
+    StandInMcpServer gone;  // a port that was just free: nothing listens there now
+    closed_port = gone.port();
+  }
+  RunningTap tap("http://127.0.0.1:" + std::to_string(closed_port) + "/mcp", dir.File("journal"));
+  httplib::Client proxied = tap.Client();
+  auto r = proxied.Post("/mcp", McpHeaders(), Call(1, "echo", json::object()).dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 502);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/plain; charset=utf-8");
+  EXPECT_NE(r->body.find("did not answer"), std::string::npos) << r->body;
+  tap.Stop();
+  for (const auto& [id, record] : Journaled(dir.File("journal"))) EXPECT_EQ(record.outcome, "no_response");
+}
+
+TEST(HttpTapTest, ABadUpstreamUrlIsRefused) {
+  TempDir dir;
+  HttpTapOptions options;
+  options.upstream = "ftp://example/mcp";
+  options.journal_path = dir.File("journal");
+  auto tap = HttpTap::Open(options);
+  ASSERT_FALSE(tap.has_value());
+  EXPECT_NE(tap.error().message().find("upstream"), std::string::npos) << tap.error().message();
+}
+
+}  // namespace
+}  // namespace engram::capture
