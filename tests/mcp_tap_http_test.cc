@@ -22,18 +22,11 @@ namespace engram {
 namespace {
 
 using json = nlohmann::json;
-using test::CliResult;
-using test::EngramBinary;
+using test::Call;
 using test::RunCli;
 using test::StandInMcpServer;
 using test::TempDir;
 using test::ToolEvents;
-
-json Call(int id, const std::string& name, json arguments, json meta = nullptr) {
-  json params = {{"name", name}, {"arguments", std::move(arguments)}};
-  if (!meta.is_null()) params["_meta"] = std::move(meta);
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}};
-}
 
 // `engram --db DB mcp-tap -n cap --listen 127.0.0.1:0 --upstream URL [extra]`, its output in
 // dir/tap.log; stopped (SIGKILL) when destroyed if still running.
@@ -42,7 +35,7 @@ class TapProcess {
   TapProcess(const TempDir& dir, const std::string& db, const std::string& upstream,
              std::vector<std::string> extra = {})
       : port_file_(dir.File("tap.port")), log_(dir.File("tap.log")) {
-    std::vector<std::string> args = {EngramBinary(), "--db", db, "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0",
+    std::vector<std::string> args = {test::EngramBinary(), "--db", db, "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0",
                                      "--port-file", port_file_, "--upstream", upstream};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
@@ -81,18 +74,25 @@ class TapProcess {
   int port_ = 0;
 };
 
+// A stand-in server and the tap in front of it, capturing into a scratch cap.db.
+struct Rig {
+  StandInMcpServer upstream;
+  TempDir dir;
+  std::string cap = dir.File("cap.db");
+  TapProcess tap{dir, cap, upstream.url()};
+};
+
 httplib::Headers McpHeaders() {
   return {{"Accept", "application/json, text/event-stream"}, {"Mcp-Session-Id", "stand-in-session"}};
 }
 
 TEST(McpTapHttpTest, EveryToolCallThroughTheProxyBecomesAnEventOnce) {
-  StandInMcpServer upstream;
-  TempDir dir;
-  const std::string cap = dir.File("cap.db");
-  TapProcess tap(dir, cap, upstream.url());
+  Rig rig;
+  TapProcess& tap = rig.tap;
+  const std::string& cap = rig.cap;
   ASSERT_GT(tap.port(), 0) << tap.log();
   httplib::Client proxied("127.0.0.1", tap.port());
-  httplib::Client direct("127.0.0.1", upstream.port());
+  httplib::Client direct("127.0.0.1", rig.upstream.port());
   const std::vector<std::pair<std::string, json>> calls = {
       {"/mcp", Call(1, "echo", {{"text", "Lisbon in May"}}, {{"baggage", "engram.session_id=agent-run-3"}})},
       {"/mcp", Call(2, "fail", json::object())},
@@ -127,10 +127,9 @@ TEST(McpTapHttpTest, EveryCallTheClientSawAnsweredSurvivesAKill) {
   // SSE event that carries it): a proxy killed right after the client read an answer has that call,
   // and every one before it, in its journal.
   for (const char* path : {"/mcp", "/sse"}) {
-    StandInMcpServer upstream;
-    TempDir dir;
-    const std::string cap = dir.File("cap.db");
-    TapProcess tap(dir, cap, upstream.url());
+    Rig rig;
+    TapProcess& tap = rig.tap;
+    const std::string& cap = rig.cap;
     ASSERT_GT(tap.port(), 0) << tap.log();
     httplib::Client proxied("127.0.0.1", tap.port());
     constexpr int kAnswered = 25;
@@ -139,7 +138,7 @@ TEST(McpTapHttpTest, EveryCallTheClientSawAnsweredSurvivesAKill) {
       ASSERT_TRUE(r && r->status == 200) << "call " << i << "\n" << tap.log();
     }
     tap.Signal(SIGKILL);
-    CliResult drain = RunCli({"--db", cap, "mcp-tap", "drain", "-n", "cap", "--json"});
+    test::CliResult drain = RunCli({"--db", cap, "mcp-tap", "drain", "-n", "cap", "--json"});
     ASSERT_EQ(drain.exit_code, 0) << drain.Describe();
     std::set<std::string> requests;
     for (const auto& [id, e] : ToolEvents(cap, "cap")) requests.insert(e["capture"].value("request_id", ""));
@@ -169,13 +168,13 @@ TEST(McpTapHttpTest, AnUnreachableUpstreamIsA502) {
 
 TEST(McpTapHttpTest, BadFlagsAreRefused) {
   TempDir dir;
-  CliResult no_upstream = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0"});
+  test::CliResult no_upstream = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0"});
   EXPECT_EQ(no_upstream.exit_code, 2) << no_upstream.Describe();
   EXPECT_NE(no_upstream.err.find("upstream"), std::string::npos) << no_upstream.Describe();
-  CliResult both = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0", "--upstream",
+  test::CliResult both = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0", "--upstream",
                            "http://127.0.0.1:1/mcp", "--", "cat"});
   EXPECT_EQ(both.exit_code, 2) << both.Describe();
-  CliResult bad_listen = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "nowhere",
+  test::CliResult bad_listen = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "nowhere",
                                  "--upstream", "http://127.0.0.1:1/mcp"});
   EXPECT_EQ(bad_listen.exit_code, 2) << bad_listen.Describe();
 }

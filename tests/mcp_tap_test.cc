@@ -21,6 +21,7 @@ namespace engram {
 namespace {
 
 using json = nlohmann::json;
+using test::Call;
 using test::CliResult;
 using test::EngramBinary;
 using test::RunCli;
@@ -28,12 +29,6 @@ using test::TempDir;
 using test::ToolEvents;
 
 std::string Line(const json& j) { return j.dump() + "\n"; }
-
-json Call(int id, const std::string& name, json arguments, json meta = nullptr) {
-  json params = {{"name", name}, {"arguments", std::move(arguments)}};
-  if (!meta.is_null()) params["_meta"] = std::move(meta);
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}};
-}
 
 std::string Handshake() {
   return Line({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},

@@ -1,5 +1,6 @@
-// tests/tap_events.h — the events `engram mcp-tap` stored, read back through `engram export`, for
-// the end-to-end tests of both faces of the tap (stdio, HTTP). Header-only.
+// tests/tap_events.h — for the tests of both faces of `engram mcp-tap` (stdio, HTTP): the
+// tools/call requests they send, and the events the tap stored, read back through `engram export`.
+// Header-only.
 #ifndef ENGRAM_TESTS_TAP_EVENTS_H_
 #define ENGRAM_TESTS_TAP_EVENTS_H_
 
@@ -13,6 +14,13 @@
 #include "test_util.h"
 
 namespace engram::test {
+
+// A JSON-RPC tools/call request; `meta` (when not null) is its params._meta.
+inline nlohmann::json Call(int id, const std::string& name, nlohmann::json arguments, nlohmann::json meta = nullptr) {
+  nlohmann::json params = {{"name", name}, {"arguments", std::move(arguments)}};
+  if (!meta.is_null()) params["_meta"] = std::move(meta);
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}};
+}
 
 // The tool events of namespace `ns` in `db`, by capture id, each with its record as "capture"
 // (a capture stored twice is a test failure).

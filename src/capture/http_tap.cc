@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "capture/sse_splitter.h"
+#include "capture/tap_signals.h"
 #include "providers/http_endpoint.h"
 #include "util/time.h"
 #include "util/ulid.h"
@@ -321,12 +322,7 @@ Result<TapReport> RunHttpTap(const HttpTapOptions& options, const std::string& p
   int wake[2];
   if (pipe2(wake, O_CLOEXEC) != 0) return Error(Status::IOError(fmt::format("pipe: {}", strerror(errno))));
   g_signal_pipe = wake[1];
-  struct sigaction sa {};
-  sa.sa_handler = OnStopSignal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);  // a client that went away is a write error, not the tap's death
+  HandleTapSignals(OnStopSignal);
   std::thread stopper([&] {
     pollfd fd{wake[0], POLLIN, 0};
     while (poll(&fd, 1, -1) < 0 && errno == EINTR) {

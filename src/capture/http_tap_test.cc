@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "stand_in_mcp_server.h"
+#include "tap_events.h"
 #include "test_util.h"
 #include "util/time.h"
 
@@ -17,12 +18,9 @@ namespace engram::capture {
 namespace {
 
 using json = nlohmann::json;
+using test::Call;
 using test::StandInMcpServer;
 using test::TempDir;
-
-json Call(int id, const std::string& name, json arguments) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", name}, {"arguments", arguments}}}};
-}
 
 // A tap in front of `upstream`, run on a thread of its own until the fixture ends.
 class RunningTap {
@@ -57,6 +55,18 @@ class RunningTap {
   TapReport report_;
 };
 
+// A stand-in server, a tap in front of it journaling to a scratch file, and a client of each.
+struct Rig {
+  explicit Rig(size_t max_message_bytes = 64 << 20) : tap(upstream.url(), dir.File("journal"), max_message_bytes) {}
+  std::string journal() const { return dir.File("journal"); }
+
+  StandInMcpServer upstream;
+  TempDir dir;
+  RunningTap tap;
+  httplib::Client direct{"127.0.0.1", upstream.port()};
+  httplib::Client proxied = tap.Client();
+};
+
 httplib::Headers McpHeaders(const std::string& session = "") {
   httplib::Headers h = {{"Accept", "application/json, text/event-stream"}, {"Accept-Encoding", "gzip, br"}};
   if (!session.empty()) h.emplace("Mcp-Session-Id", session);
@@ -75,11 +85,8 @@ std::map<std::string, ToolCallRecord> Journaled(const std::string& path) {
 }
 
 TEST(HttpTapTest, JsonAnswersPassUnchangedAndEachCallIsJournaledWithItsOutcome) {
-  StandInMcpServer upstream;
-  TempDir dir;
-  RunningTap tap(upstream.url(), dir.File("journal"));
-  httplib::Client direct("127.0.0.1", upstream.port());
-  httplib::Client proxied = tap.Client();
+  Rig rig;
+  httplib::Client& proxied = rig.proxied;
   const json init = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", json::object()}};
   auto via = proxied.Post("/mcp", McpHeaders(), init.dump(), "application/json");
   ASSERT_TRUE(via) << httplib::to_string(via.error());
@@ -89,7 +96,7 @@ TEST(HttpTapTest, JsonAnswersPassUnchangedAndEachCallIsJournaledWithItsOutcome) 
                                    Call(3, "nope", json::object())};
   for (const json& call : calls) {
     auto a = proxied.Post("/mcp", McpHeaders(session), call.dump(), "application/json");
-    auto b = direct.Post("/mcp", McpHeaders(session), call.dump(), "application/json");
+    auto b = rig.direct.Post("/mcp", McpHeaders(session), call.dump(), "application/json");
     ASSERT_TRUE(a && b);
     EXPECT_EQ(a->status, b->status);
     EXPECT_EQ(a->body, b->body);
@@ -102,9 +109,9 @@ TEST(HttpTapTest, JsonAnswersPassUnchangedAndEachCallIsJournaledWithItsOutcome) 
   ASSERT_TRUE(note);
   EXPECT_EQ(note->status, 202);
   EXPECT_EQ(note->body, "");
-  const TapReport report = tap.Stop();
+  const TapReport report = rig.tap.Stop();
   EXPECT_EQ(report.captured, 3);
-  auto records = Journaled(dir.File("journal"));
+  auto records = Journaled(rig.journal());
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records["1"].outcome, "ok");
   EXPECT_EQ(records["1"].tool_name, "echo");
@@ -116,11 +123,9 @@ TEST(HttpTapTest, JsonAnswersPassUnchangedAndEachCallIsJournaledWithItsOutcome) 
 }
 
 TEST(HttpTapTest, EventStreamsPassUnchangedAndTheirResponsesAreJournaled) {
-  StandInMcpServer upstream;
-  TempDir dir;
-  RunningTap tap(upstream.url(), dir.File("journal"));
-  httplib::Client direct("127.0.0.1", upstream.port());
-  httplib::Client proxied = tap.Client();
+  Rig rig;
+  httplib::Client& proxied = rig.proxied;
+  httplib::Client& direct = rig.direct;
   const json batch = json::array({Call(7, "echo", {{"text", "a"}}), Call(8, "fail", json::object())});
   for (const std::string& body : {Call(6, "echo", {{"text", "sse"}}).dump(), batch.dump()}) {
     auto a = proxied.Post("/sse", McpHeaders(), body, "application/json");
@@ -135,8 +140,8 @@ TEST(HttpTapTest, EventStreamsPassUnchangedAndTheirResponsesAreJournaled) {
   ASSERT_TRUE(get_a && get_b);
   EXPECT_EQ(get_a->body, get_b->body);
   EXPECT_NE(get_a->body.find("note 2"), std::string::npos);
-  tap.Stop();
-  auto records = Journaled(dir.File("journal"));
+  rig.tap.Stop();
+  auto records = Journaled(rig.journal());
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records["6"].outcome, "ok");
   EXPECT_EQ(records["7"].outcome, "ok");
@@ -147,10 +152,8 @@ TEST(HttpTapTest, EventStreamsPassUnchangedAndTheirResponsesAreJournaled) {
 }
 
 TEST(HttpTapTest, BadBodiesPassByteForByteAndAreCountedNotRecorded) {
-  StandInMcpServer upstream;
-  TempDir dir;
-  RunningTap tap(upstream.url(), dir.File("journal"), /*max_message_bytes=*/200);
-  httplib::Client proxied = tap.Client();
+  Rig rig(/*max_message_bytes=*/200);
+  httplib::Client& proxied = rig.proxied;
   const std::string invalid = "{\"method\":\"tools/call\", not json \xff\xfe";
   const std::string big = Call(1, "echo", {{"text", std::string(500, 'x')}}).dump();
   auto a = proxied.Post("/mcp", McpHeaders(), invalid, "application/json");
@@ -160,8 +163,8 @@ TEST(HttpTapTest, BadBodiesPassByteForByteAndAreCountedNotRecorded) {
   ASSERT_TRUE(b);
   EXPECT_EQ(b->status, 200);
   EXPECT_NE(b->body.find(std::string(500, 'x')), std::string::npos);  // an answer over the cap streams on
-  EXPECT_EQ(upstream.bodies(), (std::vector<std::string>{invalid, big}));
-  const TapReport report = tap.Stop();
+  EXPECT_EQ(rig.upstream.bodies(), (std::vector<std::string>{invalid, big}));
+  const TapReport report = rig.tap.Stop();
   EXPECT_EQ(report.captured, 0);
   EXPECT_EQ(report.not_captured, 2);
 }

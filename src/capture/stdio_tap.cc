@@ -15,6 +15,7 @@
 #include "capture/call_matcher.h"
 #include "capture/child_process.h"
 #include "capture/line_splitter.h"
+#include "capture/tap_signals.h"
 #include "util/time.h"
 #include "util/ulid.h"
 
@@ -30,15 +31,6 @@ std::atomic<pid_t> g_server_pid{-1};
 void ForwardSignal(int sig) {
   const pid_t pid = g_server_pid.load();
   if (pid > 0) kill(pid, sig);
-}
-
-void InstallSignalForwarding() {
-  struct sigaction sa {};
-  sa.sa_handler = ForwardSignal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);  // a peer that went away is a write error, not the tap's death
 }
 
 bool WriteAll(int fd, const char* data, size_t size) {
@@ -158,7 +150,7 @@ Result<StdioTapReport> RunStdioTap(const StdioTapOptions& given) {
   if (options.connection_id.empty()) options.connection_id = NewUlid(NowMs());
   auto pipeline = TapPipeline::Start(options);
   if (!pipeline) return Error(pipeline.error());
-  InstallSignalForwarding();
+  HandleTapSignals(ForwardSignal);
   auto child = ChildProcess::Start(options.command);
   if (!child) return Error(child.error());
   TapRun run(options, std::move(*child), std::move(*pipeline));
