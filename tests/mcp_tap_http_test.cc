@@ -35,8 +35,8 @@ class TapProcess {
   TapProcess(const TempDir& dir, const std::string& db, const std::string& upstream,
              std::vector<std::string> extra = {})
       : port_file_(dir.File("tap.port")), log_(dir.File("tap.log")) {
-    std::vector<std::string> args = {test::EngramBinary(), "--db", db, "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0",
-                                     "--port-file", port_file_, "--upstream", upstream};
+    std::vector<std::string> args = {test::EngramBinary(), "--db", db, "mcp-tap", "-n", "cap", "--listen",
+                                     "127.0.0.1:0", "--port-file", port_file_, "--upstream", upstream};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
@@ -134,7 +134,8 @@ TEST(McpTapHttpTest, EveryCallTheClientSawAnsweredSurvivesAKill) {
     httplib::Client proxied("127.0.0.1", tap.port());
     constexpr int kAnswered = 25;
     for (int i = 1; i <= kAnswered; ++i) {
-      auto r = proxied.Post(path, McpHeaders(), Call(i, "echo", {{"text", std::to_string(i)}}).dump(), "application/json");
+      const std::string call = Call(i, "echo", {{"text", std::to_string(i)}}).dump();
+      auto r = proxied.Post(path, McpHeaders(), call, "application/json");
       ASSERT_TRUE(r && r->status == 200) << "call " << i << "\n" << tap.log();
     }
     tap.Signal(SIGKILL);
@@ -168,14 +169,17 @@ TEST(McpTapHttpTest, AnUnreachableUpstreamIsA502) {
 
 TEST(McpTapHttpTest, BadFlagsAreRefused) {
   TempDir dir;
-  test::CliResult no_upstream = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0"});
+  const std::vector<std::string> tap = {"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap"};
+  auto run = [&](std::vector<std::string> flags) {
+    flags.insert(flags.begin(), tap.begin(), tap.end());
+    return RunCli(flags);
+  };
+  test::CliResult no_upstream = run({"--listen", "127.0.0.1:0"});
   EXPECT_EQ(no_upstream.exit_code, 2) << no_upstream.Describe();
   EXPECT_NE(no_upstream.err.find("upstream"), std::string::npos) << no_upstream.Describe();
-  test::CliResult both = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "127.0.0.1:0", "--upstream",
-                           "http://127.0.0.1:1/mcp", "--", "cat"});
+  test::CliResult both = run({"--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1/mcp", "--", "cat"});
   EXPECT_EQ(both.exit_code, 2) << both.Describe();
-  test::CliResult bad_listen = RunCli({"--db", dir.File("cap.db"), "mcp-tap", "-n", "cap", "--listen", "nowhere",
-                                 "--upstream", "http://127.0.0.1:1/mcp"});
+  test::CliResult bad_listen = run({"--listen", "nowhere", "--upstream", "http://127.0.0.1:1/mcp"});
   EXPECT_EQ(bad_listen.exit_code, 2) << bad_listen.Describe();
 }
 

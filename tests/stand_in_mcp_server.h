@@ -69,7 +69,12 @@ class StandInMcpServer {
   }
 
  private:
-  static json Result(const json& id, json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
+  static json Result(const json& id, json result) {
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  }
+  static json Text(const std::string& text, bool is_error) {
+    return {{"content", {{{"type", "text"}, {"text", text}}}}, {"isError", is_error}};
+  }
 
   static json AnswerOne(const json& m) {
     const std::string method = m.value("method", "");
@@ -84,8 +89,8 @@ class StandInMcpServer {
     const json params = m.value("params", json::object());
     const std::string name = params.value("name", "");
     const json args = params.value("arguments", json::object());
-    if (name == "echo") return Result(id, {{"content", {{{"type", "text"}, {"text", args.value("text", "")}}}}, {"isError", false}});
-    if (name == "fail") return Result(id, {{"content", {{{"type", "text"}, {"text", "it failed"}}}}, {"isError", true}});
+    if (name == "echo") return Result(id, Text(args.value("text", ""), false));
+    if (name == "fail") return Result(id, Text("it failed", true));
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", "Unknown tool: " + name}}}};
   }
 
@@ -97,7 +102,8 @@ class StandInMcpServer {
     const json in = json::parse(req.body, nullptr, false);
     if (in.is_discarded()) {
       res.status = 400;
-      res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})", "application/json");
+      res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})",
+                      "application/json");
       return;
     }
     json answers = json::array();
@@ -115,7 +121,7 @@ class StandInMcpServer {
     }
     std::string events = ": stand-in\n\nevent: message\ndata: " + Notification(0) + "\n\n";
     for (const json& a : answers) events += "event: message\r\ndata: " + a.dump() + "\r\n\r\n";
-    res.set_chunked_content_provider("text/event-stream", [events, sent = false](size_t, httplib::DataSink& sink) mutable {
+    auto provider = [events, sent = false](size_t, httplib::DataSink& sink) mutable {
       if (sent) {
         sink.done();
         return true;
@@ -124,7 +130,8 @@ class StandInMcpServer {
       // Two writes: the response event arrives in a chunk of its own after the notification.
       const size_t half = events.find("event: message\r\n");
       return sink.write(events.data(), half) && sink.write(events.data() + half, events.size() - half);
-    });
+    };
+    res.set_chunked_content_provider("text/event-stream", provider);
   }
 
   httplib::Server server_;

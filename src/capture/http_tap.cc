@@ -33,12 +33,13 @@ bool SameName(std::string_view a, std::string_view b) {
 // Headers that concern one hop, not the message (RFC 9110 §7.6.1), the ones httplib sets itself
 // (Host, Content-Length) and the pseudo-headers its server adds to a request (the peer's address).
 // Accept-Encoding is not forwarded either: the upstream then sends its body unencoded, which the
-// recorder can read (the client gets it as the upstream sent it).
+// recorder can read (the client gets it as the upstream sent it). Nor Expect: httplib's server has
+// answered a client's "100-continue" already, and its client would not wait for one.
 bool IsHopByHop(std::string_view name) {
-  for (std::string_view hop : {"Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate",
-                               "Proxy-Authorization", "TE", "Trailer", "Transfer-Encoding", "Upgrade", "Host",
-                               "Content-Length", "Accept-Encoding", "REMOTE_ADDR", "REMOTE_PORT", "LOCAL_ADDR",
-                               "LOCAL_PORT"}) {
+  for (std::string_view hop :
+       {"Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate", "Proxy-Authorization", "TE", "Trailer",
+        "Transfer-Encoding", "Upgrade", "Host", "Content-Length", "Accept-Encoding", "Expect", "REMOTE_ADDR",
+        "REMOTE_PORT", "LOCAL_ADDR", "LOCAL_PORT"}) {
     if (SameName(name, hop)) return true;
   }
   return false;
@@ -143,8 +144,8 @@ struct HttpTap::Impl {
 };
 
 std::string HttpTap::Impl::Target(const std::string& target) const {
-  if (target == "/" || target.rfind("/?", 0) == 0) return (upstream.path.empty() ? "/" : upstream.path) + target.substr(1);
-  return target;
+  if (target != "/" && target.rfind("/?", 0) != 0) return target;
+  return (upstream.path.empty() ? "/" : upstream.path) + target.substr(1);
 }
 
 std::shared_ptr<UpstreamStream> HttpTap::Impl::Forward(UpstreamRequest request) {
@@ -258,11 +259,13 @@ Result<std::unique_ptr<HttpTap>> HttpTap::Open(const HttpTapOptions& options) {
   s.set_tcp_nodelay(true);
   s.set_keep_alive_max_count(100000);
   auto handle = [raw = impl.get()](const httplib::Request& req, httplib::Response& res) { raw->Handle(req, res); };
-  s.Get(".*", handle).Post(".*", handle).Put(".*", handle).Patch(".*", handle).Delete(".*", handle).Options(".*", handle);
+  s.Get(".*", handle).Post(".*", handle).Put(".*", handle).Patch(".*", handle).Delete(".*", handle);
+  s.Options(".*", handle);
   const int port = options.port == 0 ? s.bind_to_any_port(options.host)
                                      : (s.bind_to_port(options.host, options.port) ? options.port : -1);
   if (port < 0) {
-    return Error(Status::IOError(fmt::format("cannot listen on {}:{}: {}", options.host, options.port, strerror(errno))));
+    return Error(
+        Status::IOError(fmt::format("cannot listen on {}:{}: {}", options.host, options.port, strerror(errno))));
   }
   std::unique_ptr<HttpTap> tap(new HttpTap(std::move(impl)));
   tap->port_ = port;

@@ -9,7 +9,8 @@
 namespace engram::capture {
 namespace {
 
-std::vector<std::string> Split(const std::string& stream, size_t chunk, size_t cap = 1 << 20, int64_t* oversized = nullptr) {
+std::vector<std::string> Split(const std::string& stream, size_t chunk, size_t cap = 1 << 20,
+                               int64_t* oversized = nullptr) {
   SseSplitter splitter(cap);
   std::vector<std::string> events;
   for (size_t i = 0; i < stream.size(); i += chunk) {
@@ -32,7 +33,8 @@ TEST(SseSplitterTest, AnEventOverTheCapIsCountedNotPassed) {
   const std::string stream = "data: " + std::string(100, 'x') + "\ndata: more\n\ndata: ok\n\n";
   EXPECT_EQ(Split(stream, 5, 50, &oversized), (std::vector<std::string>{"ok"}));
   EXPECT_EQ(oversized, 1);
-  const std::string split_data = "data: " + std::string(30, 'x') + "\ndata: " + std::string(30, 'y') + "\n\ndata: ok\n\n";
+  const std::string split_data =
+      "data: " + std::string(30, 'x') + "\ndata: " + std::string(30, 'y') + "\n\ndata: ok\n\n";
   EXPECT_EQ(Split(split_data, 5, 50, &oversized), (std::vector<std::string>{"ok"}));
   EXPECT_EQ(oversized, 1);
 }
