@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -185,6 +186,63 @@ TEST(HttpTapTest, AnUnreachableUpstreamIsA502AndNoCallIsAnswered) {
   EXPECT_NE(r->body.find("did not answer"), std::string::npos) << r->body;
   tap.Stop();
   for (const auto& [id, record] : Journaled(dir.File("journal"))) EXPECT_EQ(record.outcome, "no_response");
+}
+
+TEST(HttpTapTest, ConcurrentPostsWithTheSameIdsArePairedWithinTheirExchange) {
+  // JSON-RPC ids are the client's: four clients of one MCP session reuse ids 1..25 at once. Each
+  // POST is its own exchange, so each answer meets its own request.
+  Rig rig;
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 4; ++c) {
+    clients.emplace_back([&rig, c] {
+      httplib::Client client = rig.tap.Client();
+      for (int i = 1; i <= 25; ++i) {
+        const std::string text = std::to_string(c) + "/" + std::to_string(i);
+        auto r = client.Post(c % 2 ? "/sse" : "/mcp", McpHeaders("s"), Call(i, "echo", {{"text", text}}).dump(),
+                             "application/json");
+        EXPECT_TRUE(r && r->status == 200);
+      }
+    });
+  }
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(rig.tap.Stop().captured, 100);
+  auto journal = CaptureJournal::Open(rig.journal());
+  ASSERT_TRUE(journal.has_value());
+  auto due = (*journal)->Due(NowMs() + 1000, 1000);
+  ASSERT_TRUE(due.has_value());
+  ASSERT_EQ(due->size(), 100u);
+  for (const JournalEntry& e : *due) {
+    EXPECT_EQ(e.record.outcome, "ok");
+    EXPECT_EQ(e.record.args_json, json({{"text", e.record.result_preview}}).dump()) << "an answer met another request";
+  }
+}
+
+TEST(HttpTapTest, StopCutsAnEventStreamThatNeverEnds) {
+  httplib::Server endless;
+  endless.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("text/event-stream", [](size_t, httplib::DataSink& sink) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return sink.write(": ping\n\n", 8);
+    });
+  });
+  const int port = endless.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { endless.listen_after_bind(); });
+  TempDir dir;
+  auto tap = std::make_unique<RunningTap>("http://127.0.0.1:" + std::to_string(port) + "/mcp", dir.File("journal"));
+  std::atomic<bool> got_bytes{false};
+  std::thread reader([&] {
+    httplib::Client client = tap->Client();
+    client.Get("/mcp", [&](const char*, size_t) {
+      got_bytes = true;
+      return true;
+    });
+  });
+  while (!got_bytes) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  tap->Stop();  // returns: the stream was cut, not waited for
+  reader.join();
+  tap.reset();
+  endless.stop();
+  serving.join();
 }
 
 TEST(HttpTapTest, ABadUpstreamUrlIsRefused) {
