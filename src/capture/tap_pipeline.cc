@@ -125,6 +125,25 @@ void TapPipeline::RecordOne(SeenMessage& seen, std::vector<ToolCallRecord>* done
   for (ToolCallRecord& r : it->second.Observe(seen.direction, message, seen.seen, seen.seen_unix_ms)) {
     done->push_back(std::move(r));
   }
+  if (seen.direction == Direction::kClientToServer) ShareCancellations(seen, message, done);
+}
+
+// A client cancels a call in a message of its own — in streamable HTTP, a POST apart from the
+// call's — so a cancellation also reaches the other open exchanges of the same connection (an MCP
+// session; an exchange that is its own connection has none).
+void TapPipeline::ShareCancellations(const SeenMessage& seen, const nlohmann::json& message,
+                                     std::vector<ToolCallRecord>* done) {
+  for (const nlohmann::json& one : message.is_array() ? message : nlohmann::json::array({message})) {
+    if (!one.is_object()) continue;
+    const auto method = one.find("method");
+    if (method == one.end() || *method != "notifications/cancelled") continue;
+    for (auto& [exchange, matcher] : matchers_) {
+      if (exchange == seen.exchange || matcher.connection_id() != seen.connection) continue;
+      for (ToolCallRecord& r : matcher.Observe(Direction::kClientToServer, one, seen.seen, seen.seen_unix_ms)) {
+        done->push_back(std::move(r));
+      }
+    }
+  }
 }
 
 void TapPipeline::Record() {

@@ -94,6 +94,7 @@ class TapPipeline {
   bool PopAll(std::deque<SeenMessage>* out);
   void Record();
   void RecordOne(SeenMessage& message, std::vector<ToolCallRecord>* done);
+  void ShareCancellations(const SeenMessage& seen, const nlohmann::json& message, std::vector<ToolCallRecord>* done);
   void Consume();
   void Commit(const std::vector<ToolCallRecord>& records);
   void Advance(uint64_t ticket);

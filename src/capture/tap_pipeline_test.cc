@@ -71,6 +71,25 @@ TEST_F(TapPipelineTest, EachExchangePairsItsOwnCallsAndWaitRecordedMeansCommitte
   EXPECT_EQ(records["conn-a/1"].outcome, "no_response");
 }
 
+TEST_F(TapPipelineTest, ACancellationReachesTheCallsOtherExchangesOfItsConnection) {
+  // Streamable HTTP: the call is POSTed in exchange a, its cancellation in exchange c of the same
+  // connection; exchange x is another connection's (its id 1 is not the one cancelled).
+  const json cancel = {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
+                       {"params", {{"requestId", 1}, {"reason", "user stopped it"}}}};
+  pipeline_->Submit({.exchange = "a", .connection = "session", .bytes = Call(1, "slow", json::object()).dump()});
+  pipeline_->Submit({.exchange = "x", .connection = "other", .bytes = Call(1, "other", json::object()).dump()});
+  pipeline_->Submit({.exchange = "c", .connection = "session", .bytes = cancel.dump()});
+  End("c");
+  End("a");
+  End("x");
+  pipeline_->Finish();
+  auto records = Journaled();
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records["session/1"].outcome, "cancelled");
+  EXPECT_EQ(records["session/1"].error_message, "user stopped it");
+  EXPECT_EQ(records["other/1"].outcome, "no_response");
+}
+
 TEST_F(TapPipelineTest, WhatCannotBeCapturedIsCounted) {
   pipeline_->Submit({.exchange = "a", .connection = "a", .direction = Direction::kClientToServer,
                      .bytes = R"({"method":"tools/call", cut)"});
