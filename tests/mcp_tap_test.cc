@@ -14,48 +14,27 @@
 #include <thread>
 
 #include "raw_db.h"
+#include "tap_events.h"
 #include "test_util.h"
 
 namespace engram {
 namespace {
 
 using json = nlohmann::json;
+using test::Call;
 using test::CliResult;
 using test::EngramBinary;
 using test::RunCli;
 using test::TempDir;
+using test::ToolEvents;
 
 std::string Line(const json& j) { return j.dump() + "\n"; }
-
-json Call(int id, const std::string& name, json arguments, json meta = nullptr) {
-  json params = {{"name", name}, {"arguments", std::move(arguments)}};
-  if (!meta.is_null()) params["_meta"] = std::move(meta);
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}};
-}
 
 std::string Handshake() {
   return Line({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
                {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
                            {"clientInfo", {{"name", "test"}, {"version", "1"}}}}}}) +
          Line({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
-}
-
-// The tool events of namespace `ns` in `db`, by capture id.
-std::map<std::string, json> ToolEvents(const std::string& db, const std::string& ns) {
-  std::map<std::string, json> out;
-  CliResult r = RunCli({"--db", db, "export", "-n", ns});
-  EXPECT_EQ(r.exit_code, 0) << r.Describe();
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);) {
-    json j = json::parse(line, nullptr, false);
-    if (!j.is_object() || j.value("kind", "") != "event" || j.value("role", "") != "tool") continue;
-    json meta = json::parse(j.value("metadata", "{}"), nullptr, false);
-    const std::string id = meta["capture"].value("capture_id", "");
-    EXPECT_EQ(out.count(id), 0u) << "capture " << id << " stored twice";
-    j["capture"] = meta["capture"];
-    out[id] = j;
-  }
-  return out;
 }
 
 TEST(McpTapTest, BytesPassThroughUnchanged) {

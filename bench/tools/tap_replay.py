@@ -18,11 +18,16 @@ recorded result, and the same calls to the stub directly. Reports:
 The tapped run and the kill run are made for the tap's default and, in the same run, for each
 --compare flag set (default: `--async-commit`), each against the same direct baseline.
 
+`--transport http` does the same over streamable HTTP: the stub is an HTTP server answering each
+POST with JSON, the tap is `engram mcp-tap --listen --upstream` in front of it, and the client
+POSTs one call at a time on a kept-alive connection (to the stub directly, or to the tap).
+
 Usage: python3 bench/tools/tap_replay.py --engram build/engram --data ../shared/data/taubench [--json]
-           [--compare=--async-commit]
+           [--compare=--async-commit] [--transport stdio|http]
 """
 
 import argparse
+import http.client
 import json
 import os
 import signal
@@ -35,10 +40,9 @@ import time
 STUB = r'''
 import json, sys
 results = json.load(open(sys.argv[1]))
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
+
+
+def answer(msg):
     if msg.get("method") == "initialize":
         out = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                "serverInfo": {"name": "replay-stub", "version": "1"}}
@@ -47,8 +51,37 @@ for line in sys.stdin:
         out = {"content": [{"type": "text", "text": text}], "isError": text.startswith("Error")}
     else:
         out = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": out}) + "\n")
-    sys.stdout.flush()
+    return json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": out})
+
+
+if len(sys.argv) > 2 and sys.argv[2] == "--listen":  # streamable HTTP: JSON answers; the port file is last
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        wbufsize = -1  # headers and body in one write, flushed after each request
+        disable_nagle_algorithm = True
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            body = answer(msg).encode() if "id" in msg else b""
+            self.send_response(200 if body else 202)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    open(sys.argv[-1], "w").write(str(server.server_port))
+    server.serve_forever()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        sys.stdout.write(answer(msg) + "\n")
+        sys.stdout.flush()
 '''
 
 
@@ -98,9 +131,74 @@ class Client:
         return self.proc.wait()
 
 
-def replay(command, calls, stop_after=None, on_stop=None):
-    """Round trips (seconds) of each call; stops after `stop_after` calls and runs `on_stop`."""
-    client = Client(command)
+class HttpClient:
+    """An MCP client over streamable HTTP (JSON answers): one POST at a time on a kept-alive
+    connection to port; `proc` (the tap, when it is one) is stopped with SIGTERM on close."""
+
+    def __init__(self, port, proc=None):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+        self.proc = proc
+        self.next_id = 0
+
+    def request(self, method, params):
+        self.next_id += 1
+        body = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        t0 = time.perf_counter()
+        self.conn.request("POST", "/mcp", body, {"Content-Type": "application/json",
+                                                 "Accept": "application/json, text/event-stream"})
+        answer = self.conn.getresponse().read()
+        return json.loads(answer), time.perf_counter() - t0
+
+    def close(self):
+        self.conn.close()
+        if self.proc is None:
+            return 0
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait()
+
+
+def start_listening(command, port_file):
+    """`command --port-file port_file` started; returns (process, port) once the port is written."""
+    if os.path.exists(port_file):
+        os.remove(port_file)
+    proc = subprocess.Popen(command + ["--port-file", port_file], stderr=subprocess.DEVNULL)
+    for _ in range(400):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            return proc, int(open(port_file).read())
+        time.sleep(0.05)
+    raise RuntimeError(f"{command[0]} did not start listening")
+
+
+class Transport:
+    """How the client reaches the stub, directly or through a tap: stdio (the tap runs the stub) or
+    streamable HTTP (the tap is a reverse proxy in front of the stub's HTTP server)."""
+
+    def __init__(self, kind, stub, work):
+        self.kind, self.stub, self.work = kind, stub, work
+        if kind == "http":
+            self.stub_proc, self.stub_port = start_listening(stub + ["--listen"], os.path.join(work, "stub.port"))
+
+    def direct(self):
+        return Client(self.stub) if self.kind == "stdio" else HttpClient(self.stub_port)
+
+    def tapped(self, tap):
+        if self.kind == "stdio":
+            return Client(tap + ["--"] + self.stub)
+        proc, port = start_listening(tap + ["--listen", "127.0.0.1:0", "--upstream",
+                                            f"http://127.0.0.1:{self.stub_port}/mcp"],
+                                     os.path.join(self.work, "tap.port"))
+        return HttpClient(port, proc)
+
+    def close(self):
+        if self.kind == "http":
+            self.stub_proc.kill()
+            self.stub_proc.wait()
+
+
+def replay(connect, calls, stop_after=None, on_stop=None):
+    """Round trips (seconds) of each call over the client `connect()` makes; stops after
+    `stop_after` calls and runs `on_stop(client)`."""
+    client = connect()
     client.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                   "clientInfo": {"name": "tap-replay", "version": "1"}})
     took = []
@@ -132,12 +230,12 @@ def tool_events(binary, db, ns):
     return events
 
 
-def run_mode(binary, work, calls, stub, direct, flags, inline_bytes, name):
+def run_mode(binary, work, calls, transport, direct, flags, inline_bytes, name):
     """The tapped replay and the kill -9 run with `flags` added to mcp-tap's."""
     tag = "".join(ch for ch in name if ch.isalnum())
     db = os.path.join(work, f"cap-{tag}.db")
     tap = [binary, "--db", db, "mcp-tap", "-n", "replay", "--inline-bytes", str(inline_bytes), "--flush-ms", "60000"]
-    tapped = replay(tap + flags + ["--"] + stub, calls)
+    tapped = replay(lambda: transport.tapped(tap + flags), calls)
     events = tool_events(binary, db, "replay")
     _, status, _ = engram(binary, "--db", db, "mcp-tap", "status", "--json")
     status = json.loads(status)
@@ -163,14 +261,14 @@ def run_mode(binary, work, calls, stub, direct, flags, inline_bytes, name):
 
     # kill -9 after half of the calls
     kill_db = os.path.join(work, f"kill-{tag}.db")
-    kill_tap = [binary, "--db", kill_db, "mcp-tap", "-n", "replay"] + flags + ["--"] + stub
+    kill_tap = [binary, "--db", kill_db, "mcp-tap", "-n", "replay"] + flags
     half = len(calls) // 2
 
     def kill(client):
         client.proc.send_signal(signal.SIGKILL)
         client.proc.wait()
 
-    replay(kill_tap, calls, stop_after=half, on_stop=kill)
+    replay(lambda: transport.tapped(kill_tap), calls, stop_after=half, on_stop=kill)
     _, before, _ = engram(binary, "--db", kill_db, "mcp-tap", "status", "--json")
     before = json.loads(before)
     engram(binary, "--db", kill_db, "mcp-tap", "drain", "-n", "replay")
@@ -202,6 +300,7 @@ def main():
     ap.add_argument("--data", default="../shared/data/taubench")
     ap.add_argument("--inline-bytes", type=int, default=1024)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     ap.add_argument("--compare", default="--async-commit",
                     help="';'-separated flag sets of mcp-tap to measure beside its default")
     a = ap.parse_args()
@@ -214,11 +313,13 @@ def main():
     open(stub_path, "w").write(STUB)
     stub = [sys.executable, stub_path, results_path]
 
-    direct = replay(stub, calls)
-    report = {"calls": len(calls), "modes": {}}
+    transport = Transport(a.transport, stub, work)
+    direct = replay(transport.direct, calls)
+    report = {"calls": len(calls), "transport": a.transport, "modes": {}}
     for mode in ["default"] + [m for m in a.compare.split(";") if m]:
         flags = [] if mode == "default" else mode.split()
-        report["modes"][mode] = run_mode(binary, work, calls, stub, direct, flags, a.inline_bytes, mode)
+        report["modes"][mode] = run_mode(binary, work, calls, transport, direct, flags, a.inline_bytes, mode)
+    transport.close()
     report["load"] = os.getloadavg()
     if a.json:
         print(json.dumps(report))

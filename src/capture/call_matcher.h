@@ -37,6 +37,7 @@ class CallMatcher {
   std::vector<ToolCallRecord> Close();
 
   size_t pending() const { return pending_.size(); }
+  const std::string& connection_id() const { return connection_id_; }
   // tools/call requests seen that could not be described (no string params.name): not captured.
   int64_t malformed() const { return malformed_; }
 

@@ -20,7 +20,7 @@ void LineSplitter::Feed(std::string_view bytes, const std::function<void(std::st
     if (nl == std::string_view::npos) return;
     if (!skipping_) {
       if (!partial_.empty() && partial_.back() == '\r') partial_.pop_back();
-      if (!partial_.empty()) on_line(std::move(partial_));
+      if (keep_empty_ || !partial_.empty()) on_line(std::move(partial_));
     }
     partial_.clear();
     skipping_ = false;

@@ -8,8 +8,10 @@
 
 #include "capture/capture_delivery.h"
 #include "capture/capture_journal.h"
+#include "capture/http_tap.h"
 #include "capture/stdio_tap.h"
 #include "cli/cli_common.h"
+#include "server/config.h"
 #include "write/event_validation.h"
 
 namespace engram::cli {
@@ -28,6 +30,9 @@ struct TapFlags {
   bool async_commit = false;
   int flush_ms = 2000;
   std::vector<std::string> command;
+  std::string listen;    // the HTTP face: HOST:PORT
+  std::string upstream;  // the HTTP face: the upstream server's URL
+  std::string port_file;
 };
 
 std::string JournalPath(const GlobalFlags& flags, const TapFlags& tap) {
@@ -51,23 +56,49 @@ capture::DeliveryOptions Delivery(const GlobalFlags& flags, const TapFlags& tap)
   return {.namespace_name = tap.namespace_name, .fallback_session = tap.session, .journal_path = JournalPath(flags, tap)};
 }
 
-int RunTap(const GlobalFlags& flags, const TapFlags& tap) {
-  if (Status st = CheckDeliveryFlags(tap); !st.ok()) return Fail(flags, st);
-  capture::StdioTapOptions options;
-  options.command = tap.command;
-  options.journal_path = JournalPath(flags, tap);
-  options.payloads = {.keep = !tap.no_payloads, .inline_bytes = tap.inline_bytes};
-  options.delivery = Delivery(flags, tap);
-  options.flush_ms = tap.flush_ms;
-  options.commit_before_response = !tap.async_commit;
-  options.open_engine = [&flags] { return OpenEngine(flags, OpenMode::kCreate); };
-  auto report = capture::RunStdioTap(options);
-  if (!report) return Fail(flags, report.error());
-  if (report->delivery.dead > 0 || !report->engine_error.empty()) {
+// The options both faces take.
+void FillTapOptions(const GlobalFlags& flags, const TapFlags& tap, capture::TapOptions* options) {
+  options->journal_path = JournalPath(flags, tap);
+  options->payloads = {.keep = !tap.no_payloads, .inline_bytes = tap.inline_bytes};
+  options->delivery = Delivery(flags, tap);
+  options->flush_ms = tap.flush_ms;
+  options->commit_before_response = !tap.async_commit;
+  options->open_engine = [&flags] { return OpenEngine(flags, OpenMode::kCreate); };
+}
+
+void ReportDeadLetters(const capture::TapReport& report, const std::string& journal_path) {
+  if (report.delivery.dead > 0 || !report.engine_error.empty()) {
     std::cerr << fmt::format("engram mcp-tap: {} call(s) captured, {} delivered, {} dead letter(s); see `engram "
                              "mcp-tap status --journal {}`\n",
-                             report->captured, report->delivery.delivered, report->delivery.dead, options.journal_path);
+                             report.captured, report.delivery.delivered, report.delivery.dead, journal_path);
   }
+}
+
+// `engram mcp-tap --listen HOST:PORT --upstream URL`: the reverse proxy, until SIGINT or SIGTERM.
+int RunHttpTap(const GlobalFlags& flags, const TapFlags& tap) {
+  if (!tap.command.empty()) {
+    return Fail(flags, Status::InvalidArgument("field \"command\": --listen proxies --upstream; give no server command"));
+  }
+  if (tap.upstream.empty()) return Fail(flags, Status::InvalidArgument("field \"upstream\": is required with --listen"));
+  capture::HttpTapOptions options;
+  FillTapOptions(flags, tap, &options);
+  if (Status st = server::ParseListen(tap.listen, &options.host, &options.port); !st.ok()) return Fail(flags, st);
+  options.upstream = tap.upstream;
+  auto report = capture::RunHttpTap(options, tap.port_file);
+  if (!report) return Fail(flags, report.error());
+  ReportDeadLetters(*report, options.journal_path);
+  return 0;
+}
+
+int RunTap(const GlobalFlags& flags, const TapFlags& tap) {
+  if (Status st = CheckDeliveryFlags(tap); !st.ok()) return Fail(flags, st);
+  if (!tap.listen.empty()) return RunHttpTap(flags, tap);
+  capture::StdioTapOptions options;
+  FillTapOptions(flags, tap, &options);
+  options.command = tap.command;
+  auto report = capture::RunStdioTap(options);
+  if (!report) return Fail(flags, report.error());
+  ReportDeadLetters(*report, options.journal_path);
   return report->exit_code;
 }
 
@@ -182,8 +213,9 @@ void DeliveryFlags(CLI::App* cmd, TapFlags& tap) {
 void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto tap = std::make_shared<TapFlags>();
   CLI::App* cmd = app.add_subcommand(
-      "mcp-tap", "run an MCP stdio server behind engram: bytes pass through unchanged; each tools/call is journaled "
-                 "and stored as an event (docs/capture.md). Usage: engram mcp-tap -n NS -- SERVER_COMMAND...");
+      "mcp-tap", "run an MCP server behind engram: bytes pass through unchanged; each tools/call is journaled and "
+                 "stored as an event (docs/capture.md). Usage: engram mcp-tap -n NS -- SERVER_COMMAND... (stdio), or "
+                 "engram mcp-tap -n NS --listen HOST:PORT --upstream URL (streamable HTTP)");
   DeliveryFlags(cmd, *tap);
   cmd->add_option("--inline-bytes", tap->inline_bytes,
                   fmt::format("payloads up to this size are kept whole in the record, larger ones by reference in "
@@ -195,6 +227,11 @@ void AddTapCommands(CLI::App& app, const GlobalFlags& flags, Commands& commands)
                 "loses its last uncommitted calls). Default: committed first, nothing lost");
   cmd->add_option("--flush-ms", tap->flush_ms,
                   "after the server exits, how long delivery may go on (the rest: mcp-tap drain); default 2000");
+  cmd->add_option("--listen", tap->listen,
+                  "HOST:PORT: run as an HTTP reverse proxy for the streamable-HTTP MCP server at --upstream "
+                  "instead of a stdio server (port 0: any free port)");
+  cmd->add_option("--upstream", tap->upstream, "with --listen: the upstream MCP server's URL (http://host:port/mcp)");
+  cmd->add_option("--port-file", tap->port_file, "with --listen: write the bound port to this file");
   cmd->add_option("command", tap->command, "the server's command and arguments, after --");
   commands.Add(cmd, [&flags, tap] { return RunTap(flags, *tap); });
 

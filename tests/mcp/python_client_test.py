@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`engram mcp` driven by the official MCP Python SDK (PyPI `mcp`, pinned in scripts/setup_clients.sh)
 over stdio, in each connect mode the SDK has: legacy (initialize), auto (server/discover, the
-2026-07-28 era) and a pinned 2026-07-28.
+2026-07-28 era) and a pinned 2026-07-28; and over streamable HTTP against `engram serve`, directly
+and through `engram mcp-tap --listen` (the tap's HTTP face: every call captured with its outcome).
 
 Usage: python_client_test.py ENGRAM_BINARY WORK_DIR
 Checks: tools are listed; Chinese and English text is saved and recalled; bad arguments are an
@@ -154,41 +155,79 @@ def start_serve(name):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     secret = json.loads(subprocess.run([ENGRAM, "--db", db, "--json", "keys", "create", "--namespace", "alice",
                                         "--access", "write"], env=ENV, check=True, capture_output=True).stdout)["secret"]
+    p, port = start_listening(name, [ENGRAM, "--db", db, "serve", "--no-worker", "--quiet"])
+    return p, f"http://127.0.0.1:{port}", secret
+
+
+def start_listening(name, command):
+    """`command --listen 127.0.0.1:0 --port-file F` started; returns (process, port) once it listens."""
+    import subprocess
+    import time
     port_file = os.path.join(WORK, f"py-http-{name}.port")
     if os.path.exists(port_file):
         os.remove(port_file)
-    p = subprocess.Popen([ENGRAM, "--db", db, "serve", "--listen", "127.0.0.1:0", "--port-file", port_file,
-                          "--no-worker", "--quiet"], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen([*command, "--listen", "127.0.0.1:0", "--port-file", port_file], env=ENV,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
         if os.path.exists(port_file) and open(port_file).read().strip():
             break
         time.sleep(0.05)
-    return p, f"http://127.0.0.1:{open(port_file).read().strip()}", secret
+    return p, open(port_file).read().strip()
 
 
-async def over_http(mode):
-    """The same checks over streamable HTTP against /mcp/alice of engram serve, with an API key."""
+def captured_calls(db):
+    """The outcomes of the tool calls `engram mcp-tap` stored in namespace cap of `db`, by tool name."""
+    import json
+    import subprocess
+    out = subprocess.run([ENGRAM, "--db", db, "export", "-n", "cap"], env=ENV, check=True, capture_output=True).stdout
+    calls = {}
+    for line in out.decode().splitlines():
+        e = json.loads(line)
+        if e.get("kind") == "event" and e.get("role") == "tool":
+            capture = json.loads(e["metadata"])["capture"]
+            calls.setdefault(e["tool_name"], []).append(capture["outcome"])
+    return {name: sorted(outcomes) for name, outcomes in calls.items()}
+
+
+async def over_http(mode, via_tap=False):
+    """The same checks over streamable HTTP against /mcp/alice of engram serve, with an API key; with
+    via_tap, through `engram mcp-tap --listen` in front of it, whose captured calls are checked after."""
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
-    p, base, secret = start_serve(mode)
+    name = mode + ("-tap" if via_tap else "")
+    label = f"http {mode}" + (" via the tap" if via_tap else "")
+    p, base, secret = start_serve(name)
+    tap, cap = None, os.path.join(WORK, f"py-http-{name}-cap.db")
+    if via_tap:
+        for old in [cap, cap + ".tap"]:
+            if os.path.exists(old):
+                os.remove(old)
+        tap, port = start_listening(name + "-proxy", [ENGRAM, "--db", cap, "mcp-tap", "-n", "cap", "--upstream", base])
+        base = f"http://127.0.0.1:{port}"
     try:
         http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {secret}"})
         async with Client(streamable_http_client(base + "/mcp/alice", http_client=http), mode=mode) as c:
             names = [t.name for t in (await c.list_tools()).tools]
-            check(f"http {mode}: tools listed", "memory_recall" in names, names)
+            check(f"{label}: tools listed", "memory_recall" in names, names)
             for text, query, needle in [("我的猫叫小白。", "猫", "小白"), ("My cat is called Snowy.", "cat", "Snowy")]:
                 saved = await c.call_tool("memory_save", {"text": text})
                 found = await c.call_tool("memory_recall", {"query": query})
-                check(f"http {mode}: save and recall {needle}",
+                check(f"{label}: save and recall {needle}",
                       not saved.is_error and needle in text_of(found), text_of(saved) + text_of(found))
             bad = await c.call_tool("memory_recall", {})
-            check(f"http {mode}: bad arguments", bad.is_error and 'field "query"' in text_of(bad), text_of(bad))
+            check(f"{label}: bad arguments", bad.is_error and 'field "query"' in text_of(bad), text_of(bad))
             other = await c.call_tool("memory_save", {"text": "x", "namespace": "bob"})
-            check(f"http {mode}: the key may not use bob",
+            check(f"{label}: the key may not use bob",
                   other.is_error and "permission_denied" in text_of(other), text_of(other))
     finally:
-        p.terminate()
-        p.wait(10)
+        for process in [tap, p]:
+            if process:
+                process.terminate()
+                process.wait(10)
+    if via_tap:
+        calls = captured_calls(cap)
+        expected = {"memory_save": ["ok", "ok", "tool_error"], "memory_recall": ["ok", "ok", "tool_error"]}
+        check(f"{label}: the tap captured every call with its outcome", calls == expected, calls)
 
 
 def serve_available():
@@ -199,11 +238,11 @@ def serve_available():
 
 async def main():
     if serve_available():
-        for mode in ["legacy", "auto"]:
+        for mode, via_tap in [("legacy", False), ("auto", False), ("legacy", True), ("auto", True)]:
             try:
-                await over_http(mode)
+                await over_http(mode, via_tap)
             except Exception as e:
-                check(f"http {mode}: session", False, repr(e))
+                check(f"http {mode}{' via the tap' if via_tap else ''}: session", False, repr(e))
     try:
         await ingest_gets_claims()
     except Exception as e:
