@@ -15,6 +15,7 @@ back (--downgrade VERSION:INDEX,INDEX...): fair only when those migrations add i
 usage: extraction_growth.py WORKDIR --bin after=build/engram [--bin before=/tmp/base/engram]
                             [--sizes 0,18000,180000] [--step 2000] [--prefill-bin PATH]
                             [--downgrade 10:claims_current_topic,claims_current_polarity,...]
+                            [--reuse-prefill]
 """
 import argparse
 import json
@@ -34,6 +35,8 @@ ap.add_argument("--sizes", default="0,18000,180000")
 ap.add_argument("--step", type=int, default=2000)
 ap.add_argument("--prefill-bin", default=None, help="default: the first --bin")
 ap.add_argument("--downgrade", default=None, help="VERSION:IDX,IDX for binaries that need an older schema")
+ap.add_argument("--reuse-prefill", action="store_true",
+                help="keep WORKDIR/prefillN.db of an earlier run when it exists (a 1.8M-event prefill takes ~30 min)")
 ap.add_argument("--gen", default=os.path.join(here, "..", "..", "..", "shared", "tools", "reliability",
                                               "gen_events.py"))
 a = ap.parse_args()
@@ -90,8 +93,10 @@ gen(step_file, a.step, "q", 4)
 rows = []
 for size in [int(x) for x in a.sizes.split(",")]:
     base = W(f"prefill{size}.db")
-    remove_db(base)
-    if size > 0:
+    reuse = a.reuse_prefill and size > 0 and os.path.exists(base)
+    if not reuse:
+        remove_db(base)
+    if size > 0 and not reuse:
         gen(W("prefill.jsonl"), size, "p", 3)
         engram(prefill_bin, base, "ingest", W("prefill.jsonl"))
         engram(prefill_bin, base, "process")

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text/protected_atoms.h"
 #include "write/extraction/extractor.h"
 
 namespace engram {
@@ -52,15 +53,6 @@ bool StatesCurrentValue(const extraction::CandidateClaim& c);
 
 // NormalizeKey of `value` without leading articles and possessives ("a ", "the ", "my ", "我的").
 std::string NormalizeValue(std::string_view value);
-
-// Protected atoms (HL-Mem §A3 item 11): numbers, versions, dates, paths, quoted values, negation
-// words and capitalised names found in `text`. Two near-copies merge only when their atom sets agree.
-std::set<std::string> ProtectedAtoms(std::string_view text);
-
-// The near-copy key of a value: its protected atoms, sorted, behind a marker ("a:" when it has
-// none), never "". Two values can be near-copies only when their keys are equal (IsNearCopy
-// requires equal atoms), so the writer reads only the current claims with the candidate's key.
-std::string NearCopyKey(std::string_view value);
 
 // Word-set similarity of two values (Jaccard over NFKC-folded words; CJK by character bigrams),
 // 0–1. A value contained in the other scores at least 0.8.

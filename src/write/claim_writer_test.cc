@@ -179,6 +179,43 @@ TEST_F(ClaimWriterTest, ANearCopyStillMergesWhateverItsKey) {
   EXPECT_EQ(other->decision, kDecisionCreated);
 }
 
+TEST_F(ClaimWriterTest, B43_AnUpgradedDatabaseGetsTheNearCopyKeysOfItsCurrentClaims) {
+  // A file from before schema 13: its claims have no key, so every near-copy check of their
+  // topic read them all. Migration 16 gives the current ones theirs.
+  for (int i = 0; i < 30; ++i) ASSERT_TRUE(Write(i, "likes", "dish number " + std::to_string(i)).has_value());
+  ASSERT_OK(db_->Exec("UPDATE claims SET near_copy_key = NULL; PRAGMA user_version = 15"));
+  ASSERT_OK(sqlite::Migrate(*db_, TextAnalysis::kFull));
+  auto missing = db_->QueryInt("SELECT count(*) FROM claims WHERE near_copy_key IS NULL AND status = 'active'");
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(*missing, 0);
+  auto wrong = db_->QueryInt("SELECT count(*) FROM claims WHERE near_copy_key IS NOT "
+                             "'a:1:' || substr(value, 13) || char(31)");  // "dish number N" has one atom, N
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_EQ(*wrong, 0);
+  EXPECT_EQ(NearCopyKey("dish number 7"), std::string("a:1:7\x1f"));
+}
+
+TEST_F(ClaimWriterTest, B43_AfterTheMigrationTheNearCopyCheckOfAnOldTopicReadsOnlyItsKey) {
+  auto steps_of_write = [&](int i) {
+    int64_t steps = 0;
+    sqlite3_progress_handler(db_->handle(), 1, &CountStep, &steps);
+    auto out = Write(i, "likes", "dish number " + std::to_string(i));
+    sqlite3_progress_handler(db_->handle(), 0, nullptr, nullptr);
+    EXPECT_TRUE(out.has_value());
+    if (out) {
+      EXPECT_EQ(out->decision, kDecisionCreated);
+    }
+    return steps;
+  };
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(Write(i, "likes", "dish number " + std::to_string(i)).has_value());
+  ASSERT_OK(db_->Exec("UPDATE claims SET near_copy_key = NULL"));
+  const int64_t before = steps_of_write(200);
+  ASSERT_OK(db_->Exec("UPDATE claims SET near_copy_key = NULL; PRAGMA user_version = 15"));
+  ASSERT_OK(sqlite::Migrate(*db_, TextAnalysis::kFull));
+  const int64_t after = steps_of_write(201);
+  EXPECT_LT(after * 2, before) << after << " VM steps after the migration, " << before << " before";
+}
+
 TEST_F(ClaimWriterTest, NearCopyKeysAreEqualForNearCopies) {
   EXPECT_NE(NearCopyKey("吃寿司 (p6"), NearCopyKey("吃寿司 (p10"));
   EXPECT_NE(NearCopyKey("version 1.2"), NearCopyKey("version 1.3"));

@@ -9,7 +9,7 @@
 namespace engram::sqlite {
 
 // The schema version this build writes (PRAGMA user_version).
-inline constexpr int kSchemaVersion = 15;
+inline constexpr int kSchemaVersion = 16;
 
 // Brings the database to kSchemaVersion, all pending migrations run in one write transaction. A new
 // database records `analysis` (its text analysis is fixed from then on). Errors: kCorruption when
