@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "episode_runner.h"
 #include "scripted_http_server.h"
 #include "test_util.h"
 
@@ -21,13 +22,12 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::ScriptedHttpServer;
 using test::ScriptedReply;
+using test::RulesOf;
+using test::RunEpisode;
 using test::TempDir;
 
 ScriptedReply Answer(const json& content) {
-  json body = {{"model", "test-model"},
-               {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content.is_string() ? content.get<std::string>() : content.dump()}}},
-                             {"finish_reason", "stop"}}}}};
-  return {200, body.dump()};
+  return test::ChatCompletionReply(content.is_string() ? content.get<std::string>() : content.dump());
 }
 
 json RuleJson(const std::string& kind, const std::vector<std::string>& tools, const std::vector<std::string>& ids,
@@ -49,24 +49,6 @@ Result<std::unique_ptr<Engine>> OpenWithModel(const TempDir& dir, const Scripted
   options.experience.distiller_max_retries = 1;
   options.experience.distill_every = distill_every;
   return Engine::Open(options);
-}
-
-// Runs one whole episode of a declared type; returns its end (with the rule report).
-EndEpisodeResult RunEpisode(Engine& engine, const std::string& type, const std::vector<std::string>& tools, bool success) {
-  EpisodeStartInput in{.namespace_name = "me", .goal = "handle the customer's " + type, .task_type = type};
-  for (const std::string& t : tools) in.steps.push_back({.action = t + "(order #W1)", .tool_name = t});
-  auto started = engine.StartEpisode(in);
-  EXPECT_TRUE(started.has_value()) << started.error().ToString();
-  auto ended = engine.EndEpisode(
-      {.namespace_name = "me", .episode_id = started->id, .outcome = success ? "success" : "failure"});
-  EXPECT_TRUE(ended.has_value()) << ended.error().ToString();
-  return *ended;
-}
-
-std::vector<Rule> Rules(Engine& engine, const std::string& type) {
-  auto rules = engine.ListRules({.namespace_name = "me", .task_type = type, .include_deprecated = true});
-  EXPECT_TRUE(rules.has_value()) << rules.error().ToString();
-  return *rules;
 }
 
 std::vector<Rule> OfSource(const std::vector<Rule>& rules, const std::string& source) {
@@ -124,7 +106,7 @@ TEST(LlmDistillerTest, AValidReplyAtEpisodeEndBecomesRulesCountedByEngram) {
   EXPECT_TRUE(report.llm_errors.empty());
   ASSERT_EQ(server.requests().size(), 1u);  // only the sixth end distilled
 
-  std::vector<Rule> rules = Rules(*engine, "refund");
+  std::vector<Rule> rules = RulesOf(*engine, "refund");
   ExpectOfflineRules(rules);
   std::vector<Rule> llm = OfSource(rules, "llm");
   ASSERT_EQ(llm.size(), 2u);
@@ -176,7 +158,7 @@ TEST(LlmDistillerTest, HallucinatedAndInconsistentRulesAreDroppedNeverStored) {
   EXPECT_EQ(report.llm_dropped_by_reason["empty_action"], 1);
   EXPECT_EQ(report.llm_dropped_by_reason["unknown_tool"], 1);
   EXPECT_EQ(report.llm_rules_created, 0);
-  std::vector<Rule> rules = Rules(*engine, "refund");
+  std::vector<Rule> rules = RulesOf(*engine, "refund");
   ExpectOfflineRules(rules);
   EXPECT_TRUE(OfSource(rules, "llm").empty());
 }
@@ -200,14 +182,14 @@ TEST(LlmDistillerTest, FailedCallsLeaveTheOfflineRulesAndAreAskedAgainNextPass) 
     EXPECT_THAT(report.llm_errors[0], HasSubstr("refund: ")) << "pass " << pass;
     EXPECT_THAT(report.llm_errors[0], HasSubstr(expected[pass]));
     EXPECT_EQ(report.llm_rules_created, 0);
-    std::vector<Rule> rules = Rules(*engine, "refund");
+    std::vector<Rule> rules = RulesOf(*engine, "refund");
     ExpectOfflineRules(rules);
     EXPECT_TRUE(OfSource(rules, "llm").empty());
   }
   ASSERT_OK_AND_ASSIGN(RuleUpdateReport report, engine->Distill({.namespace_name = "me"}));
   EXPECT_TRUE(report.llm_errors.empty());
   EXPECT_EQ(report.llm_rules_created, 1);
-  EXPECT_EQ(OfSource(Rules(*engine, "refund"), "llm").size(), 1u);
+  EXPECT_EQ(OfSource(RulesOf(*engine, "refund"), "llm").size(), 1u);
 }
 
 TEST(LlmDistillerTest, TwoOppositeRulesOfTheModelAreBothDisputedAndKept) {
@@ -224,7 +206,7 @@ TEST(LlmDistillerTest, TwoOppositeRulesOfTheModelAreBothDisputedAndKept) {
              RuleJson("avoid", {"swap_item"}, stopped, true, "do not finish without swapping the item")}}};
   ASSERT_OK_AND_ASSIGN(RuleUpdateReport report, engine->Distill({.namespace_name = "me", .task_type = "swap"}));
   EXPECT_EQ(report.llm_rules_created, 2);
-  std::vector<Rule> llm = OfSource(Rules(*engine, "swap"), "llm");
+  std::vector<Rule> llm = OfSource(RulesOf(*engine, "swap"), "llm");
   ASSERT_EQ(llm.size(), 2u);
   EXPECT_EQ(llm[0].status, "disputed");
   EXPECT_EQ(llm[1].status, "disputed");
@@ -245,7 +227,7 @@ TEST(LlmDistillerTest, OffByDefaultNoModelIsAsked) {
   ASSERT_OK_AND_ASSIGN(RuleUpdateReport report, engine->Distill({.namespace_name = "me"}));
   EXPECT_TRUE(report.llm_model.empty());
   EXPECT_TRUE(server.requests().empty());
-  ExpectOfflineRules(Rules(*engine, "refund"));
+  ExpectOfflineRules(RulesOf(*engine, "refund"));
 }
 
 }  // namespace

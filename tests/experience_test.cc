@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/registry.h"
+#include "episode_runner.h"
 #include "raw_db.h"
 #include "test_util.h"
 
@@ -19,29 +20,10 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using test::RulesOf;
 using test::RunCli;
+using test::RunEpisode;
 using test::TempDir;
-
-// Runs one whole episode of a declared type: a step per tool (reads and writes told by the tool
-// name), then its outcome.
-EndEpisodeResult RunEpisode(Engine& engine, const std::string& type, const std::vector<std::string>& tools,
-                            bool success, const std::string& goal = "refund the damaged order") {
-  EpisodeStartInput in{.namespace_name = "me", .goal = goal, .task_type = type};
-  for (const std::string& t : tools) in.steps.push_back({.action = "call " + t, .tool_name = t});
-  auto started = engine.StartEpisode(in);
-  EXPECT_TRUE(started.has_value()) << started.error().ToString();
-  auto ended = engine.EndEpisode(
-      {.namespace_name = "me", .episode_id = started->id, .outcome = success ? "success" : "failure"});
-  EXPECT_TRUE(ended.has_value()) << ended.error().ToString();
-  return *ended;
-}
-
-// The rules of a type, deprecated ones included, oldest first.
-std::vector<Rule> RulesOf(Engine& engine, const std::string& type) {
-  auto rules = engine.ListRules({.namespace_name = "me", .task_type = type, .include_deprecated = true});
-  EXPECT_TRUE(rules.has_value()) << rules.error().ToString();
-  return *rules;
-}
 
 // The status changes of a rule's history, in order ("matched" rows left out).
 std::vector<std::string> StatusChanges(Engine& engine, const std::string& rule_id) {

@@ -20,14 +20,7 @@ using ::testing::Not;
 using test::ScriptedHttpServer;
 using test::ScriptedReply;
 
-// A chat completion whose message content is `content`.
-ScriptedReply Answer(const std::string& content) {
-  json body = {{"model", "test-model"},
-               {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}},
-                             {"finish_reason", "stop"}}}},
-               {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 20}}}};
-  return {200, body.dump()};
-}
+ScriptedReply Answer(const std::string& content) { return test::ChatCompletionReply(content); }
 
 providers::ChatClientOptions Client(const ScriptedHttpServer& server, int timeout_ms = 5000) {
   providers::ChatClientOptions o;
