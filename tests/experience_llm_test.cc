@@ -216,6 +216,31 @@ TEST(LlmDistillerTest, TwoOppositeRulesOfTheModelAreBothDisputedAndKept) {
   EXPECT_EQ(llm[1].support, 7);
 }
 
+TEST(LlmDistillerTest, ADeprecatedRuleThatTheModelProposesAgainGetsItsNextVersion) {
+  TempDir dir;
+  const json reply = {{"rules", {RuleJson("do", {"lookup_order"}, {"E1", "E3"})}}};
+  ScriptedHttpServer server([&](const test::RecordedRequest&) { return Answer(reply); });
+  ASSERT_OK_AND_ASSIGN(auto engine, OpenWithModel(dir, server));
+  RefundEpisodes(*engine);
+  ASSERT_OK_AND_ASSIGN(RuleUpdateReport first, engine->Distill({.namespace_name = "me"}));
+  ASSERT_EQ(first.llm_rules_created, 1);
+  const Rule v1 = OfSource(RulesOf(*engine, "refund"), "llm").at(0);
+  // Five failures that looked the order up: its last 5 matching episodes failed.
+  for (int i = 0; i < 5; ++i) RunEpisode(*engine, "refund", {"lookup_order", "refund_order"}, false);
+  ASSERT_OK_AND_ASSIGN(RuleDetail deprecated, engine->GetRule("me", v1.id));
+  EXPECT_EQ(deprecated.rule.status, "deprecated");
+  ASSERT_OK_AND_ASSIGN(RuleUpdateReport second, engine->Distill({.namespace_name = "me"}));
+  EXPECT_EQ(second.llm_rules_created, 1);
+  ASSERT_OK_AND_ASSIGN(RuleDetail v1_after, engine->GetRule("me", v1.id));
+  ASSERT_FALSE(v1_after.rule.superseded_by_id.empty());
+  ASSERT_OK_AND_ASSIGN(RuleDetail v2, engine->GetRule("me", v1_after.rule.superseded_by_id));
+  EXPECT_EQ(v2.rule.version, 2);
+  EXPECT_EQ(v2.rule.supersedes_id, v1.id);
+  EXPECT_EQ(v2.rule.source, "llm");
+  EXPECT_EQ(v2.rule.support, 8);  // every decided episode of the window that looked the order up
+  EXPECT_EQ(v2.chain.size(), 2u);
+}
+
 TEST(LlmDistillerTest, OffByDefaultNoModelIsAsked) {
   TempDir dir;
   ScriptedHttpServer server(std::vector<ScriptedReply>{});
