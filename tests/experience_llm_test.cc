@@ -241,6 +241,21 @@ TEST(LlmDistillerTest, ADeprecatedRuleThatTheModelProposesAgainGetsItsNextVersio
   EXPECT_EQ(v2.chain.size(), 2u);
 }
 
+TEST(LlmDistillerTest, ADistillationThatSegmentationTriggersAsksTheModelToo) {
+  TempDir dir;
+  const json reply = {{"rules", {RuleJson("do", {"get_order", "cancel_order"}, {"E1"})}}};
+  ScriptedHttpServer server([&](const test::RecordedRequest&) { return Answer(reply); });
+  ASSERT_OK_AND_ASSIGN(auto engine, OpenWithModel(dir, server, /*distill_every=*/1));
+  ASSERT_OK(engine->IngestBatch(test::TwoTasks("s1")));
+  ASSERT_OK_AND_ASSIGN(SegmentReport segmented,
+                       engine->SegmentEpisodes({.namespace_name = "me", .session_id = "s1", .close = true}));
+  ASSERT_EQ(segmented.episodes.size(), 2u);
+  EXPECT_EQ(server.requests().size(), 1u);  // the cancellation succeeded; the question's outcome is unknown
+  std::vector<Rule> llm = OfSource(RulesOf(*engine, "cancel_order"), "llm");
+  ASSERT_EQ(llm.size(), 1u);
+  EXPECT_EQ(llm[0].support, 1);
+}
+
 TEST(LlmDistillerTest, OffByDefaultNoModelIsAsked) {
   TempDir dir;
   ScriptedHttpServer server(std::vector<ScriptedReply>{});

@@ -23,6 +23,9 @@ using ::testing::HasSubstr;
 using test::RulesOf;
 using test::RunCli;
 using test::RunEpisode;
+using test::ToolCall;
+using test::Turn;
+using test::TwoTasks;
 using test::TempDir;
 
 // The status changes of a rule's history, in order ("matched" rows left out).
@@ -289,32 +292,6 @@ TEST(ExperienceCliTest, EpisodeStartStepEndAndRecall) {
 
 
 // ---- Episodes from the event stream, and captured calls as steps --------------------------------
-
-// A user / assistant turn of session `session`, at minute `minute` of 2026-12-01.
-EventInput Turn(const std::string& session, int minute, const std::string& role, const std::string& text) {
-  return {.namespace_name = "me", .session_id = session, .role = role, .content = text,
-          .occurred_at = fmt::format("2026-12-01T10:{:02d}:00Z", minute)};
-}
-
-// A tool event as `engram mcp-tap` writes it (metadata.capture).
-EventInput ToolCall(const std::string& session, int minute, const std::string& tool, const std::string& outcome) {
-  EventInput e = Turn(session, minute, "tool", "tool " + tool + "({\"order_id\":\"W42\"}) → " + outcome);
-  e.tool_name = tool;
-  nlohmann::json capture = {{"tool_name", tool}, {"args_summary", "{\"order_id\":\"W42\"}"}, {"outcome", outcome},
-                            {"error_message", outcome == "ok" ? "" : "order already shipped"},
-                            {"result_preview", outcome == "ok" ? "cancelled" : ""}};
-  e.metadata_json = nlohmann::json{{"capture", capture}}.dump();
-  return e;
-}
-
-// Two tasks in one session: a cancellation closed with thanks, then a question about delivery.
-std::vector<EventInput> TwoTasks(const std::string& session) {
-  return {Turn(session, 0, "user", "Hi, please cancel my order W42"), ToolCall(session, 1, "get_order", "ok"),
-          ToolCall(session, 2, "cancel_order", "ok"), Turn(session, 3, "assistant", "Order W42 is cancelled."),
-          Turn(session, 4, "user", "Thank you, that's all!"),
-          Turn(session, 5, "user", "Hello, when will my other parcel arrive?"),
-          ToolCall(session, 6, "get_delivery_date", "ok"), Turn(session, 7, "assistant", "On Friday.")};
-}
 
 TEST(EpisodeSegmentTest, TwoTasksBecomeTwoEpisodesOnceHoweverOftenItRuns) {
   TempDir dir;

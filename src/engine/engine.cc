@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <mutex>
 
 #include "engine/curated_memory.h"
@@ -1000,8 +1001,16 @@ class EngineImpl final : public Engine {
 
   Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, false));
-    std::lock_guard<std::mutex> lock(mu_);
-    return experience_.Segment(request, NowMs());
+    RuleUpdateReport rules;
+    Result<SegmentReport> report = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto r = experience_.Segment(request, NowMs());
+      rules.task_types_distilled = experience_.TakeSegmentDistilled();
+      return r;
+    }();
+    // The segment report has no rule report: what the LLM path did there is only logged.
+    AskModelAfter(request.namespace_name, &rules);
+    return report;
   }
 
   Result<BackupManifest> Backup(const std::string& path) override {
@@ -1196,7 +1205,7 @@ class EngineImpl final : public Engine {
     return report;
   }
 
-  // After an episode end or retype that distilled types offline (its transaction committed): the
+  // After an episode end, retype or segmentation that distilled types offline (its transaction committed): the
   // LLM path for those types, its counts added to *report. A failure is a line of
   // report->llm_errors, never the call's error: the episode and the offline rules are stored.
   void AskModelAfter(std::string_view namespace_name, RuleUpdateReport* report) {
@@ -1204,6 +1213,8 @@ class EngineImpl final : public Engine {
     for (const std::string& type : std::vector<std::string>(report->task_types_distilled)) {
       auto pass = DistillPass({.namespace_name = std::string(namespace_name), .task_type = type});
       if (!pass) {
+        spdlog::warn("llm distiller: the pass after the episode for type {} failed: {}", type,
+                     pass.error().ToString());
         report->llm_errors.push_back(fmt::format("{}: {}", type, pass.error().ToString()));
         continue;
       }

@@ -629,7 +629,14 @@ void CountDecisions(const SegmentPlan& plan, SegmentReport* report) {
 
 }  // namespace
 
+std::vector<std::string> ExperienceMemory::TakeSegmentDistilled() {
+  std::vector<std::string> out(segment_distilled_.begin(), segment_distilled_.end());
+  segment_distilled_.clear();
+  return out;
+}
+
 Result<SegmentReport> ExperienceMemory::Segment(const SegmentRequest& request, TimestampMs now) {
+  segment_distilled_.clear();
   if (!request.session_id.empty()) {
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("session_id", request.session_id, true));
   }
@@ -739,6 +746,7 @@ Status ExperienceMemory::CommitDraft(int64_t namespace_id, const std::string& na
   ended.ended_at = draft.ended_at;
   EndEpisodeResult out;
   ENGRAM_RETURN_IF_ERROR(Finish(namespace_id, stored->front().episode, ended, now, &out));
+  for (std::string& type : out.rules.task_types_distilled) segment_distilled_.insert(std::move(type));
   out.episode.steps.clear();
   report->episodes.push_back(std::move(out.episode));
   return Status::Ok();

@@ -64,6 +64,9 @@ class ExperienceMemory {
   Result<ExperienceResult> Recall(const ExperienceQuery& query, TimestampMs now);
   // Engine::SegmentEpisodes: one write transaction per session.
   Result<SegmentReport> Segment(const SegmentRequest& request, TimestampMs now);
+  // The task types that the episodes of the last Segment call distilled (offline), sorted, for the
+  // LLM path the Engine runs after it (SegmentReport has no rule report); clears them.
+  std::vector<std::string> TakeSegmentDistilled();
 
   // A tool event just stored (inside the caller's write transaction, `namespace_id` its
   // namespace's row): when its session has an open explicit episode (the newest one when several),
@@ -107,6 +110,7 @@ class ExperienceMemory {
   text::Analyzer& analyzer_;
   ExperienceOptions options_;
   std::map<int64_t, CachedModel> models_;
+  std::set<std::string> segment_distilled_;  // see TakeSegmentDistilled
 };
 
 }  // namespace engram::experience
