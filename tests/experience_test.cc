@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/registry.h"
+#include "episode_runner.h"
 #include "raw_db.h"
 #include "test_util.h"
 
@@ -19,29 +20,13 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using test::RulesOf;
 using test::RunCli;
+using test::RunEpisode;
+using test::ToolCall;
+using test::Turn;
+using test::TwoTasks;
 using test::TempDir;
-
-// Runs one whole episode of a declared type: a step per tool (reads and writes told by the tool
-// name), then its outcome.
-EndEpisodeResult RunEpisode(Engine& engine, const std::string& type, const std::vector<std::string>& tools,
-                            bool success, const std::string& goal = "refund the damaged order") {
-  EpisodeStartInput in{.namespace_name = "me", .goal = goal, .task_type = type};
-  for (const std::string& t : tools) in.steps.push_back({.action = "call " + t, .tool_name = t});
-  auto started = engine.StartEpisode(in);
-  EXPECT_TRUE(started.has_value()) << started.error().ToString();
-  auto ended = engine.EndEpisode(
-      {.namespace_name = "me", .episode_id = started->id, .outcome = success ? "success" : "failure"});
-  EXPECT_TRUE(ended.has_value()) << ended.error().ToString();
-  return *ended;
-}
-
-// The rules of a type, deprecated ones included, oldest first.
-std::vector<Rule> RulesOf(Engine& engine, const std::string& type) {
-  auto rules = engine.ListRules({.namespace_name = "me", .task_type = type, .include_deprecated = true});
-  EXPECT_TRUE(rules.has_value()) << rules.error().ToString();
-  return *rules;
-}
 
 // The status changes of a rule's history, in order ("matched" rows left out).
 std::vector<std::string> StatusChanges(Engine& engine, const std::string& rule_id) {
@@ -307,32 +292,6 @@ TEST(ExperienceCliTest, EpisodeStartStepEndAndRecall) {
 
 
 // ---- Episodes from the event stream, and captured calls as steps --------------------------------
-
-// A user / assistant turn of session `session`, at minute `minute` of 2026-12-01.
-EventInput Turn(const std::string& session, int minute, const std::string& role, const std::string& text) {
-  return {.namespace_name = "me", .session_id = session, .role = role, .content = text,
-          .occurred_at = fmt::format("2026-12-01T10:{:02d}:00Z", minute)};
-}
-
-// A tool event as `engram mcp-tap` writes it (metadata.capture).
-EventInput ToolCall(const std::string& session, int minute, const std::string& tool, const std::string& outcome) {
-  EventInput e = Turn(session, minute, "tool", "tool " + tool + "({\"order_id\":\"W42\"}) → " + outcome);
-  e.tool_name = tool;
-  nlohmann::json capture = {{"tool_name", tool}, {"args_summary", "{\"order_id\":\"W42\"}"}, {"outcome", outcome},
-                            {"error_message", outcome == "ok" ? "" : "order already shipped"},
-                            {"result_preview", outcome == "ok" ? "cancelled" : ""}};
-  e.metadata_json = nlohmann::json{{"capture", capture}}.dump();
-  return e;
-}
-
-// Two tasks in one session: a cancellation closed with thanks, then a question about delivery.
-std::vector<EventInput> TwoTasks(const std::string& session) {
-  return {Turn(session, 0, "user", "Hi, please cancel my order W42"), ToolCall(session, 1, "get_order", "ok"),
-          ToolCall(session, 2, "cancel_order", "ok"), Turn(session, 3, "assistant", "Order W42 is cancelled."),
-          Turn(session, 4, "user", "Thank you, that's all!"),
-          Turn(session, 5, "user", "Hello, when will my other parcel arrive?"),
-          ToolCall(session, 6, "get_delivery_date", "ok"), Turn(session, 7, "assistant", "On Friday.")};
-}
 
 TEST(EpisodeSegmentTest, TwoTasksBecomeTwoEpisodesOnceHoweverOftenItRuns) {
   TempDir dir;

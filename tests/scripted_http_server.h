@@ -9,6 +9,7 @@
 //   ScriptedReply slow{200, body}; slow.trickle_ms = 100;  // the body one byte every 100 ms
 //
 // Binds 127.0.0.1 on a port the OS picks: no network. A request beyond the script gets a 500.
+// ChatCompletionReply(content) is a chat completion whose answer is `content`.
 // Header-only (every test file is its own binary).
 #ifndef ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
 #define ENGRAM_TESTS_SCRIPTED_HTTP_SERVER_H_
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <utility>
@@ -117,6 +119,16 @@ class ScriptedHttpServer {
   size_t next_ = 0;
   std::vector<RecordedRequest> requests_;
 };
+
+// A 200 chat completion (OpenAI shape, model "test-model", finish_reason "stop", usage 100 + 20
+// tokens) whose message content is `content`: the model's raw answer.
+inline ScriptedReply ChatCompletionReply(const std::string& content) {
+  nlohmann::json body = {
+      {"model", "test-model"},
+      {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}}},
+      {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 20}}}};
+  return {200, body.dump()};
+}
 
 }  // namespace engram::test
 

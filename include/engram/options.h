@@ -129,6 +129,14 @@ struct ExperienceOptions {
   // Rules of a type are distilled once this many decided episodes of the type arrived since its
   // last distillation (DESIGN.md: "about 10"); `engram experience distill` distils at once.
   int distill_every = 10;
+  // Distillation: "offline" (default: the counting distiller alone) or "llm" (the offline distiller
+  // and, besides it, a chat model over an OpenAI-compatible API configured as for the LLM extractor
+  // by ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL / ENGRAM_LLM_API_KEY; docs/experience.md, "The LLM
+  // distiller"). $ENGRAM_DISTILLER overrides it when set. Its calls: this timeout per attempt (ms,
+  // for connecting, sending and reading each) and this many extra attempts for timeouts, 429 and 5xx.
+  std::string distiller = "offline";
+  int distiller_timeout_ms = 30000;
+  int distiller_max_retries = 1;
   // The episode segmenter (Engine::SegmentEpisodes) treats a session whose last event is this old
   // (ms) as over: what waits in its buffer is decided and its open segment becomes its last
   // episode. 30 minutes of inactivity, the session timeout of web analytics (Google Analytics'

@@ -935,6 +935,18 @@ struct RuleUpdateReport {
   int64_t rules_activated = 0;     // → active
   int64_t rules_deprecated = 0;    // → deprecated (support kept failing, or superseded)
   int64_t rules_disputed = 0;      // → disputed (an active rule prescribes the opposite)
+  // The LLM path (ExperienceOptions::distiller "llm"; docs/experience.md, "The LLM distiller"):
+  // empty / 0 when it did not run. Rules it made are counted in rules_created too.
+  std::string llm_model;                               // the model asked
+  int64_t llm_types_asked = 0;                         // task types sent to the model
+  int64_t llm_rules_proposed = 0;                      // rules in its answers
+  int64_t llm_rules_dropped = 0;                       // failed a check: never stored
+  std::map<std::string, int64_t> llm_dropped_by_reason;  // experience/rule_proposal.h kRuleDrop* → count
+  int64_t llm_rules_known = 0;                         // passed, but a live rule already prescribes it
+  int64_t llm_rules_created = 0;                       // new rules of the LLM path
+  // One line per task type whose model call failed ("refund: llm distiller: ... timed out"): its
+  // offline rules stand, nothing of the call is stored, and the next distillation asks again.
+  std::vector<std::string> llm_errors;
 };
 
 struct EndEpisodeResult {
@@ -1003,6 +1015,10 @@ struct Rule {
   std::string superseded_by_id;
   std::vector<std::string> conflicts_with;  // ids of the rules it is disputed with
   std::vector<std::string> support_episode_ids;  // the matching episodes, oldest first (≤ 100)
+  // Where it comes from: "offline" (the counting distiller) or "llm" (proposed by a model, checked
+  // and counted by engram); source_model names the model ("" for offline rules).
+  std::string source = "offline";
+  std::string source_model;
   TimestampMs created_at = 0;
   TimestampMs updated_at = 0;
 };

@@ -59,15 +59,32 @@ OrderedJson RuleSchema() {
                  {"status_reason", StringType()},
                  {"version", IntegerType()},
                  {"supersedes_id", NullableString()},
-                 {"superseded_by_id", NullableString()}},
+                 {"superseded_by_id", NullableString()},
+                 {"source", StringType("offline (the counting distiller) or llm (proposed by a model, checked and "
+                                       "counted by engram)")},
+                 {"source_model", NullableString("the model of an llm rule")}},
                 {"id", "task_type", "polarity", "kind", "text", "confidence", "status", "version"});
+}
+
+// Present when the LLM distiller ran (docs/experience.md, "The LLM distiller").
+OrderedJson LlmReportSchema() {
+  return Object({{"model", StringType()},
+                 {"types_asked", IntegerType("task types sent to the model")},
+                 {"rules_proposed", IntegerType("rules in its answers")},
+                 {"rules_dropped", IntegerType("failed a check: never stored")},
+                 {"dropped_by_reason", AnyObject("reason → count")},
+                 {"rules_known", IntegerType("passed, but a live rule already prescribes it")},
+                 {"rules_created", IntegerType()},
+                 {"errors", ArrayOf(StringType("a failed model call: TYPE: message (the offline rules stand)"))}},
+                {"model", "types_asked", "errors"});
 }
 
 OrderedJson ReportSchema() {
   return Object({{"task_types_distilled", ArrayOf(StringType())}, {"episodes_read", IntegerType()},
                  {"rules_created", IntegerType()}, {"rules_superseded", IntegerType()},
                  {"rules_updated", IntegerType()}, {"rules_activated", IntegerType()},
-                 {"rules_deprecated", IntegerType()}, {"rules_disputed", IntegerType()}},
+                 {"rules_deprecated", IntegerType()}, {"rules_disputed", IntegerType()},
+                 {"llm", LlmReportSchema()}},
                 {"rules_created", "rules_updated"});
 }
 

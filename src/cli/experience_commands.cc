@@ -38,7 +38,25 @@ void PrintEpisode(const OrderedJson& e) {
   }
 }
 
+// The LLM distiller's part of a report, when it ran: what the model proposed, what was dropped and
+// why, and its failed calls.
+void PrintLlmReport(const OrderedJson& r) {
+  if (!r.contains("llm")) return;
+  const OrderedJson& l = r["llm"];
+  std::string dropped;
+  for (const auto& [reason, n] : l["dropped_by_reason"].items()) {
+    dropped += fmt::format("{}{} {}", dropped.empty() ? " (" : ", ", n.get<int64_t>(), reason);
+  }
+  if (!dropped.empty()) dropped += ")";
+  std::cout << fmt::format("llm {}: {} types asked, {} rules proposed, {} dropped{}, {} already known, {} created\n",
+                           Str(l, "model"), l["types_asked"].get<int64_t>(), l["rules_proposed"].get<int64_t>(),
+                           l["rules_dropped"].get<int64_t>(), dropped, l["rules_known"].get<int64_t>(),
+                           l["rules_created"].get<int64_t>());
+  for (const OrderedJson& e : l["errors"]) std::cout << "  llm error (offline rules stand): " << e.get<std::string>() << "\n";
+}
+
 void PrintReport(const OrderedJson& r) {
+  PrintLlmReport(r);
   if (r["rules_created"].get<int64_t>() + r["rules_updated"].get<int64_t>() + r["rules_superseded"].get<int64_t>() ==
       0) {
     return;
@@ -63,9 +81,9 @@ void PrintEpisodeList(const OrderedJson& body) {
 }
 
 std::string RuleLine(const OrderedJson& r) {
-  return fmt::format("{} [{} {:.2f}, v{}, {} of {} succeeded] {}", Str(r, "id"), Str(r, "status"),
+  return fmt::format("{} [{} {:.2f}, v{}, {} of {} succeeded{}] {}", Str(r, "id"), Str(r, "status"),
                      r["confidence"].get<double>(), r["version"].get<int64_t>(), r["success_count"].get<int64_t>(),
-                     r["support"].get<int64_t>(), Str(r, "text"));
+                     r["support"].get<int64_t>(), Str(r, "source") == "llm" ? ", llm" : "", Str(r, "text"));
 }
 
 void PrintRules(const OrderedJson& body) {
@@ -76,6 +94,10 @@ void PrintRules(const OrderedJson& body) {
 void PrintRule(const OrderedJson& body) {
   const OrderedJson& r = body["rule"];
   std::cout << RuleLine(r) << "\n  " << Str(r, "status_reason") << "\n";
+  if (Str(r, "source") == "llm") {
+    std::cout << "  source: proposed by the LLM distiller, model " << Str(r, "source_model")
+              << " (support, success rate and confidence counted by engram)\n";
+  }
   if (body["chain"].size() > 1) {
     std::cout << "versions:\n";
     for (const OrderedJson& v : body["chain"]) std::cout << "  " << RuleLine(v) << "\n";

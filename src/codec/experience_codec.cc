@@ -122,6 +122,8 @@ OrderedJson RuleToJson(const Rule& r) {
   j["superseded_by_id"] = IdOrNull(r.superseded_by_id);
   j["conflicts_with"] = Strings(r.conflicts_with);
   j["support_episode_ids"] = Strings(r.support_episode_ids);
+  j["source"] = r.source;
+  j["source_model"] = IdOrNull(r.source_model);
   j["created_at"] = FormatTimestamp(r.created_at);
   j["updated_at"] = FormatTimestamp(r.updated_at);
   return j;
@@ -153,6 +155,17 @@ OrderedJson RuleUpdateReportToJson(const RuleUpdateReport& r) {
   j["rules_activated"] = r.rules_activated;
   j["rules_deprecated"] = r.rules_deprecated;
   j["rules_disputed"] = r.rules_disputed;
+  if (r.llm_model.empty()) return j;
+  OrderedJson dropped = OrderedJson::object();
+  for (const auto& [reason, n] : r.llm_dropped_by_reason) dropped[reason] = n;
+  j["llm"] = {{"model", r.llm_model},
+              {"types_asked", r.llm_types_asked},
+              {"rules_proposed", r.llm_rules_proposed},
+              {"rules_dropped", r.llm_rules_dropped},
+              {"dropped_by_reason", std::move(dropped)},
+              {"rules_known", r.llm_rules_known},
+              {"rules_created", r.llm_rules_created},
+              {"errors", Strings(r.llm_errors)}};
   return j;
 }
 

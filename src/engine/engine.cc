@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <mutex>
 
 #include "engine/curated_memory.h"
@@ -15,6 +16,8 @@
 #include "engine/session_lineage.h"
 #include "experience/experience_forgetting.h"
 #include "experience/experience_memory.h"
+#include "experience/llm_distill_pass.h"
+#include "experience/llm_rule_distiller.h"
 #include "lifecycle/backup.h"
 #include "lifecycle/compact.h"
 #include "lifecycle/doctor.h"
@@ -153,7 +156,8 @@ class EngineImpl final : public Engine {
              std::unique_ptr<extraction::Extractor> extractor,
              std::unique_ptr<extraction::Extractor> rules, const Options& options,
              std::unique_ptr<providers::EmbedderFactory> embedders, Status embedder_status,
-             std::unique_ptr<providers::RerankClient> reranker)
+             std::unique_ptr<providers::RerankClient> reranker,
+             std::unique_ptr<experience::LlmRuleDistiller> llm_distiller)
       : db_(std::move(db)),
         store_(*db_),
         claims_(*db_),
@@ -168,7 +172,8 @@ class EngineImpl final : public Engine {
         options_(options),
         embedders_(std::move(embedders)),
         embedder_status_(std::move(embedder_status)),
-        reranker_(std::move(reranker)) {
+        reranker_(std::move(reranker)),
+        llm_distiller_(std::move(llm_distiller)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
     if (embedders_ != nullptr) {
       dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_, /*store_vectors=*/!db_->read_only());
@@ -925,15 +930,23 @@ class EngineImpl final : public Engine {
 
   Result<EndEpisodeResult> EndEpisode(const EpisodeEndInput& input) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(input.namespace_name, false));
-    std::lock_guard<std::mutex> lock(mu_);
-    return experience_.End(input, NowMs());
+    Result<EndEpisodeResult> ended = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      return experience_.End(input, NowMs());
+    }();
+    if (ended) AskModelAfter(input.namespace_name, &ended->rules);
+    return ended;
   }
 
   Result<EndEpisodeResult> SetEpisodeType(std::string_view namespace_name, std::string_view episode_id,
                                           std::string_view task_type) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(namespace_name, false));
-    std::lock_guard<std::mutex> lock(mu_);
-    return experience_.SetType(namespace_name, episode_id, task_type, NowMs());
+    Result<EndEpisodeResult> retyped = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      return experience_.SetType(namespace_name, episode_id, task_type, NowMs());
+    }();
+    if (retyped) AskModelAfter(namespace_name, &retyped->rules);
+    return retyped;
   }
 
   Result<Episode> GetEpisode(std::string_view namespace_name, std::string_view episode_id) override {
@@ -950,8 +963,7 @@ class EngineImpl final : public Engine {
 
   Result<RuleUpdateReport> Distill(const DistillRequest& request) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, false));
-    std::lock_guard<std::mutex> lock(mu_);
-    return experience_.Distill(request, NowMs());
+    return DistillPass(request);
   }
 
   Result<std::vector<Rule>> ListRules(const ListRulesQuery& query) override {
@@ -990,8 +1002,16 @@ class EngineImpl final : public Engine {
 
   Result<SegmentReport> SegmentEpisodes(const SegmentRequest& request) override {
     ENGRAM_RETURN_IF_ERROR(ValidateNamespaceScope(request.namespace_name, false));
-    std::lock_guard<std::mutex> lock(mu_);
-    return experience_.Segment(request, NowMs());
+    RuleUpdateReport rules;
+    Result<SegmentReport> report = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto r = experience_.Segment(request, NowMs());
+      rules.task_types_distilled = experience_.TakeSegmentDistilled();
+      return r;
+    }();
+    // The segment report has no rule report: what the LLM path did there is only logged.
+    AskModelAfter(request.namespace_name, &rules);
+    return report;
   }
 
   Result<BackupManifest> Backup(const std::string& path) override {
@@ -1166,6 +1186,43 @@ class EngineImpl final : public Engine {
     return IngestResult{e, false, false, ""};
   }
 
+  // One distillation pass (experience/llm_distill_pass.h): with the LLM distiller, the windows are
+  // read under the lock, the model is asked without it, and the offline rules and the checked
+  // proposals are written under it in one transaction; without it, the offline pass alone.
+  Result<RuleUpdateReport> DistillPass(const DistillRequest& request) {
+    RuleUpdateReport asked;
+    std::vector<experience::ModelProposals> proposals;
+    if (llm_distiller_ != nullptr) {
+      Result<std::vector<experience::DistillWindow>> windows = [&] {
+        std::lock_guard<std::mutex> lock(mu_);
+        return experience_.DistillWindows(request);
+      }();
+      if (!windows) return Error(windows.error());
+      proposals = experience::AskModel(*llm_distiller_, *windows, &asked);
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    auto report = experience_.Distill(request, NowMs(), proposals);
+    if (report) experience::MergeLlmReport(asked, &*report);
+    return report;
+  }
+
+  // After an episode end, retype or segmentation that distilled types offline (its transaction committed): the
+  // LLM path for those types, its counts added to *report. A failure is a line of
+  // report->llm_errors, never the call's error: the episode and the offline rules are stored.
+  void AskModelAfter(std::string_view namespace_name, RuleUpdateReport* report) {
+    if (llm_distiller_ == nullptr) return;
+    for (const std::string& type : std::vector<std::string>(report->task_types_distilled)) {
+      auto pass = DistillPass({.namespace_name = std::string(namespace_name), .task_type = type});
+      if (!pass) {
+        spdlog::warn("llm distiller: the pass after the episode for type {} failed: {}", type,
+                     pass.error().ToString());
+        report->llm_errors.push_back(fmt::format("{}: {}", type, pass.error().ToString()));
+        continue;
+      }
+      experience::MergeLlmReport(*pass, report);
+    }
+  }
+
   std::mutex mu_;
   std::unique_ptr<sqlite::Database> db_;
   sqlite::EventStore store_;
@@ -1183,6 +1240,7 @@ class EngineImpl final : public Engine {
   std::unique_ptr<providers::EmbedderFactory> embedders_;
   Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
   std::unique_ptr<providers::RerankClient> reranker_;  // null = no reranker configured
+  std::unique_ptr<experience::LlmRuleDistiller> llm_distiller_;  // null = offline distillation only
   std::unique_ptr<DenseIndex> dense_;
   lifecycle::AccessBatch access_;  // recall hits not yet in the log or the claims (guarded by mu_)
   std::unique_ptr<lifecycle::HitsLog> hits_log_;  // null: no log (see SpillAccess)
@@ -1227,6 +1285,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   // CLI), before any file is created.
   auto rerank_options = providers::ResolveRerankOptions(options.rerank);
   if (!rerank_options) return Error(rerank_options.error());
+  auto llm_distiller = experience::MakeLlmDistiller(options.experience);
+  if (!llm_distiller) return Error(llm_distiller.error());
   auto db = OpenStore(options);
   if (!db) return Error(db.error());
   auto analysis = sqlite::StoredTextAnalysis(**db);
@@ -1258,7 +1318,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   }
   return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), std::move(*extractor),
                                                 std::move(*rules), options, std::move(embedders),
-                                                std::move(embedder_status), std::move(reranker)));
+                                                std::move(embedder_status), std::move(reranker),
+                                                std::move(*llm_distiller)));
 }
 
 }  // namespace engram

@@ -310,7 +310,8 @@ Result<std::vector<Episode>> ExperienceMemory::List(const ListEpisodesQuery& q) 
   return out;
 }
 
-Result<RuleUpdateReport> ExperienceMemory::Distill(const DistillRequest& request, TimestampMs now) {
+Result<RuleUpdateReport> ExperienceMemory::Distill(const DistillRequest& request, TimestampMs now,
+                                                  const std::vector<ModelProposals>& proposals) {
   if (!request.task_type.empty()) ENGRAM_RETURN_IF_ERROR(ValidateTaskType("task_type", request.task_type));
   RuleUpdateReport report;
   Status st = db_.WriteTransaction([&]() -> Status {
@@ -329,10 +330,40 @@ Result<RuleUpdateReport> ExperienceMemory::Distill(const DistillRequest& request
     }
     RuleLifecycle lifecycle(episodes, rules, *ns, now, &report);
     for (const std::string& type : types) ENGRAM_RETURN_IF_ERROR(lifecycle.Distill(type));
+    for (const ModelProposals& p : proposals) {
+      ENGRAM_RETURN_IF_ERROR(lifecycle.AddProposals(p.task_type, p.model, p.rules));
+    }
     return Status::Ok();
   });
   if (!st.ok()) return Error(st);
   return report;
+}
+
+Result<std::vector<DistillWindow>> ExperienceMemory::DistillWindows(const DistillRequest& request) {
+  if (!request.task_type.empty()) ENGRAM_RETURN_IF_ERROR(ValidateTaskType("task_type", request.task_type));
+  std::vector<DistillWindow> out;
+  Status st = db_.ReadTransaction([&]() -> Status {
+    out.clear();
+    auto ns = NamespaceId(request.namespace_name);
+    if (!ns) return ns.error();
+    sqlite::EpisodeStore episodes(db_);
+    std::vector<std::string> types{request.task_type};
+    if (request.task_type.empty()) {
+      auto all = episodes.TaskTypes(*ns);
+      if (!all) return all.error();
+      types = std::move(*all);
+    }
+    for (const std::string& type : types) {
+      auto window = episodes.DecidedOfType(*ns, type, kDistillWindow);
+      if (!window) return window.error();
+      DistillWindow w{type, {}};
+      for (sqlite::StoredEpisode& e : *window) w.episodes.push_back(std::move(e.episode));
+      out.push_back(std::move(w));
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(st);
+  return out;
 }
 
 Result<std::vector<Rule>> ExperienceMemory::ListRules(const ListRulesQuery& q) {
@@ -598,7 +629,14 @@ void CountDecisions(const SegmentPlan& plan, SegmentReport* report) {
 
 }  // namespace
 
+std::vector<std::string> ExperienceMemory::TakeSegmentDistilled() {
+  std::vector<std::string> out(segment_distilled_.begin(), segment_distilled_.end());
+  segment_distilled_.clear();
+  return out;
+}
+
 Result<SegmentReport> ExperienceMemory::Segment(const SegmentRequest& request, TimestampMs now) {
+  segment_distilled_.clear();
   if (!request.session_id.empty()) {
     ENGRAM_RETURN_IF_ERROR(ValidateNameField("session_id", request.session_id, true));
   }
@@ -708,6 +746,7 @@ Status ExperienceMemory::CommitDraft(int64_t namespace_id, const std::string& na
   ended.ended_at = draft.ended_at;
   EndEpisodeResult out;
   ENGRAM_RETURN_IF_ERROR(Finish(namespace_id, stored->front().episode, ended, now, &out));
+  for (std::string& type : out.rules.task_types_distilled) segment_distilled_.insert(std::move(type));
   out.episode.steps.clear();
   report->episodes.push_back(std::move(out.episode));
   return Status::Ok();

@@ -19,6 +19,7 @@
 #include "engram/status.h"
 #include "engram/types.h"
 #include "experience/episode_segmenter.h"
+#include "experience/llm_distill_pass.h"
 #include "experience/task_type_model.h"
 #include "store/sqlite/database.h"
 #include "text/analyzer.h"
@@ -49,12 +50,23 @@ class ExperienceMemory {
                                    std::string_view task_type, TimestampMs now);
   Result<Episode> Get(std::string_view namespace_name, std::string_view episode_id);
   Result<std::vector<Episode>> List(const ListEpisodesQuery& query);
-  Result<RuleUpdateReport> Distill(const DistillRequest& request, TimestampMs now);
+  // Engine::Distill, offline: then, in the same write transaction, the checked rules a model
+  // proposed for each type (`proposals`, the LLM path: experience/llm_distill_pass.h) through
+  // RuleLifecycle::AddProposals.
+  Result<RuleUpdateReport> Distill(const DistillRequest& request, TimestampMs now,
+                                   const std::vector<ModelProposals>& proposals = {});
+  // What a distillation of `request` reads, for the LLM path: the kDistillWindow most recent
+  // decided episodes (with steps) of every type with episodes, or of request.task_type. A read
+  // transaction. Errors: kInvalidArgument (task_type), kNotFound (namespace), from SQLite.
+  Result<std::vector<DistillWindow>> DistillWindows(const DistillRequest& request);
   Result<std::vector<Rule>> ListRules(const ListRulesQuery& query);
   Result<RuleDetail> GetRule(std::string_view namespace_name, std::string_view rule_id);
   Result<ExperienceResult> Recall(const ExperienceQuery& query, TimestampMs now);
   // Engine::SegmentEpisodes: one write transaction per session.
   Result<SegmentReport> Segment(const SegmentRequest& request, TimestampMs now);
+  // The task types that the episodes of the last Segment call distilled (offline), sorted, for the
+  // LLM path the Engine runs after it (SegmentReport has no rule report); clears them.
+  std::vector<std::string> TakeSegmentDistilled();
 
   // A tool event just stored (inside the caller's write transaction, `namespace_id` its
   // namespace's row): when its session has an open explicit episode (the newest one when several),
@@ -98,6 +110,7 @@ class ExperienceMemory {
   text::Analyzer& analyzer_;
   ExperienceOptions options_;
   std::map<int64_t, CachedModel> models_;
+  std::set<std::string> segment_distilled_;  // see TakeSegmentDistilled
 };
 
 }  // namespace engram::experience

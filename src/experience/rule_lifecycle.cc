@@ -7,6 +7,7 @@
 
 #include "experience/rule_confidence.h"
 #include "experience/rule_distiller.h"
+#include "experience/rule_proposal.h"
 #include "util/ulid.h"
 
 namespace engram::experience {
@@ -17,6 +18,14 @@ bool Decided(const Episode& e) {
 }
 
 RulePattern PatternOf(const Rule& r) { return {r.polarity, r.kind, r.tools}; }
+
+// A current rule, not deprecated, that prescribes `pattern` (from either path); null when none.
+const sqlite::StoredRule* LiveRuleWith(const std::vector<sqlite::StoredRule>& current, const RulePattern& pattern) {
+  for (const sqlite::StoredRule& r : current) {
+    if (r.rule.status != "deprecated" && PatternOf(r.rule) == pattern) return &r;
+  }
+  return nullptr;
+}
 
 std::string JoinIds(const std::vector<std::string>& ids) {
   std::string out;
@@ -81,61 +90,107 @@ Status RuleLifecycle::Distill(std::string_view task_type) {
   auto current = rules_.CurrentOfType(namespace_id_, task_type);
   if (!current) return current.error();
   std::map<std::string, sqlite::StoredRule> by_key;
-  for (sqlite::StoredRule& r : *current) by_key[r.key] = std::move(r);
+  for (const sqlite::StoredRule& r : *current) by_key[r.key] = r;
 
+  const std::string why = fmt::format("distilled from {} episodes ({} successes, {} failures)", seen.size(),
+                                      successes, seen.size() - successes);
   for (const RulePattern& pattern : DistillPatterns(seen)) {
     const std::string key = PatternKey(task_type, pattern);
     const sqlite::StoredRule* previous = nullptr;
     if (auto it = by_key.find(key); it != by_key.end()) {
       if (it->second.rule.status != "deprecated" && PatternOf(it->second.rule) == pattern) continue;  // still holds
       previous = &it->second;
+    } else if (LiveRuleWith(*current, pattern) != nullptr) {
+      continue;  // the LLM path already has it
     }
-    sqlite::StoredRule made;
-    made.key = key;
-    Rule& r = made.rule;
-    r.id = NewUlid(now_);
-    r.task_type = std::string(task_type);
-    r.polarity = pattern.polarity;
-    r.kind = pattern.kind;
-    r.tools = pattern.tools;
-    r.text = PatternText(task_type, pattern);
-    r.status = "pending";
-    r.created_at = r.updated_at = now_;
-    if (previous != nullptr) {
-      r.version = previous->rule.version + 1;
-      r.supersedes_id = previous->rule.id;
-    }
-    auto seq = rules_.Insert(namespace_id_, made);
-    if (!seq) return seq.error();
-    // Its support: the window's episodes that match it, in order.
+    std::vector<const sqlite::StoredEpisode*> support;
     for (const sqlite::StoredEpisode& e : *window) {
-      if (!PatternMatches(pattern, EpisodeTools(e.episode))) continue;
-      auto added = rules_.AddSupport(*seq, e.episode.seq, e.episode.outcome,
-                                     PatternConfirmedBy(pattern, e.episode.outcome == "success"));
-      if (!added) return added.error();
+      if (PatternMatches(pattern, EpisodeTools(e.episode))) support.push_back(&e);
     }
-    std::string why = fmt::format("distilled from {} episodes ({} successes, {} failures)", seen.size(), successes,
-                                  seen.size() - successes);
-    if (previous != nullptr) why += fmt::format("; supersedes version {} ({})", previous->rule.version, previous->rule.id);
-    ENGRAM_RETURN_IF_ERROR(rules_.AddHistory(*seq, now_, "created", why, ""));
-    if (report_ != nullptr) ++report_->rules_created;
-    if (previous != nullptr) {
-      sqlite::StoredRule old = *previous;
-      old.rule.superseded_by_id = r.id;
-      old.rule.updated_at = now_;
-      if (old.rule.status != "deprecated") {
-        old.rule.status = "deprecated";
-        old.rule.status_reason = fmt::format("superseded by version {} ({}): {}", r.version, r.id, r.text);
-        old.rule.conflicts_with.clear();
-        if (report_ != nullptr) ++report_->rules_deprecated;
-      }
-      ENGRAM_RETURN_IF_ERROR(rules_.Update(old));
-      ENGRAM_RETURN_IF_ERROR(rules_.AddHistory(old.rule.seq, now_, "superseded",
-                                               fmt::format("by version {} ({})", r.version, r.id), ""));
-      if (report_ != nullptr) ++report_->rules_superseded;
-    }
+    ENGRAM_RETURN_IF_ERROR(Create(task_type, {key, pattern, PatternText(task_type, pattern), why}, previous, support));
   }
   ENGRAM_RETURN_IF_ERROR(rules_.MarkDistilled(namespace_id_, task_type, now_));
+  return Refresh(task_type, "");
+}
+
+Status RuleLifecycle::Create(std::string_view task_type, const NewRule& made_from, const sqlite::StoredRule* previous,
+                             const std::vector<const sqlite::StoredEpisode*>& support) {
+  sqlite::StoredRule made;
+  made.key = made_from.key;
+  Rule& r = made.rule;
+  r.id = NewUlid(now_);
+  r.task_type = std::string(task_type);
+  r.polarity = made_from.pattern.polarity;
+  r.kind = made_from.pattern.kind;
+  r.tools = made_from.pattern.tools;
+  r.text = made_from.text;
+  r.status = "pending";
+  r.created_at = r.updated_at = now_;
+  if (previous != nullptr) {
+    r.version = previous->rule.version + 1;
+    r.supersedes_id = previous->rule.id;
+  }
+  auto seq = rules_.Insert(namespace_id_, made);
+  if (!seq) return seq.error();
+  for (const sqlite::StoredEpisode* e : support) {
+    auto added = rules_.AddSupport(*seq, e->episode.seq, e->episode.outcome,
+                                   PatternConfirmedBy(made_from.pattern, e->episode.outcome == "success"));
+    if (!added) return added.error();
+  }
+  std::string why = made_from.why;
+  if (previous != nullptr) why += fmt::format("; supersedes version {} ({})", previous->rule.version, previous->rule.id);
+  ENGRAM_RETURN_IF_ERROR(rules_.AddHistory(*seq, now_, "created", why, ""));
+  if (report_ != nullptr) ++report_->rules_created;
+  if (previous == nullptr) return Status::Ok();
+  sqlite::StoredRule old = *previous;
+  old.rule.superseded_by_id = r.id;
+  old.rule.updated_at = now_;
+  if (old.rule.status != "deprecated") {
+    old.rule.status = "deprecated";
+    old.rule.status_reason = fmt::format("superseded by version {} ({}): {}", r.version, r.id, r.text);
+    old.rule.conflicts_with.clear();
+    if (report_ != nullptr) ++report_->rules_deprecated;
+  }
+  ENGRAM_RETURN_IF_ERROR(rules_.Update(old));
+  ENGRAM_RETURN_IF_ERROR(
+      rules_.AddHistory(old.rule.seq, now_, "superseded", fmt::format("by version {} ({})", r.version, r.id), ""));
+  if (report_ != nullptr) ++report_->rules_superseded;
+  return Status::Ok();
+}
+
+Status RuleLifecycle::AddProposals(std::string_view task_type, std::string_view model,
+                                   const std::vector<ProposedRule>& proposals) {
+  auto current = rules_.CurrentOfType(namespace_id_, task_type);
+  if (!current) return current.error();
+  auto window = episodes_.DecidedOfType(namespace_id_, task_type, kDistillWindow);
+  if (!window) return window.error();
+  for (const ProposedRule& p : proposals) {
+    if (LiveRuleWith(*current, p.pattern) != nullptr) {
+      if (report_ != nullptr) ++report_->llm_rules_known;
+      continue;
+    }
+    const std::string key = ProposalKey(model, task_type, p.pattern);
+    const sqlite::StoredRule* previous = nullptr;
+    for (const sqlite::StoredRule& r : *current) previous = r.key == key ? &r : previous;  // deprecated, or above
+    // Its support is counted as an offline rule's: every episode of the window that matches it.
+    std::vector<const sqlite::StoredEpisode*> support;
+    for (const sqlite::StoredEpisode& e : *window) {
+      if (PatternMatches(p.pattern, EpisodeTools(e.episode))) support.push_back(&e);
+    }
+    if (support.empty()) {  // its episodes were forgotten or retyped since the model saw them
+      if (report_ != nullptr) {
+        ++report_->llm_dropped_by_reason[kRuleDropNoMatchingEpisode];
+        ++report_->llm_rules_dropped;
+      }
+      continue;
+    }
+    const std::string why = fmt::format(
+        "proposed by the LLM distiller (model {}) for the situation \"{}\", citing {} episodes ({}); support counted "
+        "by engram over the {} most recent decided episodes: {} match it",
+        model, p.situation, p.episode_ids.size(), JoinIds(p.episode_ids), window->size(), support.size());
+    ENGRAM_RETURN_IF_ERROR(Create(task_type, {key, p.pattern, ProposalText(task_type, p), why}, previous, support));
+    if (report_ != nullptr) ++report_->llm_rules_created;
+  }
   return Refresh(task_type, "");
 }
 

@@ -24,6 +24,8 @@
 
 #include "engram/status.h"
 #include "engram/types.h"
+#include "experience/rule_distiller.h"
+#include "experience/rule_proposal.h"
 #include "store/sqlite/episode_store.h"
 #include "store/sqlite/rule_store.h"
 
@@ -51,11 +53,34 @@ class RuleLifecycle {
   Status RemoveEpisode(const Episode& episode,
                        std::string_view reason = "the episode's type or outcome changed: no longer counted");
 
-  // Distils the type from its kDistillWindow most recent decided episodes and refreshes it.
+  // Distils the type from its kDistillWindow most recent decided episodes and refreshes it. A
+  // pattern that a live rule of the LLM path already prescribes is not made again.
   // Errors: from SQLite.
   Status Distill(std::string_view task_type);
 
+  // Makes the checked rules a model proposed for the type (experience/rule_proposal.h) rules of the
+  // lifecycle, then refreshes the type. A proposal whose pattern a live rule of the type already
+  // prescribes (offline or LLM) is counted as known and changes nothing; otherwise it becomes a
+  // pending rule keyed ProposalKey(model, ...) — the next version of a deprecated rule of that key —
+  // whose support is counted as an offline rule's: every episode of the type's kDistillWindow most
+  // recent decided ones that matches it, not only those the model cited (a model must not pick its
+  // evidence). None left (forgotten or retyped since): dropped as kRuleDropNoMatchingEpisode.
+  // Counts, confidence and status come from that support, as for any rule. Errors: from SQLite.
+  Status AddProposals(std::string_view task_type, std::string_view model, const std::vector<ProposedRule>& proposals);
+
  private:
+  // What makes a rule: its key, pattern, sentence and the reason of its "created" history row.
+  struct NewRule {
+    std::string key;
+    RulePattern pattern;
+    std::string text;
+    std::string why;
+  };
+  // Inserts the rule as pending with `support` (episodes that match it), superseding `previous`
+  // when given (deprecated with the reason). Errors: from SQLite.
+  Status Create(std::string_view task_type, const NewRule& rule, const sqlite::StoredRule* previous,
+                const std::vector<const sqlite::StoredEpisode*>& support);
+
   // Recounts every current rule of the type from its support, then deprecations, disputes and
   // statuses; writes what changed (with history, attributed to `episode_id` when not empty).
   Status Refresh(std::string_view task_type, std::string_view episode_id);

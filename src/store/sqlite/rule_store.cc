@@ -36,6 +36,12 @@ StoredRule ReadRule(const Statement& q) {
   r.conflicts_with = StringListFromJson(q.Text(19));
   r.created_at = q.Int(20);
   r.updated_at = q.Int(21);
+  if (s.key.rfind(kLlmKeyPrefix, 0) == 0) {
+    r.source = "llm";
+    const size_t model_end = s.key.find('|', kLlmKeyPrefix.size());
+    r.source_model = s.key.substr(kLlmKeyPrefix.size(), model_end == std::string::npos ? std::string::npos
+                                                                                      : model_end - kLlmKeyPrefix.size());
+  }
   return s;
 }
 

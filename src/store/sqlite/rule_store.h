@@ -17,6 +17,11 @@
 
 namespace engram::sqlite {
 
+// Keys of rules of the LLM path start with this: "llm|MODEL|task_type|polarity|kind|tool>tool"
+// (experience/rule_proposal.h, ProposalKey); reading one sets Rule::source "llm" and
+// Rule::source_model MODEL. Other keys are the offline distiller's.
+inline constexpr std::string_view kLlmKeyPrefix = "llm|";
+
 struct StoredRule {
   int64_t namespace_id = 0;
   std::string key;  // task_type|polarity|kind|tool: at most one current (not superseded) version

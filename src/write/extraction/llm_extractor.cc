@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "providers/model_answer.h"
 #include "util/time.h"
 #include "util/utf8.h"
 #include "write/extraction/fact_frame.h"
@@ -26,8 +27,6 @@ constexpr const char* kQualifiers[] = {kQualNegated, kQualTemporary, kQualHabitu
                                        kQualPlanned, kQualPast,      kQualReported};
 // Longest model output echoed back in the repair request, in code points.
 constexpr size_t kMaxRepairEchoChars = 16000;
-// Start positions tried when looking for a JSON value inside prose.
-constexpr int kMaxJsonStarts = 64;
 constexpr double kDefaultConfidence = 0.8;
 constexpr double kDefaultImportance = 0.5;
 
@@ -245,87 +244,9 @@ json ClaimsResponseFormat(int max_claims) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tolerant parsing of the model's answer
+// Tolerant parsing of the model's answer (providers/model_answer.h)
 
-std::string_view Trim(std::string_view s) {
-  const char* kSpace = " \t\r\n\f\v";
-  size_t b = s.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(kSpace);
-  return s.substr(b, e - b + 1);
-}
-
-// The bodies of ``` fenced blocks (the info string after the opening fence is skipped).
-std::vector<std::string_view> FencedBlocks(std::string_view text) {
-  std::vector<std::string_view> blocks;
-  size_t pos = 0;
-  while (true) {
-    size_t open = text.find("```", pos);
-    if (open == std::string_view::npos) break;
-    size_t body = text.find('\n', open + 3);
-    if (body == std::string_view::npos) break;
-    size_t close = text.find("```", body + 1);
-    if (close == std::string_view::npos) {
-      blocks.push_back(text.substr(body + 1));  // an unclosed fence: take the rest
-      break;
-    }
-    blocks.push_back(text.substr(body + 1, close - body - 1));
-    pos = close + 3;
-  }
-  return blocks;
-}
-
-// End (exclusive) of the balanced JSON value starting at text[start] ('{' or '['), respecting
-// strings and escapes; npos when it never closes.
-size_t BalancedEnd(std::string_view text, size_t start) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = start; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// Removes commas that directly precede '}' or ']' outside strings (a common model slip).
-std::string StripTrailingCommas(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == ',') {
-      size_t next = text.find_first_not_of(" \t\r\n", i + 1);
-      if (next != std::string_view::npos && (text[next] == '}' || text[next] == ']')) continue;
-    }
-    out += c;
-  }
-  return out;
-}
+using providers::TrimAscii;
 
 // The claims array of an accepted document: {"claims":[...]} (null claims = none), a bare array
 // of objects, or a single claim object. A piece found inside the answer (`whole` false) could be
@@ -352,55 +273,9 @@ std::optional<json> ClaimsOf(const json& doc, bool whole) {
   return std::nullopt;
 }
 
-std::optional<json> TryParse(std::string_view text, bool whole) {
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) doc = json::parse(StripTrailingCommas(text), nullptr, false);
-  if (doc.is_discarded()) return std::nullopt;
-  return ClaimsOf(doc, whole);
-}
-
-std::optional<json> FindClaimsIn(std::string_view text) {
-  text = Trim(text);
-  if (auto claims = TryParse(text, /*whole=*/true)) return claims;
-  int tried = 0;
-  for (size_t i = 0; i < text.size() && tried < kMaxJsonStarts; ++i) {
-    if (text[i] != '{' && text[i] != '[') continue;
-    ++tried;
-    size_t end = BalancedEnd(text, i);
-    if (end == std::string_view::npos) continue;
-    if (auto claims = TryParse(text.substr(i, end - i), /*whole=*/false)) return claims;
-  }
-  return std::nullopt;
-}
-
-// Why `text` is not JSON, for the repair prompt and the error: the parser's message for the text
-// from its first '{' (or the whole text).
-std::string DescribeParseError(std::string_view text) {
-  text = Trim(text);
-  if (text.empty()) return "the answer is empty";
-  size_t start = text.find_first_of("{[");
-  if (start == std::string_view::npos) return "the answer contains no JSON object";
-  std::string_view candidate = start == std::string_view::npos ? text : text.substr(start);
-  try {
-    json doc = json::parse(candidate);
-    return "no {\"claims\":[...]} object found in the answer";
-  } catch (const json::exception& e) {
-    return e.what();
-  }
-}
-
 // Parses the model's answer into the claims array. Errors: kInvalidArgument with the reason.
 Result<json> ParseAnswer(const std::string& content) {
-  try {
-    std::string_view text = content;
-    for (std::string_view block : FencedBlocks(text)) {
-      if (auto claims = FindClaimsIn(block)) return *claims;
-    }
-    if (auto claims = FindClaimsIn(text)) return *claims;
-    return Error(Status::InvalidArgument(DescribeParseError(text)));
-  } catch (const std::exception& e) {
-    return Error(Status::InvalidArgument(std::string("cannot parse the answer: ") + e.what()));
-  }
+  return providers::FindJsonAnswer(content, ClaimsOf, "{\"claims\":[...]}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,7 +293,7 @@ std::string LowerAscii(std::string_view s) {
 std::string TextField(const json& object, const char* key) {
   auto it = object.find(key);
   if (it == object.end()) return "";
-  if (it->is_string()) return std::string(Trim(it->get_ref<const std::string&>()));
+  if (it->is_string()) return std::string(TrimAscii(it->get_ref<const std::string&>()));
   if (it->is_number()) return it->dump();
   return "";
 }
@@ -450,7 +325,7 @@ std::optional<int64_t> IndexOf(const json& v) {
     return std::nullopt;
   }
   if (v.is_string()) {
-    std::string_view s = Trim(v.get_ref<const std::string&>());
+    std::string_view s = TrimAscii(v.get_ref<const std::string&>());
     if (!s.empty() && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
     if (s.empty() || s.size() > 15) return std::nullopt;
     int64_t n = 0;
@@ -507,7 +382,7 @@ bool IsKnownScope(std::string_view scope) {
 std::string NormalizePredicate(std::string_view raw, std::string* slot,
                                std::set<std::string>* qualifiers) {
   std::string p;
-  for (char c : LowerAscii(Trim(raw))) p += (c == ' ' || c == '-') ? '_' : c;
+  for (char c : LowerAscii(TrimAscii(raw))) p += (c == ' ' || c == '-') ? '_' : c;
   if (p == "dislikes" || p == "dislike" || p == "hates" || p == "hate") {
     qualifiers->insert(kQualNegated);
     return "likes";
@@ -524,7 +399,7 @@ std::string NormalizePredicate(std::string_view raw, std::string* slot,
 }
 
 std::string QualifierName(std::string_view raw) {
-  std::string q = LowerAscii(Trim(raw));
+  std::string q = LowerAscii(TrimAscii(raw));
   if (q == "negation" || q == "negative" || q == "not") return kQualNegated;
   for (const char* known : kQualifiers) {
     if (q == known) return q;
@@ -551,7 +426,7 @@ std::optional<std::string> LocateEvidence(const std::string& content, std::strin
   for (const auto& [open, close] : kQuotes) {
     if (span.size() > open.size() + close.size() && span.compare(0, open.size(), open) == 0 &&
         span.compare(span.size() - close.size(), close.size(), close) == 0) {
-      std::string inner(Trim(
+      std::string inner(TrimAscii(
           std::string_view(span).substr(open.size(), span.size() - open.size() - close.size())));
       if (!inner.empty() && content.find(inner) != std::string::npos) return inner;
     }
