@@ -24,8 +24,9 @@ OrderedJson ReservedObject(size_t members) {
 // Metadata is stored as JSON text; it goes out as a JSON object ({} when absent).
 OrderedJson MetadataToJson(const std::string& text) {
   if (text.empty()) return OrderedJson::object();
-  auto parsed = OrderedJson::parse(text, nullptr, false);
-  return parsed.is_discarded() ? OrderedJson::object() : parsed;
+  OrderedJson parsed = OrderedJson::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return OrderedJson::object();
+  return parsed;  // moved (the conditional operator copied the whole tree)
 }
 
 // A stored JSON object (a claim snapshot in its history, an audit detail) as it goes out: its
