@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "codec/compact_json.h"
 #include "util/time.h"
 
 namespace engram {
@@ -23,8 +24,9 @@ OrderedJson ReservedObject(size_t members) {
 // Metadata is stored as JSON text; it goes out as a JSON object ({} when absent).
 OrderedJson MetadataToJson(const std::string& text) {
   if (text.empty()) return OrderedJson::object();
-  auto parsed = OrderedJson::parse(text, nullptr, false);
-  return parsed.is_discarded() ? OrderedJson::object() : parsed;
+  OrderedJson parsed = OrderedJson::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return OrderedJson::object();
+  return parsed;  // moved (the conditional operator copied the whole tree)
 }
 
 // A stored JSON object (a claim snapshot in its history, an audit detail) as it goes out: its
@@ -524,6 +526,11 @@ OrderedJson StatusToJson(const Status& s) {
 }
 
 std::string Dump(const OrderedJson& j, int indent) {
+  if (indent < 0) {
+    std::string out;
+    AppendCompactJson(j, &out);  // the same bytes as dump(-1, ...), faster
+    return out;
+  }
   return j.dump(indent, ' ', false, OrderedJson::error_handler_t::replace);
 }
 

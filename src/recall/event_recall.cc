@@ -203,6 +203,23 @@ std::vector<NamedSpeaker> NamedSpeakers(text::Analyzer& analyzer, const std::vec
   return out;
 }
 
+// The seqs of `seqs` (sorted) that are not rows of `matches`. ScoreTurns skips an extra
+// candidate that is a matching row (every matching row is a candidate already), so reading such
+// events (EventStore::Locate) is wasted. FTS5 returns rows in rowid order; were they not sorted,
+// every seq is kept (the same candidates, only slower).
+std::vector<int64_t> SeqsNotMatched(const std::vector<int64_t>& seqs, const sqlite::TermMatchSet& matches) {
+  auto by_seq = [](const sqlite::TermMatchRow& a, const sqlite::TermMatchRow& b) { return a.seq < b.seq; };
+  if (!std::is_sorted(matches.rows.begin(), matches.rows.end(), by_seq)) return seqs;
+  std::vector<int64_t> out;
+  out.reserve(seqs.size());
+  auto row = matches.rows.begin();
+  for (int64_t seq : seqs) {
+    while (row != matches.rows.end() && row->seq < seq) ++row;
+    if (row == matches.rows.end() || row->seq != seq) out.push_back(seq);
+  }
+  return out;
+}
+
 }  // namespace
 
 size_t ExhaustiveMatchRows() { return exhaustive_match_rows.load(std::memory_order_relaxed); }
@@ -345,7 +362,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     found_elsewhere.erase(std::unique(found_elsewhere.begin(), found_elsewhere.end()), found_elsewhere.end());
     auto extra_centres = ctx.store.Locate(found_elsewhere);
     if (!extra_centres) return extra_centres.error();
-    auto extra_candidates = ctx.store.Locate(found_by_claims);
+    auto extra_candidates = ctx.store.Locate(SeqsNotMatched(found_by_claims, *matches));
     if (!extra_candidates) return extra_candidates.error();
     TurnScoring scoring;
     scoring.k1 = ctx.options.bm25_k1;

@@ -5,6 +5,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "recall/seq_index.h"
+
 namespace engram {
 namespace {
 
@@ -157,8 +159,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   std::vector<ScoredTurn> out;
   out.reserve(matches.rows.size());
   // seq → index in out; the first matches.rows.size() entries of out are matches.rows, in order.
-  std::unordered_map<int64_t, size_t> index_of;
-  index_of.reserve(matches.rows.size());
+  SeqIndex index_of(matches.rows.size());
   for (size_t m = 0; m < matches.rows.size(); ++m) {
     const sqlite::TermMatchRow& row = matches.rows[m];
     const uint16_t* row_tf = matches.Tf(m);
@@ -172,7 +173,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.turn_coverage = Coverage(matches.idf, tf.data());
     t.window_coverage = t.turn_coverage;
     t.phrases_held = PhrasesHeld(phrases, tf.data());
-    index_of.emplace(row.seq, out.size());
+    index_of.Insert(row.seq, out.size());
     out.push_back(std::move(t));
   }
   const size_t matched = matches.rows.size();
@@ -199,14 +200,14 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     t.turn_coverage = Coverage(matches.idf, pending->postings.Tf(p));
     t.window_coverage = t.turn_coverage;
     t.phrases_held = PhrasesHeld(phrases, pending->postings.Tf(p));
-    index_of.emplace(at.seq, out.size());
+    index_of.Insert(at.seq, out.size());
     out.push_back(std::move(t));
   };
   // Events found by another channel are candidates whatever their own match (after the matched
   // rows, so out[i] for i < matched stays matches.rows[i]).
   for (const auto* extras : {&extra_centres, &extra_candidates}) {
     for (const sqlite::NeighbourRow& extra : *extras) {
-      if (index_of.count(extra.seq) != 0) continue;
+      if (index_of.Find(extra.seq) != nullptr) continue;
       if (const std::ptrdiff_t p = pending_match(extra.seq, extra.session_rowid, extra.occurred_at); p >= 0) {
         resolve_pending(p, extra);
         continue;
@@ -216,7 +217,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       t.session_rowid = extra.session_rowid;
       t.occurred_at = extra.occurred_at;
       t.speaker = extra.speaker;
-      index_of.emplace(extra.seq, out.size());
+      index_of.Insert(extra.seq, out.size());
       out.push_back(std::move(t));
     }
   }
@@ -231,10 +232,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     int32_t doc_length = 0;
   };
   auto match_of = [&](int64_t seq, int64_t session_rowid, TimestampMs occurred_at) -> MatchRef {
-    auto it = index_of.find(seq);
-    if (it != index_of.end() && it->second < matched) {
-      return {matches.Tf(it->second), matches.rows[it->second].doc_length};
-    }
+    const size_t* at = index_of.Find(seq);
+    if (at != nullptr && *at < matched) return {matches.Tf(*at), matches.rows[*at].doc_length};
     const std::ptrdiff_t p = pending_match(seq, session_rowid, occurred_at);
     if (p < 0) return {};
     return {pending->postings.Tf(p), pending->postings.doc_lengths[p]};
@@ -251,7 +250,8 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
                                                         : out[a].seq < out[b].seq;
                     });
   order.resize(pool);
-  for (const sqlite::NeighbourRow& extra : extra_centres) order.push_back(index_of.at(extra.seq));
+  // Every extra centre was inserted above, so Find cannot return nullptr here.
+  for (const sqlite::NeighbourRow& extra : extra_centres) order.push_back(*index_of.Find(extra.seq));
 
   // Stretches of session order: a small session's whole layout (memoised by the store across
   // recalls), or for a larger one the pool turn's 2r neighbours either side. Every candidate
@@ -350,14 +350,15 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
         if (m.tf != nullptr) reply = Bm25(matches.idf, m.tf, m.doc_length, matches.avg_length, scoring.k1, scoring.b);
       }
     }
-    auto found = index_of.find(c.seq);
-    if (found == index_of.end()) {
+    const size_t* found = index_of.Find(c.seq);
+    if (found == nullptr) {
       if (const std::ptrdiff_t p = pending_match(c.seq, c.session_rowid, c.occurred_at); p >= 0) {
         resolve_pending(p, rows[c.pos]);  // a matching row: a candidate as every other
-        found = index_of.find(c.seq);
+        found = index_of.Find(c.seq);
       }
     }
-    if (found == index_of.end()) {
+    size_t slot = found != nullptr ? *found : out.size();
+    if (found == nullptr) {
       // An event without a query term of its own joins when it answers a matching question, or
       // when its window holds more distinct query terms than any one event in it (the terms are
       // split across turns, as a question and its answer are); otherwise it would only borrow a
@@ -368,13 +369,13 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       t.session_rowid = c.session_rowid;
       t.occurred_at = c.occurred_at;
       t.speaker = rows[c.pos].speaker;
-      found = index_of.emplace(t.seq, out.size()).first;
+      index_of.Insert(t.seq, slot);
       out.push_back(std::move(t));
     }
-    out[found->second].reply = reply;
+    out[slot].reply = reply;
     if (r > 0) {
-      out[found->second].window = window;
-      out[found->second].window_coverage = Coverage(matches.idf, tf.data());
+      out[slot].window = window;
+      out[slot].window_coverage = Coverage(matches.idf, tf.data());
     }
   }
   return out;
