@@ -308,8 +308,12 @@ TEST(McpTapTest, AKilledTapLosesNoJournaledRecordAndDrainDeliversEachOnce) {
   locker->Exec("COMMIT");
   locker.reset();
 
-  CliResult drain = RunCli({"--db", cap, "mcp-tap", "drain", "-n", "cap", "--json"});
+  // A drain told another namespace still delivers each record where its tap was told to (F1).
+  CliResult drain = RunCli({"--db", cap, "mcp-tap", "drain", "-n", "elsewhere", "--json"});
   ASSERT_EQ(drain.exit_code, 0) << drain.Describe();
+  CliResult elsewhere = RunCli({"--db", cap, "export", "-n", "elsewhere"});  // exit 3: no such namespace
+  EXPECT_TRUE(elsewhere.exit_code != 0 || elsewhere.out.find("\"role\":\"tool\"") == std::string::npos)
+      << elsewhere.Describe();
   const auto events = ToolEvents(cap, "cap");
   EXPECT_EQ(events.size(), static_cast<size_t>(kCalls));
   std::set<std::string> requests;

@@ -19,9 +19,11 @@ EventInput EventOf(const ToolCallRecord& record, const DeliveryOptions& options)
   nlohmann::json metadata = {{"capture", ToJson(record)}};
   if (!record.args_ref.empty() || !record.result_ref.empty()) metadata["journal"] = options.journal_path;
   EventInput e;
-  e.namespace_name = options.namespace_name;
-  e.session_id = SessionOf(record, options.fallback_session.empty() ? "mcp-tap-" + record.connection_id
-                                                                    : options.fallback_session);
+  // The record's own destination when it has one (F1: a second tap, or a drain, on the same
+  // journal delivered another tap's records into its own namespace).
+  e.namespace_name = record.namespace_name.empty() ? options.namespace_name : record.namespace_name;
+  const std::string& fallback = record.namespace_name.empty() ? options.fallback_session : record.fallback_session;
+  e.session_id = SessionOf(record, fallback.empty() ? "mcp-tap-" + record.connection_id : fallback);
   e.role = "tool";
   e.content = DescribeForRecall(record);
   e.occurred_at = FormatTimestamp(record.started_at);

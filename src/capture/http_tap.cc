@@ -149,21 +149,27 @@ std::string HttpTap::Impl::Target(const std::string& target) const {
 }
 
 std::shared_ptr<UpstreamStream> HttpTap::Impl::Forward(UpstreamRequest request) {
-  UpstreamStream* raw = UpstreamStream::Open({.scheme_host_port = upstream.scheme_host_port,
-                                              .connect_timeout_ms = options.connect_timeout_ms,
-                                              .read_timeout_ms = options.read_timeout_ms},
-                                             std::move(request))
+  // Registered before waiting for the status line, so that Stop (SIGTERM) cancels a request whose
+  // upstream never answers (F3: the tap waited for the 300 s read timeout).
+  UpstreamStream* raw = UpstreamStream::Start({.scheme_host_port = upstream.scheme_host_port,
+                                               .connect_timeout_ms = options.connect_timeout_ms,
+                                               .read_timeout_ms = options.read_timeout_ms},
+                                              std::move(request))
                             .release();
-  std::lock_guard lock(mu);
-  if (stopping) raw->Cancel();
-  open.insert(raw);
-  return std::shared_ptr<UpstreamStream>(raw, [this](UpstreamStream* s) {
+  std::shared_ptr<UpstreamStream> stream(raw, [this](UpstreamStream* s) {
     {
       std::lock_guard lock(mu);
       open.erase(s);
     }
     delete s;
   });
+  {
+    std::lock_guard lock(mu);
+    if (stopping) raw->Cancel();
+    open.insert(raw);
+  }
+  raw->WaitAnswered();
+  return stream;
 }
 
 // A POST is one exchange: its body is queued for the recorder before the upstream can read it (so

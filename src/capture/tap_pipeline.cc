@@ -85,6 +85,14 @@ void TapPipeline::Note(const std::string& message) {
   std::cerr << "engram mcp-tap: " << message << std::endl;
 }
 
+// Each record keeps where this tap delivers it (ToolCallRecord::namespace_name).
+void TapPipeline::Address(std::vector<ToolCallRecord>* records) const {
+  for (ToolCallRecord& r : *records) {
+    r.namespace_name = options_.delivery.namespace_name;
+    r.fallback_session = options_.delivery.fallback_session;
+  }
+}
+
 // Group commit: every record the recorder completed since its last commit, in one transaction. When
 // the journal refuses the group, each record is tried alone, so one bad record costs only itself.
 void TapPipeline::Commit(const std::vector<ToolCallRecord>& records) {
@@ -152,6 +160,7 @@ void TapPipeline::Record() {
   while (PopAll(&batch)) {
     std::vector<ToolCallRecord> done;
     for (SeenMessage& seen : batch) RecordOne(seen, &done);
+    Address(&done);
     through += batch.size();  // tickets follow the queue's order
     batch.clear();
     Commit(done);
@@ -163,6 +172,7 @@ void TapPipeline::Record() {
     malformed_ += matcher.malformed();
   }
   matchers_.clear();
+  Address(&rest);
   Commit(rest);
   Advance(UINT64_MAX);
   std::lock_guard lock(mu_);

@@ -96,6 +96,7 @@ class TapPipeline {
   void RecordOne(SeenMessage& message, std::vector<ToolCallRecord>* done);
   void ShareCancellations(const SeenMessage& seen, const nlohmann::json& message, std::vector<ToolCallRecord>* done);
   void Consume();
+  void Address(std::vector<ToolCallRecord>* records) const;
   void Commit(const std::vector<ToolCallRecord>& records);
   void Advance(uint64_t ticket);
   void Note(const std::string& message);

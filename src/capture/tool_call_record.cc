@@ -183,6 +183,8 @@ json ToJson(const ToolCallRecord& r) {
   if (!r.result_json.empty()) j["result_json"] = r.result_json;
   if (!r.args_ref.empty()) j["args_ref"] = r.args_ref;
   if (!r.result_ref.empty()) j["result_ref"] = r.result_ref;
+  if (!r.namespace_name.empty()) j["namespace"] = r.namespace_name;
+  if (!r.fallback_session.empty()) j["fallback_session"] = r.fallback_session;
   return j;
 }
 
@@ -210,6 +212,8 @@ Result<ToolCallRecord> FromJson(const json& j) {
     r.result_json = j.value("result_json", "");
     r.args_ref = j.value("args_ref", "");
     r.result_ref = j.value("result_ref", "");
+    r.namespace_name = j.value("namespace", "");
+    r.fallback_session = j.value("fallback_session", "");
     const json c = j.value("correlation", json::object());
     r.correlation = {c.value("session_id", ""), c.value("task_id", ""), c.value("trace_id", "")};
   } catch (const json::exception& e) {

@@ -65,6 +65,12 @@ struct ToolCallRecord {
   std::string result_json;
   std::string args_ref;
   std::string result_ref;
+  // Where the record is delivered, as the tap that recorded it was told (its -n and --session):
+  // kept with the record, so that another tap or `mcp-tap drain` on the same journal delivers it
+  // there and not into its own namespace. "" in records of journals written before (the
+  // deliverer's own are used then).
+  std::string namespace_name;
+  std::string fallback_session;
 };
 
 // Parses what a `tools/call` request says: name, arguments summary, correlation. Errors:

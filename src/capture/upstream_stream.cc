@@ -22,11 +22,23 @@ UpstreamStream::UpstreamStream(const UpstreamOptions& options) : client_(options
   client_.set_read_timeout(std::chrono::milliseconds(options.read_timeout_ms));
 }
 
-std::unique_ptr<UpstreamStream> UpstreamStream::Open(const UpstreamOptions& options, UpstreamRequest request) {
+std::unique_ptr<UpstreamStream> UpstreamStream::Start(const UpstreamOptions& options, UpstreamRequest request) {
   std::unique_ptr<UpstreamStream> s(new UpstreamStream(options));
   s->thread_ = std::thread([raw = s.get(), r = std::move(request)]() mutable { raw->Send(std::move(r)); });
-  std::unique_lock lock(s->mu_);
-  s->changed_.wait(lock, [&] { return s->answered_; });
+  return s;
+}
+
+void UpstreamStream::WaitAnswered() {
+  std::unique_lock lock(mu_);
+  changed_.wait(lock, [&] { return answered_ || cancelled_; });
+  if (answered_) return;
+  error_ = "cancelled before the upstream answered (the tap is stopping)";
+  answered_ = true;
+}
+
+std::unique_ptr<UpstreamStream> UpstreamStream::Open(const UpstreamOptions& options, UpstreamRequest request) {
+  auto s = Start(options, std::move(request));
+  s->WaitAnswered();
   return s;
 }
 
@@ -38,6 +50,7 @@ void UpstreamStream::Send(UpstreamRequest request) {
   req.body = std::move(request.body);
   req.response_handler = [this](const httplib::Response& res) {
     std::lock_guard lock(mu_);
+    if (cancelled_) return false;
     status_ = res.status;
     headers_ = res.headers;
     answered_ = true;
@@ -60,6 +73,12 @@ void UpstreamStream::Send(UpstreamRequest request) {
   if (result && !result->body.empty()) {
     queued_bytes_ += result->body.size();
     chunks_.push_back(result->body);
+  }
+  // A response without a body (204, 304, an answer to HEAD): httplib calls no response_handler.
+  if (result && !answered_ && !cancelled_) {
+    status_ = result->status;
+    headers_ = result->headers;
+    answered_ = true;
   }
   if (!answered_ && error_.empty()) error_ = "no response";
   answered_ = done_ = true;

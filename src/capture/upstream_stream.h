@@ -34,6 +34,11 @@ class UpstreamStream {
   // Sends `request`; returns once the upstream's status and headers arrived, or the request failed
   // (then error() says why). Never null.
   static std::unique_ptr<UpstreamStream> Open(const UpstreamOptions& options, UpstreamRequest request);
+  // Open in two halves, so that a caller can make the stream cancellable (keep it where Cancel
+  // reaches it) before waiting: Start sends and returns at once; WaitAnswered returns once the
+  // status and headers arrived, the request failed, or Cancel came first (then error() says so).
+  static std::unique_ptr<UpstreamStream> Start(const UpstreamOptions& options, UpstreamRequest request);
+  void WaitAnswered();
   ~UpstreamStream();  // Cancel, then waits for the request's thread
   UpstreamStream(const UpstreamStream&) = delete;
   UpstreamStream& operator=(const UpstreamStream&) = delete;

@@ -26,6 +26,15 @@ class Upstream {
       res.set_header("Content-Encoding", "gzip");  // bytes the tap must not decode
       res.set_content(req.body, "application/octet-stream");
     });
+    server_.Post("/empty", [](const httplib::Request&, httplib::Response& res) {
+      res.status = 204;
+      res.set_header("Mcp-Session-Id", "s1");
+    });
+    server_.Get("/plain", [](const httplib::Request&, httplib::Response& res) { res.set_content("hello", "text/plain"); });
+    server_.Post("/silent", [this](const httplib::Request&, httplib::Response& res) {  // no status line for 5 s
+      for (int i = 0; i < 500 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      res.status = 200;
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -82,6 +91,37 @@ TEST(UpstreamStreamTest, AnUnreachableUpstreamIsAnError) {
   EXPECT_NE(s->error(), "");
   std::string chunk;
   EXPECT_FALSE(s->Next(&chunk));
+}
+
+TEST(UpstreamStreamTest, F2_AnAnswerWithoutABodyKeepsItsStatusAndHeaders) {
+  Upstream upstream;
+  auto s = UpstreamStream::Open(upstream.options(), {.method = "POST", .target = "/empty", .headers = {}, .body = "{}"});
+  ASSERT_EQ(s->error(), "");
+  EXPECT_EQ(s->status(), 204);
+  auto session = s->headers().find("Mcp-Session-Id");
+  ASSERT_NE(session, s->headers().end());
+  EXPECT_EQ(session->second, "s1");
+  std::string chunk;
+  EXPECT_FALSE(s->Next(&chunk));
+  EXPECT_FALSE(s->broken());
+  auto head = UpstreamStream::Open(upstream.options(), {.method = "HEAD", .target = "/plain", .headers = {}, .body = ""});
+  ASSERT_EQ(head->error(), "");
+  EXPECT_EQ(head->status(), 200);
+}
+
+TEST(UpstreamStreamTest, F3_CancelEndsTheWaitForAStatusLineThatNeverComes) {
+  Upstream upstream;
+  auto s = UpstreamStream::Start(upstream.options(), {.method = "POST", .target = "/silent", .headers = {}, .body = "{}"});
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    s->Cancel();
+  });
+  s->WaitAnswered();
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_NE(s->error(), "");
+  EXPECT_TRUE(s->broken());
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 // {"error": {...}} on stdout. Exit codes: see ExitCodeFor in engram/status.h.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <iostream>
 #include <string_view>
 
@@ -17,6 +20,9 @@
 namespace engram::cli {
 
 int Main(int argc, char** argv) {
+  // Logs (warnings of the worker, the distiller, the server) go to stderr: stdout carries only a
+  // command's output, one JSON object with --json.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("engram"));
   CLI::App app{"engram — long-term memory for LLM agents"};
   app.require_subcommand(1);
   app.fallthrough();

@@ -8,6 +8,7 @@
 
 #include "experience/rule_lifecycle.h"
 #include "providers/model_answer.h"
+#include "text/threat_scanner.h"
 #include "util/utf8.h"
 
 namespace engram::experience {
@@ -20,6 +21,19 @@ std::string TextField(const json& item, const char* key) {
   if (it == item.end() || !it->is_string()) return "";
   return TruncateCodePoints(std::string(providers::TrimAscii(it->get_ref<const std::string&>())),
                             kMaxProposalTextChars);
+}
+
+// Why `text` must not reach an agent's context, or nullopt: a control character (other than tab
+// and line breaks), else the threat scanner's first finding (invisible characters, injection).
+std::optional<std::string> UnsafeText(std::string_view text) {
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      return fmt::format("control character U+{:04X}", static_cast<unsigned>(c));
+    }
+  }
+  const std::vector<std::string> findings = text::ScanForThreats(text, text::ThreatScope::kContext);
+  if (findings.empty()) return std::nullopt;
+  return findings.front();
 }
 
 std::string Lower(std::string_view s) {
@@ -60,6 +74,7 @@ class Checker {
     if (rule.situation.empty()) return Drop(n, kRuleDropEmptySituation, "no situation");
     rule.action = TextField(item, "action");
     if (rule.action.empty()) return Drop(n, kRuleDropEmptyAction, "no action");
+    if (auto why = UnsafeText(rule.situation + "\n" + rule.action)) return Drop(n, kRuleDropUnsafeText, *why);
     const std::string kind = Lower(TextField(item, "kind"));
     if (kind != "do" && kind != "avoid") return Drop(n, kRuleDropBadKind, fmt::format("kind \"{}\"", kind));
     auto pattern = PatternFrom(item, kind, n);

@@ -4,7 +4,8 @@
 // The model answers {"rules":[{"situation", "action", "kind": "do"|"avoid", "tools", "omission",
 // "episode_ids"}]}. Each rule is checked on its own against the episodes the model was shown; a
 // rule that fails a check is dropped and counted under its reason (kRuleDrop*), never stored:
-//   * situation and action are non-empty text; kind is do or avoid;
+//   * situation and action are non-empty text without control or invisible characters or an
+//     injection pattern (kRuleDropUnsafeText); kind is do or avoid;
 //   * tools are tools that at least one shown episode called (a do rule: one tool, or the sequence
 //     in order; an avoid rule: exactly one tool — "avoid calling X", or with omission true "avoid
 //     finishing without calling X"); omission is only for avoid rules;
@@ -46,6 +47,10 @@ inline constexpr const char* kRuleDropDoFromFailures = "do_rule_from_failures_on
 inline constexpr const char* kRuleDropNoMatchingEpisode = "no_cited_episode_matches";
 inline constexpr const char* kRuleDropDuplicate = "duplicate";
 inline constexpr const char* kRuleDropOverLimit = "over_limit";
+// A situation or action with a control character, an invisible or bidi character, or a prompt-
+// injection or exfiltration pattern (text/threat_scanner.h, context scope): a rule is put in front
+// of an agent (experience recall), so it is held to what curated memory is held to.
+inline constexpr const char* kRuleDropUnsafeText = "unsafe_text";
 
 // Longest situation and action kept, in code points (longer ones are cut).
 inline constexpr size_t kMaxProposalTextChars = 300;

@@ -1028,6 +1028,29 @@ TEST_F(CliTest, B36_TextTimesAreLocalWithTheirOffsetOrLabelledUtc) {
   }
 }
 
+TEST_F(CliTest, LogLinesGoToStderrAndNeverIntoJsonOutput) {
+  // A distiller whose model is unreachable logs a warning per task type; `--json` stdout must
+  // still be one JSON object (the warning went to stdout before).
+  const test::EnvChanges llm = {{"ENGRAM_DISTILLER", "llm"},
+                                {"ENGRAM_LLM_BASE_URL", "http://127.0.0.1:1/v1"},
+                                {"ENGRAM_LLM_MODEL", "stand-in"}};
+  for (const char* outcome : {"success", "failure", "success"}) {
+    CliResult start = Engram({"--json", "--create", "episode", "start", "-n", "dn", "refund an order", "--task-type",
+                              "refund", "--steps", R"([{"action":"lookup_order"},{"action":"refund"}])"},
+                             llm);
+    ASSERT_EQ(start.exit_code, 0) << start.Describe();
+    const std::string id = ParseJsonOut(start).value("id", "");
+    CliResult end = Engram({"--json", "episode", "end", "-n", "dn", id, outcome}, llm);
+    ASSERT_EQ(end.exit_code, 0) << end.Describe();
+    ParseJsonOut(end);
+  }
+  CliResult r = Engram({"--json", "experience", "distill", "-n", "dn"}, llm);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  json report = ParseJsonOut(r);
+  EXPECT_EQ(report.value("episodes_read", 0), 3) << r.Describe();
+  EXPECT_NE(r.err.find("llm distiller"), std::string::npos) << r.Describe();
+}
+
 TEST_F(CliTest, UsageErrorsAreExitCode2) {
   EXPECT_EQ(RunCli({}).exit_code, 2);
   EXPECT_EQ(Engram({"frobnicate"}).exit_code, 2);
