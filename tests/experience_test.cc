@@ -212,6 +212,36 @@ TEST(ExperienceForgetTest, AStepCopiedFromAForgottenEventLosesItsText) {
   EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_steps WHERE action LIKE '%4471%'"), 0);
 }
 
+// A detected episode's goal is a copy of its segment's first user turn: forgetting that turn
+// takes the goal with it (the episode, its other steps and its outcome stay).
+TEST(ExperienceForgetTest, ADetectedEpisodesGoalGoesWithTheTurnItCopied) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("g.db")));
+  ASSERT_OK_AND_ASSIGN(std::vector<IngestResult> stored, engine->IngestBatch(TwoTasks("s1")));
+  ASSERT_OK_AND_ASSIGN(SegmentReport segmented,
+                       engine->SegmentEpisodes({.namespace_name = "me", .session_id = "s1", .close = true}));
+  ASSERT_EQ(segmented.episodes.size(), 2u);
+  ASSERT_EQ(segmented.episodes[0].goal, "Hi, please cancel my order W42");
+  std::string turn;
+  for (const IngestResult& r : stored) {
+    if (r.event.content == segmented.episodes[0].goal) turn = r.event.id;
+  }
+  ASSERT_FALSE(turn.empty());
+  ASSERT_OK_AND_ASSIGN(ForgetReport forgot, engine->Forget({.ids = {turn}, .namespace_name = "me", .reason = "user asked"}));
+  EXPECT_EQ(forgot.events, 1);
+
+  ASSERT_OK_AND_ASSIGN(Episode first, engine->GetEpisode("me", segmented.episodes[0].id));
+  EXPECT_EQ(first.goal, "");
+  EXPECT_EQ(first.outcome, "success");
+  ASSERT_OK_AND_ASSIGN(Episode second, engine->GetEpisode("me", segmented.episodes[1].id));
+  EXPECT_EQ(second.goal, "Hello, when will my other parcel arrive?");
+  test::RawDb raw(dir.File("g.db"));
+  // (W42 is still in the steps: they copied the tool call, which was not forgotten.)
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_fts WHERE episode_fts MATCH 'goal : W42'"), 0);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episodes WHERE goal LIKE '%W42%'"), 0);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_fts WHERE episode_fts MATCH 'goal : parcel'"), 1);
+}
+
 TEST(ExperienceValidationTest, EveryEntryPointNamesTheBadField) {
   TempDir dir;
   ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("m.db")));

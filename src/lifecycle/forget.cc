@@ -22,8 +22,9 @@ constexpr const char* kSetup =
     "CREATE TEMP TABLE IF NOT EXISTS forget_claims(seq INTEGER PRIMARY KEY, why TEXT NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS forget_sessions(id INTEGER PRIMARY KEY);"
     "CREATE TEMP TABLE IF NOT EXISTS forget_episodes(seq INTEGER PRIMARY KEY);"
+    "CREATE TEMP TABLE IF NOT EXISTS forget_goals(seq INTEGER PRIMARY KEY);"
     "DELETE FROM temp.forget_events; DELETE FROM temp.forget_claims; DELETE FROM temp.forget_sessions;"
-    "DELETE FROM temp.forget_episodes;";
+    "DELETE FROM temp.forget_episodes; DELETE FROM temp.forget_goals;";
 
 // Rule 2: events that support a forgotten claim and no surviving one.
 constexpr const char* kPrivateEvidence =
@@ -371,6 +372,18 @@ Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& r
       {"UPDATE episode_steps SET action = '', reason = '', result = '', evidence_event_id = '' WHERE "
        "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
        &ignored},
+      // A detected episode's goal is a copy of a user turn of its session (experience/
+      // episode_segmenter.h: the first one of its segment, cut to kMaxEpisodeTextChars with "…"):
+      // when that turn is forgotten, the goal goes too (the episode, its steps and outcome stay).
+      {"INSERT OR IGNORE INTO temp.forget_goals(seq) SELECT ep.seq FROM events e "
+       "JOIN sessions s ON s.id = e.session_id "
+       "JOIN episodes ep ON ep.namespace_id = e.namespace_id AND ep.session_id = s.external_id "
+       "WHERE e.seq IN (SELECT seq FROM temp.forget_events) AND e.role = 'user' AND ep.origin = 'detected' "
+       "AND ep.goal != '' AND (ep.goal = e.content OR (substr(ep.goal, -1) = '…' AND "
+       "substr(e.content, 1, length(ep.goal) - 1) = substr(ep.goal, 1, length(ep.goal) - 1)))",
+       &ignored},
+      {"UPDATE episodes SET goal = '' WHERE seq IN (SELECT seq FROM temp.forget_goals)", &ignored},
+      {"UPDATE episode_fts SET goal = '' WHERE rowid IN (SELECT seq FROM temp.forget_goals)", &ignored},
       {"UPDATE episode_fts SET steps = coalesce((SELECT group_concat(trim(s.tool_name || ' ' || s.action || ' ' || "
        "s.reason || ' ' || s.result), char(10)) FROM (SELECT * FROM episode_steps WHERE episode_seq = "
        "episode_fts.rowid ORDER BY ordinal) s), '') WHERE rowid IN (SELECT seq FROM temp.forget_episodes)",
