@@ -213,6 +213,51 @@ TEST(ExperienceForgettingTest, AForgottenFailureLeavesTheRulesItSupported) {
   EXPECT_EQ(after[0].failure_count, 0);
 }
 
+// A user forgets an episode or a rule by its id, as events and claims: a preview lists them, then
+// their rows go with one tombstone each; an id that is neither is still not found; the CLI says the same.
+TEST(ExperienceForgettingTest, AnEpisodeAndARuleAreForgottenByTheirIds) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto engine, test::OpenTestEngine(dir.File("f.db")));
+  for (int i = 0; i < 3; ++i) Done(*engine, "a", "cancel_order", true, "cancel the order");
+  const std::string episode = Done(*engine, "a", "cancel_order", true, "cancel order W42 of the blender");
+  ASSERT_OK(engine->Distill({.namespace_name = "me", .task_type = "cancel_order"}));
+  ASSERT_OK_AND_ASSIGN(std::vector<Rule> rules, engine->ListRules({.namespace_name = "me"}));
+  ASSERT_FALSE(rules.empty());
+  const std::string rule = rules[0].id;
+  ASSERT_OK_AND_ASSIGN(ForgetReport preview,
+                       engine->Forget({.ids = {episode, rule}, .namespace_name = "me", .preview = true}));
+  EXPECT_EQ(preview.items.size(), 2u);
+  ASSERT_OK(engine->GetEpisode("me", episode));  // a preview changes nothing
+
+  ASSERT_OK_AND_ASSIGN(ForgetReport forgot,
+                       engine->Forget({.ids = {episode, rule}, .namespace_name = "me", .reason = "user asked"}));
+  ASSERT_EQ(forgot.items.size(), 2u);
+  EXPECT_EQ(forgot.items[0].type, "episode");
+  EXPECT_EQ(forgot.items[1].type, "rule");
+  EXPECT_EQ(forgot.tombstone_ids.size(), 2u);
+  EXPECT_EQ(engine->GetEpisode("me", episode).error().code(), StatusCode::kNotFound);
+  ASSERT_OK_AND_ASSIGN(std::vector<Rule> left, engine->ListRules({.namespace_name = "me", .include_deprecated = true}));
+  for (const Rule& r : left) EXPECT_NE(r.id, rule);
+  ASSERT_OK_AND_ASSIGN(std::vector<Tombstone> tombs, engine->ListTombstones({.namespace_name = "me", .object_id = episode}));
+  ASSERT_EQ(tombs.size(), 1u);
+  EXPECT_EQ(tombs[0].object_type, "episode");
+  // In another namespace, or unknown: not found, nothing forgotten.
+  EXPECT_EQ(engine->Forget({.ids = {rule}, .namespace_name = "other"}).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(engine->Forget({.ids = {"01HZZZZZZZZZZZZZZZZZZZZZZZ"}, .namespace_name = "me"}).error().code(),
+            StatusCode::kNotFound);
+  engine.reset();
+  test::RawDb raw(dir.File("f.db"));
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM episode_fts WHERE episode_fts MATCH 'W42'"), 0);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM audit_log WHERE action = 'forget' AND object_type IN ('episode', 'rule')"), 2);
+
+  const std::string db = dir.File("f.db");
+  const std::string other = RunCli({"--db", db, "--json", "episode", "list", "-n", "me"}).out;
+  const std::string first = nlohmann::json::parse(other)["items"][0]["id"];
+  test::CliResult cli = RunCli({"--db", db, "--json", "forget", "-n", "me", first, "--reason", "cli"});
+  ASSERT_EQ(cli.exit_code, 0) << cli.Describe();
+  EXPECT_EQ(nlohmann::json::parse(cli.out)["items"][0]["type"], "episode");
+}
+
 // The CLI and REST faces: the private area, the gate, cold listing and deletion by `engram maintain`.
 TEST(ExperienceSharingCliTest, AgentRecallColdListAndMaintain) {
   TempDir dir;

@@ -522,10 +522,11 @@ struct ForgetRequest {
 
 // One object a forget removed (or would remove).
 struct ForgetItem {
-  std::string type;  // "event" or "claim"
+  std::string type;  // "event", "claim", "episode" or "rule"
   std::string id;
   // selected: named by the selector; private_evidence: an event that supported only forgotten
-  // claims; no_evidence_left: a claim whose every supporting event is forgotten.
+  // claims; no_evidence_left: a claim whose every supporting event is forgotten; id: an episode or
+  // rule named by id; forget_score: cold experience deleted by maintenance.
   std::string why;
   std::string text;  // previews only: the first 120 characters of the content or claim text
 };

@@ -15,7 +15,7 @@ std::vector<ParamSpec> ForgetParams() {
   };
   return {NamespaceParam(),
           {.name = "ids", .type = ParamType::kStringArray,
-           .description = "event or claim ids", .max_length = 1000},
+           .description = "event, claim, episode or rule ids", .max_length = 1000},
           text("session_id", "forget every event of this session"),
           text("subject", "forget every claim about this subject (exact)"),
           {.name = "before", .type = ParamType::kTimestamp, .description = "forget every event before this time"},

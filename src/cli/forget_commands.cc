@@ -66,8 +66,8 @@ int RunForget(const GlobalFlags& flags, nlohmann::json args, const Rendering& re
 void AddForget(CLI::App& app, const GlobalFlags& flags, Commands& commands) {
   auto* cmd = app.add_subcommand(
       "forget",
-      "forget events and claims for good: by id, or one selector of a namespace; a tombstone keeps the "
-      "same content from coming back (see docs/forget.md)");
+      "forget events and claims for good (episodes and rules too, by id): by id, or one selector of a "
+      "namespace; a tombstone keeps the same content from coming back (see docs/forget.md)");
   auto bound = std::make_shared<CapabilityFlags>(cmd, "forget");
   bound->Bind({"ids", "--namespace,-n", "--all", "--session=session_id", "--subject", "--before", "--query",
                "--limit,-k=query_limit", "--reason"});

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "util/hash.h"
@@ -145,9 +148,11 @@ std::string Json(const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& request,
-                                         const std::vector<std::string>& query_ids, TimestampMs now,
-                                         std::vector<CuratedEntryRef>* curated) {
+namespace {
+
+Result<ForgetReport> ForgetEventsAndClaims(ForgetStores& s, const ForgetRequest& request,
+                                           const std::vector<std::string>& query_ids, TimestampMs now,
+                                           std::vector<CuratedEntryRef>* curated) {
   sqlite::Database& db = s.db;
   ENGRAM_RETURN_IF_ERROR(db.Exec(kSetup));
   ForgetReport report;
@@ -408,6 +413,8 @@ Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& r
   return report;
 }
 
+}  // namespace
+
 Result<Tombstone> UnforgetInTransaction(ForgetStores& s, std::string_view id, std::string_view actor,
                                         std::string_view reason, TimestampMs now) {
   auto found = s.tombstones.Find(id);
@@ -437,6 +444,79 @@ Result<Tombstone> UnforgetInTransaction(ForgetStores& s, std::string_view id, st
     ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, namespace_id));
   }
   return t;
+}
+
+namespace {
+
+// An episode or rule a forget request names by id (experience memory, docs/experience.md), with
+// its namespace.
+struct ExperienceById {
+  ForgottenExperience object;
+  int64_t namespace_id = 0;
+};
+
+// The ids of `ids` that are episodes or rules of namespace `ns` ("" = any).
+Result<std::vector<ExperienceById>> ExperienceIds(sqlite::Database& db, const std::vector<std::string>& ids,
+                                                  const std::string& ns) {
+  std::vector<ExperienceById> out;
+  for (const std::string& id : ids) {
+    for (const char* type : {"episode", "rule"}) {
+      auto st = db.Cached(fmt::format("SELECT x.seq, x.namespace_id FROM {}s x JOIN namespaces n ON n.id = x.namespace_id "
+                                      "WHERE x.id = ?1 AND (?2 = '' OR n.name = ?2)",
+                                      type));
+      if (!st) return Error(st.error());
+      (*st)->Bind(1, id).Bind(2, ns);
+      auto row = (*st)->Step();
+      if (!row) return Error(row.error());
+      if (*row) out.push_back({{type, (*st)->Int(0), id}, (*st)->Int(1)});
+      (*st)->Reset();
+    }
+  }
+  return out;
+}
+
+// Forgets the episodes and rules named by id, one operation per namespace (or lists them, for a
+// preview), and adds them to `report`.
+Result<ForgetReport> AddExperience(ForgetStores& s, const ForgetRequest& request,
+                                   const std::vector<ExperienceById>& named, TimestampMs now, ForgetReport report) {
+  std::map<int64_t, std::vector<ForgottenExperience>> by_namespace;
+  for (const ExperienceById& e : named) {
+    if (report.preview) report.items.push_back({e.object.object_type, e.object.id, "selected", ""});
+    by_namespace[e.namespace_id].push_back(e.object);
+  }
+  if (report.preview) return report;
+  for (const auto& [namespace_id, objects] : by_namespace) {
+    auto done = ForgetExperienceInTransaction(s, namespace_id, objects, request.reason, request.actor, now, "id");
+    if (!done) return done;
+    if (report.operation_id.empty()) report.operation_id = done->operation_id;
+    report.items.insert(report.items.end(), done->items.begin(), done->items.end());
+    report.tombstone_ids.insert(report.tombstone_ids.end(), done->tombstone_ids.begin(), done->tombstone_ids.end());
+  }
+  return report;
+}
+
+}  // namespace
+
+// Episodes and rules named by id go through the experience cascade (their rows, one tombstone
+// each); every other selector, and the other ids, through the cascade of events and claims.
+Result<ForgetReport> ForgetInTransaction(ForgetStores& s, const ForgetRequest& request,
+                                         const std::vector<std::string>& query_ids, TimestampMs now,
+                                         std::vector<CuratedEntryRef>* curated) {
+  auto named = ExperienceIds(s.db, request.ids, request.namespace_name);
+  if (!named) return Error(named.error());
+  if (named->empty()) return ForgetEventsAndClaims(s, request, query_ids, now, curated);
+  ForgetRequest rest = request;
+  std::erase_if(rest.ids, [&](const std::string& id) {
+    return std::any_of(named->begin(), named->end(), [&](const ExperienceById& e) { return e.object.id == id; });
+  });
+  ForgetReport report;
+  report.preview = request.preview;
+  if (!rest.ids.empty()) {  // never empty ids into the other cascade: no ids there means another selector
+    auto events = ForgetEventsAndClaims(s, rest, query_ids, now, curated);
+    if (!events) return events;
+    report = std::move(*events);
+  }
+  return AddExperience(s, request, *named, now, std::move(report));
 }
 
 namespace {
@@ -471,11 +551,12 @@ Status DeleteExperience(sqlite::Database& db, const ForgottenExperience& o) {
 
 Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& s, int64_t namespace_id,
                                                    const std::vector<ForgottenExperience>& objects,
-                                                   std::string_view reason, std::string_view actor, TimestampMs now) {
+                                                   std::string_view reason, std::string_view actor, TimestampMs now,
+                                                   std::string_view why) {
   ForgetReport report;
   if (objects.empty()) return report;
   report.operation_id = NewUlid(now);
-  const std::string selector = Json({{"kind", "forget_score"}});
+  const std::string selector = Json({{"kind", why}});
   // 1. Tombstones first: if the ledger cannot be written, nothing is deleted.
   for (const ForgottenExperience& o : objects) {
     Tombstone t;
@@ -491,7 +572,7 @@ Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& s, int64_t name
     t.created_at = now;
     ENGRAM_RETURN_IF_ERROR(s.tombstones.Insert(namespace_id, t));
     report.tombstone_ids.push_back(t.id);
-    report.items.push_back({o.object_type, o.id, "forget_score", ""});
+    report.items.push_back({o.object_type, o.id, std::string(why), ""});
   }
   // 2. The audit trail: the operation, then one row per object (ids only).
   AuditEntry op{.at = now, .actor = std::string(actor), .action = "forget", .object_type = "operation",
@@ -504,7 +585,7 @@ Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& s, int64_t name
                  .object_id = objects[i].id, .reason = std::string(reason),
                  .detail_json = Json({{"tombstone", report.tombstone_ids[i]},
                                       {"operation", report.operation_id},
-                                      {"why", "forget_score"}})};
+                                      {"why", why}})};
     ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, namespace_id));
   }
   // 3. The deletions.

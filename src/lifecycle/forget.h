@@ -53,7 +53,8 @@ struct ForgetStores {
 // Errors: kNotFound (unknown namespace, session, or an id that is neither stored nor forgotten);
 // others from SQLite — any error means the caller must roll back (nothing is half-applied).
 // When `curated` is given, the curated entries of the forgotten events are appended to it (not in
-// a preview).
+// a preview). Ids of episodes or rules (experience memory) are forgotten as
+// ForgetExperienceInTransaction does, with "id" as their reason: their rows go, one tombstone each.
 Result<ForgetReport> ForgetInTransaction(ForgetStores& stores, const ForgetRequest& request,
                                          const std::vector<std::string>& query_ids, TimestampMs now,
                                          std::vector<CuratedEntryRef>* curated = nullptr);
@@ -75,7 +76,8 @@ struct ForgottenExperience {
 // SQLite — the caller must roll back.
 Result<ForgetReport> ForgetExperienceInTransaction(ForgetStores& stores, int64_t namespace_id,
                                                    const std::vector<ForgottenExperience>& objects,
-                                                   std::string_view reason, std::string_view actor, TimestampMs now);
+                                                   std::string_view reason, std::string_view actor, TimestampMs now,
+                                                   std::string_view why = "forget_score");
 
 // Removes the tombstone `id` (or the newest tombstone of the object with this id) and audits it,
 // inside the caller's write transaction: content equal to the forgotten object may be stored
