@@ -56,6 +56,7 @@
 #include "write/admission.h"
 #include "write/claim_writer.h"
 #include "write/event_validation.h"
+#include "write/extraction/change_statement.h"
 #include "write/extraction/extractor_factory.h"
 #include "write/extraction_worker.h"
 #include "working/working_memory.h"
@@ -299,6 +300,7 @@ class EngineImpl final : public Engine {
       std::lock_guard<std::mutex> lock(mu_);
       auto started = std::chrono::steady_clock::now();
       RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
+      ctx.now_stance = extraction::ReadNowStance;
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it
         ctx.rerank_pool = reranker->options().endpoint.pool;

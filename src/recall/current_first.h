@@ -15,6 +15,17 @@
 // directly above it that are the same thing; it never passes a better match. (Same terms rather
 // than a superset: on LoCoMo dev a superset moved 0.002 of recall_any@5, equal sets nothing.)
 //
+// A newer statement of change (CurrentFirstKey::stance kChange: "Model hosting got migrated over
+// to GCP" after "Our ML models are hosted on AWS") words the thing its own way, so it rarely holds
+// the very terms the older statement holds. It passes an older event or memory when both hold at
+// least half of the question's terms (the newer: half of its content terms, which a Chinese
+// question's bigrams across word boundaries do not inflate) and share one of them, and an older extracted fact when it
+// holds every term the fact holds (a slot is narrower than its words): only facts and changes say
+// how things stand now, and of two such statements about the same question the later one does.
+// A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
+// denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
+// it replaced.
+//
 // Thread safety: pure functions; safe from any thread.
 #ifndef ENGRAM_RECALL_CURRENT_FIRST_H_
 #define ENGRAM_RECALL_CURRENT_FIRST_H_
@@ -24,6 +35,7 @@
 #include <vector>
 
 #include "engram/types.h"
+#include "text/now_stance.h"
 
 namespace engram {
 
@@ -36,22 +48,31 @@ struct CurrentFirstKey {
   // does not replace). Left to the caller.
   std::string slot;
   std::vector<std::string> held;  // the question's terms it holds, sorted, distinct
+  size_t content_held = 0;        // how many of `held` are not function terms (text/stopwords.h)
   std::string event_id;           // events: the event's id
   // Claims: the ids of the events that supported the claim this one superseded (a current claim
   // ranks above what it replaced, its evidence included); left to the caller.
   std::vector<std::string> replaced_events;
+  // What the item's words say of now (text/now_stance.h); left to the caller.
+  text::NowStance stance = text::NowStance::kPlain;
 };
 
 // The key of a recalled item: an event's occurred_at, speaker (or role) and id; a claim's first
 // evidence event's time and speaker. `held`, `slot` and `replaced_events` are left to the caller.
 CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item);
 
-// True when `newer` was said after `older` about the same thing (above); `question_terms` is the
-// number of the question's distinct terms.
-bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, size_t question_terms);
+// How many distinct terms the question has, and how many of them are not function terms
+// (text/stopwords.h: "的健", "在哪" of "我的健身房在哪？" are not).
+struct QuestionTermCount {
+  size_t all = 0;
+  size_t content = 0;
+};
+
+// True when `newer` was said after `older` about the same thing (above).
+bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, QuestionTermCount question);
 
 // The current-first order of items given best first: a permutation of 0..keys.size()-1.
-std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, size_t question_terms);
+std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, QuestionTermCount question);
 
 }  // namespace engram
 

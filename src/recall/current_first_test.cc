@@ -12,38 +12,42 @@ CurrentFirstKey Key(TimestampMs at, std::vector<std::string> held, std::string s
   k.held = std::move(held);
   k.speaker = std::move(speaker);
   k.slot = std::move(slot);
+  k.content_held = k.held.size();
   return k;
 }
+
+// A question of n terms, all of them content terms.
+QuestionTermCount Q(size_t n) { return {n, n}; }
 
 TEST(CurrentFirstTest, NewerStatementHoldingTheSameTermsGoesFirst) {
   // "Where am I based?": "Home base for me is Austin", then "I'm now based out of Raleigh".
   std::vector<CurrentFirstKey> keys = {Key(100, {"base"}), Key(200, {"base"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{1, 0}));
 }
 
 TEST(CurrentFirstTest, ABetterMatchIsNeverPassed) {
   std::vector<CurrentFirstKey> keys = {Key(100, {"cluster", "search"}), Key(200, {"search"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
 TEST(CurrentFirstTest, OtherSpeakersAndOlderItemsKeepTheirPlace) {
   std::vector<CurrentFirstKey> keys = {Key(100, {"pet"}, "Ana"), Key(200, {"pet"}, "Ben"), Key(50, {"pet"}, "Ana")};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1, 2}));
 }
 
 TEST(CurrentFirstTest, ClaimsOfOneSlotOrderByTimeWhateverTheyHold) {
   std::vector<CurrentFirstKey> keys = {Key(100, {"editor", "use"}, "user", "u|uses|editor"),
                                        Key(300, {}, "user", "u|uses|editor")};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{1, 0}));
 }
 
 TEST(CurrentFirstTest, AnExtractedFactIsPassedOnlyByItsOwnSlot) {
   // "I work at Oracle" (a claim), later "I really wish I worked at Valve" (no fact read).
   std::vector<CurrentFirstKey> keys = {Key(100, {"work"}, "user", "u|employer|"), Key(200, {"work"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
   // An event or a memory read as no fact is passed by a newer claim that answers as well.
   std::vector<CurrentFirstKey> memory_first = {Key(100, {"work"}), Key(200, {"work"}, "user", "u|employer|")};
-  EXPECT_EQ(CurrentFirstOrder(memory_first, 2), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder(memory_first, Q(2)), (std::vector<size_t>{1, 0}));
 }
 
 TEST(CurrentFirstTest, ACurrentClaimPassesTheEvidenceOfWhatItReplaced) {
@@ -51,33 +55,98 @@ TEST(CurrentFirstTest, ACurrentClaimPassesTheEvidenceOfWhatItReplaced) {
   old_event.event_id = "e1";
   CurrentFirstKey claim = Key(200, {"emma", "live"}, "user", "Emma|lives_in|");
   claim.replaced_events = {"e1"};
-  EXPECT_EQ(CurrentFirstOrder({old_event, claim}, 2), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder({old_event, claim}, Q(2)), (std::vector<size_t>{1, 0}));
   claim.replaced_events = {"e7"};
-  EXPECT_EQ(CurrentFirstOrder({old_event, claim}, 2), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder({old_event, claim}, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
 TEST(CurrentFirstTest, MovesOnlyPastARunOfItemsItAnswersAsWell) {
   // The newest item passes the one right above it, not the better match above that.
   std::vector<CurrentFirstKey> keys = {Key(100, {"a", "b"}), Key(110, {"a"}), Key(300, {"a"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 2, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 2, 1}));
 }
 
 TEST(CurrentFirstTest, ValuesOfAMultiValuedAttributeAreNotOneSlot) {
   // "周立喜欢中国菜和日本料理" then "周立喜欢拍摄风景": no conflict key, and the older holds the question.
   std::vector<CurrentFirstKey> keys = {Key(100, {"喜欢", "菜系"}), Key(200, {"喜欢"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
 TEST(CurrentFirstTest, ItemsHoldingLessThanHalfTheQuestionAreNotPassed) {
   // "我喜欢哪些菜系？" (six terms): a newer "我喜欢…" holding two of them does not pass an older one.
   std::vector<CurrentFirstKey> keys = {Key(100, {"喜欢", "我喜"}), Key(200, {"喜欢", "我喜"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 6), (std::vector<size_t>{0, 1}));
-  EXPECT_EQ(CurrentFirstOrder(keys, 4), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(6)), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(4)), (std::vector<size_t>{1, 0}));
 }
 
 TEST(CurrentFirstTest, AnItemHoldingNoTermIsNotTheSameThing) {
   std::vector<CurrentFirstKey> keys = {Key(100, {}), Key(200, {"x"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, 2), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
+}
+
+CurrentFirstKey Change(TimestampMs at, std::vector<std::string> held, std::string slot = "") {
+  CurrentFirstKey k = Key(at, std::move(held), "user", std::move(slot));
+  k.stance = text::NowStance::kChange;
+  return k;
+}
+
+TEST(CurrentFirstTest, ANewerChangeWordedItsOwnWayPassesAnOlderStatement) {
+  // "Where are our ML models hosted?": "Our ML models are hosted on AWS", later "Model hosting got
+  // migrated over to GCP" (holds two of the three terms).
+  std::vector<CurrentFirstKey> keys = {Key(100, {"host", "ml", "model"}), Change(200, {"host", "model"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{1, 0}));
+  // The same words without a change ("Model hosting is on GCP too") keep their place.
+  keys[1].stance = text::NowStance::kPlain;
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, ANewerWishOrQuestionPassesNothing) {
+  // "Our nightly backups are stored on a NAS", later "I wish our nightly backups were stored
+  // somewhere cheaper": the same terms, but a wish says nothing of how things stand.
+  std::vector<CurrentFirstKey> keys = {Key(100, {"backup", "nightli", "store"}),
+                                       Key(200, {"backup", "nightli", "store"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{1, 0}));
+  keys[1].stance = text::NowStance::kNotNow;
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AChangeMustStillAnswerTheQuestionAndShareATerm) {
+  // Holding less than half of the question's terms: a change about something else.
+  std::vector<CurrentFirstKey> few = {Key(100, {"a", "b", "c"}), Change(200, {"a"})};
+  EXPECT_EQ(CurrentFirstOrder(few, Q(4)), (std::vector<size_t>{0, 1}));
+  // Half of the terms, but none of those the older holds.
+  std::vector<CurrentFirstKey> disjoint = {Key(100, {"a", "b"}), Change(200, {"c", "d"})};
+  EXPECT_EQ(CurrentFirstOrder(disjoint, Q(4)), (std::vector<size_t>{0, 1}));
+  // Nor does an older change pass a newer statement.
+  std::vector<CurrentFirstKey> older_change = {Key(200, {"a", "b"}), Change(100, {"a", "b"})};
+  EXPECT_EQ(CurrentFirstOrder(older_change, Q(2)), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AChangeIsMeasuredOnTheQuestionsContentTerms) {
+  // "我的健身房在哪？" (我的 的健 健身 身房 房在 在哪: two content terms): "我的健身房在公司楼下", later
+  // "健身房换成小区里那家了", which holds only 健身 and 身房.
+  CurrentFirstKey older = Key(100, {"健身", "我的", "房在", "的健", "身房"});
+  older.content_held = 2;
+  std::vector<CurrentFirstKey> keys = {older, Change(200, {"健身", "身房"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, QuestionTermCount{6, 2}), (std::vector<size_t>{1, 0}));
+  // Counted on all six terms it would hold too few.
+  EXPECT_EQ(CurrentFirstOrder(keys, QuestionTermCount{6, 6}), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AChangePassesAnExtractedFactOnlyHoldingAllItHolds) {
+  // "eu-west runs kubernetes 1.27" (a claim of the eu-west slot), later "We upgraded us-east to
+  // kubernetes 1.29; eu-west is unchanged" (an event): it does not name the version of eu-west.
+  std::vector<CurrentFirstKey> narrower = {Key(100, {"eu", "kubernetes", "version", "west"}, "user",
+                                               "eu-west|version|"),
+                                           Change(200, {"eu", "kubernetes", "west"})};
+  EXPECT_EQ(CurrentFirstOrder(narrower, Q(4)), (std::vector<size_t>{0, 1}));
+  std::vector<CurrentFirstKey> all = {Key(100, {"kubernetes", "version"}, "user", "k8s|version|"),
+                                      Change(200, {"kubernetes", "version"})};
+  EXPECT_EQ(CurrentFirstOrder(all, Q(2)), (std::vector<size_t>{1, 0}));
+  // A change that is itself an extracted fact of another slot does not pass it.
+  std::vector<CurrentFirstKey> other_slot = {Key(100, {"kubernetes", "version"}, "user", "k8s|version|"),
+                                             Change(200, {"kubernetes", "version"}, "helm|version|")};
+  EXPECT_EQ(CurrentFirstOrder(other_slot, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
 TEST(CurrentFirstTest, KeyOfAClaimIsItsFirstSupportingStatement) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "store/sqlite/event_store.h"
 #include "store/sqlite/feedback_store.h"
 #include "text/analyzer.h"
+#include "text/now_stance.h"
 
 namespace engram {
 
@@ -36,6 +38,10 @@ struct RecallContext {
   // it off; `rerank_pool` items are sent (ResolveRerankOptions' value).
   const providers::RerankClient* reranker = nullptr;
   int rerank_pool = 20;
+  // What a text says of how things stand now (the engine gives write/extraction/
+  // change_statement.h's ReadNowStance), for current-first order (recall/current_first.h);
+  // null = every text is plain.
+  std::function<text::NowStance(std::string_view text)> now_stance;
 };
 
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)

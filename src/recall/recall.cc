@@ -18,6 +18,7 @@
 #include "util/time.h"
 #include "text/injection_scanner.h"
 #include "text/query_intent.h"
+#include "text/stopwords.h"
 #include "text/time_expression.h"
 
 namespace engram {
@@ -86,6 +87,19 @@ Result<std::vector<std::string>> ReplacedEvidence(sqlite::ClaimStore& claims, co
   return ids;
 }
 
+bool IsContentTerm(const std::string& term) { return !text::IsFunctionTerm(term); }
+
+// The words a recalled item was said in: an event's text; a claim's first supporting event (its
+// own text is normalised: "user lives in Porto" for "I moved to Porto"), else its text.
+std::string_view StatementOf(const RecallItem& item) {
+  if (item.type == "claim") {
+    for (const EvidenceRef& e : item.evidence) {
+      if (e.relation == "supports" && !e.content.empty()) return e.content;
+    }
+  }
+  return item.text;
+}
+
 // What current-first order needs of a claim item beyond the item: its conflict key and the id of
 // the claim it superseded ("" for none).
 struct ClaimSlot {
@@ -117,11 +131,15 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
     for (const std::string& token : analyzer.QueryTokenSet(item.text)) {
       if (question.count(token) > 0) key.held.push_back(token);
     }
+    if (ctx.now_stance) key.stance = ctx.now_stance(StatementOf(item));
     std::sort(key.held.begin(), key.held.end());
     key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
+    key.content_held = static_cast<size_t>(std::count_if(key.held.begin(), key.held.end(), IsContentTerm));
     keys.push_back(std::move(key));
   }
-  std::vector<size_t> order = CurrentFirstOrder(keys, question.size());
+  const QuestionTermCount count{question.size(),
+                                static_cast<size_t>(std::count_if(question.begin(), question.end(), IsContentTerm))};
+  std::vector<size_t> order = CurrentFirstOrder(keys, count);
   std::vector<RecallItem> items_in_order;
   std::vector<double> strength_in_order;
   items_in_order.reserve(items.size());

@@ -1,5 +1,6 @@
 #include "text/stopwords.h"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
@@ -72,6 +73,28 @@ bool IsChineseFunctionWord(std::string_view han) {
   static const auto* const set = new std::unordered_set<std::string_view>(
       std::begin(kChineseFunctionWords), std::end(kChineseFunctionWords));
   return set->contains(han);
+}
+
+// The function characters that a content word rarely holds, so that a bigram holding one spans a
+// word boundary: the structural particles and sentence-final particles, personal pronouns, the
+// question words and the copula and locative 是, 在. (Not the modal verbs and adverbs of
+// kChineseFunctionWords: 会 is a modal in 会去 but a noun in 周会, 最 an adverb in 最喜欢 and part
+// of 最近.)
+bool IsBoundaryCharacter(std::string_view han) {
+  static constexpr std::string_view kBoundary[] = {"的", "了", "吗", "呢", "吧", "啊", "呀", "嘛", "我", "你",
+                                                   "您", "他", "她", "它", "哪", "谁", "几", "是", "在"};
+  return std::find(std::begin(kBoundary), std::end(kBoundary), han) != std::end(kBoundary);
+}
+
+bool IsFunctionTerm(std::string_view term) {
+  if (IsEnglishStopword(term) || IsChineseFunctionWord(term)) return true;
+  // The first character's length from its UTF-8 lead byte (Han: 3 bytes, 4 in the supplementary
+  // planes); a term of two characters is a bigram.
+  if (term.empty()) return false;
+  const auto lead = static_cast<unsigned char>(term[0]);
+  const size_t first = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (first >= term.size() || first < 3) return false;
+  return IsBoundaryCharacter(term.substr(0, first)) || IsBoundaryCharacter(term.substr(first));
 }
 
 }  // namespace engram::text

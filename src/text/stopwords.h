@@ -27,6 +27,13 @@ bool IsEnglishStopword(std::string_view folded_word);
 // Analyzer::QueryTerms). Never fails; anything else returns false.
 bool IsChineseFunctionWord(std::string_view han);
 
+// True when a query term (as Analyzer makes them: folded words, Han characters and bigrams) is
+// built of function words only in part or whole: an English stopword, a Chinese function word,
+// or a Han bigram with a character that a content word rarely holds (a particle, a personal
+// pronoun, a question word, 是 or 在: "的健", "房在" of "我的健身房在哪？", which span a word
+// boundary). What is left ("健身", "身房") names what a question is about. Never fails.
+bool IsFunctionTerm(std::string_view term);
+
 }  // namespace engram::text
 
 #endif  // ENGRAM_TEXT_STOPWORDS_H_

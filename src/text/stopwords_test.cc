@@ -28,5 +28,11 @@ TEST(StopwordsTest, ChineseFunctionWords) {
   }
 }
 
+TEST(StopwordsTest, FunctionTermsIncludeBigramsAcrossAWordBoundary) {
+  // "我的健身房在哪？" gives 我的 的健 健身 身房 房在 在哪: only 健身 and 身房 name the thing.
+  for (const char* t : {"我的", "的健", "房在", "在哪", "the", "哪"}) EXPECT_TRUE(IsFunctionTerm(t)) << t;
+  for (const char* t : {"健身", "身房", "gym", "搬", "周会", "会议", ""}) EXPECT_FALSE(IsFunctionTerm(t)) << t;
+}
+
 }  // namespace
 }  // namespace engram::text

@@ -1,0 +1,17 @@
+// text/now_stance.h — what a statement says of how things stand now. The extractor's grammar
+// reads it (write/extraction/change_statement.h); recall's current-first order uses it
+// (recall/current_first.h). A header of its own so that neither layer depends on the other.
+#ifndef ENGRAM_TEXT_NOW_STANCE_H_
+#define ENGRAM_TEXT_NOW_STANCE_H_
+
+namespace engram::text {
+
+enum class NowStance {
+  kPlain,   // says how something is, with no word of change ("I live in Munich")
+  kChange,  // some sentence states a change or how things stand now ("I've moved to Porto")
+  kNotNow,  // every sentence is about another time or mind, a question or a denial
+};
+
+}  // namespace engram::text
+
+#endif  // ENGRAM_TEXT_NOW_STANCE_H_

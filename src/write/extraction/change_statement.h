@@ -1,0 +1,42 @@
+// write/extraction/change_statement.h — what a text says of how things stand now: that a state
+// changed, nothing at all (a question, plan, wish, quotation, requirement, narrated past or
+// denial), or a plain statement. The clause-kind half of the fact frame (fact_frame.h) without
+// its value: the grammar may fail to read *what* changed ("Model hosting got migrated over to
+// GCP", "最近改成浅色了") while the words still say *that* it changed. Recall's current-first order
+// (recall/current_first.h) uses it: a newer statement of change passes an older statement about
+// the same thing even when it words the thing differently, and a newer wish or question never
+// passes anything.
+//
+// A sentence is read, in this order:
+// * not about now: a question, or it holds a marker of a plan, a wish or hypothetical, a quotation,
+//   a requirement or a hedge (`uncertain`: "might", "thinking about", "考虑"; data/lexicon/
+//   markers.tsv) — about another time or another mind;
+// * a change: it holds a marker of kind `change`, `state_change`, `now`, `correction` or
+//   `temporary`, or a verb flagged `change` (verbs.tsv), or, in Chinese, ends with the
+//   sentence-final particle 了 (le₂, "a new situation": Li & Thompson, *Mandarin Chinese: A
+//   Functional Reference Grammar*, 1981, ch. 7); a sentence with a narrated-past marker ("used
+//   to", "when I was", "以前") is a change only when it also holds a `now` marker ("以前在阿里，现在在
+//   字节");
+// * not about now: narrated past or a denial (a `past` or `negated` marker) without a change;
+// * plain otherwise.
+//
+// Thread safety: pure functions over the immutable lexicon; safe from any thread.
+#ifndef ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_
+#define ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_
+
+#include <string_view>
+
+#include "text/now_stance.h"
+
+namespace engram::extraction {
+
+using text::NowStance;
+
+// The stance of `text` (any length, UTF-8; invalid bytes end a sentence): kChange when some
+// sentence is a change, kNotNow when every sentence is not about now, else kPlain (also for a
+// text with no sentence). Never fails.
+NowStance ReadNowStance(std::string_view text);
+
+}  // namespace engram::extraction
+
+#endif  // ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_

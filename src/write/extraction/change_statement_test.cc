@@ -1,0 +1,66 @@
+#include "write/extraction/change_statement.h"
+
+#include <gtest/gtest.h>
+
+namespace engram::extraction {
+namespace {
+
+TEST(ChangeStatementTest, ChangeVerbsAndNowWordsStateAChange) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Our billing jobs got migrated over to the new queue."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("These days I mostly read on a Kindle."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("She took over as head of support in May."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I no longer drink soda"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Relocated to Leeds with the whole family."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("我们组目前归平台部管"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("周末的羽毛球换到周六上午"));
+}
+
+TEST(ChangeStatementTest, CorrectionsAndTemporaryStatesCount) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Sorry, I meant room 214, not 241."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("For now the nightly build runs on the spare box."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("说错了，会议在三楼"));
+}
+
+TEST(ChangeStatementTest, SentenceFinalLeMarksANewSituation) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("猫粮品牌我们用皇家的了。"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("他在杭州定居了啦！"));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("我吃了一碗面，味道不错"));  // 了 after a verb: an act, not a state
+}
+
+TEST(ChangeStatementTest, PlainFactsAreNoChange) {
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("I live in Munich."));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("The staging cluster runs Postgres 15."));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("我在南京上班"));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance(""));
+}
+
+TEST(ChangeStatementTest, WishesPlansQuotesAndQuestionsAreNoChange) {
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I'm thinking about moving to Berlin next year."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I wish we had switched to Rust years ago."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("Did you move to the new flat already?"));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("According to Dana, the team switched to Linear."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("我们打算下个月换成新的供应商"));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("你现在住哪儿？"));
+}
+
+TEST(ChangeStatementTest, DenialsAreNotNowUnlessTheySayAChange) {
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I've never lived in London."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I don't eat meat any more."));
+}
+
+TEST(ChangeStatementTest, ATextIsNotNowOnlyWhenEverySentenceIs) {
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("I live in Leeds. Have you been?"));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("Have you been to Leeds? I might go in June."));
+}
+
+TEST(ChangeStatementTest, NarratedPastChangesNothingUnlessItSaysHowThingsStandNow) {
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("When I was ten we moved to Ohio."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("以前在银行，现在转行做设计了"));
+}
+
+TEST(ChangeStatementTest, AnyOfSeveralSentencesMayStateIt) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Quick update. We moved the standup to 10am. Any objections?"));
+}
+
+}  // namespace
+}  // namespace engram::extraction
