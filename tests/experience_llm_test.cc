@@ -270,5 +270,32 @@ TEST(LlmDistillerTest, OffByDefaultNoModelIsAsked) {
   ExpectOfflineRules(RulesOf(*engine, "refund"));
 }
 
+// A distiller nobody knows opens (reading and writing memory do not need it); what distils says
+// why: Distill fails, an episode's end stores the episode and its offline rules and reports it.
+TEST(LlmDistillerTest, AnUnknownDistillerFailsOnlyWhatDistils) {
+  TempDir dir;
+  unsetenv("ENGRAM_DISTILLER");
+  Options options;
+  options.db_path = dir.File("m.db");
+  options.experience.distiller = "magic";
+  options.experience.distill_every = 6;
+  const Status invalid = Engine::ValidateDistiller(options);
+  EXPECT_EQ(invalid.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(invalid.message(), HasSubstr("field \"experience.distiller\": unknown distiller \"magic\" "
+                                           "(expected one of: offline, llm)"));
+  ASSERT_OK_AND_ASSIGN(auto engine, Engine::Open(options));
+  std::vector<EndEpisodeResult> ends;
+  RefundEpisodes(*engine, &ends);
+  const RuleUpdateReport& report = ends.back().rules;
+  EXPECT_THAT(report.task_types_distilled, ElementsAre("refund"));
+  ASSERT_EQ(report.llm_errors.size(), 1u);
+  EXPECT_THAT(report.llm_errors[0], HasSubstr("experience.distiller"));
+  ExpectOfflineRules(RulesOf(*engine, "refund"));
+  auto distilled = engine->Distill({.namespace_name = "me"});
+  ASSERT_FALSE(distilled.has_value());
+  EXPECT_EQ(distilled.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(distilled.error().message(), HasSubstr("experience.distiller"));
+}
+
 }  // namespace
 }  // namespace engram

@@ -47,7 +47,16 @@ class Engine {
   // folder), kIOError (cannot create or open the file; read-only file or folder for a writing
   // mode), kCorruption (empty, not an SQLite or engram database, a damaged schema, a newer schema
   // than this build, an older one for kReadOnly).
+  // A rule distiller that cannot be set up (ValidateDistiller) does not stop Open: only the calls
+  // that distil fail (Distill) or report it (the LLM part of EndEpisode, SetEpisodeType and
+  // SegmentEpisodes), so reading and writing memory work.
   static Result<std::unique_ptr<Engine>> Open(const Options& options);
+
+  // Checks that the rule distiller options.experience.distiller names ($ENGRAM_DISTILLER wins when
+  // set) can be set up: "offline" (or ""), or "llm" with ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL.
+  // For a long-running server to refuse to start with it. Errors: kInvalidArgument naming the
+  // variable or field and the accepted values. Thread-safe.
+  static Status ValidateDistiller(const Options& options);
 
   virtual ~Engine() = default;
 
@@ -381,7 +390,8 @@ class Engine {
 
   // Distils the rules of one task type (or of every type with ended episodes) now, from each
   // type's 50 most recent successes and failures (experience/rule_distiller.h). Idempotent when no
-  // episode arrived since. Errors: kInvalidArgument, kNotFound (unknown namespace), kBusy, kIOError.
+  // episode arrived since. Errors: kInvalidArgument (also a distiller that cannot be set up:
+  // ValidateDistiller), kNotFound (unknown namespace), kBusy, kIOError.
   virtual Result<RuleUpdateReport> Distill(const DistillRequest& request) = 0;
 
   // One page of rules, oldest first, deprecated ones only when asked (see ListRulesQuery). Errors:

@@ -69,6 +69,17 @@ httplib::Headers Forwardable(const httplib::Headers& headers) {
   return out;
 }
 
+// Marks a response whose upstream sent no Content-Type (Handle), for the post-routing hook to take
+// out the "text/plain" httplib's server adds to such a body. Never on the wire (the hook removes
+// it), and no upstream header can have this name: a parsed header's name ends at its first ':'.
+constexpr const char* kUntyped = "engram-tap:untyped";
+
+void DropContentTypeWhereUpstreamSentNone(const httplib::Request&, httplib::Response& res) {
+  if (!res.has_header(kUntyped)) return;
+  res.headers.erase(kUntyped);
+  res.headers.erase("Content-Type");
+}
+
 bool IsEventStream(std::string_view content_type) {
   return content_type.size() >= 17 && SameName(content_type.substr(0, 17), "text/event-stream");
 }
@@ -238,6 +249,7 @@ void HttpTap::Impl::Handle(const httplib::Request& req, httplib::Response& res) 
       res.headers.emplace(name, value);
     }
   }
+  if (type.empty()) res.headers.emplace(kUntyped, "1");
   if (!IsEventStream(type)) return AnswerWhole(std::move(stream), std::move(exchange), type, res);
   std::shared_ptr<SseSplitter> splitter;
   if (exchange->pipeline != nullptr) splitter = std::make_shared<SseSplitter>(options.max_message_bytes);
@@ -267,6 +279,9 @@ Result<std::unique_ptr<HttpTap>> HttpTap::Open(const HttpTapOptions& options) {
   auto handle = [raw = impl.get()](const httplib::Request& req, httplib::Response& res) { raw->Handle(req, res); };
   s.Get(".*", handle).Post(".*", handle).Put(".*", handle).Patch(".*", handle).Delete(".*", handle);
   s.Options(".*", handle);
+  // httplib's server gives a body without a type "Content-Type: text/plain" once the handler has
+  // run; this hook runs after that, before the headers go out.
+  s.set_post_routing_handler(DropContentTypeWhereUpstreamSentNone);
   const int port = options.port == 0 ? s.bind_to_any_port(options.host)
                                      : (s.bind_to_port(options.host, options.port) ? options.port : -1);
   if (port < 0) {

@@ -2,7 +2,7 @@
 // reverse proxy in front of a streamable-HTTP MCP server. Every request (method, path, query,
 // headers but the hop-by-hop ones, body) is forwarded to the upstream, and its response (status,
 // headers, body: JSON, or a `text/event-stream` carrying several messages, or a GET's long-lived
-// event stream) comes back unchanged, as it arrives. Off that path, the TapPipeline records each
+// event stream) comes back unchanged, as it arrives (no Content-Type when the upstream sent none). Off that path, the TapPipeline records each
 // `tools/call` of a POST with its response, which in streamable HTTP comes back in that POST's
 // response body: each POST is one exchange for pairing; the records' connection is the request's
 // Mcp-Session-Id, else the exchange. docs/capture.md.

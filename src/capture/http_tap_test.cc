@@ -245,6 +245,39 @@ TEST(HttpTapTest, StopCutsAnEventStreamThatNeverEnds) {
   serving.join();
 }
 
+// An upstream answer without a Content-Type passes without one: httplib's server gave a 404's plain
+// body "text/plain". An empty 404 and a body over the cap (streamed on) pass without one as well.
+TEST(HttpTapTest, AnAnswerWithoutContentTypePassesWithoutOne) {
+  httplib::Server untyped;
+  untyped.Post("/gone", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 404;
+    res.body = "no such session\n";
+  });
+  untyped.Post("/empty", [](const httplib::Request&, httplib::Response& res) { res.status = 404; });
+  untyped.Post("/long", [](const httplib::Request&, httplib::Response& res) { res.body = std::string(500, 'x'); });
+  // The stand-in's own server adds "text/plain" as well: this takes it out again.
+  untyped.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) { res.headers.erase("Content-Type"); });
+  const int port = untyped.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { untyped.listen_after_bind(); });
+  TempDir dir;
+  auto tap = std::make_unique<RunningTap>("http://127.0.0.1:" + std::to_string(port) + "/mcp", dir.File("journal"),
+                                          /*max_message_bytes=*/200);
+  httplib::Client proxied = tap->Client();
+  httplib::Client direct("127.0.0.1", port);
+  for (const char* path : {"/gone", "/empty", "/long"}) {
+    auto a = proxied.Post(path, McpHeaders(), "{}", "application/json");
+    auto b = direct.Post(path, McpHeaders(), "{}", "application/json");
+    ASSERT_TRUE(a && b) << path;
+    EXPECT_FALSE(b->has_header("Content-Type")) << path << ": the stand-in sent one";
+    EXPECT_FALSE(a->has_header("Content-Type")) << path << ": \"" << a->get_header_value("Content-Type") << "\"";
+    EXPECT_EQ(a->status, b->status) << path;
+    EXPECT_EQ(a->body, b->body) << path;
+  }
+  tap.reset();
+  untyped.stop();
+  serving.join();
+}
+
 TEST(HttpTapTest, ABadUpstreamUrlIsRefused) {
   TempDir dir;
   HttpTapOptions options;

@@ -48,10 +48,12 @@ void PrintLlmReport(const OrderedJson& r) {
     dropped += fmt::format("{}{} {}", dropped.empty() ? " (" : ", ", n.get<int64_t>(), reason);
   }
   if (!dropped.empty()) dropped += ")";
-  std::cout << fmt::format("llm {}: {} types asked, {} rules proposed, {} dropped{}, {} already known, {} created\n",
-                           Str(l, "model"), l["types_asked"].get<int64_t>(), l["rules_proposed"].get<int64_t>(),
-                           l["rules_dropped"].get<int64_t>(), dropped, l["rules_known"].get<int64_t>(),
-                           l["rules_created"].get<int64_t>());
+  if (!Str(l, "model").empty()) {  // no model: the distiller could not be set up, its errors say why
+    std::cout << fmt::format("llm {}: {} types asked, {} rules proposed, {} dropped{}, {} already known, {} created\n",
+                             Str(l, "model"), l["types_asked"].get<int64_t>(), l["rules_proposed"].get<int64_t>(),
+                             l["rules_dropped"].get<int64_t>(), dropped, l["rules_known"].get<int64_t>(),
+                             l["rules_created"].get<int64_t>());
+  }
   for (const OrderedJson& e : l["errors"]) std::cout << "  llm error (offline rules stand): " << e.get<std::string>() << "\n";
 }
 

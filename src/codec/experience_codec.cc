@@ -155,7 +155,7 @@ OrderedJson RuleUpdateReportToJson(const RuleUpdateReport& r) {
   j["rules_activated"] = r.rules_activated;
   j["rules_deprecated"] = r.rules_deprecated;
   j["rules_disputed"] = r.rules_disputed;
-  if (r.llm_model.empty()) return j;
+  if (r.llm_model.empty() && r.llm_errors.empty()) return j;  // errors without a model: it could not be set up
   OrderedJson dropped = OrderedJson::object();
   for (const auto& [reason, n] : r.llm_dropped_by_reason) dropped[reason] = n;
   j["llm"] = {{"model", r.llm_model},

@@ -158,7 +158,7 @@ class EngineImpl final : public Engine {
              std::unique_ptr<extraction::Extractor> rules, const Options& options,
              std::unique_ptr<providers::EmbedderFactory> embedders, Status embedder_status,
              std::unique_ptr<providers::RerankClient> reranker,
-             std::unique_ptr<experience::LlmRuleDistiller> llm_distiller)
+             std::unique_ptr<experience::LlmRuleDistiller> llm_distiller, Status distiller_status)
       : db_(std::move(db)),
         store_(*db_),
         claims_(*db_),
@@ -174,7 +174,8 @@ class EngineImpl final : public Engine {
         embedders_(std::move(embedders)),
         embedder_status_(std::move(embedder_status)),
         reranker_(std::move(reranker)),
-        llm_distiller_(std::move(llm_distiller)) {
+        llm_distiller_(std::move(llm_distiller)),
+        distiller_status_(std::move(distiller_status)) {
     for (const std::string& p : options.single_valued_predicates) registry_.AddSingleValued(p);
     if (embedders_ != nullptr) {
       dense_ = std::make_unique<DenseIndex>(*db_, store_, *embedders_, /*store_vectors=*/!db_->read_only());
@@ -1192,6 +1193,7 @@ class EngineImpl final : public Engine {
   // read under the lock, the model is asked without it, and the offline rules and the checked
   // proposals are written under it in one transaction; without it, the offline pass alone.
   Result<RuleUpdateReport> DistillPass(const DistillRequest& request) {
+    if (!distiller_status_.ok()) return Error(distiller_status_);
     RuleUpdateReport asked;
     std::vector<experience::ModelProposals> proposals;
     if (llm_distiller_ != nullptr) {
@@ -1210,9 +1212,10 @@ class EngineImpl final : public Engine {
 
   // After an episode end, retype or segmentation that distilled types offline (its transaction committed): the
   // LLM path for those types, its counts added to *report. A failure is a line of
-  // report->llm_errors, never the call's error: the episode and the offline rules are stored.
+  // report->llm_errors, never the call's error: the episode and the offline rules are stored. So is
+  // a distiller that cannot be set up (distiller_status_).
   void AskModelAfter(std::string_view namespace_name, RuleUpdateReport* report) {
-    if (llm_distiller_ == nullptr) return;
+    if (llm_distiller_ == nullptr && distiller_status_.ok()) return;
     for (const std::string& type : std::vector<std::string>(report->task_types_distilled)) {
       auto pass = DistillPass({.namespace_name = std::string(namespace_name), .task_type = type});
       if (!pass) {
@@ -1243,6 +1246,7 @@ class EngineImpl final : public Engine {
   Status embedder_status_;  // why the configured embedder cannot be used (OK when it can)
   std::unique_ptr<providers::RerankClient> reranker_;  // null = no reranker configured
   std::unique_ptr<experience::LlmRuleDistiller> llm_distiller_;  // null = offline distillation only
+  Status distiller_status_;  // why the configured distiller cannot be set up (OK when it can)
   std::unique_ptr<DenseIndex> dense_;
   lifecycle::AccessBatch access_;  // recall hits not yet in the log or the claims (guarded by mu_)
   std::unique_ptr<lifecycle::HitsLog> hits_log_;  // null: no log (see SpillAccess)
@@ -1282,13 +1286,20 @@ Result<DoctorReport> Engine::DoctorFile(const Options& options) {
   return lifecycle::Diagnose(**db);
 }
 
+Status Engine::ValidateDistiller(const Options& options) {
+  auto distiller = experience::MakeLlmDistiller(options.experience);
+  return distiller ? Status::Ok() : distiller.error();
+}
+
 Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   // The reranker's settings first: bad ones are the caller's error at every entry point (library,
   // CLI), before any file is created.
   auto rerank_options = providers::ResolveRerankOptions(options.rerank);
   if (!rerank_options) return Error(rerank_options.error());
+  // A distiller that cannot be set up fails only the calls that distil (DistillPass): reading
+  // and writing memory do not need it.
   auto llm_distiller = experience::MakeLlmDistiller(options.experience);
-  if (!llm_distiller) return Error(llm_distiller.error());
+  const Status distiller_status = llm_distiller ? Status::Ok() : llm_distiller.error();
   auto db = OpenStore(options);
   if (!db) return Error(db.error());
   auto analysis = sqlite::StoredTextAnalysis(**db);
@@ -1321,7 +1332,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const Options& options) {
   return std::unique_ptr<Engine>(new EngineImpl(std::move(*db), std::move(*analyzer), std::move(*extractor),
                                                 std::move(*rules), options, std::move(embedders),
                                                 std::move(embedder_status), std::move(reranker),
-                                                std::move(*llm_distiller)));
+                                                llm_distiller ? std::move(*llm_distiller) : nullptr,
+                                                distiller_status));
 }
 
 }  // namespace engram

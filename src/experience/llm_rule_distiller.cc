@@ -202,11 +202,15 @@ Result<LlmRuleProposals> LlmRuleDistiller::Propose(std::string_view task_type,
 
 Result<std::unique_ptr<LlmRuleDistiller>> MakeLlmDistiller(const ExperienceOptions& options) {
   std::string name = options.distiller;
-  if (const char* env = std::getenv("ENGRAM_DISTILLER"); env != nullptr && *env != '\0') name = env;
+  std::string source = "field \"experience.distiller\"";
+  if (const char* env = std::getenv("ENGRAM_DISTILLER"); env != nullptr && *env != '\0') {
+    name = env;
+    source = "ENGRAM_DISTILLER";
+  }
   if (name.empty() || name == "offline") return std::unique_ptr<LlmRuleDistiller>();
   if (name != "llm") {
     return Error(Status::InvalidArgument(
-        fmt::format("distiller \"{}\": unknown (expected offline or llm)", name)));
+        fmt::format("{}: unknown distiller \"{}\" (expected one of: offline, llm)", source, name)));
   }
   providers::ChatClientOptions client = providers::ChatClientOptionsFromEnv();
   if (client.base_url.empty() || client.model.empty()) {

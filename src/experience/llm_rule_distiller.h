@@ -83,7 +83,8 @@ class LlmRuleDistiller {
 // The distiller ExperienceOptions::distiller names ($ENGRAM_DISTILLER when set wins): null for
 // "offline" (or ""), an LlmRuleDistiller for "llm" with the client of ENGRAM_LLM_BASE_URL,
 // ENGRAM_LLM_MODEL, ENGRAM_LLM_API_KEY and the options' timeout and retries. Errors:
-// kInvalidArgument for another name, or "llm" without base URL or model. Thread-safe.
+// kInvalidArgument for another name (naming ENGRAM_DISTILLER or the field experience.distiller,
+// whichever gave it, and the accepted values), or "llm" without base URL or model. Thread-safe.
 Result<std::unique_ptr<LlmRuleDistiller>> MakeLlmDistiller(const ExperienceOptions& options);
 
 }  // namespace engram::experience

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "store/sqlite/event_store.h"
 #include "util/hash.h"
 #include "util/time.h"
 #include "util/ulid.h"
@@ -64,7 +65,10 @@ struct Selected {
   std::string why;
   std::string text;
   std::string curated_target;  // events recording a curated entry: "memory" or "user"
+  bool is_event = false;       // else a claim
 };
+
+const char* ObjectType(const Selected& o) { return o.is_event ? "event" : "claim"; }
 
 Result<std::vector<Selected>> LoadSet(sqlite::Database& db, bool events) {
   const std::string sql =
@@ -81,7 +85,7 @@ Result<std::vector<Selected>> LoadSet(sqlite::Database& db, bool events) {
     if (!row) return Error(row.error());
     if (!*row) break;
     const Statement& q = **st;
-    out.push_back({q.Int(0), q.Text(1), q.Int(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Text(7)});
+    out.push_back({q.Int(0), q.Text(1), q.Int(2), q.Text(3), q.Text(4), q.Text(5), q.Text(6), q.Text(7), events});
   }
   return out;
 }
@@ -150,266 +154,309 @@ std::string Json(const nlohmann::ordered_json& j) {
 
 namespace {
 
+// The namespace `name` names, or none when it is empty. Errors: kNotFound for an unknown one.
+Result<std::optional<int64_t>> ResolveNamespace(sqlite::Database& db, const std::string& name) {
+  if (name.empty()) return std::optional<int64_t>();
+  auto id = sqlite::EventStore(db).FindNamespace(name);
+  if (id && !id->has_value()) return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", name)));
+  return id;
+}
+
+// Selects the events and claims named by `ids` (each once); an id forgotten before (in `ns`, when
+// given) goes to report->already_forgotten. Errors: kNotFound for an id neither stored nor forgotten.
+Status SelectIds(ForgetStores& s, const std::vector<std::string>& ids, std::optional<int64_t> ns,
+                 const std::string& namespace_name, ForgetReport* report) {
+  std::set<std::string> seen;
+  for (const std::string& id : ids) {
+    if (!seen.insert(id).second) continue;
+    auto found = SelectId(s.db, id, ns);
+    if (!found) return found.error();
+    if (*found) continue;
+    auto tomb = s.tombstones.Find(id);
+    if (!tomb) return tomb.error();
+    if (tomb->has_value() && (!ns || (*tomb)->namespace_name == namespace_name)) {
+      report->already_forgotten.push_back(id);
+      continue;
+    }
+    return Status::NotFound(ns ? fmt::format("no event or claim with id \"{}\" in namespace \"{}\"", id, namespace_name)
+                               : fmt::format("no event or claim with id \"{}\"", id));
+  }
+  return Status::Ok();
+}
+
+// Selects the events of the request's session, and marks the session to be recounted. Errors:
+// kNotFound for an unknown session.
+Status SelectSession(sqlite::Database& db, int64_t ns, const ForgetRequest& request) {
+  auto st = db.Cached("SELECT id FROM sessions WHERE namespace_id = ? AND external_id = ?");
+  if (!st) return st.error();
+  (*st)->Bind(1, ns).Bind(2, request.session_id);
+  auto row = (*st)->Step();
+  if (!row) return row.error();
+  if (!*row) {
+    return Status::NotFound(
+        fmt::format("no session \"{}\" in namespace \"{}\"", request.session_id, request.namespace_name));
+  }
+  const int64_t session = (*st)->Int(0);
+  (*st)->Reset();
+  ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(db,
+                                          "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
+                                          "WHERE namespace_id = ?1 AND session_id = ?2",
+                                          ns, session, "")));
+  auto mark = db.Cached("INSERT OR IGNORE INTO temp.forget_sessions(id) VALUES (?)");
+  if (!mark) return mark.error();
+  (*mark)->Bind(1, session);
+  return (*mark)->Run();
+}
+
+// Step 1: the objects the request selects, into the working sets (why: 'selected'). Every selector
+// but ids and query comes with its namespace (Engine::Forget validated the request).
+Status SelectObjects(ForgetStores& s, const ForgetRequest& request, const std::vector<std::string>& query_ids,
+                     std::optional<int64_t> ns, ForgetReport* report) {
+  sqlite::Database& db = s.db;
+  if (!request.ids.empty() || !request.query.empty()) {
+    return SelectIds(s, request.ids.empty() ? query_ids : request.ids, ns, request.namespace_name, report);
+  }
+  if (request.all) {
+    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(
+        db, "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events WHERE namespace_id = ?1", *ns,
+        std::nullopt, "")));
+    return Done(SelectBySql(
+        db, "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims WHERE namespace_id = ?1", *ns,
+        std::nullopt, ""));
+  }
+  if (!request.session_id.empty()) return SelectSession(db, *ns, request);
+  if (!request.subject.empty()) {
+    return Done(SelectBySql(db,
+                            "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims "
+                            "WHERE namespace_id = ?1 AND subject = ?2",
+                            *ns, std::nullopt, request.subject));
+  }
+  if (request.before) {
+    return Done(SelectBySql(db,
+                            "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
+                            "WHERE namespace_id = ?1 AND occurred_at < ?2",
+                            *ns, *request.before, ""));
+  }
+  return Status::Ok();
+}
+
+// Step 2: the closure — both rules (forget.h) until neither adds anything.
+Status CloseUnderEvidenceRules(sqlite::Database& db) {
+  for (int round = 0; round < 1000; ++round) {
+    auto a = Run(db, kPrivateEvidence);
+    if (!a) return a.error();
+    auto b = Run(db, kNoEvidenceLeft);
+    if (!b) return b.error();
+    if (*a == 0 && *b == 0) break;
+  }
+  return Status::Ok();
+}
+
+// Step 3: what goes — events first, then claims, each by id — counted and listed in `report` (with
+// its text, cut to 120 characters, in a preview).
+Result<std::vector<Selected>> LoadForgotten(sqlite::Database& db, ForgetReport* report) {
+  auto forgotten = LoadSet(db, true);
+  if (!forgotten) return forgotten;
+  auto claims = LoadSet(db, false);
+  if (!claims) return claims;
+  report->events = static_cast<int64_t>(forgotten->size());
+  report->claims = static_cast<int64_t>(claims->size());
+  forgotten->insert(forgotten->end(), std::make_move_iterator(claims->begin()), std::make_move_iterator(claims->end()));
+  for (const Selected& o : *forgotten) {
+    ForgetItem item{ObjectType(o), o.id, o.why, ""};
+    if (report->preview) item.text = TruncateCodePoints(o.text, 120);
+    report->items.push_back(std::move(item));
+  }
+  return forgotten;
+}
+
+// Step 4: one tombstone per object (an event's content and idempotency hashes, a claim's fact hash),
+// under report->operation_id. Written first: if the ledger cannot be written, nothing is deleted.
+Status WriteTombstones(ForgetStores& s, const ForgetRequest& request, const std::vector<Selected>& forgotten,
+                       const std::string& selector, TimestampMs now, ForgetReport* report) {
+  for (const Selected& o : forgotten) {
+    Tombstone t;
+    t.id = NewUlid(now);
+    t.object_type = ObjectType(o);
+    t.object_id = o.id;
+    if (o.is_event) {
+      t.content_hash = o.hash;
+      t.idempotency_hash = ContentHash(o.idempotency_key);
+    } else {
+      t.fact_hash = o.hash;
+    }
+    t.reason = request.reason;
+    t.selector_json = selector;
+    t.operation_id = report->operation_id;
+    t.actor = request.actor;
+    t.created_at = now;
+    ENGRAM_RETURN_IF_ERROR(s.tombstones.Insert(o.namespace_id, t));
+    report->tombstone_ids.push_back(t.id);
+  }
+  return Status::Ok();
+}
+
+// Step 5: the audit trail — the forgotten claims' history without content (B22), the operation
+// (once per namespace it touched), and one row per forgotten object with its tombstone.
+Status WriteAuditRows(ForgetStores& s, const ForgetRequest& request, const std::vector<Selected>& forgotten,
+                      const std::string& selector, TimestampMs now, const ForgetReport& report) {
+  ENGRAM_RETURN_IF_ERROR(Done(Run(
+      s.db,
+      "INSERT INTO audit_log(at, actor, action, object_type, object_id, namespace_id, reason, detail) "
+      "SELECT h.at, h.actor, h.action, 'claim', c.id, c.namespace_id, h.reason, "
+      "json_object('before_status', json_extract(h.before, '$.status'), "
+      "'after_status', json_extract(h.after, '$.status'), 'source', 'claim_history') "
+      "FROM claim_history h JOIN claims c ON c.seq = h.claim_seq "
+      "WHERE h.claim_seq IN (SELECT seq FROM temp.forget_claims) ORDER BY h.seq")));
+  std::set<int64_t> namespaces;
+  for (const Selected& o : forgotten) namespaces.insert(o.namespace_id);
+  nlohmann::ordered_json detail;
+  detail["selector"] = nlohmann::ordered_json::parse(selector);
+  detail["events"] = report.events;
+  detail["claims"] = report.claims;
+  const AuditEntry operation{.at = now, .actor = request.actor, .action = "forget", .object_type = "operation",
+                             .object_id = report.operation_id, .reason = request.reason, .detail_json = Json(detail)};
+  for (int64_t n : namespaces) ENGRAM_RETURN_IF_ERROR(s.audit.Append(operation, n));
+  for (size_t i = 0; i < forgotten.size(); ++i) {
+    const Selected& o = forgotten[i];
+    const AuditEntry e{.at = now, .actor = request.actor, .action = "forget", .object_type = ObjectType(o),
+                       .object_id = o.id, .reason = request.reason,
+                       .detail_json = Json({{"tombstone", report.tombstone_ids[i]},
+                                            {"operation", report.operation_id},
+                                            {"why", o.why}})};
+    ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, o.namespace_id));
+  }
+  return Status::Ok();
+}
+
+// A statement of the deletions and the report counter its changed rows add to (null: none).
+struct Deletion {
+  const char* sql;
+  int64_t* counter;
+};
+
+Status RunDeletions(sqlite::Database& db, std::initializer_list<Deletion> deletions) {
+  for (const Deletion& d : deletions) {
+    auto n = Run(db, d.sql);
+    if (!n) return n.error();
+    if (d.counter != nullptr) *d.counter += *n;
+  }
+  return Status::Ok();
+}
+
+// Step 6: what hangs off the forgotten events and claims (feedback, vectors, decision records,
+// history, evidence links, extraction jobs), and the claims with their full-text rows; children
+// before parents (foreign keys are on).
+Status DeleteClaimsAndLinks(sqlite::Database& db, ForgetReport* report) {
+  return RunDeletions(
+      db,
+      {
+          {"DELETE FROM feedback WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
+           &report->feedback},
+          {"DELETE FROM feedback WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
+           &report->feedback},
+          {"DELETE FROM vectors WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
+           &report->vectors},
+          {"DELETE FROM vectors WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
+           &report->vectors},
+          {"DELETE FROM claim_decisions WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", nullptr},
+          {"DELETE FROM claim_decisions WHERE event_seq IN (SELECT seq FROM temp.forget_events)", nullptr},
+          {"DELETE FROM claim_history WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", nullptr},
+          {"DELETE FROM claim_evidence WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", nullptr},
+          {"DELETE FROM claim_evidence WHERE event_seq IN (SELECT seq FROM temp.forget_events)", nullptr},
+          {"DELETE FROM claim_fts WHERE rowid IN (SELECT seq FROM temp.forget_claims)", nullptr},
+          {"DELETE FROM claims WHERE seq IN (SELECT seq FROM temp.forget_claims)", nullptr},
+          {"DELETE FROM jobs WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &report->jobs},
+      });
+}
+
+// Step 7, the experience cascade: what episodes copied from the forgotten events, while those rows
+// still exist. Episode steps that copied a forgotten event (docs/experience.md): their text goes, the
+// tool (a name, not content) and the step's place stay, and the episode's full-text row is rebuilt.
+// A detected episode's goal is a copy of a user turn of its session (experience/
+// episode_segmenter.h: the first one of its segment, cut to kMaxEpisodeTextChars with "…"): when
+// that turn is forgotten, the goal goes too (the episode, its steps and outcome stay).
+Status ClearExperienceCopies(sqlite::Database& db) {
+  return RunDeletions(
+      db,
+      {
+          {"INSERT OR IGNORE INTO temp.forget_episodes(seq) SELECT DISTINCT episode_seq FROM episode_steps WHERE "
+           "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
+           nullptr},
+          {"UPDATE episode_steps SET action = '', reason = '', result = '', evidence_event_id = '' WHERE "
+           "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
+           nullptr},
+          {"INSERT OR IGNORE INTO temp.forget_goals(seq) SELECT ep.seq FROM events e "
+           "JOIN sessions s ON s.id = e.session_id "
+           "JOIN episodes ep ON ep.namespace_id = e.namespace_id AND ep.session_id = s.external_id "
+           "WHERE e.seq IN (SELECT seq FROM temp.forget_events) AND e.role = 'user' AND ep.origin = 'detected' "
+           "AND ep.goal != '' AND (ep.goal = e.content OR (substr(ep.goal, -1) = '…' AND "
+           "substr(e.content, 1, length(ep.goal) - 1) = substr(ep.goal, 1, length(ep.goal) - 1)))",
+           nullptr},
+          {"UPDATE episodes SET goal = '' WHERE seq IN (SELECT seq FROM temp.forget_goals)", nullptr},
+          {"UPDATE episode_fts SET goal = '' WHERE rowid IN (SELECT seq FROM temp.forget_goals)", nullptr},
+          {"UPDATE episode_fts SET steps = coalesce((SELECT group_concat(trim(s.tool_name || ' ' || s.action || ' ' || "
+           "s.reason || ' ' || s.result), char(10)) FROM (SELECT * FROM episode_steps WHERE episode_seq = "
+           "episode_fts.rowid ORDER BY ordinal) s), '') WHERE rowid IN (SELECT seq FROM temp.forget_episodes)",
+           nullptr},
+      });
+}
+
+// Step 8: the events with their full-text rows; then the sessions that lost events (all of the
+// namespace's for `all`) are recounted, and those left empty, with no job, deleted.
+Status DeleteEventsAndSessions(sqlite::Database& db, const ForgetRequest& request, std::optional<int64_t> ns,
+                               ForgetReport* report) {
+  ENGRAM_RETURN_IF_ERROR(Done(Run(db,
+                                  "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT DISTINCT session_id "
+                                  "FROM events WHERE seq IN (SELECT seq FROM temp.forget_events)")));
+  if (request.all) {
+    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(
+        db, "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT id FROM sessions WHERE namespace_id = ?1", *ns,
+        std::nullopt, "")));
+  }
+  return RunDeletions(
+      db,
+      {
+          {"DELETE FROM event_fts WHERE rowid IN (SELECT seq FROM temp.forget_events)", nullptr},
+          {"DELETE FROM events WHERE seq IN (SELECT seq FROM temp.forget_events)", nullptr},
+          {"UPDATE sessions SET event_count = (SELECT count(*) FROM events e WHERE e.session_id = sessions.id), "
+           "started_at = (SELECT min(occurred_at) FROM events e WHERE e.session_id = sessions.id), "
+           "last_active_at = (SELECT max(occurred_at) FROM events e WHERE e.session_id = sessions.id) "
+           "WHERE id IN (SELECT id FROM temp.forget_sessions)",
+           nullptr},
+          {"DELETE FROM sessions WHERE id IN (SELECT id FROM temp.forget_sessions) AND event_count = 0 "
+           "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.session_id = sessions.id)",
+           &report->sessions},
+      });
+}
+
+// The cascade of events and claims (forget.h): select, close, then — unless a preview — tombstones,
+// audit rows and the deletions, in that order.
 Result<ForgetReport> ForgetEventsAndClaims(ForgetStores& s, const ForgetRequest& request,
                                            const std::vector<std::string>& query_ids, TimestampMs now,
                                            std::vector<CuratedEntryRef>* curated) {
-  sqlite::Database& db = s.db;
-  ENGRAM_RETURN_IF_ERROR(db.Exec(kSetup));
+  ENGRAM_RETURN_IF_ERROR(s.db.Exec(kSetup));
   ForgetReport report;
   report.preview = request.preview || (!request.query.empty() && !request.confirm);
-
-  std::optional<int64_t> ns;
-  if (!request.namespace_name.empty()) {
-    auto st = db.Cached("SELECT id FROM namespaces WHERE name = ?");
-    if (!st) return Error(st.error());
-    (*st)->Bind(1, request.namespace_name);
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) {
-      return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", request.namespace_name)));
-    }
-    ns = (*st)->Int(0);
-    (*st)->Reset();
-  }
-
-  // 1. The selected objects.
-  const bool by_ids = !request.ids.empty() || !request.query.empty();
-  if (by_ids) {
-    const std::vector<std::string>& ids = request.ids.empty() ? query_ids : request.ids;
-    std::set<std::string> seen;
-    for (const std::string& id : ids) {
-      if (!seen.insert(id).second) continue;
-      auto found = SelectId(db, id, ns);
-      if (!found) return Error(found.error());
-      if (*found) continue;
-      auto tomb = s.tombstones.Find(id);
-      if (!tomb) return Error(tomb.error());
-      if (tomb->has_value() && (!ns || (*tomb)->namespace_name == request.namespace_name)) {
-        report.already_forgotten.push_back(id);
-        continue;
-      }
-      return Error(Status::NotFound(
-          ns ? fmt::format("no event or claim with id \"{}\" in namespace \"{}\"", id, request.namespace_name)
-             : fmt::format("no event or claim with id \"{}\"", id)));
-    }
-  } else if (request.all) {
-    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(db,
-                                       "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
-                                       "WHERE namespace_id = ?1",
-                                       *ns, std::nullopt, "")));
-    ENGRAM_RETURN_IF_ERROR(Done(SelectBySql(db,
-                                       "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims "
-                                       "WHERE namespace_id = ?1",
-                                       *ns, std::nullopt, "")));
-  } else if (!request.session_id.empty()) {
-    auto st = db.Cached("SELECT id FROM sessions WHERE namespace_id = ? AND external_id = ?");
-    if (!st) return Error(st.error());
-    (*st)->Bind(1, *ns).Bind(2, request.session_id);
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    if (!*row) {
-      return Error(Status::NotFound(fmt::format("no session \"{}\" in namespace \"{}\"", request.session_id,
-                                                request.namespace_name)));
-    }
-    const int64_t session = (*st)->Int(0);
-    (*st)->Reset();
-    auto n = SelectBySql(db,
-                         "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
-                         "WHERE namespace_id = ?1 AND session_id = ?2",
-                         *ns, session, "");
-    if (!n) return Error(n.error());
-    auto mark = db.Cached("INSERT OR IGNORE INTO temp.forget_sessions(id) VALUES (?)");
-    if (!mark) return Error(mark.error());
-    (*mark)->Bind(1, session);
-    ENGRAM_RETURN_IF_ERROR((*mark)->Run());
-  } else if (!request.subject.empty()) {
-    auto n = SelectBySql(db,
-                         "INSERT INTO temp.forget_claims(seq, why) SELECT seq, 'selected' FROM claims "
-                         "WHERE namespace_id = ?1 AND subject = ?2",
-                         *ns, std::nullopt, request.subject);
-    if (!n) return Error(n.error());
-  } else if (request.before) {
-    auto n = SelectBySql(db,
-                         "INSERT INTO temp.forget_events(seq, why) SELECT seq, 'selected' FROM events "
-                         "WHERE namespace_id = ?1 AND occurred_at < ?2",
-                         *ns, *request.before, "");
-    if (!n) return Error(n.error());
-  }
-
-  // 2. The closure: both rules until neither adds anything.
-  for (int round = 0; round < 1000; ++round) {
-    auto a = Run(db, kPrivateEvidence);
-    if (!a) return Error(a.error());
-    auto b = Run(db, kNoEvidenceLeft);
-    if (!b) return Error(b.error());
-    if (*a == 0 && *b == 0) break;
-  }
-
-  auto events = LoadSet(db, true);
-  if (!events) return Error(events.error());
-  auto claims = LoadSet(db, false);
-  if (!claims) return Error(claims.error());
-  report.events = static_cast<int64_t>(events->size());
-  report.claims = static_cast<int64_t>(claims->size());
-  for (const auto* set : {&*events, &*claims}) {
-    for (const Selected& o : *set) {
-      ForgetItem item{set == &*events ? "event" : "claim", o.id, o.why, ""};
-      if (report.preview) item.text = TruncateCodePoints(o.text, 120);
-      report.items.push_back(std::move(item));
-    }
-  }
-  if (report.preview || (events->empty() && claims->empty())) return report;
+  auto ns = ResolveNamespace(s.db, request.namespace_name);
+  if (!ns) return Error(ns.error());
+  ENGRAM_RETURN_IF_ERROR(SelectObjects(s, request, query_ids, *ns, &report));
+  ENGRAM_RETURN_IF_ERROR(CloseUnderEvidenceRules(s.db));
+  auto forgotten = LoadForgotten(s.db, &report);
+  if (!forgotten) return Error(forgotten.error());
+  if (report.preview || forgotten->empty()) return report;
   if (curated != nullptr) {
-    for (const Selected& o : *events) {
+    for (const Selected& o : *forgotten) {
       if (!o.curated_target.empty()) curated->push_back({o.curated_target, o.text});
     }
   }
-
-  // 3. Tombstones first: if the ledger cannot be written, nothing is deleted.
   report.operation_id = NewUlid(now);
   const std::string selector = SelectorJson(request);
-  std::vector<std::string> tombstone_ids;
-  for (const auto* set : {&*events, &*claims}) {
-    const bool is_event = set == &*events;
-    for (const Selected& o : *set) {
-      Tombstone t;
-      t.id = NewUlid(now);
-      t.object_type = is_event ? "event" : "claim";
-      t.object_id = o.id;
-      if (is_event) {
-        t.content_hash = o.hash;
-        t.idempotency_hash = ContentHash(o.idempotency_key);
-      } else {
-        t.fact_hash = o.hash;
-      }
-      t.reason = request.reason;
-      t.selector_json = selector;
-      t.operation_id = report.operation_id;
-      t.actor = request.actor;
-      t.created_at = now;
-      ENGRAM_RETURN_IF_ERROR(s.tombstones.Insert(o.namespace_id, t));
-      report.tombstone_ids.push_back(t.id);
-    }
-  }
-
-  // 4. The audit trail: the forgotten claims' history without content (B22), the operation, and
-  // one row per forgotten object.
-  ENGRAM_RETURN_IF_ERROR(Done(Run(db,
-          "INSERT INTO audit_log(at, actor, action, object_type, object_id, namespace_id, reason, detail) "
-          "SELECT h.at, h.actor, h.action, 'claim', c.id, c.namespace_id, h.reason, "
-          "json_object('before_status', json_extract(h.before, '$.status'), "
-          "'after_status', json_extract(h.after, '$.status'), 'source', 'claim_history') "
-          "FROM claim_history h JOIN claims c ON c.seq = h.claim_seq "
-          "WHERE h.claim_seq IN (SELECT seq FROM temp.forget_claims) ORDER BY h.seq")));
-  std::set<int64_t> namespaces;
-  for (const auto* set : {&*events, &*claims}) {
-    for (const Selected& o : *set) namespaces.insert(o.namespace_id);
-  }
-  for (int64_t n : namespaces) {
-    AuditEntry op;
-    op.at = now;
-    op.actor = request.actor;
-    op.action = "forget";
-    op.object_type = "operation";
-    op.object_id = report.operation_id;
-    op.reason = request.reason;
-    nlohmann::ordered_json detail;
-    detail["selector"] = nlohmann::ordered_json::parse(selector);
-    detail["events"] = report.events;
-    detail["claims"] = report.claims;
-    op.detail_json = Json(detail);
-    ENGRAM_RETURN_IF_ERROR(s.audit.Append(op, n));
-  }
-  size_t index = 0;
-  for (const auto* set : {&*events, &*claims}) {
-    const bool is_event = set == &*events;
-    for (const Selected& o : *set) {
-      AuditEntry e;
-      e.at = now;
-      e.actor = request.actor;
-      e.action = "forget";
-      e.object_type = is_event ? "event" : "claim";
-      e.object_id = o.id;
-      e.reason = request.reason;
-      e.detail_json = Json({{"tombstone", report.tombstone_ids[index++]},
-                            {"operation", report.operation_id},
-                            {"why", o.why}});
-      ENGRAM_RETURN_IF_ERROR(s.audit.Append(e, o.namespace_id));
-    }
-  }
-
-  // 5. The deletions, children before parents (foreign keys are on).
-  ENGRAM_RETURN_IF_ERROR(Done(Run(db,
-                             "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT DISTINCT session_id FROM events "
-                             "WHERE seq IN (SELECT seq FROM temp.forget_events)")));
-  if (request.all) {
-    auto n = SelectBySql(db, "INSERT OR IGNORE INTO temp.forget_sessions(id) SELECT id FROM sessions "
-                             "WHERE namespace_id = ?1", *ns, std::nullopt, "");
-    if (!n) return Error(n.error());
-  }
-  struct Deletion {
-    const char* sql;
-    int64_t* counter;
-  };
-  int64_t ignored = 0;
-  const Deletion deletions[] = {
-      {"DELETE FROM feedback WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
-       &report.feedback},
-      {"DELETE FROM feedback WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
-       &report.feedback},
-      {"DELETE FROM vectors WHERE owner_type = 'event' AND owner_seq IN (SELECT seq FROM temp.forget_events)",
-       &report.vectors},
-      {"DELETE FROM vectors WHERE owner_type = 'claim' AND owner_seq IN (SELECT seq FROM temp.forget_claims)",
-       &report.vectors},
-      {"DELETE FROM claim_decisions WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
-      {"DELETE FROM claim_decisions WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &ignored},
-      {"DELETE FROM claim_history WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
-      {"DELETE FROM claim_evidence WHERE claim_seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
-      {"DELETE FROM claim_evidence WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &ignored},
-      {"DELETE FROM claim_fts WHERE rowid IN (SELECT seq FROM temp.forget_claims)", &ignored},
-      {"DELETE FROM claims WHERE seq IN (SELECT seq FROM temp.forget_claims)", &ignored},
-      {"DELETE FROM jobs WHERE event_seq IN (SELECT seq FROM temp.forget_events)", &report.jobs},
-      // Episode steps that copied a forgotten event (docs/experience.md): their text goes, the tool
-      // (a name, not content) and the step's place stay, and the episode's full-text row is rebuilt.
-      {"INSERT OR IGNORE INTO temp.forget_episodes(seq) SELECT DISTINCT episode_seq FROM episode_steps WHERE "
-       "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
-       &ignored},
-      {"UPDATE episode_steps SET action = '', reason = '', result = '', evidence_event_id = '' WHERE "
-       "evidence_event_id IN (SELECT id FROM events WHERE seq IN (SELECT seq FROM temp.forget_events))",
-       &ignored},
-      // A detected episode's goal is a copy of a user turn of its session (experience/
-      // episode_segmenter.h: the first one of its segment, cut to kMaxEpisodeTextChars with "…"):
-      // when that turn is forgotten, the goal goes too (the episode, its steps and outcome stay).
-      {"INSERT OR IGNORE INTO temp.forget_goals(seq) SELECT ep.seq FROM events e "
-       "JOIN sessions s ON s.id = e.session_id "
-       "JOIN episodes ep ON ep.namespace_id = e.namespace_id AND ep.session_id = s.external_id "
-       "WHERE e.seq IN (SELECT seq FROM temp.forget_events) AND e.role = 'user' AND ep.origin = 'detected' "
-       "AND ep.goal != '' AND (ep.goal = e.content OR (substr(ep.goal, -1) = '…' AND "
-       "substr(e.content, 1, length(ep.goal) - 1) = substr(ep.goal, 1, length(ep.goal) - 1)))",
-       &ignored},
-      {"UPDATE episodes SET goal = '' WHERE seq IN (SELECT seq FROM temp.forget_goals)", &ignored},
-      {"UPDATE episode_fts SET goal = '' WHERE rowid IN (SELECT seq FROM temp.forget_goals)", &ignored},
-      {"UPDATE episode_fts SET steps = coalesce((SELECT group_concat(trim(s.tool_name || ' ' || s.action || ' ' || "
-       "s.reason || ' ' || s.result), char(10)) FROM (SELECT * FROM episode_steps WHERE episode_seq = "
-       "episode_fts.rowid ORDER BY ordinal) s), '') WHERE rowid IN (SELECT seq FROM temp.forget_episodes)",
-       &ignored},
-      {"DELETE FROM event_fts WHERE rowid IN (SELECT seq FROM temp.forget_events)", &ignored},
-      {"DELETE FROM events WHERE seq IN (SELECT seq FROM temp.forget_events)", &ignored},
-      // Sessions that lost events: recount, then drop those left empty.
-      {"UPDATE sessions SET event_count = (SELECT count(*) FROM events e WHERE e.session_id = sessions.id), "
-       "started_at = (SELECT min(occurred_at) FROM events e WHERE e.session_id = sessions.id), "
-       "last_active_at = (SELECT max(occurred_at) FROM events e WHERE e.session_id = sessions.id) "
-       "WHERE id IN (SELECT id FROM temp.forget_sessions)",
-       &ignored},
-      {"DELETE FROM sessions WHERE id IN (SELECT id FROM temp.forget_sessions) AND event_count = 0 "
-       "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.session_id = sessions.id)",
-       &report.sessions},
-  };
-  for (const Deletion& d : deletions) {
-    auto n = Run(db, d.sql);
-    if (!n) return Error(n.error());
-    *d.counter += *n;
-  }
+  ENGRAM_RETURN_IF_ERROR(WriteTombstones(s, request, *forgotten, selector, now, &report));
+  ENGRAM_RETURN_IF_ERROR(WriteAuditRows(s, request, *forgotten, selector, now, report));
+  ENGRAM_RETURN_IF_ERROR(DeleteClaimsAndLinks(s.db, &report));
+  ENGRAM_RETURN_IF_ERROR(ClearExperienceCopies(s.db));
+  ENGRAM_RETURN_IF_ERROR(DeleteEventsAndSessions(s.db, request, *ns, &report));
   return report;
 }
 

@@ -607,6 +607,35 @@ TEST_F(ForgetTest, B22HistoryOfAForgottenClaimIsOrderedWithTimesActorsAndStatuse
   EXPECT_EQ(cli.exit_code, 3) << cli.Describe();
 }
 
+// The ledger of one forget, item by item: events first, then claims; a tombstone per item in the
+// same order, all of one operation; one audit row for the operation with its counts, then one per
+// item naming its tombstone and why it went.
+TEST_F(ForgetTest, EachItemHasItsTombstoneAndAuditRowInTheReportsOrder) {
+  RememberResult r = Remember("u1", "I like green tea.");
+  ForgetReport report = ForgetIds({r.event.id});
+  ASSERT_EQ(report.items.size(), 2u);
+  EXPECT_EQ(report.items[0].type, "event");
+  EXPECT_EQ(report.items[0].why, "selected");
+  EXPECT_EQ(report.items[1].type, "claim");
+  EXPECT_EQ(report.items[1].why, "no_evidence_left");
+  ASSERT_EQ(report.tombstone_ids.size(), report.items.size());
+  RawDb raw(db_path_);
+  const std::string op = "'" + report.operation_id + "'";
+  EXPECT_EQ(raw.Text("SELECT detail FROM audit_log WHERE object_type = 'operation' AND object_id = " + op),
+            R"({"selector":{"kind":"id"},"events":1,"claims":1})");
+  for (size_t i = 0; i < report.items.size(); ++i) {
+    const ForgetItem& item = report.items[i];
+    const std::string tomb = "'" + report.tombstone_ids[i] + "'";
+    EXPECT_EQ(raw.Text("SELECT object_type || ' ' || object_id || ' ' || operation_id FROM tombstones WHERE id = " + tomb),
+              item.type + " " + item.id + " " + report.operation_id);
+    EXPECT_EQ(raw.Text("SELECT detail FROM audit_log WHERE action = 'forget' AND object_id = '" + item.id + "'"),
+              R"({"tombstone":")" + report.tombstone_ids[i] + R"(","operation":")" + report.operation_id +
+                  R"(","why":")" + item.why + R"("})");
+  }
+  EXPECT_LT(raw.Int("SELECT seq FROM audit_log WHERE object_id = " + op),
+            raw.Int("SELECT seq FROM audit_log WHERE action = 'forget' AND object_id = '" + report.items[0].id + "'"));
+}
+
 TEST_F(ForgetTest, TombstonesAndAuditHoldNoContent) {
   RememberResult r = Remember("u1", "My locker phrase is ZEBRACANARY4242.");
   ForgetRequest q{.namespace_name = "u1", .query = "ZEBRACANARY4242", .confirm = true,

@@ -85,6 +85,9 @@ Policy RatePolicy(const ServerConfig& c, bool loopback) {
 Status Serve(const ServeOptions& options) {
   const ServerConfig& config = options.config;
   ENGRAM_RETURN_IF_ERROR(ValidateServerConfig(config));
+  // Engine::Open lets a bad distiller through (reads do not need it); a server that would fail
+  // every distillation refuses to start instead.
+  ENGRAM_RETURN_IF_ERROR(Engine::ValidateDistiller(options.engine).WithContext("refusing to start"));
   std::string host;
   int port = 0;
   ENGRAM_RETURN_IF_ERROR(ParseListen(config.listen, &host, &port));

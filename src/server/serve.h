@@ -28,8 +28,9 @@ struct ServeOptions {
   std::function<void(HttpServer&, EnginePool&)> mount;
 };
 
-// Serves until SIGTERM/SIGINT. Errors: kInvalidArgument (config; non-loopback without keys),
-// Engine::Open's, kIOError (cannot listen).
+// Serves until SIGTERM/SIGINT. Errors: kInvalidArgument (config; a rule distiller that cannot be
+// set up, Engine::ValidateDistiller; non-loopback without keys), Engine::Open's, kIOError (cannot
+// listen).
 Status Serve(const ServeOptions& options);
 
 }  // namespace engram::server

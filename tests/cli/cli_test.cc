@@ -1051,6 +1051,31 @@ TEST_F(CliTest, LogLinesGoToStderrAndNeverIntoJsonOutput) {
   EXPECT_NE(r.err.find("llm distiller"), std::string::npos) << r.Describe();
 }
 
+// An ENGRAM_DISTILLER nobody knows broke every command (each opens an Engine). Now the commands
+// that do not distil work; `experience distill` and `serve` refuse, naming the variable and the
+// accepted values.
+TEST_F(CliTest, AnUnknownDistillerFailsOnlyTheCommandsThatDistil) {
+  ASSERT_EQ(Engram({"ingest", Jsonl("d.jsonl", Line("d", "s1", "my sister plays the violin", ""))}).exit_code, 0);
+  const test::EnvChanges magic = {{"ENGRAM_DISTILLER", "magic"}};
+  const std::vector<std::vector<std::string>> reads = {
+      {"recall", "-n", "d", "violin"}, {"claims", "-n", "d"}, {"stats"}, {"experience", "rules", "-n", "d"}};
+  for (const std::vector<std::string>& args : reads) {
+    CliResult r = Engram(args, magic);
+    EXPECT_EQ(r.exit_code, 0) << args[0] << ": " << r.Describe();
+  }
+  CliResult start = Engram({"--json", "episode", "start", "-n", "d", "refund an order", "--task-type", "refund"}, magic);
+  ASSERT_EQ(start.exit_code, 0) << start.Describe();
+  CliResult end = Engram({"episode", "end", "-n", "d", ParseJsonOut(start).value("id", ""), "success"}, magic);
+  EXPECT_EQ(end.exit_code, 0) << end.Describe();
+  const std::string why = R"(ENGRAM_DISTILLER: unknown distiller "magic" (expected one of: offline, llm))";
+  CliResult distill = Engram({"experience", "distill", "-n", "d"}, magic);
+  EXPECT_EQ(distill.exit_code, 2) << distill.Describe();
+  EXPECT_THAT(distill.err, HasSubstr(why)) << distill.Describe();
+  CliResult serve = Engram({"serve", "--listen", "127.0.0.1:0", "--no-worker", "--quiet"}, magic);
+  EXPECT_EQ(serve.exit_code, 2) << serve.Describe();
+  EXPECT_THAT(serve.err, HasSubstr("refusing to start: " + why)) << serve.Describe();
+}
+
 TEST_F(CliTest, UsageErrorsAreExitCode2) {
   EXPECT_EQ(RunCli({}).exit_code, 2);
   EXPECT_EQ(Engram({"frobnicate"}).exit_code, 2);
