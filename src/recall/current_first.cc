@@ -18,6 +18,15 @@ bool SharesATerm(const std::vector<std::string>& a, const std::vector<std::strin
 
 }  // namespace
 
+std::string_view StatementOf(const RecallItem& item) {
+  if (item.type == "claim") {
+    for (const EvidenceRef& e : item.evidence) {
+      if (e.relation == "supports" && !e.content.empty()) return e.content;
+    }
+  }
+  return item.text;
+}
+
 CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item) {
   CurrentFirstKey key;
   if (item.type != "claim") {
@@ -53,7 +62,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   // A statement of change words the thing its own way (see the header). An extracted fact's slot
   // is narrower than its words ("eu-west" in "We upgraded us-east; eu-west is unchanged"): a
   // change passes it only holding every term it holds.
-  if (newer.stance != text::NowStance::kChange || 2 * newer.content_held < question.content) return false;
+  if (!text::SaysAChange(newer.stance) || 2 * newer.content_held < question.content) return false;
   if (older.slot.empty()) return SharesATerm(newer.held, older.held);
   return newer.slot.empty() &&
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());

@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engram/types.h"
@@ -56,6 +57,11 @@ struct CurrentFirstKey {
   // What the item's words say of now (text/now_stance.h); left to the caller.
   text::NowStance stance = text::NowStance::kPlain;
 };
+
+// The words a recalled item was said in: an event's text; a claim's first supporting event (its
+// own text is normalised: "user lives in Porto" for "I moved to Porto"), else its text. A view
+// into `item`.
+std::string_view StatementOf(const RecallItem& item);
 
 // The key of a recalled item: an event's occurred_at, speaker (or role) and id; a claim's first
 // evidence event's time and speaker. `held`, `slot` and `replaced_events` are left to the caller.

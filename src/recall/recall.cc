@@ -14,6 +14,7 @@
 #include "recall/current_first.h"
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
+#include "recall/newer_change.h"
 #include "providers/rerank_client.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
@@ -89,17 +90,6 @@ Result<std::vector<std::string>> ReplacedEvidence(sqlite::ClaimStore& claims, co
 
 bool IsContentTerm(const std::string& term) { return !text::IsFunctionTerm(term); }
 
-// The words a recalled item was said in: an event's text; a claim's first supporting event (its
-// own text is normalised: "user lives in Porto" for "I moved to Porto"), else its text.
-std::string_view StatementOf(const RecallItem& item) {
-  if (item.type == "claim") {
-    for (const EvidenceRef& e : item.evidence) {
-      if (e.relation == "supports" && !e.content.empty()) return e.content;
-    }
-  }
-  return item.text;
-}
-
 // What current-first order needs of a claim item beyond the item: its conflict key and the id of
 // the claim it superseded ("" for none).
 struct ClaimSlot {
@@ -154,6 +144,46 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
 // "speaker: content" (the form the full-text index holds), a claim's text.
+// `ctx` as current-first order reads statements for `query`: for a question about how things
+// usually are, a temporary change says nothing of it (text::AsksAboutTheUsual).
+RecallContext ForTheQuestion(const RecallContext& ctx, const RecallQuery& query) {
+  RecallContext for_question = ctx;
+  if (ctx.now_stance && text::AsksAboutTheUsual(query.text)) {
+    for_question.now_stance = [stance = ctx.now_stance](std::string_view text) {
+      const text::NowStance s = stance(text);
+      return s == text::NowStance::kTemporary ? text::NowStance::kNotNow : s;
+    };
+  }
+  return for_question;
+}
+
+// Puts the newer change of the first item (recall/newer_change.h) above it: moved up when it is
+// already among `items`, else added with the first item's strength (it answers the question
+// through the statement it changes).
+Status PlaceNewerChangeFirst(RecallContext& ctx, const RecallQuery& query, std::vector<RecallItem>& items,
+                             std::vector<double>& strength) {
+  if (items.empty()) return Status::Ok();
+  auto newer = FindNewerChange(ctx, query, items.front());
+  if (!newer) return newer.error();
+  if (!newer->has_value()) return Status::Ok();
+  const double first_strength = strength.empty() ? 0.0 : strength.front();
+  auto same = std::find_if(items.begin(), items.end(), [&](const RecallItem& i) { return i.id == (*newer)->id; });
+  if (same != items.end()) {
+    const auto at = same - items.begin();
+    std::rotate(items.begin(), same, same + 1);
+    if (static_cast<size_t>(at) < strength.size()) std::rotate(strength.begin(), strength.begin() + at, strength.begin() + at + 1);
+    return Status::Ok();
+  }
+  RecallItem& item = **newer;
+  if (text::LooksLikeInstruction(item.text)) {  // as every other item (docs/retrieval.md)
+    if (query.exclude_instruction_like) return Status::Ok();
+    item.flags.push_back("instruction_like");
+  }
+  items.insert(items.begin(), std::move(item));
+  strength.insert(strength.begin(), first_strength);
+  return Status::Ok();
+}
+
 std::string RerankText(const RecallItem& item) {
   if (item.type != "claim" && !item.speaker.empty()) return item.speaker + ": " + item.text;
   return item.text;
@@ -557,10 +587,16 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     });
     if (!full_st.ok()) return Error(full_st);
   }
-  // A question about how things stand now: among items about the same thing, the newest first.
-  if (result.intent == "current" && AsksAboutNow(query)) {
-    Status ordered = OrderCurrentFirst(ctx, question_terms, slot_of_item, result.items, item_strength);
+  // A question about how things stand now: among items about the same thing, the newest first,
+  // and a later change of the first item above it.
+  if (result.intent == "current" && !temporal && AsksAboutNow(query)) {
+    RecallContext now_ctx = ForTheQuestion(ctx, query);
+    Status ordered = OrderCurrentFirst(now_ctx, question_terms, slot_of_item, result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);
+    if (query.include_events) {
+      Status placed = PlaceNewerChangeFirst(now_ctx, query, result.items, item_strength);
+      if (!placed.ok()) return Error(placed);
+    }
   }
   // The fused order's answer; FinishRecall gives the final order's.
   result.evidence_strength = item_strength.empty() ? 0.0 : item_strength.front();

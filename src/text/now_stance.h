@@ -7,10 +7,16 @@
 namespace engram::text {
 
 enum class NowStance {
-  kPlain,   // says how something is, with no word of change ("I live in Munich")
-  kChange,  // some sentence states a change or how things stand now ("I've moved to Porto")
-  kNotNow,  // every sentence is about another time or mind, a question or a denial
+  kPlain,      // says how something is, with no word of change ("I live in Munich")
+  kChange,     // some sentence states a change or how things stand now ("I've moved to Porto")
+  kTemporary,  // a change said to last a while only ("for this week I'm working from Lisbon")
+  kNotNow,     // every sentence is about another time or mind, a question or a denial
 };
+
+// kChange or kTemporary: the statement says how things stand now, differently from before.
+inline bool SaysAChange(NowStance stance) {
+  return stance == NowStance::kChange || stance == NowStance::kTemporary;
+}
 
 }  // namespace engram::text
 

@@ -27,6 +27,22 @@ std::vector<std::string> AsciiWords(std::string_view s) {
 
 }  // namespace
 
+bool AsksAboutTheUsual(std::string_view question) {
+  static constexpr std::string_view kChinese[] = {"平时", "平常", "一般", "通常", "往常"};
+  for (std::string_view marker : kChinese) {
+    if (question.find(marker) != std::string_view::npos) return true;
+  }
+  static constexpr std::string_view kWords[] = {"usually", "normally", "typically", "generally"};
+  const std::vector<std::string> words = AsciiWords(question);
+  for (size_t i = 0; i < words.size(); ++i) {
+    for (std::string_view w : kWords) {
+      if (words[i] == w) return true;
+    }
+    if (i + 1 < words.size() && words[i] == "most" && words[i + 1] == "days") return true;
+  }
+  return false;
+}
+
 bool AsksAboutHistory(std::string_view question) {
   static constexpr std::string_view kChinese[] = {"之前", "以前", "从前", "原来", "原先", "过去", "曾经", "以往"};
   for (std::string_view marker : kChinese) {

@@ -28,6 +28,12 @@ bool AsksAboutHistory(std::string_view question);
 // answer such a question equally (recall/current_first.h).
 bool AsksAboutPresentState(std::string_view question);
 
+// True when the question asks how things usually are ("Where do I usually work from?", "我平时在哪个
+// 办公室上班？"): it holds "usually", "normally", "typically", "generally", "most days", 平时, 平常,
+// 一般, 通常 or 往常. A temporary change ("for this week I'm working from Lisbon") does not answer
+// it (recall/current_first.h).
+bool AsksAboutTheUsual(std::string_view question);
+
 }  // namespace engram::text
 
 #endif  // ENGRAM_TEXT_QUERY_INTENT_H_

@@ -45,5 +45,13 @@ TEST(QueryIntentTest, PresentStateQuestions) {
   EXPECT_FALSE(AsksAboutPresentState("Tell me about hiking"));  // no present form
 }
 
+TEST(QueryIntentTest, QuestionsAboutTheUsual) {
+  EXPECT_TRUE(AsksAboutTheUsual("Where do I usually work from?"));
+  EXPECT_TRUE(AsksAboutTheUsual("What do I eat most days?"));
+  EXPECT_TRUE(AsksAboutTheUsual("我平时在哪个办公室上班？"));
+  EXPECT_FALSE(AsksAboutTheUsual("Where am I working from right now?"));
+  EXPECT_FALSE(AsksAboutTheUsual("我这周在哪儿办公？"));
+}
+
 }  // namespace
 }  // namespace engram::text

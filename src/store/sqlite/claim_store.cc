@@ -688,4 +688,27 @@ Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq, TimestampMs now) {
   return stale;
 }
 
+Result<std::vector<std::string>> ClaimStore::ConflictKeysReadFrom(std::string_view event_id) {
+  auto st = db_.Cached(
+      "SELECT DISTINCT c.conflict_key FROM events e "
+      "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
+      "JOIN claims c ON c.seq = ce.claim_seq "
+      "WHERE e.id = ?1 AND c.conflict_key IS NOT NULL AND c.conflict_key <> '' "
+      "AND c.status IN ('active','disputed') ORDER BY c.conflict_key");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, event_id);
+  std::vector<std::string> keys;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) {
+      (*st)->Reset();
+      return Error(row.error());
+    }
+    if (!*row) break;
+    keys.push_back((*st)->Text(0));
+  }
+  (*st)->Reset();
+  return keys;
+}
+
 }  // namespace engram::sqlite

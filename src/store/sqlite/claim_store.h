@@ -122,6 +122,10 @@ class ClaimStore {
   // disputed, or archived: an archived claim faded from use, it did not stop being true; and not
   // past its expires_at at `now`, ms UTC): what it said is no longer true.
   Result<bool> IsStaleEvidence(int64_t event_seq, TimestampMs now);
+  // The conflict keys (distinct, non-empty, sorted) of the claims still standing (active or
+  // disputed) that the event with id `event_id` supports: the single-valued facts read from it.
+  // Empty for an unknown id. Run inside a transaction. Errors: from SQLite.
+  Result<std::vector<std::string>> ConflictKeysReadFrom(std::string_view event_id);
   // True when the namespace holds a claim that no longer stands at `now` (superseded, expired,
   // past its expires_at, ...): only then can an event be stale evidence. Memoised per namespace
   // until the database changes (PRAGMA data_version for other connections' commits,

@@ -11,7 +11,7 @@ namespace {
 // Kinds of clause about another time or mind: they never say how things stand now.
 constexpr std::string_view kOtherTimeOrMind[] = {"plan", "hypothetical", "quotation", "requirement", "uncertain"};
 // Markers that say a state changed or how it stands now.
-constexpr std::string_view kChangeKinds[] = {"change", "state_change", "correction", "temporary", "now"};
+constexpr std::string_view kChangeKinds[] = {"change", "state_change", "correction", "now"};
 
 bool HasMarker(const Lexicon& lex, std::string_view lowered, std::string_view kind) {
   return !lex.FindMarkers(lowered, kind).empty();
@@ -25,28 +25,36 @@ bool HasChangeVerb(const Lexicon& lex, std::string_view lowered) {
   return false;
 }
 
-// The sentence ends with 了, alone or before a final particle (啦 呀 哦 吧 呢 嘛 哈), once
-// trailing punctuation and space are cut: 了 there marks a new situation, not a completed act.
-bool EndsWithNewSituationLe(std::string_view sentence) {
-  static constexpr std::string_view kLe = "了";
+// `clause` (no punctuation in it) ends with 了, alone or before a final particle (啦 呀 哦 吧 呢 嘛
+// 哈), once trailing space is cut.
+bool ClauseEndsWithLe(std::string_view clause) {
   static constexpr std::string_view kParticles[] = {"啦", "呀", "哦", "吧", "呢", "嘛", "哈"};
-  size_t end = sentence.size();
-  while (end > 0) {
-    size_t start = end - 1;
-    while (start > 0 && (static_cast<unsigned char>(sentence[start]) & 0xC0) == 0x80) --start;
-    char32_t cp = 0;
-    size_t len = 0;
-    if (!rules::DecodeUtf8(sentence, start, &cp, &len) || !(rules::IsPunctChar(cp) || rules::IsSpaceChar(cp))) break;
-    end = start;
-  }
-  std::string_view body = sentence.substr(0, end);
+  while (!clause.empty() && (clause.back() == ' ' || clause.back() == '\t')) clause.remove_suffix(1);
   for (std::string_view particle : kParticles) {
-    if (body.ends_with(particle)) {
-      body.remove_suffix(particle.size());
+    if (clause.ends_with(particle)) {
+      clause.remove_suffix(particle.size());
       break;
     }
   }
-  return body.ends_with(kLe);
+  return clause.ends_with("了");
+}
+
+// Some clause of the sentence (the text between punctuation marks) ends with 了: 了 there marks a
+// new situation ("王姐调走了，新来的是赵哥"), not a completed act ("我吃了一碗面").
+bool HasClauseFinalLe(std::string_view sentence) {
+  size_t clause_start = 0;
+  size_t pos = 0;
+  while (pos < sentence.size()) {
+    char32_t cp = 0;
+    size_t len = 1;
+    const bool valid = rules::DecodeUtf8(sentence, pos, &cp, &len);
+    if (!valid || rules::IsPunctChar(cp)) {
+      if (ClauseEndsWithLe(sentence.substr(clause_start, pos - clause_start))) return true;
+      clause_start = pos + len;
+    }
+    pos += len;
+  }
+  return ClauseEndsWithLe(sentence.substr(clause_start));
 }
 
 NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question) {
@@ -57,10 +65,11 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   }
   const bool past = HasMarker(lex, lowered, "past");
   if (past && !HasMarker(lex, lowered, "now")) return NowStance::kNotNow;
+  if (HasMarker(lex, lowered, "temporary")) return NowStance::kTemporary;
   for (std::string_view kind : kChangeKinds) {
     if (HasMarker(lex, lowered, kind)) return NowStance::kChange;
   }
-  if (HasChangeVerb(lex, lowered) || EndsWithNewSituationLe(sentence)) return NowStance::kChange;
+  if (HasChangeVerb(lex, lowered) || HasClauseFinalLe(sentence)) return NowStance::kChange;
   return HasMarker(lex, lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
 }
 
@@ -68,13 +77,15 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
 
 NowStance ReadNowStance(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
-  bool any = false, all_not_now = true;
+  bool any = false, all_not_now = true, temporary = false;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const NowStance stance = SentenceStance(lex, rules::SpanText(text, s.span), s.question);
     if (stance == NowStance::kChange) return NowStance::kChange;
     any = true;
+    temporary = temporary || stance == NowStance::kTemporary;
     all_not_now = all_not_now && stance == NowStance::kNotNow;
   }
+  if (temporary) return NowStance::kTemporary;
   return any && all_not_now ? NowStance::kNotNow : NowStance::kPlain;
 }
 

@@ -11,8 +11,9 @@
 // * not about now: a question, or it holds a marker of a plan, a wish or hypothetical, a quotation,
 //   a requirement or a hedge (`uncertain`: "might", "thinking about", "考虑"; data/lexicon/
 //   markers.tsv) — about another time or another mind;
-// * a change: it holds a marker of kind `change`, `state_change`, `now`, `correction` or
-//   `temporary`, or a verb flagged `change` (verbs.tsv), or, in Chinese, ends with the
+// * a temporary change: it holds a `temporary` marker ("for a while", "临时");
+// * a change: it holds a marker of kind `change`, `state_change`, `now` or `correction`, or a
+//   verb flagged `change` (verbs.tsv), or, in Chinese, a clause of it ends with the
 //   sentence-final particle 了 (le₂, "a new situation": Li & Thompson, *Mandarin Chinese: A
 //   Functional Reference Grammar*, 1981, ch. 7); a sentence with a narrated-past marker ("used
 //   to", "when I was", "以前") is a change only when it also holds a `now` marker ("以前在阿里，现在在
@@ -33,8 +34,8 @@ namespace engram::extraction {
 using text::NowStance;
 
 // The stance of `text` (any length, UTF-8; invalid bytes end a sentence): kChange when some
-// sentence is a change, kNotNow when every sentence is not about now, else kPlain (also for a
-// text with no sentence). Never fails.
+// sentence is a change, else kTemporary when some sentence is a temporary change, kNotNow when
+// every sentence is not about now, else kPlain (also for a text with no sentence). Never fails.
 NowStance ReadNowStance(std::string_view text);
 
 }  // namespace engram::extraction

@@ -17,13 +17,17 @@ TEST(ChangeStatementTest, ChangeVerbsAndNowWordsStateAChange) {
 
 TEST(ChangeStatementTest, CorrectionsAndTemporaryStatesCount) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("Sorry, I meant room 214, not 241."));
-  EXPECT_EQ(NowStance::kChange, ReadNowStance("For now the nightly build runs on the spare box."));
+  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("For now the nightly build runs on the spare box."));
+  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("这两天临时在国贸办公室办公。"));
+  // A lasting change in another sentence wins.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I moved to Leeds. For now I'm renting."));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("说错了，会议在三楼"));
 }
 
 TEST(ChangeStatementTest, SentenceFinalLeMarksANewSituation) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("猫粮品牌我们用皇家的了。"));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("他在杭州定居了啦！"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("王姐调走了，新来的是赵哥"));  // at a clause's end
   EXPECT_EQ(NowStance::kPlain, ReadNowStance("我吃了一碗面，味道不错"));  // 了 after a verb: an act, not a state
 }
 

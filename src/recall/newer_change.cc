@@ -1,0 +1,108 @@
+#include "recall/newer_change.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "recall/current_first.h"
+#include "text/stopwords.h"
+
+namespace engram {
+namespace {
+
+// The content terms of `text` as a query would search them.
+std::set<std::string> ContentTerms(text::Analyzer& analyzer, std::string_view text) {
+  std::set<std::string> terms;
+  for (const std::string& token : analyzer.QueryTokenSet(text)) {
+    if (!text::IsFunctionTerm(token)) terms.insert(token);
+  }
+  return terms;
+}
+
+// At most kStatementBytes of `text`, cut at a character boundary: a long statement's opening
+// names what it is about, and a search for hundreds of its terms would cost more than the recall.
+constexpr size_t kStatementBytes = 512;
+std::string_view Opening(std::string_view text) {
+  if (text.size() <= kStatementBytes) return text;
+  size_t end = kStatementBytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+bool SharesAny(const std::set<std::string>& a, const std::set<std::string>& b) {
+  for (const std::string& term : a) {
+    if (b.contains(term)) return true;
+  }
+  return false;
+}
+
+// The single-valued facts `item` is or was read into: a claim's conflict key, an event's claims'.
+Result<std::vector<std::string>> FactsOf(RecallContext& ctx, const RecallItem& item) {
+  if (item.type != "claim") return ctx.claims.ConflictKeysReadFrom(item.id);
+  auto claim = ctx.claims.Get(item.id);
+  if (!claim) return Error(claim.error());
+  if (claim->claim.conflict_key.empty()) return std::vector<std::string>{};
+  return std::vector<std::string>{claim->claim.conflict_key};
+}
+
+// True when facts were read from both and none is the same: they are about different things
+// (us-east's version is not eu-west's), whatever words they share.
+Result<bool> OtherFacts(RecallContext& ctx, const std::vector<std::string>& older_facts, const RecallItem& newer) {
+  if (older_facts.empty()) return false;
+  auto facts = ctx.claims.ConflictKeysReadFrom(newer.id);
+  if (!facts) return Error(facts.error());
+  if (facts->empty()) return false;
+  for (const std::string& f : *facts) {
+    if (std::binary_search(older_facts.begin(), older_facts.end(), f)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const RecallQuery& question,
+                                                  const RecallItem& older) {
+  if (!ctx.now_stance) return std::optional<RecallItem>{};
+  const CurrentFirstKey key = CurrentFirstKeyOf(older);
+  const std::string_view statement = Opening(StatementOf(older));
+  const std::set<std::string> older_terms = ContentTerms(ctx.analyzer, statement);
+  if (older_terms.empty()) return std::optional<RecallItem>{};
+  RecallQuery search;
+  search.text = std::string(statement);
+  search.namespace_name = question.namespace_name;
+  search.session_id = question.session_id;
+  search.limit = kNewerChangePool;
+  search.since = key.said_at + 1;
+  search.until = question.until;
+  search.include_claims = false;
+  search.now = question.now;
+  search.utc_offset_minutes = question.utc_offset_minutes;
+  // The search is the older statement's, not the question's: no question vector, no reranker.
+  RecallContext by_words = ctx;
+  by_words.dense = nullptr;
+  by_words.reranker = nullptr;
+  auto later = RecallEvents(by_words, search);
+  if (!later) return Error(later.error());
+  std::optional<RecallItem> found;
+  Status st = ctx.db.ReadTransaction([&]() -> Status {
+    auto older_facts = FactsOf(ctx, older);
+    if (!older_facts) return older_facts.error();
+    std::sort(older_facts->begin(), older_facts->end());
+    for (RecallItem& item : later->items) {
+      const CurrentFirstKey newer = CurrentFirstKeyOf(item);
+      if (!key.speaker.empty() && !newer.speaker.empty() && newer.speaker != key.speaker) continue;
+      if (!text::SaysAChange(ctx.now_stance(item.text))) continue;
+      if (!SharesAny(ContentTerms(ctx.analyzer, item.text), older_terms)) continue;
+      auto other = OtherFacts(ctx, *older_facts, item);
+      if (!other) return other.error();
+      if (*other) continue;
+      found = std::move(item);
+      return Status::Ok();
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(st);
+  return found;
+}
+
+}  // namespace engram

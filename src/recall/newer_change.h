@@ -1,0 +1,39 @@
+// recall/newer_change.h — for a question about how things stand now, the newer statement that
+// changed what the best item says, even when it shares no word with the question: "Which company
+// do I work for?" finds "I work at Stripe as a backend engineer", and the later "quick update: left
+// Stripe, joined Datadog" names neither "company" nor "work" — it is found by the older statement's
+// own words (issue 16, "among events about the same slot the newest wins even where no claim was
+// extracted").
+//
+// The older statement's words are searched among the events said after it (the event channels of
+// RecallEvents, `since` its time, the question's session and `until` kept); of the best
+// kNewerChangePool matches the first that is said by the same speaker, states a change
+// (RecallContext::now_stance, write/extraction/change_statement.h) and shares a content term with
+// the older statement (text::IsFunctionTerm) is its newer change — unless single-valued facts were
+// read from both and none is the same (claims' conflict keys: "We upgraded us-east to kubernetes
+// 1.29; eu-west is unchanged" is not a change of "The eu-west cluster runs kubernetes 1.27").
+//
+// Thread safety: as RecallEvents (runs on the caller's connection; the caller holds the engine lock).
+#ifndef ENGRAM_RECALL_NEWER_CHANGE_H_
+#define ENGRAM_RECALL_NEWER_CHANGE_H_
+
+#include <optional>
+
+#include "engram/status.h"
+#include "engram/types.h"
+#include "recall/event_recall.h"
+
+namespace engram {
+
+// How many of the best matches of the older statement among later events are looked at: a change
+// of it is among the few that say most of its words (the rest share a name or a common word).
+inline constexpr int kNewerChangePool = 3;
+
+// The newer change of `older` (above), or nullopt when there is none or ctx.now_stance is unset.
+// `question` gives the namespace, session and `until`. Errors: from the store.
+Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const RecallQuery& question,
+                                                  const RecallItem& older);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_NEWER_CHANGE_H_
