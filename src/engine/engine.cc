@@ -302,6 +302,7 @@ class EngineImpl final : public Engine {
       auto started = std::chrono::steady_clock::now();
       RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
       ctx.now_stance = extraction::ReadNowStance;
+      ctx.change_sentences = extraction::ChangeSentences;
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it
         ctx.rerank_pool = reranker->options().endpoint.pool;

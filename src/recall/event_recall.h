@@ -42,6 +42,9 @@ struct RecallContext {
   // change_statement.h's ReadNowStance), for current-first order (recall/current_first.h);
   // null = every text is plain.
   std::function<text::NowStance(std::string_view text)> now_stance;
+  // The sentences of a text that state a change (write/extraction/change_statement.h's
+  // ChangeSentences), for recall/newer_change.h; null = none.
+  std::function<std::vector<std::string_view>(std::string_view text)> change_sentences;
 };
 
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)

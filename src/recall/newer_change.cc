@@ -29,11 +29,23 @@ std::string_view Opening(std::string_view text) {
   return text.substr(0, end);
 }
 
-bool SharesAny(const std::set<std::string>& a, const std::set<std::string>& b) {
-  for (const std::string& term : a) {
-    if (b.contains(term)) return true;
-  }
-  return false;
+// The content terms of the sentences of `text` that state a change: the change names what it
+// changes there.
+std::set<std::string> ChangedTerms(RecallContext& ctx, std::string_view text) {
+  std::set<std::string> terms;
+  for (std::string_view sentence : ctx.change_sentences(text)) terms.merge(ContentTerms(ctx.analyzer, sentence));
+  return terms;
+}
+
+// The two statements share enough content terms to be about one thing: at least one, and at least
+// a quarter of the shorter one's (long chat turns share a word by chance: "turtles" in "Yeah,
+// turtles are like zen masters! They always remind me to slow down…" and "Nate took my turtles to
+// the beach"; on LoCoMo dev any one shared term moved wrong turns first).
+constexpr size_t kSharedQuarter = 4;
+bool AboutOneThing(const std::set<std::string>& a, const std::set<std::string>& b) {
+  size_t shared = 0;
+  for (const std::string& term : a) shared += b.contains(term) ? 1 : 0;
+  return shared > 0 && kSharedQuarter * shared >= std::min(a.size(), b.size());
 }
 
 // The single-valued facts `item` is or was read into: a claim's conflict key, an event's claims'.
@@ -62,7 +74,7 @@ Result<bool> OtherFacts(RecallContext& ctx, const std::vector<std::string>& olde
 
 Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const RecallQuery& question,
                                                   const RecallItem& older) {
-  if (!ctx.now_stance) return std::optional<RecallItem>{};
+  if (!ctx.now_stance || !ctx.change_sentences) return std::optional<RecallItem>{};
   const CurrentFirstKey key = CurrentFirstKeyOf(older);
   const std::string_view statement = Opening(StatementOf(older));
   const std::set<std::string> older_terms = ContentTerms(ctx.analyzer, statement);
@@ -92,7 +104,7 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
       const CurrentFirstKey newer = CurrentFirstKeyOf(item);
       if (!key.speaker.empty() && !newer.speaker.empty() && newer.speaker != key.speaker) continue;
       if (!text::SaysAChange(ctx.now_stance(item.text))) continue;
-      if (!SharesAny(ContentTerms(ctx.analyzer, item.text), older_terms)) continue;
+      if (!AboutOneThing(ChangedTerms(ctx, item.text), older_terms)) continue;
       auto other = OtherFacts(ctx, *older_facts, item);
       if (!other) return other.error();
       if (*other) continue;

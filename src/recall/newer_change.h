@@ -8,8 +8,9 @@
 // The older statement's words are searched among the events said after it (the event channels of
 // RecallEvents, `since` its time, the question's session and `until` kept); of the best
 // kNewerChangePool matches the first that is said by the same speaker, states a change
-// (RecallContext::now_stance, write/extraction/change_statement.h) and shares a content term with
-// the older statement (text::IsFunctionTerm) is its newer change — unless single-valued facts were
+// (RecallContext::now_stance, write/extraction/change_statement.h) and whose sentences stating
+// the change share content terms with the older statement (text::IsFunctionTerm: at least one,
+// and a quarter of the shorter one's) is its newer change — unless single-valued facts were
 // read from both and none is the same (claims' conflict keys: "We upgraded us-east to kubernetes
 // 1.29; eu-west is unchanged" is not a change of "The eu-west cluster runs kubernetes 1.27").
 //

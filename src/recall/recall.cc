@@ -144,6 +144,18 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
 // "speaker: content" (the form the full-text index holds), a claim's text.
+// True when `item` holds at least half of the question's content terms (text::IsFunctionTerm):
+// the statement it answers with is about what the question asks, so a change of it is too.
+bool AnswersTheQuestion(text::Analyzer& analyzer, const RecallItem& item,
+                        const std::set<std::string, std::less<>>& question) {
+  size_t content = 0, held = 0;
+  for (const std::string& term : question) content += IsContentTerm(term) ? 1 : 0;
+  for (const std::string& token : analyzer.QueryTokenSet(item.text)) {
+    held += question.count(token) > 0 && IsContentTerm(token) ? 1 : 0;
+  }
+  return held > 0 && 2 * held >= content;
+}
+
 // `ctx` as current-first order reads statements for `query`: for a question about how things
 // usually are, a temporary change says nothing of it (text::AsksAboutTheUsual).
 RecallContext ForTheQuestion(const RecallContext& ctx, const RecallQuery& query) {
@@ -160,9 +172,10 @@ RecallContext ForTheQuestion(const RecallContext& ctx, const RecallQuery& query)
 // Puts the newer change of the first item (recall/newer_change.h) above it: moved up when it is
 // already among `items`, else added with the first item's strength (it answers the question
 // through the statement it changes).
-Status PlaceNewerChangeFirst(RecallContext& ctx, const RecallQuery& query, std::vector<RecallItem>& items,
+Status PlaceNewerChangeFirst(RecallContext& ctx, const RecallQuery& query,
+                             const std::set<std::string, std::less<>>& question, std::vector<RecallItem>& items,
                              std::vector<double>& strength) {
-  if (items.empty()) return Status::Ok();
+  if (items.empty() || !AnswersTheQuestion(ctx.analyzer, items.front(), question)) return Status::Ok();
   auto newer = FindNewerChange(ctx, query, items.front());
   if (!newer) return newer.error();
   if (!newer->has_value()) return Status::Ok();
@@ -594,7 +607,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     Status ordered = OrderCurrentFirst(now_ctx, question_terms, slot_of_item, result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);
     if (query.include_events) {
-      Status placed = PlaceNewerChangeFirst(now_ctx, query, result.items, item_strength);
+      Status placed = PlaceNewerChangeFirst(now_ctx, query, question_terms, result.items, item_strength);
       if (!placed.ok()) return Error(placed);
     }
   }

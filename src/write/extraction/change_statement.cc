@@ -1,5 +1,6 @@
 #include "write/extraction/change_statement.h"
 
+#include <algorithm>
 #include <string>
 
 #include "write/extraction/lexicon.h"
@@ -57,7 +58,26 @@ bool HasClauseFinalLe(std::string_view sentence) {
   return ClauseEndsWithLe(sentence.substr(clause_start));
 }
 
-NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question) {
+// A change said by more than a word of the present: a `change` or `state_change` marker that is no
+// `now` marker ("is now" and "now" are both), or a correction that opens the sentence ("Actually,
+// it's Porto"; "I'm actually a big fan" corrects nothing).
+bool HasStrictChange(const Lexicon& lex, std::string_view lowered) {
+  const std::vector<std::string>& now = lex.Markers("now");
+  for (std::string_view kind : {"change", "state_change"}) {
+    for (const PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+      const bool present = std::find(now.begin(), now.end(), hit.phrase) != now.end() || hit.phrase.ends_with(" now");
+      if (!present) return true;
+    }
+  }
+  for (const PhraseHit& hit : lex.FindMarkers(lowered, "correction")) {
+    if (lowered.find_first_not_of(" \t\"'(") == hit.begin) return true;
+  }
+  return false;
+}
+
+// `now_words`: whether a `now` marker alone ("lately", "现在") makes a change, and a correction
+// word anywhere; else HasStrictChange.
+NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true) {
   if (question) return NowStance::kNotNow;
   const std::string lowered = rules::LowerAscii(sentence);
   for (std::string_view kind : kOtherTimeOrMind) {
@@ -66,8 +86,12 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   const bool past = HasMarker(lex, lowered, "past");
   if (past && !HasMarker(lex, lowered, "now")) return NowStance::kNotNow;
   if (HasMarker(lex, lowered, "temporary")) return NowStance::kTemporary;
-  for (std::string_view kind : kChangeKinds) {
-    if (HasMarker(lex, lowered, kind)) return NowStance::kChange;
+  if (now_words) {
+    for (std::string_view kind : kChangeKinds) {
+      if (HasMarker(lex, lowered, kind)) return NowStance::kChange;
+    }
+  } else if (HasStrictChange(lex, lowered)) {
+    return NowStance::kChange;
   }
   if (HasChangeVerb(lex, lowered) || HasClauseFinalLe(sentence)) return NowStance::kChange;
   return HasMarker(lex, lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
@@ -87,6 +111,18 @@ NowStance ReadNowStance(std::string_view text) {
   }
   if (temporary) return NowStance::kTemporary;
   return any && all_not_now ? NowStance::kNotNow : NowStance::kPlain;
+}
+
+std::vector<std::string_view> ChangeSentences(std::string_view text) {
+  const Lexicon& lex = Lexicon::Get();
+  std::vector<std::string_view> sentences;
+  for (const rules::Sentence& s : rules::SplitSentences(text)) {
+    const std::string_view sentence = rules::SpanText(text, s.span);
+    if (text::SaysAChange(SentenceStance(lex, sentence, s.question, /*now_words=*/false))) {
+      sentences.push_back(sentence);
+    }
+  }
+  return sentences;
 }
 
 }  // namespace engram::extraction

@@ -26,6 +26,7 @@
 #define ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_
 
 #include <string_view>
+#include <vector>
 
 #include "text/now_stance.h"
 
@@ -37,6 +38,14 @@ using text::NowStance;
 // sentence is a change, else kTemporary when some sentence is a temporary change, kNotNow when
 // every sentence is not about now, else kPlain (also for a text with no sentence). Never fails.
 NowStance ReadNowStance(std::string_view text);
+
+// The sentences of `text` that state a change, lasting or temporary, in text order: views into
+// `text`. Read as ReadNowStance reads a sentence, except that a word of the present alone
+// ("lately", "now", "is now", "现在") makes no change here, nor a correction word that does not open
+// the sentence: in conversation they mark the present or emphasis far more often than a change
+// ("Lately I've been exploring options", "I'm actually a big fan"). What the change is about is
+// named in them. Never fails.
+std::vector<std::string_view> ChangeSentences(std::string_view text);
 
 }  // namespace engram::extraction
 

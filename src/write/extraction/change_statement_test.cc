@@ -67,4 +67,16 @@ TEST(ChangeStatementTest, AnyOfSeveralSentencesMayStateIt) {
 }
 
 }  // namespace
+TEST(ChangeStatementTest, ChangeSentencesAreTheOnesThatStateIt) {
+  const std::string text = "Great to hear from you! I left Hillside last month. Any tips for a tutor?";
+  const std::vector<std::string_view> sentences = ChangeSentences(text);
+  ASSERT_EQ(sentences.size(), 1u);
+  EXPECT_EQ(sentences[0], "I left Hillside last month.");
+  EXPECT_TRUE(ChangeSentences("I live in Munich.").empty());
+  EXPECT_TRUE(ChangeSentences("Lately I've been exploring options.").empty());  // a now word alone
+  EXPECT_TRUE(ChangeSentences("I've been playing for about four months now.").empty());
+  EXPECT_TRUE(ChangeSentences("I'm actually a big fan of Nintendo games.").empty());
+  EXPECT_EQ(ChangeSentences("Actually, the meeting is in room 4.").size(), 1u);
+}
+
 }  // namespace engram::extraction
