@@ -71,7 +71,8 @@ RouteMatch FindRoute(const std::string& method, const std::string& path) {
   for (const CompiledRoute& route : Table()) {
     if (!Matches(route, decoded)) continue;
     allowed.insert(route.capability->rest.method);
-    if (route.capability->rest.method != method || (best != nullptr && route.literals <= best->literals)) continue;
+    if (route.capability->rest.method != method) continue;
+    if (best != nullptr && route.literals <= best->literals) continue;
     best = &route;
   }
   RouteMatch match;

@@ -70,10 +70,19 @@ void ExpectSame(const std::string& method, const std::string& path) {
 
 TEST(RouteTableTest, AgreesWithMatchingEveryTemplate) {
   const std::vector<std::string> methods = {"GET", "POST", "DELETE", "PUT", "PATCH"};
-  const std::vector<std::string> values = {"a", "team%2Falpha", "", "sessions", "search", "x%zz", "%7Bid%7D"};
-  std::set<std::string> paths = {"/", "", "/v1", "/v1/", "/v1/namespaces", "/v1/namespaces/a",
-                                 "/v1/namespaces/a/recall/", "/v1//recall", "/v2/namespaces/a/recall",
-                                 "/v1/namespaces/a/b/recall", "/v1/namespaces/a/events:batc%68"};
+  const std::vector<std::string> values = {"a",      "team%2Falpha", "",        "sessions",
+                                          "search", "x%zz",         "%7Bid%7D"};
+  std::set<std::string> paths = {"/",
+                                 "",
+                                 "/v1",
+                                 "/v1/",
+                                 "/v1/namespaces",
+                                 "/v1/namespaces/a",
+                                 "/v1/namespaces/a/recall/",
+                                 "/v1//recall",
+                                 "/v2/namespaces/a/recall",
+                                 "/v1/namespaces/a/b/recall",
+                                 "/v1/namespaces/a/events:batc%68"};
   for (const api::Capability& c : api::AllCapabilities()) {
     for (const std::string& v : values) paths.insert(Fill(c.rest.path, v));
     paths.insert(c.rest.path);
