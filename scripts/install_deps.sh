@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config libicu-dev nlohmann-json3-dev libcli11-dev
   libspdlog-dev libfmt-dev libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libxxhash-dev libexpected-dev libgtest-dev libgmock-dev libbenchmark-dev libstemmer-dev libhowardhinnant-date-dev libtomlplusplus-dev
-  libre2-dev
+  libre2-dev libgoogle-perftools-dev
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "api/principal.h"
 #include "api/registry.h"
 #include "server/problem.h"
+#include "server/route_table.h"
 #include "server/url.h"
 
 namespace engram::server {
@@ -26,13 +27,6 @@ std::vector<std::string> Split(const std::string& path) {
     start = end + 1;
   }
   return out;
-}
-
-// Literal segments of a template: the more, the more specific (sessions/search over sessions/{id}).
-int Literals(const std::string& path_template) {
-  int n = 0;
-  for (const std::string& s : Split(path_template)) n += s.empty() || s.front() != '{' ? 1 : 0;
-  return n;
 }
 
 const api::ParamSpec* FindSpec(const api::Capability& c, const std::string& name) {
@@ -118,29 +112,6 @@ std::string Lower(std::string s) {
   return s;
 }
 
-struct Match {
-  const api::Capability* capability = nullptr;
-  std::map<std::string, std::string> params;
-  std::vector<std::string> allowed;  // methods of the path when capability is null
-};
-
-Match Find(const std::string& method, const std::string& path) {
-  Match best;
-  int best_literals = -1;
-  std::set<std::string> allowed;
-  for (const api::Capability& c : api::AllCapabilities()) {
-    std::map<std::string, std::string> params;
-    if (!MatchPathTemplate(c.rest.path, path, &params)) continue;
-    allowed.insert(c.rest.method);
-    if (c.rest.method != method || Literals(c.rest.path) <= best_literals) continue;
-    best_literals = Literals(c.rest.path);
-    best.capability = &c;
-    best.params = std::move(params);
-  }
-  if (best.capability == nullptr) best.allowed.assign(allowed.begin(), allowed.end());
-  return best;
-}
-
 }  // namespace
 
 bool MatchPathTemplate(const std::string& path_template, const std::string& path,
@@ -177,7 +148,7 @@ Result<nlohmann::json> GatherArgs(const api::Capability& capability, const HttpR
 }
 
 HttpResponse RestRoutes::Handle(const HttpRequest& request) const {
-  Match m = Find(request.method, request.path);
+  RouteMatch m = FindRoute(request.method, request.path);
   if (m.capability == nullptr && m.allowed.empty()) {
     return ProblemResponse(Status::NotFound(fmt::format("no route {} {}", request.method, request.path)),
                            request.request_id);
@@ -213,7 +184,7 @@ HttpResponse RestRoutes::Handle(const HttpRequest& request) const {
 }
 
 std::string RestRoutes::RouteOf(const std::string& method, const std::string& path) {
-  Match m = Find(method, path);
+  RouteMatch m = FindRoute(method, path);
   return m.capability == nullptr ? std::string() : m.capability->rest.method + " " + m.capability->rest.path;
 }
 
