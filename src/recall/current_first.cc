@@ -52,7 +52,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
     return true;  // the evidence of what the newer claim replaced
   }
   if (!newer.speaker.empty() && !older.speaker.empty() && newer.speaker != older.speaker) return false;
-  if (newer.stance == text::NowStance::kNotNow) return false;
+  if (newer.Stance() == text::NowStance::kNotNow) return false;
   // An extracted fact is passed only by a fact of its own slot: a newer wish, quote or plan that
   // shares its words ("I wish I worked at Valve" after "I work at Oracle") is not its new value.
   if (!older.slot.empty() && newer.slot == older.slot) return true;
@@ -62,7 +62,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   // A statement of change words the thing its own way (see the header). An extracted fact's slot
   // is narrower than its words ("eu-west" in "We upgraded us-east; eu-west is unchanged"): a
   // change passes it only holding every term it holds.
-  if (!text::SaysAChange(newer.stance) || 2 * newer.content_held < question.content) return false;
+  if (!text::SaysAChange(newer.Stance()) || 2 * newer.content_held < question.content) return false;
   if (older.slot.empty()) return SharesATerm(newer.held, older.held);
   return newer.slot.empty() &&
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());

@@ -15,7 +15,7 @@
 // directly above it that are the same thing; it never passes a better match. (Same terms rather
 // than a superset: on LoCoMo dev a superset moved 0.002 of recall_any@5, equal sets nothing.)
 //
-// A newer statement of change (CurrentFirstKey::stance kChange: "Model hosting got migrated over
+// A newer statement of change (CurrentFirstKey::Stance() kChange: "Model hosting got migrated over
 // to GCP" after "Our ML models are hosted on AWS") words the thing its own way, so it rarely holds
 // the very terms the older statement holds. It passes an older event or memory when both hold at
 // least half of the question's terms (the newer: half of its content terms, which a Chinese
@@ -31,6 +31,8 @@
 #define ENGRAM_RECALL_CURRENT_FIRST_H_
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,8 +56,15 @@ struct CurrentFirstKey {
   // Claims: the ids of the events that supported the claim this one superseded (a current claim
   // ranks above what it replaced, its evidence included); left to the caller.
   std::vector<std::string> replaced_events;
-  // What the item's words say of now (text/now_stance.h); left to the caller.
-  text::NowStance stance = text::NowStance::kPlain;
+  // What the item's words say of now (text/now_stance.h), read only when an order needs it (most
+  // items are never compared as the newer of two): `read_stance` (null = kPlain) is called at
+  // most once; left to the caller.
+  std::function<text::NowStance()> read_stance;
+  text::NowStance Stance() const {
+    if (!stance_) stance_ = read_stance ? read_stance() : text::NowStance::kPlain;
+    return *stance_;
+  }
+  mutable std::optional<text::NowStance> stance_;  // Stance()'s memo
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its

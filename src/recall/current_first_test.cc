@@ -86,7 +86,7 @@ TEST(CurrentFirstTest, AnItemHoldingNoTermIsNotTheSameThing) {
 
 CurrentFirstKey Change(TimestampMs at, std::vector<std::string> held, std::string slot = "") {
   CurrentFirstKey k = Key(at, std::move(held), "user", std::move(slot));
-  k.stance = text::NowStance::kChange;
+  k.read_stance = [] { return text::NowStance::kChange; };
   return k;
 }
 
@@ -96,7 +96,8 @@ TEST(CurrentFirstTest, ANewerChangeWordedItsOwnWayPassesAnOlderStatement) {
   std::vector<CurrentFirstKey> keys = {Key(100, {"host", "ml", "model"}), Change(200, {"host", "model"})};
   EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{1, 0}));
   // The same words without a change ("Model hosting is on GCP too") keep their place.
-  keys[1].stance = text::NowStance::kPlain;
+  keys[1].read_stance = [] { return text::NowStance::kPlain; };
+  keys[1].stance_.reset();  // read again
   EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{0, 1}));
 }
 
@@ -106,7 +107,8 @@ TEST(CurrentFirstTest, ANewerWishOrQuestionPassesNothing) {
   std::vector<CurrentFirstKey> keys = {Key(100, {"backup", "nightli", "store"}),
                                        Key(200, {"backup", "nightli", "store"})};
   EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{1, 0}));
-  keys[1].stance = text::NowStance::kNotNow;
+  keys[1].read_stance = [] { return text::NowStance::kNotNow; };
+  keys[1].stance_.reset();  // read again
   EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{0, 1}));
 }
 
@@ -120,6 +122,18 @@ TEST(CurrentFirstTest, AChangeMustStillAnswerTheQuestionAndShareATerm) {
   // Nor does an older change pass a newer statement.
   std::vector<CurrentFirstKey> older_change = {Key(200, {"a", "b"}), Change(100, {"a", "b"})};
   EXPECT_EQ(CurrentFirstOrder(older_change, Q(2)), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AStanceIsReadOnlyWhenAnOrderNeedsIt) {
+  int reads = 0;
+  std::vector<CurrentFirstKey> keys = {Key(300, {"a"}), Key(200, {"a"}), Key(100, {"a"})};
+  for (CurrentFirstKey& k : keys) k.read_stance = [&reads] { ++reads; return text::NowStance::kChange; };
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(1)), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(reads, 0);  // no item is newer than one above it
+  std::vector<CurrentFirstKey> rising = {Key(100, {"a"}), Key(200, {"a"})};
+  for (CurrentFirstKey& k : rising) k.read_stance = [&reads] { ++reads; return text::NowStance::kPlain; };
+  EXPECT_EQ(CurrentFirstOrder(rising, Q(1)), (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(reads, 1);
 }
 
 TEST(CurrentFirstTest, AChangeIsMeasuredOnTheQuestionsContentTerms) {

@@ -121,7 +121,9 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
     for (const std::string& token : analyzer.QueryTokenSet(item.text)) {
       if (question.count(token) > 0) key.held.push_back(token);
     }
-    if (ctx.now_stance) key.stance = ctx.now_stance(StatementOf(item));
+    if (ctx.now_stance) {
+      key.read_stance = [&stance = ctx.now_stance, &item] { return stance(StatementOf(item)); };
+    }
     std::sort(key.held.begin(), key.held.end());
     key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
     key.content_held = static_cast<size_t>(std::count_if(key.held.begin(), key.held.end(), IsContentTerm));
