@@ -79,6 +79,8 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
   const std::string_view statement = Opening(StatementOf(older));
   const std::set<std::string> older_terms = ContentTerms(ctx.analyzer, statement);
   if (older_terms.empty()) return std::optional<RecallItem>{};
+  // Nothing is said after it before the question's `until`.
+  if (question.until && *question.until <= key.said_at + 1) return std::optional<RecallItem>{};
   RecallQuery search;
   search.text = std::string(statement);
   search.namespace_name = question.namespace_name;
