@@ -6,6 +6,7 @@
 
 #include "recall/current_first.h"
 #include "text/stopwords.h"
+#include "util/time.h"
 
 namespace engram {
 namespace {
@@ -70,6 +71,20 @@ Result<bool> OtherFacts(RecallContext& ctx, const std::vector<std::string>& olde
   return true;
 }
 
+// When `item` was last said: an event's time; a claim's latest supporting event's (a restatement
+// after a change makes it current again), else its valid_from.
+TimestampMs LastSaid(const RecallItem& item) {
+  if (item.type != "claim") return item.occurred_at;
+  TimestampMs last = 0;
+  bool any = false;
+  for (const EvidenceRef& e : item.evidence) {
+    if (e.relation != "supports") continue;
+    last = any ? std::max(last, e.occurred_at) : e.occurred_at;
+    any = true;
+  }
+  return any ? last : item.valid_from;
+}
+
 }  // namespace
 
 Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const RecallQuery& question,
@@ -79,14 +94,15 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
   const std::string_view statement = Opening(StatementOf(older));
   const std::set<std::string> older_terms = ContentTerms(ctx.analyzer, statement);
   if (older_terms.empty()) return std::optional<RecallItem>{};
-  // Nothing is said after it before the question's `until`.
-  if (question.until && *question.until <= key.said_at + 1) return std::optional<RecallItem>{};
+  // After it was last said, within the question's own since and until.
+  const TimestampMs since = std::max(question.since.value_or(0), LastSaid(older) + 1);
+  if (question.until && *question.until <= since) return std::optional<RecallItem>{};
   RecallQuery search;
   search.text = std::string(statement);
   search.namespace_name = question.namespace_name;
   search.session_id = question.session_id;
   search.limit = kNewerChangePool;
-  search.since = key.said_at + 1;
+  search.since = since;
   search.until = question.until;
   search.include_claims = false;
   search.now = question.now;
@@ -95,7 +111,21 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
   RecallContext by_words = ctx;
   by_words.dense = nullptr;
   by_words.reranker = nullptr;
-  auto later = RecallEvents(by_words, search);
+  // As the question's own events: evidence of facts that no longer stand stays hidden.
+  const TimestampMs now = NowMs();
+  EventHitFilter stale_filter;
+  stale_filter.keep = [&](int64_t seq) -> Result<bool> {
+    auto stale = ctx.claims.IsStaleEvidence(seq, now);
+    if (!stale) return Error(stale.error());
+    return !*stale;
+  };
+  bool check_stale = false;
+  if (!question.include_history) {
+    auto any = ctx.claims.HasNonCurrentClaims(question.namespace_name, now);
+    if (!any) return Error(any.error());
+    check_stale = *any;
+  }
+  auto later = RecallEvents(by_words, search, check_stale ? &stale_filter : nullptr);
   if (!later) return Error(later.error());
   std::optional<RecallItem> found;
   Status st = ctx.db.ReadTransaction([&]() -> Status {

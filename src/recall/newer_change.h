@@ -5,8 +5,10 @@
 // own words (issue 16, "among events about the same slot the newest wins even where no claim was
 // extracted").
 //
-// The older statement's words are searched among the events said after it (the event channels of
-// RecallEvents, `since` its time, the question's session and `until` kept); of the best
+// The older statement's words are searched among the events said after it was last said (a claim:
+// its latest supporting event), within the question's session, `since` and `until`, evidence of
+// facts that no longer stand hidden as in the question's own search (the event channels of
+// RecallEvents); of the best
 // kNewerChangePool matches the first that is said by the same speaker, states a change
 // (RecallContext::now_stance, write/extraction/change_statement.h) and whose sentences stating
 // the change share content terms with the older statement (text::IsFunctionTerm: at least one,
