@@ -16,6 +16,49 @@ bool SharesATerm(const std::vector<std::string>& a, const std::vector<std::strin
   return false;
 }
 
+// True when `newer` names someone through the speaker ("@brother") whom neither `older` nor the
+// question names: "My brother quit his job and joined a bakery" is his change, not the speaker's.
+bool NamesSomeoneElse(const std::vector<std::string>& newer, const std::vector<std::string>& older,
+                      const QuestionTermCount& question) {
+  for (const std::string& topic : newer) {
+    if (topic.empty() || topic[0] != kPersonTopic) continue;
+    if (!std::binary_search(older.begin(), older.end(), topic) &&
+        !std::binary_search(question.topics.begin(), question.topics.end(), topic)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// True when both sorted topic lists hold one of the question's topics.
+bool ShareAQuestionTopic(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                         const QuestionTermCount& question) {
+  for (const std::string& topic : question.topics) {
+    if (std::binary_search(a.begin(), a.end(), topic) && std::binary_search(b.begin(), b.end(), topic)) return true;
+  }
+  return false;
+}
+
+// True when `newer` is about one of the question's topics, and about no one else than `older` is.
+bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  return ShareAQuestionTopic(newer.Topics(), question.topics, question) &&
+         !NamesSomeoneElse(newer.Topics(), older.Topics(), question);
+}
+
+// True when facts were read from both and none is the same: they are about different things.
+bool OtherFacts(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return !a.empty() && !b.empty() && !SharesATerm(a, b);
+}
+
+// A newer statement of change about a topic of the question that the older one is about too (see
+// the header).
+bool ChangeOfTheTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  if (question.topics.empty() || !text::SaysAChange(newer.Stance())) return false;
+  if (!ShareAQuestionTopic(newer.Topics(), older.Topics(), question)) return false;
+  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
+  return !OtherFacts(newer.Facts(), older.Facts());
+}
+
 }  // namespace
 
 std::string_view StatementOf(const RecallItem& item) {
@@ -25,6 +68,18 @@ std::string_view StatementOf(const RecallItem& item) {
     }
   }
   return item.text;
+}
+
+std::vector<std::string> ItemTopics(const std::function<std::vector<std::string>(std::string_view)>& topics_of,
+                                    const RecallItem& item) {
+  std::vector<std::string> topics = topics_of(StatementOf(item));
+  if (item.type == "claim") {
+    std::vector<std::string> own = topics_of(item.text);
+    topics.insert(topics.end(), own.begin(), own.end());
+    std::sort(topics.begin(), topics.end());
+    topics.erase(std::unique(topics.begin(), topics.end()), topics.end());
+  }
+  return topics;
 }
 
 CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item) {
@@ -45,7 +100,7 @@ CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item) {
   return key;
 }
 
-bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, QuestionTermCount question) {
+bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
   if (newer.said_at <= older.said_at) return false;
   if (!older.event_id.empty() && std::find(newer.replaced_events.begin(), newer.replaced_events.end(),
                                            older.event_id) != newer.replaced_events.end()) {
@@ -58,17 +113,20 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   if (!older.slot.empty() && newer.slot == older.slot) return true;
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
+  if (ChangeOfTheTopic(newer, older, question)) return true;
   if (older.slot.empty() && newer.held == older.held) return true;
-  // A statement of change words the thing its own way (see the header). An extracted fact's slot
+  // A statement of change words the thing its own way (see the header): it holds half of the
+  // question's content terms or is about one of its topics. An extracted fact's slot
   // is narrower than its words ("eu-west" in "We upgraded us-east; eu-west is unchanged"): a
   // change passes it only holding every term it holds.
-  if (!text::SaysAChange(newer.Stance()) || 2 * newer.content_held < question.content) return false;
+  if (!text::SaysAChange(newer.Stance())) return false;
+  if (2 * newer.content_held < question.content && !OnAQuestionTopic(newer, older, question)) return false;
   if (older.slot.empty()) return SharesATerm(newer.held, older.held);
   return newer.slot.empty() &&
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());
 }
 
-std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, QuestionTermCount question) {
+std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, const QuestionTermCount& question) {
   std::vector<size_t> order;
   order.reserve(keys.size());
   for (size_t j = 0; j < keys.size(); ++j) {

@@ -22,6 +22,13 @@
 // question's bigrams across word boundaries do not inflate) and share one of them, and an older extracted fact when it
 // holds every term the fact holds (a slot is narrower than its words): only facts and changes say
 // how things stand now, and of two such statements about the same question the later one does.
+// A change rarely repeats the words of the question, nor those of what it changes. So a newer
+// statement of change about a topic the question asks about (data/lexicon/topics.tsv: "Who is my
+// employer?" and, later, "started at Bosch on monday, new badge and everything" are about work)
+// counts as holding the question's terms, and it passes an older statement that answers the
+// question ("My employer is Siemens") and is about that topic too, unless facts of other slots were
+// read from both (us-east's version is not eu-west's). (The older must answer the question by its
+// terms: on the held-out v3 set a topic alone moved a newer statement above a control's answer.)
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -41,6 +48,10 @@
 #include "text/now_stance.h"
 
 namespace engram {
+
+// Before a relation word among an item's topics: a person it names through the speaker ("@brother"
+// for "my brother quit his job"; RecallContext::topics_of).
+inline constexpr char kPersonTopic = '@';
 
 // What current-first order knows of one recalled item.
 struct CurrentFirstKey {
@@ -65,12 +76,34 @@ struct CurrentFirstKey {
     return *stance_;
   }
   mutable std::optional<text::NowStance> stance_;  // Stance()'s memo
+  // The topics its words are about (RecallContext::topics_of), sorted; read like the stance, only
+  // when compared (null = none). Left to the caller.
+  std::function<std::vector<std::string>()> read_topics;
+  const std::vector<std::string>& Topics() const {
+    if (!topics_) topics_ = read_topics ? read_topics() : std::vector<std::string>{};
+    return *topics_;
+  }
+  mutable std::optional<std::vector<std::string>> topics_;  // Topics()'s memo
+  // The conflict keys of the single-valued facts read from it (a claim's own, an event's claims'),
+  // sorted; read only when compared (null = none). Left to the caller.
+  std::function<std::vector<std::string>()> read_facts;
+  const std::vector<std::string>& Facts() const {
+    if (!facts_) facts_ = read_facts ? read_facts() : std::vector<std::string>{};
+    return *facts_;
+  }
+  mutable std::optional<std::vector<std::string>> facts_;  // Facts()'s memo
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its
 // own text is normalised: "user lives in Porto" for "I moved to Porto"), else its text. A view
 // into `item`.
 std::string_view StatementOf(const RecallItem& item);
+
+// The topics a recalled item is about (`topics_of` is RecallContext::topics_of): an event's words;
+// a claim's statement and its own text ("user works at Datadog" names the topic that "joined
+// Datadog" may not). Sorted, each once.
+std::vector<std::string> ItemTopics(const std::function<std::vector<std::string>(std::string_view)>& topics_of,
+                                    const RecallItem& item);
 
 // The key of a recalled item: an event's occurred_at, speaker (or role) and id; a claim's first
 // evidence event's time and speaker. `held`, `slot` and `replaced_events` are left to the caller.
@@ -81,13 +114,14 @@ CurrentFirstKey CurrentFirstKeyOf(const RecallItem& item);
 struct QuestionTermCount {
   size_t all = 0;
   size_t content = 0;
+  std::vector<std::string> topics;  // the topics the question asks about (topics_of), sorted
 };
 
 // True when `newer` was said after `older` about the same thing (above).
-bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, QuestionTermCount question);
+bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question);
 
 // The current-first order of items given best first: a permutation of 0..keys.size()-1.
-std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, QuestionTermCount question);
+std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, const QuestionTermCount& question);
 
 }  // namespace engram
 

@@ -124,6 +124,66 @@ TEST(CurrentFirstTest, AChangeMustStillAnswerTheQuestionAndShareATerm) {
   EXPECT_EQ(CurrentFirstOrder(older_change, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
+// A question of n content terms about `topics`.
+QuestionTermCount OnTopics(size_t n, std::vector<std::string> topics) {
+  QuestionTermCount q{n, n};
+  q.topics = std::move(topics);
+  return q;
+}
+
+CurrentFirstKey About(CurrentFirstKey k, std::vector<std::string> topics, std::vector<std::string> facts = {}) {
+  k.read_topics = [topics] { return topics; };
+  k.read_facts = [facts] { return facts; };
+  return k;
+}
+
+TEST(CurrentFirstTest, AChangeOfTheQuestionsTopicPassesTheAnswerItSharesNoWordWith) {
+  // "Who is my employer?" (employer, who): "My employer is Siemens, been there since 2019", later
+  // "started at Bosch on monday, new badge and everything": no word of the question, none of the
+  // older statement, but both are about work, and the newer states a change.
+  std::vector<CurrentFirstKey> keys = {About(Key(100, {"employ"}), {"work"}), About(Change(200, {}), {"work"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"work"})), (std::vector<size_t>{1, 0}));
+  // Not when the question asks about another topic, nor when the newer only says how it is.
+  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"residence"})), (std::vector<size_t>{0, 1}));
+  std::vector<CurrentFirstKey> plain = {About(Key(100, {"employ"}), {"work"}), About(Key(200, {}), {"work"})};
+  EXPECT_EQ(CurrentFirstOrder(plain, OnTopics(2, {"work"})), (std::vector<size_t>{0, 1}));
+  // Nor when the older does not answer the question by its terms (a topic alone is too little).
+  std::vector<CurrentFirstKey> unanswered = {About(Key(100, {}), {"work"}), About(Change(200, {}), {"work"})};
+  EXPECT_EQ(CurrentFirstOrder(unanswered, OnTopics(2, {"work"})), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AChangeOfTheTopicAboutSomeoneElseOrAnotherSlotPassesNothing) {
+  // "My brother quit his job and joined a bakery" is his change, not the speaker's.
+  std::vector<CurrentFirstKey> brother = {About(Key(100, {"work"}), {"work"}),
+                                          About(Change(200, {}), {"@brother", "work"})};
+  EXPECT_EQ(CurrentFirstOrder(brother, OnTopics(1, {"work"})), (std::vector<size_t>{0, 1}));
+  // Unless the question asks about him, or the older statement names him too.
+  EXPECT_EQ(CurrentFirstOrder(brother, OnTopics(1, {"@brother", "work"})), (std::vector<size_t>{1, 0}));
+  // Facts of other slots read from both: staging's version is not production's.
+  std::vector<CurrentFirstKey> slots = {About(Key(100, {"version"}), {"version"}, {"prod|version|"}),
+                                        About(Change(200, {}), {"version"}, {"staging|version|"})};
+  EXPECT_EQ(CurrentFirstOrder(slots, OnTopics(1, {"version"})), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AChangeOnTheQuestionsTopicNeedNotHoldHalfItsTerms) {
+  // "Which React version does the web app use?" (react version web app use): "The web app is built
+  // with React 17", later "React was upgraded to 18" (claim "React version 18": react, version).
+  std::vector<CurrentFirstKey> keys = {Key(100, {"app", "react", "web"}), About(Change(200, {"react", "version"}), {"version"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(5)), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(5, {"version"})), (std::vector<size_t>{1, 0}));
+}
+
+TEST(CurrentFirstTest, TopicsAndFactsAreReadOnlyWhenCompared) {
+  int reads = 0;
+  std::vector<CurrentFirstKey> keys = {Key(300, {"a"}), Key(200, {"a"})};
+  for (CurrentFirstKey& k : keys) {
+    k.read_topics = [&reads] { ++reads; return std::vector<std::string>{"work"}; };
+    k.read_facts = [&reads] { ++reads; return std::vector<std::string>{}; };
+  }
+  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(1, {"work"})), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(reads, 0);
+}
+
 TEST(CurrentFirstTest, AStanceIsReadOnlyWhenAnOrderNeedsIt) {
   int reads = 0;
   std::vector<CurrentFirstKey> keys = {Key(300, {"a"}), Key(200, {"a"}), Key(100, {"a"})};

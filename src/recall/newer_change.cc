@@ -1,6 +1,7 @@
 #include "recall/newer_change.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -47,6 +48,56 @@ bool AboutOneThing(const std::set<std::string>& a, const std::set<std::string>& 
   size_t shared = 0;
   for (const std::string& term : a) shared += b.contains(term) ? 1 : 0;
   return shared > 0 && kSharedQuarter * shared >= std::min(a.size(), b.size());
+}
+
+// What the question and the older statement are about (RecallContext::topics_of; empty when
+// unset): the topics they share, and the people either names through the speaker.
+struct SharedAboutness {
+  std::vector<std::string> topics;  // sorted
+  std::vector<std::string> people;  // kPersonTopic entries, sorted
+};
+SharedAboutness AboutBoth(RecallContext& ctx, std::string_view question, const RecallItem& older) {
+  SharedAboutness about;
+  if (!ctx.topics_of) return about;
+  const std::vector<std::string> asked = ctx.topics_of(question);
+  const std::vector<std::string> held = ItemTopics(ctx.topics_of, older);
+  std::set_intersection(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.topics));
+  std::set_union(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.people));
+  std::erase_if(about.topics, [](const std::string& t) { return t.starts_with(kPersonTopic); });
+  std::erase_if(about.people, [](const std::string& t) { return !t.starts_with(kPersonTopic); });
+  return about;
+}
+
+// What the later events are searched with: the older statement's opening and the words of the
+// topics it shares with the question (a change of "I drink oat-milk lattes every morning" may say
+// only "it's herbal tea for me now").
+std::string SearchText(RecallContext& ctx, std::string_view statement, const std::vector<std::string>& topics) {
+  std::string text(statement);
+  for (const std::string& topic : topics) {
+    for (const std::string& word : ctx.topic_words ? ctx.topic_words(topic) : std::vector<std::string>{}) {
+      text += ' ';
+      text += word;
+    }
+  }
+  return text;
+}
+
+// True when `text` (a statement of change) is about one of the shared topics and names no one
+// through the speaker whom the question or the older statement does not ("My brother quit his job"
+// is his change). Read on the whole text, not on its change sentences alone: a change of topic
+// says its new value in words of the present ("it's herbal tea for me now"), which
+// ChangeSentences leaves out.
+bool ChangesATopic(RecallContext& ctx, std::string_view text, const SharedAboutness& about) {
+  if (about.topics.empty()) return false;
+  bool on_topic = false;
+  for (const std::string& topic : ctx.topics_of(text)) {
+    if (topic.starts_with(kPersonTopic)) {
+      if (!std::binary_search(about.people.begin(), about.people.end(), topic)) return false;
+    } else {
+      on_topic = on_topic || std::binary_search(about.topics.begin(), about.topics.end(), topic);
+    }
+  }
+  return on_topic;
 }
 
 // The single-valued facts `item` is or was read into: a claim's conflict key, an event's claims'.
@@ -97,8 +148,9 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
   // After it was last said, within the question's own since and until.
   const TimestampMs since = std::max(question.since.value_or(0), LastSaid(older) + 1);
   if (question.until && *question.until <= since) return std::optional<RecallItem>{};
+  const SharedAboutness about = AboutBoth(ctx, question.text, older);
   RecallQuery search;
-  search.text = std::string(statement);
+  search.text = SearchText(ctx, statement, about.topics);
   search.namespace_name = question.namespace_name;
   search.session_id = question.session_id;
   search.limit = kNewerChangePool;
@@ -136,7 +188,7 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
       const CurrentFirstKey newer = CurrentFirstKeyOf(item);
       if (!key.speaker.empty() && !newer.speaker.empty() && newer.speaker != key.speaker) continue;
       if (!text::SaysAChange(ctx.now_stance(item.text))) continue;
-      if (!AboutOneThing(ChangedTerms(ctx, item.text), older_terms)) continue;
+      if (!AboutOneThing(ChangedTerms(ctx, item.text), older_terms) && !ChangesATopic(ctx, item.text, about)) continue;
       auto other = OtherFacts(ctx, *older_facts, item);
       if (!other) return other.error();
       if (*other) continue;

@@ -12,7 +12,11 @@
 // kNewerChangePool matches the first that is said by the same speaker, states a change
 // (RecallContext::now_stance, write/extraction/change_statement.h) and whose sentences stating
 // the change share content terms with the older statement (text::IsFunctionTerm: at least one,
-// and a quarter of the shorter one's) is its newer change — unless single-valued facts were
+// and a quarter of the shorter one's), or are about a topic of the question that the older
+// statement is about too (RecallContext::topics_of, data/lexicon/topics.tsv; the search then adds
+// that topic's words: "I've given up coffee completely, it's herbal tea for me now" changes "I
+// drink oat-milk lattes every morning" for "What do I drink in the morning?"), is its newer
+// change — unless single-valued facts were
 // read from both and none is the same (claims' conflict keys: "We upgraded us-east to kubernetes
 // 1.29; eu-west is unchanged" is not a change of "The eu-west cluster runs kubernetes 1.27").
 //

@@ -97,12 +97,31 @@ struct ClaimSlot {
   std::string replaced_id;
 };
 
+// The conflict keys of the single-valued facts read from an item (CurrentFirstKey::Facts): a
+// claim's own (`slot`), an event's claims'. A store error is kept in `*error` (the first only)
+// and reads as none.
+std::vector<std::string> FactsReadFrom(RecallContext& ctx, const RecallItem& item, const std::string& slot,
+                                       Status& error) {
+  if (item.type == "claim") return slot.empty() ? std::vector<std::string>{} : std::vector<std::string>{slot};
+  std::vector<std::string> facts;
+  Status st = ctx.db.ReadTransaction([&]() -> Status {
+    auto keys = ctx.claims.ConflictKeysReadFrom(item.id);
+    if (!keys) return keys.error();
+    facts = std::move(*keys);
+    return Status::Ok();
+  });
+  if (!st.ok() && error.ok()) error = st;
+  std::sort(facts.begin(), facts.end());
+  return facts;
+}
+
 // Current-first order (recall/current_first.h) of the items and their parallel strengths;
 // `slots[i]` is item i's ClaimSlot (empty for events; the vector may be shorter than `items`).
-Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::less<>>& question,
-                         const std::vector<ClaimSlot>& slots, std::vector<RecallItem>& items,
-                         std::vector<double>& strength) {
+Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
+                         const std::set<std::string, std::less<>>& question, const std::vector<ClaimSlot>& slots,
+                         std::vector<RecallItem>& items, std::vector<double>& strength) {
   text::Analyzer& analyzer = ctx.analyzer;
+  Status read_error = Status::Ok();  // the first error of a key's read_facts
   std::vector<CurrentFirstKey> keys;
   keys.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
@@ -124,14 +143,18 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
     if (ctx.now_stance) {
       key.read_stance = [&stance = ctx.now_stance, &item] { return stance(StatementOf(item)); };
     }
+    if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
+    key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
     std::sort(key.held.begin(), key.held.end());
     key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
     key.content_held = static_cast<size_t>(std::count_if(key.held.begin(), key.held.end(), IsContentTerm));
     keys.push_back(std::move(key));
   }
-  const QuestionTermCount count{question.size(),
-                                static_cast<size_t>(std::count_if(question.begin(), question.end(), IsContentTerm))};
+  QuestionTermCount count{question.size(),
+                          static_cast<size_t>(std::count_if(question.begin(), question.end(), IsContentTerm))};
+  if (ctx.topics_of) count.topics = ctx.topics_of(question_text);
   std::vector<size_t> order = CurrentFirstOrder(keys, count);
+  if (!read_error.ok()) return read_error;
   std::vector<RecallItem> items_in_order;
   std::vector<double> strength_in_order;
   items_in_order.reserve(items.size());
@@ -146,28 +169,42 @@ Status OrderCurrentFirst(RecallContext& ctx, const std::set<std::string, std::le
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
 // "speaker: content" (the form the full-text index holds), a claim's text.
-// True when `item` holds at least half of the question's content terms (text::IsFunctionTerm):
-// the statement it answers with is about what the question asks, so a change of it is too.
-bool AnswersTheQuestion(text::Analyzer& analyzer, const RecallItem& item,
+// True when `item` holds at least half of the question's content terms (text::IsFunctionTerm), or
+// one of them and a topic of the question (RecallContext::topics_of: "我每天早上都喝一杯拿铁" for
+// "我早上喝什么？", whose bigrams 上喝 and 喝什 no statement holds): the statement it answers
+// with is about what the question asks, so a change of it is too.
+bool AnswersTheQuestion(RecallContext& ctx, const RecallItem& item, std::string_view question_text,
                         const std::set<std::string, std::less<>>& question) {
   size_t content = 0, held = 0;
   for (const std::string& term : question) content += IsContentTerm(term) ? 1 : 0;
-  for (const std::string& token : analyzer.QueryTokenSet(item.text)) {
+  for (const std::string& token : ctx.analyzer.QueryTokenSet(item.text)) {
     held += question.count(token) > 0 && IsContentTerm(token) ? 1 : 0;
   }
-  return held > 0 && 2 * held >= content;
+  if (held == 0) return false;
+  if (2 * held >= content) return true;
+  if (!ctx.topics_of) return false;
+  const std::vector<std::string> asked = ctx.topics_of(question_text);
+  for (const std::string& topic : ItemTopics(ctx.topics_of, item)) {
+    if (topic[0] != kPersonTopic && std::binary_search(asked.begin(), asked.end(), topic)) return true;
+  }
+  return false;
 }
 
 // `ctx` as current-first order reads statements for `query`: for a question about how things
-// usually are, a temporary change says nothing of it (text::AsksAboutTheUsual).
+// usually are (text::AsksAboutTheUsual), a temporary change says nothing of it; a state said with
+// its end (kBounded) answers only a question that names the present (text::NamesThePresent) and
+// not one about the usual.
 RecallContext ForTheQuestion(const RecallContext& ctx, const RecallQuery& query) {
   RecallContext for_question = ctx;
-  if (ctx.now_stance && text::AsksAboutTheUsual(query.text)) {
-    for_question.now_stance = [stance = ctx.now_stance](std::string_view text) {
-      const text::NowStance s = stance(text);
-      return s == text::NowStance::kTemporary ? text::NowStance::kNotNow : s;
-    };
-  }
+  if (!ctx.now_stance) return for_question;
+  const bool usual = text::AsksAboutTheUsual(query.text);
+  const bool present = !usual && text::NamesThePresent(query.text);
+  for_question.now_stance = [stance = ctx.now_stance, usual, present](std::string_view text) {
+    const text::NowStance s = stance(text);
+    if (s == text::NowStance::kTemporary && usual) return text::NowStance::kNotNow;
+    if (s == text::NowStance::kBounded) return present ? text::NowStance::kTemporary : text::NowStance::kNotNow;
+    return s;
+  };
   return for_question;
 }
 
@@ -177,7 +214,7 @@ RecallContext ForTheQuestion(const RecallContext& ctx, const RecallQuery& query)
 Status PlaceNewerChangeFirst(RecallContext& ctx, const RecallQuery& query,
                              const std::set<std::string, std::less<>>& question, std::vector<RecallItem>& items,
                              std::vector<double>& strength) {
-  if (items.empty() || !AnswersTheQuestion(ctx.analyzer, items.front(), question)) return Status::Ok();
+  if (items.empty() || !AnswersTheQuestion(ctx, items.front(), query.text, question)) return Status::Ok();
   auto newer = FindNewerChange(ctx, query, items.front());
   if (!newer) return newer.error();
   if (!newer->has_value()) return Status::Ok();
@@ -606,7 +643,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   // and a later change of the first item above it.
   if (result.intent == "current" && !temporal && AsksAboutNow(query)) {
     RecallContext now_ctx = ForTheQuestion(ctx, query);
-    Status ordered = OrderCurrentFirst(now_ctx, question_terms, slot_of_item, result.items, item_strength);
+    Status ordered = OrderCurrentFirst(now_ctx, query.text, question_terms, slot_of_item, result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);
     if (query.include_events) {
       Status placed = PlaceNewerChangeFirst(now_ctx, query, question_terms, result.items, item_strength);

@@ -1,5 +1,6 @@
 #include "text/query_intent.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,45 +26,54 @@ std::vector<std::string> AsciiWords(std::string_view s) {
   return words;
 }
 
-}  // namespace
-
-bool AsksAboutTheUsual(std::string_view question) {
-  static constexpr std::string_view kChinese[] = {"平时", "平常", "一般", "通常", "往常"};
-  for (std::string_view marker : kChinese) {
-    if (question.find(marker) != std::string_view::npos) return true;
-  }
-  static constexpr std::string_view kWords[] = {"usually", "normally", "typically", "generally"};
-  const std::vector<std::string> words = AsciiWords(question);
-  for (size_t i = 0; i < words.size(); ++i) {
-    for (std::string_view w : kWords) {
-      if (words[i] == w) return true;
-    }
-    if (i + 1 < words.size() && words[i] == "most" && words[i + 1] == "days") return true;
+// True when `words` (lower case) holds `phrase` (words separated by single spaces) at `at`.
+bool PhraseAt(const std::vector<std::string>& words, size_t at, std::string_view phrase) {
+  for (; at < words.size(); ++at) {
+    const size_t space = phrase.find(' ');
+    if (words[at] != phrase.substr(0, space)) return false;
+    if (space == std::string_view::npos) return true;
+    phrase.remove_prefix(space + 1);
   }
   return false;
 }
 
-bool AsksAboutHistory(std::string_view question) {
-  static constexpr std::string_view kChinese[] = {"之前", "以前", "从前", "原来", "原先", "过去", "曾经", "以往"};
-  for (std::string_view marker : kChinese) {
+// True when `question` holds one of `chinese` (substrings) or one of `phrases` (whole ASCII words,
+// case-insensitive, "at the moment" as three consecutive words).
+bool MentionsAny(std::string_view question, std::span<const std::string_view> chinese,
+                 std::span<const std::string_view> phrases) {
+  for (std::string_view marker : chinese) {
     if (question.find(marker) != std::string_view::npos) return true;
   }
-  static constexpr std::string_view kWords[] = {"before", "previously", "formerly", "originally", "anymore"};
-  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
-      {"used", "to"}, {"at", "first"}, {"no", "longer"}, {"any", "more"}};
   const std::vector<std::string> words = AsciiWords(question);
   for (size_t i = 0; i < words.size(); ++i) {
-    for (std::string_view w : kWords) {
-      if (words[i] == w) return true;
-    }
-    if (i + 1 < words.size()) {
-      for (const auto& [a, b] : kPairs) {
-        if (words[i] == a && words[i + 1] == b) return true;
-      }
-      if (i + 2 < words.size() && words[i] == "in" && words[i + 1] == "the" && words[i + 2] == "past") return true;
+    for (std::string_view phrase : phrases) {
+      if (PhraseAt(words, i, phrase)) return true;
     }
   }
   return false;
+}
+
+}  // namespace
+
+bool AsksAboutTheUsual(std::string_view question) {
+  static constexpr std::string_view kChinese[] = {"平时", "平常", "一般", "通常", "往常"};
+  static constexpr std::string_view kPhrases[] = {"usually", "normally", "typically", "generally", "most days"};
+  return MentionsAny(question, kChinese, kPhrases);
+}
+
+bool NamesThePresent(std::string_view question) {
+  static constexpr std::string_view kChinese[] = {"现在", "目前", "当前", "眼下", "此刻", "这会儿", "这几天",
+                                                  "这两天", "这周", "这段时间", "最近", "今天"};
+  static constexpr std::string_view kPhrases[] = {"now",           "currently",  "today",     "tonight", "presently",
+                                                  "at the moment", "these days", "this week", "at present"};
+  return MentionsAny(question, kChinese, kPhrases);
+}
+
+bool AsksAboutHistory(std::string_view question) {
+  static constexpr std::string_view kChinese[] = {"之前", "以前", "从前", "原来", "原先", "过去", "曾经", "以往"};
+  static constexpr std::string_view kPhrases[] = {"before",  "previously", "formerly",  "originally", "anymore",
+                                                  "used to", "at first",   "no longer", "any more",   "in the past"};
+  return MentionsAny(question, kChinese, kPhrases);
 }
 
 bool AsksAboutPresentState(std::string_view question) {

@@ -85,6 +85,7 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   }
   const bool past = HasMarker(lex, lowered, "past");
   if (past && !HasMarker(lex, lowered, "now")) return NowStance::kNotNow;
+  if (HasMarker(lex, lowered, "bounded")) return NowStance::kBounded;
   if (HasMarker(lex, lowered, "temporary")) return NowStance::kTemporary;
   if (now_words) {
     for (std::string_view kind : kChangeKinds) {
@@ -101,14 +102,16 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
 
 NowStance ReadNowStance(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
-  bool any = false, all_not_now = true, temporary = false;
+  bool any = false, all_not_now = true, temporary = false, bounded = false;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const NowStance stance = SentenceStance(lex, rules::SpanText(text, s.span), s.question);
     if (stance == NowStance::kChange) return NowStance::kChange;
     any = true;
     temporary = temporary || stance == NowStance::kTemporary;
+    bounded = bounded || stance == NowStance::kBounded;
     all_not_now = all_not_now && stance == NowStance::kNotNow;
   }
+  if (bounded) return NowStance::kBounded;
   if (temporary) return NowStance::kTemporary;
   return any && all_not_now ? NowStance::kNotNow : NowStance::kPlain;
 }
@@ -118,7 +121,8 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
   std::vector<std::string_view> sentences;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const std::string_view sentence = rules::SpanText(text, s.span);
-    if (text::SaysAChange(SentenceStance(lex, sentence, s.question, /*now_words=*/false))) {
+    const NowStance stance = SentenceStance(lex, sentence, s.question, /*now_words=*/false);
+    if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
       sentences.push_back(sentence);
     }
   }

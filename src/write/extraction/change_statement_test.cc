@@ -18,7 +18,9 @@ TEST(ChangeStatementTest, ChangeVerbsAndNowWordsStateAChange) {
 TEST(ChangeStatementTest, CorrectionsAndTemporaryStatesCount) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("Sorry, I meant room 214, not 241."));
   EXPECT_EQ(NowStance::kTemporary, ReadNowStance("For now the nightly build runs on the spare box."));
-  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("这两天临时在国贸办公室办公。"));
+  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("临时在国贸办公室办公。"));
+  // With its span said (这两天, "these two days"), a temporary state is bounded.
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("这两天临时在国贸办公室办公。"));
   // A lasting change in another sentence wins.
   EXPECT_EQ(NowStance::kChange, ReadNowStance("I moved to Leeds. For now I'm renting."));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("说错了，会议在三楼"));
@@ -67,6 +69,22 @@ TEST(ChangeStatementTest, AnyOfSeveralSentencesMayStateIt) {
 }
 
 }  // namespace
+TEST(ChangeStatementTest, AStateSaidWithItsEndIsBounded) {
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("Raj is on PTO, Lena's covering on-call till Monday."));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("For the next few days, reach me at 555-0199."));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("三楼这周装修，先在五楼会议室办公。"));
+  // An open-ended temporary change is not bounded, and a past span is no state of now.
+  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("I'm switching to light mode for a while."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I used to live in Boston until 2019."));
+  // A bounded sentence says how things stand for now: the later-change search reads it.
+  EXPECT_EQ(ChangeSentences("Hi. Until Friday I'm at the Leeds office.").size(), 1u);
+}
+
+TEST(ChangeStatementTest, AStateBackAgainIsAChange) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Search has been fully operational again since the reindex."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("登录服务恢复正常。"));
+}
+
 TEST(ChangeStatementTest, ChangeSentencesAreTheOnesThatStateIt) {
   const std::string text = "Great to hear from you! I left Hillside last month. Any tips for a tutor?";
   const std::vector<std::string_view> sentences = ChangeSentences(text);

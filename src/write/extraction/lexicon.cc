@@ -135,6 +135,9 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         if (!verb.negated) lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if ((name == "markers.tsv" || name == "episode_signals.tsv") && need(2)) {
         lex.markers_[c[0]].push_back(Lower(c[1]));
+      } else if (name == "topics.tsv" && need(2)) {
+        lex.topics_of_word_[Lower(c[0])].push_back(c[1]);
+        lex.words_of_topic_[c[1]].push_back(Lower(c[0]));
       } else if (name == "relations.tsv" && need(1)) {
         lex.relations_.insert(Lower(c[0]));
       } else if (name == "identifier_parts.tsv" && need(1)) {
@@ -147,6 +150,8 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
   lex.verb_set_ = PhraseSet(Keys(lex.verbs_));
   lex.facet_set_ = PhraseSet(Keys(lex.facets_));
   lex.attribute_word_set_ = PhraseSet(Keys(lex.attribute_words_));
+  lex.topic_word_set_ = PhraseSet(Keys(lex.topics_of_word_));
+  lex.relation_set_ = PhraseSet(std::vector<std::string>(lex.relations_.begin(), lex.relations_.end()));
   return lex;
 }
 
@@ -214,6 +219,29 @@ std::string Lexicon::SearchWords(std::string_view attribute, std::string_view sl
     out += w;
   }
   return out;
+}
+
+std::vector<std::string> Lexicon::Topics(std::string_view text) const {
+  std::vector<std::string> topics;
+  for (const PhraseHit& hit : topic_word_set_.Find(Lower(text))) {
+    auto it = topics_of_word_.find(hit.phrase);
+    if (it != topics_of_word_.end()) topics.insert(topics.end(), it->second.begin(), it->second.end());
+  }
+  std::sort(topics.begin(), topics.end());
+  topics.erase(std::unique(topics.begin(), topics.end()), topics.end());
+  return topics;
+}
+
+std::vector<std::string> Lexicon::RelationsIn(std::string_view text) const {
+  std::vector<std::string> words;
+  for (PhraseHit& hit : relation_set_.Find(Lower(text))) words.push_back(std::move(hit.phrase));
+  return words;
+}
+
+const std::vector<std::string>& Lexicon::TopicWords(std::string_view topic) const {
+  static const std::vector<std::string> kNone;
+  auto it = words_of_topic_.find(topic);
+  return it == words_of_topic_.end() ? kNone : it->second;
 }
 
 bool Lexicon::IsRelation(std::string_view word) const { return relations_.count(Lower(word)) > 0; }

@@ -105,6 +105,15 @@ class Lexicon {
   // may say without saying its value ("job" → "job title position 职位 职业 工作 work as ..."):
   // claims are indexed with them (claim_writer.h). "" when the lexicon names neither.
   std::string SearchWords(std::string_view attribute, std::string_view slot) const;
+  // The topics `text` is about (topics.tsv: "Where am I based?" and "we relocated to Glasgow" →
+  // "residence"), sorted, each once; empty when it names none. Any case; English words match
+  // whole words, Chinese ones anywhere.
+  std::vector<std::string> Topics(std::string_view text) const;
+  // The relation words of relations.tsv in `text` ("my brother quit his job" → "brother"), lower
+  // case, in text order; matched as Topics matches.
+  std::vector<std::string> RelationsIn(std::string_view text) const;
+  // The words of `topic` (topics.tsv), lower case, in file order; empty for an unknown topic.
+  const std::vector<std::string>& TopicWords(std::string_view topic) const;
 
  private:
   std::map<std::string, AttributeInfo, std::less<>> attributes_;
@@ -117,9 +126,12 @@ class Lexicon {
   std::set<std::string, std::less<>> identifier_parts_;
   // "attribute\tslot" → the words naming it, in file order (SearchWords).
   std::map<std::string, std::vector<std::string>, std::less<>> words_of_attribute_;
+  // topics.tsv: word → its topics, and topic → its words (Topics, TopicWords).
+  std::map<std::string, std::vector<std::string>, std::less<>> topics_of_word_;
+  std::map<std::string, std::vector<std::string>, std::less<>> words_of_topic_;
   // Indexes of the phrase lists above (built by Parse).
   std::map<std::string, PhraseSet, std::less<>> marker_sets_;
-  PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_;
+  PhraseSet value_set_, verb_set_, facet_set_, attribute_word_set_, topic_word_set_, relation_set_;
 };
 
 // Phrases of `phrases` found in `lowered` (see Lexicon::FindMarkers). Exposed for the tests.

@@ -1,5 +1,7 @@
 #include "write/extraction/lexicon.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "write/extraction/lexicon_data.h"
@@ -41,6 +43,19 @@ TEST(LexiconTest, TheCompiledLexiconKnowsTheIssueExamples) {
   EXPECT_EQ(lex.AttributeWord("home")->attribute, "lives_in");
   EXPECT_TRUE(lex.Attribute("version")->facets.count("deployment") > 0);
   EXPECT_TRUE(lex.IsRelation("husband"));
+}
+
+TEST(LexiconTest, TopicsAreReadFromTheWordsOfAStatementOrAQuestion) {
+  const Lexicon& lex = Lexicon::Get();
+  EXPECT_EQ(lex.Topics("Where am I based?"), (std::vector<std::string>{"residence"}));
+  EXPECT_EQ(lex.Topics("So we RELOCATED to Glasgow in the spring"), (std::vector<std::string>{"residence"}));
+  EXPECT_EQ(lex.Topics("已经搬去深圳啦"), (std::vector<std::string>{"residence"}));
+  EXPECT_TRUE(lex.Topics("I had a lovely afternoon").empty());
+  EXPECT_TRUE(lex.Topics("a homely place").empty());  // whole words only
+  const std::vector<std::string>& words = lex.TopicWords("drink");
+  EXPECT_NE(std::find(words.begin(), words.end(), "coffee"), words.end());
+  EXPECT_TRUE(lex.TopicWords("no such topic").empty());
+  EXPECT_EQ(lex.RelationsIn("My Brother quit his job, 我老婆也是"), (std::vector<std::string>{"brother", "老婆"}));
 }
 
 }  // namespace
