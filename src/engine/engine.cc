@@ -32,7 +32,6 @@
 #include "providers/embedder_factory.h"
 #include "providers/rerank_client.h"
 #include "recall/context_packet.h"
-#include "recall/current_first.h"
 #include "recall/dense_index.h"
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
@@ -60,6 +59,7 @@
 #include "write/extraction/change_statement.h"
 #include "write/extraction/extractor_factory.h"
 #include "write/extraction/lexicon.h"
+#include "write/extraction/statement_topics.h"
 #include "write/extraction_worker.h"
 #include "working/working_memory.h"
 
@@ -75,17 +75,6 @@ std::string DefaultDatabasePath() {
 }
 
 namespace {
-
-// RecallContext::topics_of: the lexicon's topics of `text` and the people it names through the
-// speaker ("@brother"), sorted.
-std::vector<std::string> TopicsOf(std::string_view text) {
-  const extraction::Lexicon& lex = extraction::Lexicon::Get();
-  std::vector<std::string> topics = lex.Topics(text);
-  for (const std::string& word : lex.RelationsIn(text)) topics.push_back(kPersonTopic + word);
-  std::sort(topics.begin(), topics.end());
-  topics.erase(std::unique(topics.begin(), topics.end()), topics.end());
-  return topics;
-}
 
 // The newest events of a session's lineage that working memory reads (Engine::Working).
 constexpr size_t kWorkingMaxEvents = 10000;
@@ -316,7 +305,7 @@ class EngineImpl final : public Engine {
       RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
       ctx.now_stance = extraction::ReadNowStance;
       ctx.change_sentences = extraction::ChangeSentences;
-      ctx.topics_of = TopicsOf;
+      ctx.topics_of = extraction::StatementTopics;
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it

@@ -21,7 +21,7 @@ bool SharesATerm(const std::vector<std::string>& a, const std::vector<std::strin
 bool NamesSomeoneElse(const std::vector<std::string>& newer, const std::vector<std::string>& older,
                       const QuestionTermCount& question) {
   for (const std::string& topic : newer) {
-    if (topic.empty() || topic[0] != kPersonTopic) continue;
+    if (topic.empty() || topic[0] != text::kPersonTopic) continue;
     if (!std::binary_search(older.begin(), older.end(), topic) &&
         !std::binary_search(question.topics.begin(), question.topics.end(), topic)) {
       return true;

@@ -46,12 +46,9 @@
 
 #include "engram/types.h"
 #include "text/now_stance.h"
+#include "text/person_topic.h"
 
 namespace engram {
-
-// Before a relation word among an item's topics: a person it names through the speaker ("@brother"
-// for "my brother quit his job"; RecallContext::topics_of).
-inline constexpr char kPersonTopic = '@';
 
 // What current-first order knows of one recalled item.
 struct CurrentFirstKey {

@@ -45,10 +45,10 @@ struct RecallContext {
   // The sentences of a text that state a change (write/extraction/change_statement.h's
   // ChangeSentences), for recall/newer_change.h; null = none.
   std::function<std::vector<std::string_view>(std::string_view text)> change_sentences;
-  // The topics a text is about, sorted, each once (the engine gives write/extraction/lexicon.h's
-  // Lexicon::Topics: "we relocated to Glasgow" → "residence"), and the people it names through
-  // the speaker, each as kPersonTopic (recall/current_first.h) and its relation word (Lexicon::RelationsIn: "my brother
-  // quit his job" → "@brother"), for current-first order and the later-change search; null = none.
+  // The topics a text is about, sorted, each once (the engine gives
+  // write/extraction/statement_topics.h's StatementTopics: "we relocated to Glasgow" →
+  // "residence", "Postgres 16" → "version", "my brother quit his job" → text::kPersonTopic +
+  // "brother"), for current-first order and the later-change search; null = none.
   std::function<std::vector<std::string>(std::string_view text)> topics_of;
   // The words of a topic (Lexicon::TopicWords), for the later-change search; null = none.
   std::function<std::vector<std::string>(std::string_view topic)> topic_words;

@@ -54,7 +54,7 @@ bool AboutOneThing(const std::set<std::string>& a, const std::set<std::string>& 
 // unset): the topics they share, and the people either names through the speaker.
 struct SharedAboutness {
   std::vector<std::string> topics;  // sorted
-  std::vector<std::string> people;  // kPersonTopic entries, sorted
+  std::vector<std::string> people;  // text::kPersonTopic entries, sorted
 };
 SharedAboutness AboutBoth(RecallContext& ctx, std::string_view question, const RecallItem& older) {
   SharedAboutness about;
@@ -63,8 +63,8 @@ SharedAboutness AboutBoth(RecallContext& ctx, std::string_view question, const R
   const std::vector<std::string> held = ItemTopics(ctx.topics_of, older);
   std::set_intersection(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.topics));
   std::set_union(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.people));
-  std::erase_if(about.topics, [](const std::string& t) { return t.starts_with(kPersonTopic); });
-  std::erase_if(about.people, [](const std::string& t) { return !t.starts_with(kPersonTopic); });
+  std::erase_if(about.topics, [](const std::string& t) { return t.starts_with(text::kPersonTopic); });
+  std::erase_if(about.people, [](const std::string& t) { return !t.starts_with(text::kPersonTopic); });
   return about;
 }
 
@@ -91,7 +91,7 @@ bool ChangesATopic(RecallContext& ctx, std::string_view text, const SharedAboutn
   if (about.topics.empty()) return false;
   bool on_topic = false;
   for (const std::string& topic : ctx.topics_of(text)) {
-    if (topic.starts_with(kPersonTopic)) {
+    if (topic.starts_with(text::kPersonTopic)) {
       if (!std::binary_search(about.people.begin(), about.people.end(), topic)) return false;
     } else {
       on_topic = on_topic || std::binary_search(about.topics.begin(), about.topics.end(), topic);

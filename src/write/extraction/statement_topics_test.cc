@@ -1,0 +1,32 @@
+#include "write/extraction/statement_topics.h"
+
+#include <gtest/gtest.h>
+
+namespace engram::extraction {
+namespace {
+
+TEST(StatementTopicsTest, AVersionIsNamedByItsShape) {
+  EXPECT_TRUE(NamesAVersion("We're on PostgreSQL 13 in production."));
+  EXPECT_TRUE(NamesAVersion("The upgrade to Postgres 16 went through last night"));
+  EXPECT_TRUE(NamesAVersion("已经全部迁到 JDK 21 了"));
+  EXPECT_TRUE(NamesAVersion("bumped the base image to python 3.12."));
+  EXPECT_TRUE(NamesAVersion("component-00 当前版本是 v1.1"));
+  EXPECT_TRUE(NamesAVersion("we're on v3 now"));
+}
+
+TEST(StatementTopicsTest, DatesAgesCountsAndCodesAreNoVersions) {
+  EXPECT_FALSE(NamesAVersion("See you on May 5, or Sunday 14."));
+  EXPECT_FALSE(NamesAVersion("I'm 34 and I have 2 cats."));
+  EXPECT_FALSE(NamesAVersion("My flight lands at gate B12, Room 301."));
+  EXPECT_FALSE(NamesAVersion("I was born in 1988."));
+  EXPECT_FALSE(NamesAVersion("It ends. 12 people came."));
+}
+
+TEST(StatementTopicsTest, TopicsPeopleAndVersionsTogether) {
+  EXPECT_EQ(StatementTopics("My brother upgraded to iOS 17"), (std::vector<std::string>{"@brother", "version"}));
+  EXPECT_EQ(StatementTopics("我老公搬去深圳了"), (std::vector<std::string>{"@老公", "residence"}));
+  EXPECT_TRUE(StatementTopics("What a lovely afternoon").empty());
+}
+
+}  // namespace
+}  // namespace engram::extraction
