@@ -209,9 +209,19 @@ bool IsPronounName(std::string_view name) {
 
 // ---- clauses --------------------------------------------------------------------------------------
 
-// " and I ...", " but we ...": a conjunction before a subject pronoun joins two clauses. Returns
-// the length of " and " / " but " at `i`, or 0.
-size_t JointBeforeSubject(std::string_view content, size_t i, size_t end) {
+// True when a verb or change marker of the lexicon starts at `at` of `low` (lower case).
+bool VerbStartsAt(const Lexicon& lex, std::string_view low, size_t at, size_t end) {
+  std::string_view rest = low.substr(at, end - at);
+  std::vector<PhraseHit> verbs = lex.FindVerbs(rest), change = lex.FindMarkers(rest, "change");
+  return (!verbs.empty() && verbs.front().begin == 0) || (!change.empty() && change.front().begin == 0);
+}
+
+// " and I ...", " but we ...": a conjunction before a subject pronoun joins two clauses, and so
+// does one before a capitalised name that a verb of the lexicon follows ("Tom stepped down and
+// Maria took over as tech lead"; not "I work at Ernst and Young"). Returns the length of " and " /
+// " but " at `i`, or 0.
+size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::string_view low, size_t i,
+                          size_t end) {
   for (std::string_view joint : {" and ", " but ", " so "}) {
     if (!StartsWithAt(content, i, joint)) continue;
     size_t w = i + joint.size();
@@ -221,13 +231,16 @@ size_t JointBeforeSubject(std::string_view content, size_t i, size_t end) {
     for (std::string_view pronoun : {"i", "i'm", "i've", "we", "we're", "my", "our", "he", "she", "they"}) {
       if (word == pronoun) return joint.size();
     }
+    const bool name = e > w + 1 && content[w] >= 'A' && content[w] <= 'Z';
+    if (name && VerbStartsAt(lex, low, SkipSpaces(content, e, end), end)) return joint.size();
   }
   return 0;
 }
 
 // Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
 // Monday" is one clause).
-std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool keep_commas) {
+std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std::string_view low, Span sentence,
+                               bool keep_commas) {
   std::vector<Span> out;
   size_t start = sentence.begin;
   auto cut = [&](size_t at, size_t len) {
@@ -247,7 +260,7 @@ std::vector<Span> SplitClauses(std::string_view content, Span sentence, bool kee
     } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
       cut(i, 1);
       ++i;
-    } else if (size_t len = JointBeforeSubject(content, i, sentence.end); len > 0) {
+    } else if (size_t len = JointBeforeSubject(lex, content, low, i, sentence.end); len > 0) {
       cut(i, len);
       i += len;
     } else {
@@ -855,9 +868,28 @@ class ClauseReader {
     n = SkipAdverbs(n);  // "Emma just moved to", "Priya finally started at"
     std::string_view after = low_.substr(n, clause_.end - n);
     std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
-    const bool verb_next = (!verb.empty() && verb.front().begin == 0) || (!change.empty() && change.front().begin == 0);
+    const bool verb_next = (!verb.empty() && VerbWithin(n, verb.front().begin)) ||
+                           (!change.empty() && VerbWithin(n, change.front().begin));
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // The words between a name at `from` and its verb `offset` bytes later: none, or at most
+  // kWordsBeforeVerb lower-case words that name no one ("Kenji got a new job at Sony", not "Sony
+  // hired me at", not "Ana and Tom moved to").
+  static constexpr int kWordsBeforeVerb = 2;
+  bool VerbWithin(size_t from, size_t offset) const {
+    if (offset == 0) return true;
+    int words = 0;
+    for (size_t i = from; i < from + offset;) {
+      size_t e = 0;
+      std::string w = WordAt(low_, i, clause_.end, &e);
+      if (w.empty() || e <= i) return false;
+      if (++words > kWordsBeforeVerb || s_[i] < 'a' || s_[i] > 'z') return false;
+      if (w == "me" || w == "us" || w == "and" || w == "i" || w == "we" || w == "you") return false;
+      i = SkipSpaces(s_, e, clause_.end);
+    }
+    return true;
   }
 
   // Past the adverbs at `i` between a subject and its verb: discourse markers of the lexicon
@@ -1751,8 +1783,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   if (context->open) {
     carried = Subject{context->open_kind, context->open_subject, true, 0};
   }
+  bool unresolvable_carried = false;  // a subject-less clause goes on about a subject no one can resolve
   ClauseKind inherited = ClauseKind::kFact;
-  for (Span clause : SplitClauses(content, sentence.span, correction)) {
+  for (Span clause : SplitClauses(lex, content, low, sentence.span, correction)) {
     ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
     reader.Inherit(inherited);
@@ -1767,7 +1800,13 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
     size_t body = reader.BodyStart();
     Subject subject = reader.ReadSubject(body, *context);
-    if (subject.unresolvable) continue;
+    if (subject.unresolvable) {
+      carried.reset();
+      unresolvable_carried = true;  // "表哥毕业了，去了一家券商做研究员": the second clause is his
+      continue;
+    }
+    if (subject.resolved) unresolvable_carried = false;
+    if (!subject.resolved && unresolvable_carried) continue;
     if ((!subject.resolved || subject.weak) && carried) {
       subject = *carried;
       subject.end = body;

@@ -646,3 +646,30 @@ TEST(RuleExtractorTest, OnlyTheFirst64KiBAreRead) {
 
 }  // namespace
 }  // namespace engram::extraction
+
+namespace engram::extraction {
+namespace {
+
+// Issue 16, "subjects are resolved, never defaulted to the user".
+TEST(RuleExtractorSubjectTest, ANamedSubjectAfterAndIsItsOwnClause) {
+  std::vector<CandidateClaim> claims = Extract("Tom stepped down last week and Maria took over as tech lead.");
+  Expect(claims, "Maria", "job", "tech lead");
+  // A company named with "and" stays one value.
+  Expect(Extract("I work at Ernst and Young in London."), "Lin", "employer", "Ernst and Young in London");
+}
+
+TEST(RuleExtractorSubjectTest, ANameIsTheSubjectThoughAWordOrTwoStandBeforeItsVerb) {
+  Expect(Extract("Kenji got a new job at Sony."), "Kenji", "employer", "Sony");
+  // Not when the words name the speaker as the object.
+  for (const CandidateClaim& c : Extract("Sony hired me last week.")) EXPECT_NE(c.subject, "Sony") << Dump({c});
+}
+
+TEST(RuleExtractorSubjectTest, AClauseGoingOnAboutSomeoneUnresolvedIsNotTheSpeakers) {
+  // Whose colleague is not said: neither clause is the speaker's.
+  for (const CandidateClaim& c : Extract("同事住在上海，去了一家券商。")) EXPECT_NE(c.subject, "user") << Dump({c});
+  // Someone named goes on being the subject of the clauses that name none.
+  Expect(Extract("我妹妹小梅住在杭州，上个月去了北京出差。"), "小梅", "went_to", "北京出差");
+}
+
+}  // namespace
+}  // namespace engram::extraction

@@ -4,6 +4,7 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <optional>
 #include <array>
 #include <initializer_list>
 #include <memory>
@@ -316,8 +317,17 @@ class ChineseReader {
            c == u'…' || c == u'\n';
   }
   // Reads [begin, end) clause by clause; `forced` (when set) is the subject of every clause.
+  // Without it, a clause that names no subject goes on about the previous clause's when that was
+  // someone else or could not be resolved ("我表哥毕业了，去了一家券商做研究员": the second clause is
+  // his; "同事住在上海，去了一家券商": whose colleague is unknown, so neither clause is the speaker's).
   void ReadSegment(int32_t begin, int32_t end, const ZhSubject* forced);
-  void ReadClause(int32_t begin, int32_t end, const ZhSubject* forced);
+  // The subject the clause goes on about (above), or the speaker's; *blocked when it is one that
+  // could not be resolved. `previous` is what the clause before it was about, updated here.
+  struct Previous {
+    std::optional<ZhSubject> other;  // someone else named in a clause before
+    bool blocked = false;            // a clause before named someone unresolved
+  };
+  void ReadClause(int32_t begin, int32_t end, const ZhSubject* forced, Previous* previous);
   ZhSubject FindSubject(int32_t begin, int32_t end, int32_t* subject_end, bool* blocked);
   Span CleanValue(Span value, bool keep_times) const;
   void Push(const ZhSubject& subject, std::string_view predicate, std::string slot, Span value,
@@ -473,15 +483,16 @@ ZhSubject ChineseReader::FindSubject(int32_t begin, int32_t end, int32_t* subjec
 
 void ChineseReader::ReadSegment(int32_t begin, int32_t end, const ZhSubject* forced) {
   int32_t clause = begin;
+  Previous previous;
   for (int32_t i = begin; i <= end; ++i) {
     if (i == end || IsClausePunct(u16_.text.char32At(i))) {
-      if (i > clause) ReadClause(clause, i, forced);
+      if (i > clause) ReadClause(clause, i, forced, &previous);
       clause = i + 1;
     }
   }
 }
 
-void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forced) {
+void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forced, Previous* previous) {
   static const std::initializer_list<std::string_view> kPlanWords = {
       "打算", "准备", "计划", "想去", "想要",   "要去",   "将要", "将会", "会去", "下周",
       "下个", "明天", "明年", "后天", "下星期", "下礼拜", "下月", "以后", "将来"};
@@ -501,6 +512,15 @@ void ChineseReader::ReadClause(int32_t begin, int32_t end, const ZhSubject* forc
     subject = *forced;
   } else {
     subject = FindSubject(begin, end, &subject_end, &blocked);
+    if (blocked || subject.explicit_subject) {
+      previous->blocked = blocked;
+      previous->other.reset();
+      if (!blocked && subject.kind != SubjectKind::kSpeaker) previous->other = subject;
+    } else if (previous->blocked) {
+      blocked = true;
+    } else if (previous->other) {
+      subject = *previous->other;
+    }
   }
   Span clause = Bytes(begin, end);
   std::string_view clause_text = Text(clause);
