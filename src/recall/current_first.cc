@@ -21,7 +21,7 @@ bool SharesATerm(const std::vector<std::string>& a, const std::vector<std::strin
 bool NamesSomeoneElse(const std::vector<std::string>& newer, const std::vector<std::string>& older,
                       const QuestionTermCount& question) {
   for (const std::string& topic : newer) {
-    if (topic.empty() || topic[0] != text::kPersonTopic) continue;
+    if (!text::IsOtherPersonTopic(topic)) continue;
     if (!std::binary_search(older.begin(), older.end(), topic) &&
         !std::binary_search(question.topics.begin(), question.topics.end(), topic)) {
       return true;
@@ -30,19 +30,25 @@ bool NamesSomeoneElse(const std::vector<std::string>& newer, const std::vector<s
   return false;
 }
 
-// True when both sorted topic lists hold one of the question's topics.
+// True when both sorted topic lists hold one of the question's topics (what, not who).
 bool ShareAQuestionTopic(const std::vector<std::string>& a, const std::vector<std::string>& b,
                          const QuestionTermCount& question) {
   for (const std::string& topic : question.topics) {
+    if (text::IsWhoTopic(topic)) continue;
     if (std::binary_search(a.begin(), a.end(), topic) && std::binary_search(b.begin(), b.end(), topic)) return true;
   }
   return false;
 }
 
-// True when `newer` is about one of the question's topics, and about no one else than `older` is.
-bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
-  return ShareAQuestionTopic(newer.Topics(), question.topics, question) &&
-         !NamesSomeoneElse(newer.Topics(), older.Topics(), question);
+// True when `newer` is about the one `older` is about: it holds a term of the question that
+// `older` holds (the thing's name: "production", "search cluster"), or it speaks of the speaker
+// and names no one else. "Dana switched to green tea" and "The office coffee machine was
+// replaced" are about drinks, but not the speaker's.
+bool AboutTheSameOne(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  if (SharesATerm(newer.held, older.held)) return true;
+  const std::vector<std::string>& topics = newer.Topics();
+  const bool speaker = std::binary_search(topics.begin(), topics.end(), std::string(text::kSpeakerTopic));
+  return speaker && !NamesSomeoneElse(topics, older.Topics(), question);
 }
 
 // True when facts were read from both and none is the same: they are about different things.
@@ -55,8 +61,13 @@ bool OtherFacts(const std::vector<std::string>& a, const std::vector<std::string
 bool ChangeOfTheTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
   if (question.topics.empty() || !text::SaysAChange(newer.Stance())) return false;
   if (!ShareAQuestionTopic(newer.Topics(), older.Topics(), question)) return false;
-  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
+  if (!AboutTheSameOne(newer, older, question)) return false;
   return !OtherFacts(newer.Facts(), older.Facts());
+}
+
+// True when `newer` is about one of the question's topics and the one `older` is about.
+bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  return ShareAQuestionTopic(newer.Topics(), question.topics, question) && AboutTheSameOne(newer, older, question);
 }
 
 }  // namespace

@@ -141,28 +141,37 @@ TEST(CurrentFirstTest, AChangeOfTheQuestionsTopicPassesTheAnswerItSharesNoWordWi
   // "Who is my employer?" (employer, who): "My employer is Siemens, been there since 2019", later
   // "started at Bosch on monday, new badge and everything": no word of the question, none of the
   // older statement, but both are about work, and the newer states a change.
-  std::vector<CurrentFirstKey> keys = {About(Key(100, {"employ"}), {"work"}), About(Change(200, {}), {"work"})};
+  std::vector<CurrentFirstKey> keys = {About(Key(100, {"employ"}), {"@", "work"}), About(Change(200, {}), {"@", "work"})};
   EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"work"})), (std::vector<size_t>{1, 0}));
   // Not when the question asks about another topic, nor when the newer only says how it is.
   EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"residence"})), (std::vector<size_t>{0, 1}));
   std::vector<CurrentFirstKey> plain = {About(Key(100, {"employ"}), {"work"}), About(Key(200, {}), {"work"})};
   EXPECT_EQ(CurrentFirstOrder(plain, OnTopics(2, {"work"})), (std::vector<size_t>{0, 1}));
   // Nor when the older does not answer the question by its terms (a topic alone is too little).
-  std::vector<CurrentFirstKey> unanswered = {About(Key(100, {}), {"work"}), About(Change(200, {}), {"work"})};
+  std::vector<CurrentFirstKey> unanswered = {About(Key(100, {}), {"@", "work"}), About(Change(200, {}), {"@", "work"})};
   EXPECT_EQ(CurrentFirstOrder(unanswered, OnTopics(2, {"work"})), (std::vector<size_t>{0, 1}));
 }
 
 TEST(CurrentFirstTest, AChangeOfTheTopicAboutSomeoneElseOrAnotherSlotPassesNothing) {
   // "My brother quit his job and joined a bakery" is his change, not the speaker's.
-  std::vector<CurrentFirstKey> brother = {About(Key(100, {"work"}), {"work"}),
-                                          About(Change(200, {}), {"@brother", "work"})};
+  std::vector<CurrentFirstKey> brother = {About(Key(100, {"work"}), {"@", "work"}),
+                                          About(Change(200, {}), {"@", "@brother", "work"})};
   EXPECT_EQ(CurrentFirstOrder(brother, OnTopics(1, {"work"})), (std::vector<size_t>{0, 1}));
   // Unless the question asks about him, or the older statement names him too.
   EXPECT_EQ(CurrentFirstOrder(brother, OnTopics(1, {"@brother", "work"})), (std::vector<size_t>{1, 0}));
   // Facts of other slots read from both: staging's version is not production's.
-  std::vector<CurrentFirstKey> slots = {About(Key(100, {"version"}), {"version"}, {"prod|version|"}),
-                                        About(Change(200, {}), {"version"}, {"staging|version|"})};
+  std::vector<CurrentFirstKey> slots = {About(Key(100, {"version"}), {"@", "version"}, {"prod|version|"}),
+                                        About(Change(200, {}), {"@", "version"}, {"staging|version|"})};
   EXPECT_EQ(CurrentFirstOrder(slots, OnTopics(1, {"version"})), (std::vector<size_t>{0, 1}));
+  // Not the speaker's nor the same thing's: "Dana switched to green tea", "The office coffee
+  // machine was replaced with an espresso bar" after "I drink oat-milk lattes every morning".
+  std::vector<CurrentFirstKey> theirs = {About(Key(100, {"drink", "morn"}), {"@", "drink"}),
+                                         About(Change(200, {}), {"drink"})};
+  EXPECT_EQ(CurrentFirstOrder(theirs, OnTopics(2, {"drink"})), (std::vector<size_t>{0, 1}));
+  // A thing's change without a first person passes when it names the thing the older names.
+  std::vector<CurrentFirstKey> thing = {About(Key(100, {"product", "version"}), {"deployment", "version"}),
+                                        About(Change(200, {"product"}), {"version"})};
+  EXPECT_EQ(CurrentFirstOrder(thing, OnTopics(3, {"deployment", "version"})), (std::vector<size_t>{1, 0}));
 }
 
 TEST(CurrentFirstTest, AChangeOnTheQuestionsTopicNeedNotHoldHalfItsTerms) {

@@ -63,8 +63,8 @@ SharedAboutness AboutBoth(RecallContext& ctx, std::string_view question, const R
   const std::vector<std::string> held = ItemTopics(ctx.topics_of, older);
   std::set_intersection(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.topics));
   std::set_union(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.people));
-  std::erase_if(about.topics, [](const std::string& t) { return t.starts_with(text::kPersonTopic); });
-  std::erase_if(about.people, [](const std::string& t) { return !t.starts_with(text::kPersonTopic); });
+  std::erase_if(about.topics, [](const std::string& t) { return text::IsWhoTopic(t); });
+  std::erase_if(about.people, [](const std::string& t) { return !text::IsOtherPersonTopic(t); });
   return about;
 }
 
@@ -82,22 +82,24 @@ std::string SearchText(RecallContext& ctx, std::string_view statement, const std
   return text;
 }
 
-// True when `text` (a statement of change) is about one of the shared topics and names no one
-// through the speaker whom the question or the older statement does not ("My brother quit his job"
-// is his change). Read on the whole text, not on its change sentences alone: a change of topic
-// says its new value in words of the present ("it's herbal tea for me now"), which
-// ChangeSentences leaves out.
+// True when `text` (a statement of change) is about one of the shared topics, speaks of the speaker
+// and names no one through the speaker whom the question or the older statement does not ("My
+// brother quit his job", "Dana switched to green tea": theirs). Read on the whole text, not on its
+// change sentences alone: a change of topic says its new value in words of the present ("it's
+// herbal tea for me now"), which ChangeSentences leaves out.
 bool ChangesATopic(RecallContext& ctx, std::string_view text, const SharedAboutness& about) {
   if (about.topics.empty()) return false;
-  bool on_topic = false;
+  bool on_topic = false, speaker = false;
   for (const std::string& topic : ctx.topics_of(text)) {
-    if (topic.starts_with(text::kPersonTopic)) {
+    if (text::IsOtherPersonTopic(topic)) {
       if (!std::binary_search(about.people.begin(), about.people.end(), topic)) return false;
+    } else if (text::IsWhoTopic(topic)) {
+      speaker = true;
     } else {
       on_topic = on_topic || std::binary_search(about.topics.begin(), about.topics.end(), topic);
     }
   }
-  return on_topic;
+  return on_topic && speaker;
 }
 
 // The single-valued facts `item` is or was read into: a claim's conflict key, an event's claims'.

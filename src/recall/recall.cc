@@ -185,7 +185,7 @@ bool AnswersTheQuestion(RecallContext& ctx, const RecallItem& item, std::string_
   if (!ctx.topics_of) return false;
   const std::vector<std::string> asked = ctx.topics_of(question_text);
   for (const std::string& topic : ItemTopics(ctx.topics_of, item)) {
-    if (topic[0] != text::kPersonTopic && std::binary_search(asked.begin(), asked.end(), topic)) return true;
+    if (!text::IsWhoTopic(topic) && std::binary_search(asked.begin(), asked.end(), topic)) return true;
   }
   return false;
 }

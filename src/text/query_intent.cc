@@ -62,10 +62,9 @@ bool AsksAboutTheUsual(std::string_view question) {
 }
 
 bool NamesThePresent(std::string_view question) {
-  static constexpr std::string_view kChinese[] = {"现在", "目前", "当前", "眼下", "此刻", "这会儿", "这几天",
-                                                  "这两天", "这周", "这段时间", "最近", "今天"};
-  static constexpr std::string_view kPhrases[] = {"now",           "currently",  "today",     "tonight", "presently",
-                                                  "at the moment", "these days", "this week", "at present"};
+  static constexpr std::string_view kChinese[] = {"眼下", "此刻", "这会儿", "这几天", "这两天", "这周", "这段时间", "今天"};
+  static constexpr std::string_view kPhrases[] = {"right now", "today",     "tonight",   "at the moment",
+                                                  "these days", "this week", "at present"};
   return MentionsAny(question, kChinese, kPhrases);
 }
 

@@ -35,11 +35,12 @@ bool AsksAboutPresentState(std::string_view question);
 bool AsksAboutTheUsual(std::string_view question);
 
 // True when the question names the present moment or a short span around it ("Who's on call right
-// now?", "Which number should people call me on at the moment?", "我这几天怎么上班？"): "now",
-// "currently", "today", "tonight", "presently", "at the moment", "these days", "this week", "at
-// present" (whole words, case-insensitive); 现在, 目前, 当前, 眼下, 此刻, 这会儿, 这几天, 这两天, 这周,
-// 这段时间, 最近, 今天. A state said with its end ("till Monday") answers such a question only
-// (text/now_stance.h, kBounded).
+// now?", "Which number should people call me on at the moment?", "我这几天怎么上班？"): "right now",
+// "today", "tonight", "at the moment", "these days", "this week", "at present" (whole words,
+// case-insensitive); 眼下, 此刻, 这会儿, 这几天, 这两天, 这周, 这段时间, 今天. A bare "now", "currently"
+// or 现在 does not: "Where do I live now?" asks where one lives, not where one sleeps till Friday.
+// A state said with its end ("till Monday") answers only such a question (text/now_stance.h,
+// kBounded).
 bool NamesThePresent(std::string_view question);
 
 }  // namespace engram::text

@@ -75,6 +75,31 @@ bool HasStrictChange(const Lexicon& lex, std::string_view lowered) {
   return false;
 }
 
+// "until" or "till" before a time: a weekday, a month, "tomorrow", "tonight", "next …", "the end …",
+// "the weekend" or a number ("till Monday", "until the 5th", "until 6pm"); not "until something
+// better turns up". `lowered` is lower case.
+bool UntilATime(std::string_view lowered) {
+  static constexpr std::string_view kTimes[] = {
+      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon ", "tue ", "wed ",
+      "thu ", "fri ", "sat ", "sun ", "january", "february", "march", "april", "may", "june", "july",
+      "august", "september", "october", "november", "december", "tomorrow", "tonight", "next ", "the end",
+      "the weekend", "end of", "the "};
+  for (std::string_view word : {"until ", "till ", "'til "}) {
+    for (size_t at = lowered.find(word); at != std::string_view::npos; at = lowered.find(word, at + 1)) {
+      if (at > 0 && lowered[at - 1] != ' ' && lowered[at - 1] != ',') continue;  // a whole word
+      std::string_view next = lowered.substr(at + word.size());
+      if (!next.empty() && next[0] >= '0' && next[0] <= '9') return true;
+      for (std::string_view time : kTimes) {
+        if (!next.starts_with(time)) continue;
+        if (time != "the ") return true;
+        next.remove_prefix(time.size());  // "the 5th", not "the boiler is fixed"
+        if (!next.empty() && next[0] >= '0' && next[0] <= '9') return true;
+      }
+    }
+  }
+  return false;
+}
+
 // `now_words`: whether a `now` marker alone ("lately", "现在") makes a change, and a correction
 // word anywhere; else HasStrictChange.
 NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true) {
@@ -85,7 +110,11 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   }
   const bool past = HasMarker(lex, lowered, "past");
   if (past && !HasMarker(lex, lowered, "now")) return NowStance::kNotNow;
-  if (HasMarker(lex, lowered, "bounded")) return NowStance::kBounded;
+  if (HasMarker(lex, lowered, "bounded") || UntilATime(lowered)) return NowStance::kBounded;
+  // A span bounds a state unless the sentence states a lasting change ("I left Hillside this week").
+  if (HasMarker(lex, lowered, "span") && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {
+    return NowStance::kBounded;
+  }
   if (HasMarker(lex, lowered, "temporary")) return NowStance::kTemporary;
   if (now_words) {
     for (std::string_view kind : kChangeKinds) {

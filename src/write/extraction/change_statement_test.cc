@@ -80,9 +80,16 @@ TEST(ChangeStatementTest, AStateSaidWithItsEndIsBounded) {
   EXPECT_EQ(ChangeSentences("Hi. Until Friday I'm at the Leeds office.").size(), 1u);
 }
 
-TEST(ChangeStatementTest, AStateBackAgainIsAChange) {
-  EXPECT_EQ(NowStance::kChange, ReadNowStance("Search has been fully operational again since the reindex."));
+TEST(ChangeStatementTest, AStateBackToNormalIsAChange) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Search is back to normal since the reindex."));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("登录服务恢复正常。"));
+  // "again" alone repeats an act: "Had a latte again this morning" changes no habit.
+  EXPECT_NE(NowStance::kChange, ReadNowStance("Had a latte again this morning, oops."));
+}
+
+TEST(ChangeStatementTest, ALastingChangeWithASpanIsNoBoundedState) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I left Hillside this week and I am tutoring online now."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I moved to Porto, at least until something better turns up."));
 }
 
 TEST(ChangeStatementTest, ChangeSentencesAreTheOnesThatStateIt) {

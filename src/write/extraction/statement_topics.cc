@@ -66,6 +66,60 @@ bool IsShortNumber(std::string_view token) {
   return !token.empty() && token.size() <= 2 && std::all_of(token.begin(), token.end(), IsDigit);
 }
 
+// English words of the first person, lower case.
+bool IsFirstPerson(std::string_view lower) {
+  static constexpr std::array<std::string_view, 18> kWords = {
+      "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "we'd", "we'll",
+      "our", "ours", "us", "ourselves"};
+  return std::find(kWords.begin(), kWords.end(), lower) != kWords.end();
+}
+
+// True when a clause of Chinese `text` opens with someone other than the speaker: 他, 她, 它, 你, a
+// relation word ("同事"), a familiar name (老王, 小李, 阿强) or a Latin name.
+bool SomeClauseOpensWithAnother(const Lexicon& lex, std::string_view text) {
+  static constexpr std::array<std::string_view, 6> kSeparators = {"，", "。", "；", "！", "？", "、"};
+  static constexpr std::array<std::string_view, 4> kPronouns = {"他", "她", "它", "你"};
+  static constexpr std::array<std::string_view, 3> kFamiliar = {"老", "小", "阿"};
+  // Words that open with 老/小/阿 and name no one: a place, a time, a manner.
+  static constexpr std::array<std::string_view, 8> kNotNames = {"老家", "小时", "小区", "老是",
+                                                                "小心", "小孩", "老实", "阿里"};
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.size();
+    for (std::string_view sep : kSeparators) end = std::min(end, text.find(sep, start));
+    std::string_view clause = text.substr(start, end - start);
+    while (!clause.empty() && (clause.front() == ' ' || clause.front() == ',' || clause.front() == '.')) clause.remove_prefix(1);
+    const auto opens = [&](std::string_view w) { return clause.starts_with(w); };
+    if (std::any_of(kPronouns.begin(), kPronouns.end(), opens)) return true;
+    if (!clause.empty() && clause.front() >= 'A' && clause.front() <= 'Z') return true;
+    const std::vector<std::string> relations = lex.RelationsIn(clause.substr(0, std::min<size_t>(clause.size(), 9)));
+    if (!relations.empty() && clause.starts_with(relations.front())) return true;
+    if (std::any_of(kFamiliar.begin(), kFamiliar.end(), opens) && clause.size() >= 6 &&
+        std::none_of(kNotNames.begin(), kNotNames.end(), opens)) {
+      return true;
+    }
+    if (end == text.size()) break;
+    start = end + 3;  // every separator above is three bytes
+  }
+  return false;
+}
+
+// True when `text` speaks of the speaker: a first-person word, or (Chinese, which drops the
+// subject: "已经搬去深圳啦") 我 or 咱, or no clause opening with someone else.
+bool SpeaksOfTheSpeaker(const Lexicon& lex, std::string_view text) {
+  for (std::string_view token : AsciiTokens(text)) {
+    std::string lower(token);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (IsFirstPerson(lower)) return true;
+  }
+  if (text.find("我") != std::string_view::npos || text.find("咱") != std::string_view::npos) return true;
+  const bool han = std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0xE4 && u <= 0xE9;
+  });
+  return han && !SomeClauseOpensWithAnother(lex, text);
+}
+
 }  // namespace
 
 bool NamesAVersion(std::string_view text) {
@@ -82,6 +136,7 @@ std::vector<std::string> StatementTopics(std::string_view text) {
   std::vector<std::string> topics = lex.Topics(text);
   if (NamesAVersion(text)) topics.emplace_back(kVersionTopic);
   for (const std::string& word : lex.RelationsIn(text)) topics.push_back(text::kPersonTopic + word);
+  if (SpeaksOfTheSpeaker(lex, text)) topics.emplace_back(text::kSpeakerTopic);
   std::sort(topics.begin(), topics.end());
   topics.erase(std::unique(topics.begin(), topics.end()), topics.end());
   return topics;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace engram::extraction {
 namespace {
 
@@ -23,9 +25,26 @@ TEST(StatementTopicsTest, DatesAgesCountsAndCodesAreNoVersions) {
 }
 
 TEST(StatementTopicsTest, TopicsPeopleAndVersionsTogether) {
-  EXPECT_EQ(StatementTopics("My brother upgraded to iOS 17"), (std::vector<std::string>{"@brother", "version"}));
-  EXPECT_EQ(StatementTopics("我老公搬去深圳了"), (std::vector<std::string>{"@老公", "residence"}));
+  EXPECT_EQ(StatementTopics("My brother upgraded to iOS 17"), (std::vector<std::string>{"@", "@brother", "version"}));
+  EXPECT_EQ(StatementTopics("我老公搬去深圳了"), (std::vector<std::string>{"@", "@老公", "residence"}));
   EXPECT_TRUE(StatementTopics("What a lovely afternoon").empty());
+}
+
+TEST(StatementTopicsTest, WhetherAStatementSpeaksOfTheSpeaker) {
+  const auto speaker = [](std::string_view text) {
+    const std::vector<std::string> t = StatementTopics(text);
+    return std::find(t.begin(), t.end(), "@") != t.end();
+  };
+  EXPECT_TRUE(speaker("I've given up coffee, it's herbal tea for me now."));
+  EXPECT_TRUE(speaker("We moved the standup."));
+  EXPECT_TRUE(speaker("已经搬去深圳啦，北京那套退租了"));  // Chinese drops the subject
+  EXPECT_TRUE(speaker("最近胃不好，咖啡彻底戒了"));
+  EXPECT_FALSE(speaker("Dana switched to green tea."));
+  EXPECT_FALSE(speaker("The office coffee machine was replaced with an espresso bar."));
+  EXPECT_FALSE(speaker("小李最近改喝茶了"));
+  EXPECT_FALSE(speaker("咖啡机坏了，小张辞职了"));
+  EXPECT_FALSE(speaker("同事搬去深圳了"));
+  EXPECT_FALSE(speaker("他换工作了"));
 }
 
 }  // namespace
