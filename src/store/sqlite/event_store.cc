@@ -440,10 +440,73 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
 
 Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                                  size_t max_rows) {
-  TermMatchSet out;
   auto range = NamespaceSeqRange(filter.namespace_id);
   if (!range) return Error(range.error());
-  if (!range->has_value()) return out;
+  if (!range->has_value()) return TermMatchSet();
+  const auto phrases = OrPhrases(match);
+  if (phrases && RefreshMemos() && !match_memo_.TooLarge(filter.namespace_id)) {
+    auto memoised = MemoisePhrases(match, *phrases, filter.namespace_id, **range);
+    if (!memoised) return Error(memoised.error());
+    if (auto hit = match_memo_.Match(*phrases, filter, max_rows)) return std::move(*hit);
+  }
+  return ScanTermCounts(match, filter, **range, max_rows);
+}
+
+Result<bool> EventStore::MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
+                                        int64_t namespace_id, std::pair<int64_t, int64_t> seq_range) {
+  const std::vector<std::string_view> missing = match_memo_.Missing(namespace_id, phrases);
+  if (missing.empty()) return true;
+  std::string missing_match;
+  for (std::string_view p : missing) {
+    if (!missing_match.empty()) missing_match += " OR ";
+    missing_match.append("\"").append(p).append("\"");
+  }
+  SearchFilter whole;
+  whole.namespace_id = namespace_id;
+  auto all = ScanTermCounts(missing_match, whole, seq_range, kMaxMemoScanRows);
+  if (!all) return Error(all.error());
+  if (all->stopped_at_max) {
+    match_memo_.MarkTooLarge(namespace_id);
+    return false;
+  }
+  match_memo_.Remember(namespace_id, missing, *all);
+  if (!all->rows.empty()) return true;
+  // No event of the namespace holds a missing phrase: their idf comes from any row of the table
+  // matching the whole expression (none: no event anywhere holds any of its phrases).
+  auto idf = PhraseIdfs(match);
+  if (!idf) return Error(idf.error());
+  if (!idf->has_value()) return false;
+  for (size_t i = 0; i < phrases.size(); ++i) {
+    if (std::find(missing.begin(), missing.end(), phrases[i]) != missing.end()) {
+      match_memo_.RememberAbsent(namespace_id, phrases[i], (**idf)[i]);
+    }
+  }
+  return true;
+}
+
+Result<std::optional<std::vector<double>>> EventStore::PhraseIdfs(std::string_view match) {
+  auto st = db_.Cached(
+      "SELECT engram_term_counts(event_fts, d.sz, 'event_fts', ?1) FROM event_fts "
+      "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid WHERE event_fts MATCH ?1 LIMIT 1");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, match);
+  auto row = s.Step();
+  if (!row) return Error(row.error());
+  std::optional<std::vector<double>> idf;
+  if (*row) {
+    auto parsed = ReadTermCounts(s, 0);
+    if (!parsed) return Error(parsed.error());
+    double avg_length = 0;
+    TakeQueryStatistics(*parsed, &idf.emplace(), &avg_length);
+  }
+  s.Reset();
+  return idf;
+}
+
+Result<TermMatchSet> EventStore::ScanTermCounts(std::string_view match, const SearchFilter& filter,
+                                                std::pair<int64_t, int64_t> seq_range, size_t max_rows) {
+  TermMatchSet out;
   std::string sql =
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1), e.session_id, "
       "e.occurred_at, "
@@ -456,7 +519,7 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& s = **st;
-  s.Bind(1, match).Bind(2, filter.namespace_id).Bind(6, (*range)->first).Bind(7, (*range)->second);
+  s.Bind(1, match).Bind(2, filter.namespace_id).Bind(6, seq_range.first).Bind(7, seq_range.second);
   if (filter.session_rowid) s.Bind(3, *filter.session_rowid);
   if (filter.since) s.Bind(4, *filter.since);
   if (filter.until) s.Bind(5, *filter.until);
@@ -630,35 +693,18 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
   return std::optional<std::vector<NeighbourRow>>(std::move(rows));
 }
 
-void EventStore::CheckLayoutMemo() {
-  // PRAGMA data_version moves on a commit by another connection (and, as a statement, takes the
-  // read transaction's snapshot first: a file-control read before any statement of a deferred
-  // transaction would see the previous snapshot); total_changes64 moves on this connection's own
-  // changes.
-  auto st = db_.Cached("PRAGMA data_version");
-  int64_t version = -1;
-  if (st) {
-    auto row = (*st)->Step();
-    if (row && *row) version = (*st)->Int(0);
-    (*st)->Reset();
-  }
-  if (version < 0) {
-    layout_memo_ = LayoutMemo();  // cannot tell: keep nothing
-    return;
-  }
-  const int64_t changes = sqlite3_total_changes64(db_.handle());
-  if (!layout_memo_.valid || layout_memo_.data_version != version ||
-      layout_memo_.total_changes != changes) {
+bool EventStore::RefreshMemos() {
+  const DataVersionWatch::Verdict verdict = memo_watch_.Check(db_);
+  if (verdict != DataVersionWatch::Verdict::kUnchanged) {
     layout_memo_ = LayoutMemo();
-    layout_memo_.valid = true;
-    layout_memo_.data_version = version;
-    layout_memo_.total_changes = changes;
+    match_memo_.Clear();
   }
+  return verdict != DataVersionWatch::Verdict::kUnusable;
 }
 
 Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSessionLayout(
     int64_t session_rowid, int max_events) {
-  CheckLayoutMemo();
+  const bool usable = RefreshMemos();
   auto found = layout_memo_.layouts.find(session_rowid);
   if (found != layout_memo_.layouts.end() && found->second.first == max_events) {
     return found->second.second;
@@ -668,7 +714,7 @@ Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSession
   std::shared_ptr<const std::vector<NeighbourRow>> layout;
   if (read->has_value()) layout = std::make_shared<const std::vector<NeighbourRow>>(std::move(**read));
   const size_t rows = layout ? layout->size() : 0;
-  if (layout_memo_.valid) {
+  if (usable) {
     if (layout_memo_.rows + rows > kMaxMemoLayoutRows) {
       layout_memo_.layouts.clear();
       layout_memo_.rows = 0;
