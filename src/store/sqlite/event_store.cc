@@ -443,8 +443,11 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   auto range = NamespaceSeqRange(filter.namespace_id);
   if (!range) return Error(range.error());
   if (!range->has_value()) return TermMatchSet();
+  // The first read after a change goes to SQLite alone: under frequent writes the memo would be
+  // filled for nothing (a read of every phrase's rows in the whole namespace) and emptied again.
   const auto phrases = OrPhrases(match);
-  if (phrases && RefreshMemos() && !match_memo_.TooLarge(filter.namespace_id)) {
+  if (phrases && RefreshMemos() == DataVersionWatch::Verdict::kUnchanged &&
+      !match_memo_.TooLarge(filter.namespace_id)) {
     auto memoised = MemoisePhrases(match, *phrases, filter.namespace_id, **range);
     if (!memoised) return Error(memoised.error());
     if (auto hit = match_memo_.Match(*phrases, filter, max_rows)) return std::move(*hit);
@@ -693,18 +696,18 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
   return std::optional<std::vector<NeighbourRow>>(std::move(rows));
 }
 
-bool EventStore::RefreshMemos() {
+DataVersionWatch::Verdict EventStore::RefreshMemos() {
   const DataVersionWatch::Verdict verdict = memo_watch_.Check(db_);
   if (verdict != DataVersionWatch::Verdict::kUnchanged) {
     layout_memo_ = LayoutMemo();
     match_memo_.Clear();
   }
-  return verdict != DataVersionWatch::Verdict::kUnusable;
+  return verdict;
 }
 
 Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSessionLayout(
     int64_t session_rowid, int max_events) {
-  const bool usable = RefreshMemos();
+  const bool usable = RefreshMemos() != DataVersionWatch::Verdict::kUnusable;
   auto found = layout_memo_.layouts.find(session_rowid);
   if (found != layout_memo_.layouts.end() && found->second.first == max_events) {
     return found->second.second;

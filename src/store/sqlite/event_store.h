@@ -107,7 +107,8 @@ class EventStore {
   // rows (recall's window channel). Stops after `max_rows` rows (callers bound the cost; rows come
   // in FTS5's order, not by score). An expression of quoted phrases joined by OR is answered from
   // the connection's TermMatchCache when each phrase is memoised for the namespace (inside a read
-  // transaction, while the database is unchanged: DataVersionWatch); the phrases missing are read
+  // transaction, while the database is unchanged since the connection's previous read of a memo:
+  // DataVersionWatch; the first read after a change goes to SQLite alone); the phrases missing are read
   // first, over the whole namespace, in one scan of their OR (at most kMaxMemoScanRows rows; past
   // it the namespace is not memoised) and memoised. The rows are those ScanTermCounts returns.
   // Not thread-safe (as the connection). Errors: from SQLite.
@@ -216,9 +217,10 @@ class EventStore {
   // The idf of each phrase of `match` (engram_term_counts' order and values) from the first row
   // of the whole table that matches it; nullopt when no row matches. Errors: from SQLite.
   Result<std::optional<std::vector<double>>> PhraseIdfs(std::string_view match);
-  // Empties the layout memo and the match memo when the database changed since they were filled;
-  // false when they must not be used now (a write transaction, or the version cannot be read).
-  bool RefreshMemos();
+  // Empties the layout memo and the match memo when the database changed since they were filled
+  // (or they must not be used now: a write transaction, or the version cannot be read); returns
+  // the watch's verdict.
+  DataVersionWatch::Verdict RefreshMemos();
 
   Database& db_;
   // MemoSessionLayout's memo: session rowid → its layout (null: larger than the max_events asked).

@@ -130,6 +130,8 @@ void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::strin
     rows_ = 0;
   }
   avg_length_ = all.avg_length;
+  std::vector<uint32_t> speaker(all.rows.size());
+  for (size_t r = 0; r < all.rows.size(); ++r) speaker[r] = SpeakerId(all.rows[r].speaker);
   for (size_t i = 0; i < phrases.size(); ++i) {
     auto [it, added] = phrases_.try_emplace(Key(namespace_id, phrases[i]));
     if (!added) continue;  // a phrase given twice, or memoised before: the same rows
@@ -139,7 +141,7 @@ void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::strin
       const uint16_t tf = all.Tf(r)[i];
       if (tf == 0) continue;
       const TermMatchRow& m = all.rows[r];
-      phrase.rows.push_back({m.seq, m.session_rowid, m.occurred_at, SpeakerId(m.speaker), m.doc_length, tf});
+      phrase.rows.push_back({m.seq, m.session_rowid, m.occurred_at, speaker[r], m.doc_length, tf});
     }
     rows_ += phrase.rows.size();
   }
