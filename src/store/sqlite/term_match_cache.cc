@@ -66,6 +66,11 @@ std::optional<TermMatchSet> TermMatchCache::Match(const std::vector<std::string_
   const size_t n = lists.size();
   std::vector<size_t> at(n, 0);
   TermMatchSet out;
+  size_t most = 0;  // rows of every list: at least the merged rows
+  for (const Phrase* p : lists) most += p->rows.size();
+  most = std::min(most, max_rows);
+  out.rows.reserve(most);
+  out.tf.reserve(most * n);
   // A k-way merge by seq: FTS5's order. Each merged row takes its count of every phrase.
   while (out.rows.size() < max_rows) {
     int64_t seq = std::numeric_limits<int64_t>::max();
