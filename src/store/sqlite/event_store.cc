@@ -448,17 +448,16 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   const auto phrases = OrPhrases(match);
   if (phrases && RefreshMemos() == DataVersionWatch::Verdict::kUnchanged &&
       !match_memo_.TooLarge(filter.namespace_id)) {
-    auto memoised = MemoisePhrases(match, *phrases, filter.namespace_id, **range);
-    if (!memoised) return Error(memoised.error());
+    ENGRAM_RETURN_IF_ERROR(MemoisePhrases(match, *phrases, filter.namespace_id, **range));
     if (auto hit = match_memo_.Match(*phrases, filter, max_rows)) return std::move(*hit);
   }
   return ScanTermCounts(match, filter, **range, max_rows);
 }
 
-Result<bool> EventStore::MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
-                                        int64_t namespace_id, std::pair<int64_t, int64_t> seq_range) {
+Status EventStore::MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
+                                  int64_t namespace_id, std::pair<int64_t, int64_t> seq_range) {
   const std::vector<std::string_view> missing = match_memo_.Missing(namespace_id, phrases);
-  if (missing.empty()) return true;
+  if (missing.empty()) return Status::Ok();
   std::string missing_match;
   for (std::string_view p : missing) {
     if (!missing_match.empty()) missing_match += " OR ";
@@ -467,24 +466,24 @@ Result<bool> EventStore::MemoisePhrases(std::string_view match, const std::vecto
   SearchFilter whole;
   whole.namespace_id = namespace_id;
   auto all = ScanTermCounts(missing_match, whole, seq_range, kMaxMemoScanRows);
-  if (!all) return Error(all.error());
+  if (!all) return all.error();
   if (all->stopped_at_max) {
     match_memo_.MarkTooLarge(namespace_id);
-    return false;
+    return Status::Ok();
   }
   match_memo_.Remember(namespace_id, missing, *all);
-  if (!all->rows.empty()) return true;
+  if (!all->rows.empty()) return Status::Ok();
   // No event of the namespace holds a missing phrase: their idf comes from any row of the table
   // matching the whole expression (none: no event anywhere holds any of its phrases).
   auto idf = PhraseIdfs(match);
-  if (!idf) return Error(idf.error());
-  if (!idf->has_value()) return false;
+  if (!idf) return idf.error();
+  if (!idf->has_value()) return Status::Ok();
   for (size_t i = 0; i < phrases.size(); ++i) {
     if (std::find(missing.begin(), missing.end(), phrases[i]) != missing.end()) {
       match_memo_.RememberAbsent(namespace_id, phrases[i], (**idf)[i]);
     }
   }
-  return true;
+  return Status::Ok();
 }
 
 Result<std::optional<std::vector<double>>> EventStore::PhraseIdfs(std::string_view match) {

@@ -209,11 +209,11 @@ class EventStore {
 
   // Memoises in match_memo_ the phrases of `phrases` (OrPhrases of `match`) it lacks for the
   // namespace: one scan of the OR of the missing ones over the namespace (`seq_range`), and when
-  // none of them has a row, their idf from PhraseIdfs(match). False when they could not all be
-  // memoised (too many rows: the namespace is marked TooLarge; or no row anywhere). Call after
+  // none of them has a row, their idf from PhraseIdfs(match). Some may stay missing (too many
+  // rows: the namespace is then marked TooLarge; no row anywhere; the memo full). Call after
   // RefreshMemos said the memo is usable. Errors: from SQLite.
-  Result<bool> MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
-                              int64_t namespace_id, std::pair<int64_t, int64_t> seq_range);
+  Status MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
+                        int64_t namespace_id, std::pair<int64_t, int64_t> seq_range);
   // The idf of each phrase of `match` (engram_term_counts' order and values) from the first row
   // of the whole table that matches it; nullopt when no row matches. Errors: from SQLite.
   Result<std::optional<std::vector<double>>> PhraseIdfs(std::string_view match);
