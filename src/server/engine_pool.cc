@@ -15,10 +15,9 @@ Result<std::unique_ptr<EnginePool>> EnginePool::Open(const Options& options, int
   for (int i = 0; i < readers; ++i) {
     auto reader = Engine::Open(read_options);
     if (!reader) return Error(reader.error());
-    auto slot = std::make_unique<Slot>();
-    slot->engine = std::move(*reader);
-    pool->readers_.push_back(std::move(slot));
+    pool->readers_.push_back(std::move(*reader));
   }
+  pool->free_readers_ = std::make_unique<FifoSlots>(pool->readers_.size());
   return pool;
 }
 
@@ -30,18 +29,12 @@ Result<EnginePool::Lease> EnginePool::Acquire(bool write, std::chrono::milliseco
     }
     return Lease(*writer_->engine, writer_->mu);
   }
-  // A free reader if there is one; otherwise wait for the next in turn.
-  const size_t start = next_.fetch_add(1, std::memory_order_relaxed);
-  for (size_t i = 0; i < readers_.size(); ++i) {
-    Slot& slot = *readers_[(start + i) % readers_.size()];
-    if (slot.mu.try_lock()) return Lease(*slot.engine, slot.mu);
-  }
-  Slot& slot = *readers_[start % readers_.size()];
-  if (!slot.mu.try_lock_for(budget)) {
+  auto slot = free_readers_->Acquire(budget);
+  if (!slot) {
     return Error(Status::DeadlineExceeded(
         fmt::format("no reader was free within the request's time budget ({} ms)", budget.count())));
   }
-  return Lease(*slot.engine, slot.mu);
+  return Lease(*readers_[*slot], *free_readers_, *slot);
 }
 
 }  // namespace engram::server

@@ -7,13 +7,13 @@
 #ifndef ENGRAM_SERVER_ENGINE_POOL_H_
 #define ENGRAM_SERVER_ENGINE_POOL_H_
 
-#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "engram/engine.h"
+#include "server/fifo_slots.h"
 
 namespace engram::server {
 
@@ -22,19 +22,29 @@ class EnginePool {
   // One Engine held for one call; released on destruction.
   class Lease {
    public:
+    // The writer, held through its mutex.
     Lease(Engine& engine, std::timed_mutex& mu) : engine_(&engine), mu_(&mu) {}
-    Lease(Lease&& other) noexcept : engine_(other.engine_), mu_(other.mu_) { other.mu_ = nullptr; }
+    // Reader `slot` of `readers`.
+    Lease(Engine& engine, FifoSlots& readers, size_t slot) : engine_(&engine), readers_(&readers), slot_(slot) {}
+    Lease(Lease&& other) noexcept
+        : engine_(other.engine_), mu_(other.mu_), readers_(other.readers_), slot_(other.slot_) {
+      other.mu_ = nullptr;
+      other.readers_ = nullptr;
+    }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     Lease& operator=(Lease&&) = delete;
     ~Lease() {
       if (mu_ != nullptr) mu_->unlock();
+      if (readers_ != nullptr) readers_->Release(slot_);
     }
     Engine& engine() const { return *engine_; }
 
    private:
     Engine* engine_;
-    std::timed_mutex* mu_;
+    std::timed_mutex* mu_ = nullptr;
+    FifoSlots* readers_ = nullptr;
+    size_t slot_ = 0;
   };
 
   // Opens the writer with `options` (its open_mode: kReadWrite or kCreate; pending migrations
@@ -42,7 +52,8 @@ class EnginePool {
   static Result<std::unique_ptr<EnginePool>> Open(const Options& options, int readers);
 
   // An Engine for a call that only reads (`write` false) or writes, waiting at most `budget` for
-  // one to be free. Errors: kDeadlineExceeded when none was free within the budget.
+  // one to be free. Readers are handed out in the order asked (FifoSlots). Errors:
+  // kDeadlineExceeded when none was free within the budget.
   Result<Lease> Acquire(bool write, std::chrono::milliseconds budget);
 
   // The writer, for the in-process worker and maintenance (they take the same lease).
@@ -56,8 +67,8 @@ class EnginePool {
     std::timed_mutex mu;
   };
   std::unique_ptr<Slot> writer_;
-  std::vector<std::unique_ptr<Slot>> readers_;
-  std::atomic<size_t> next_{0};
+  std::vector<std::unique_ptr<Engine>> readers_;
+  std::unique_ptr<FifoSlots> free_readers_;  // of readers_
 };
 
 }  // namespace engram::server

@@ -440,10 +440,75 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
 
 Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                                  size_t max_rows) {
-  TermMatchSet out;
   auto range = NamespaceSeqRange(filter.namespace_id);
   if (!range) return Error(range.error());
-  if (!range->has_value()) return out;
+  if (!range->has_value()) return TermMatchSet();
+  // The first read after a change goes to SQLite alone: under frequent writes the memo would be
+  // filled for nothing (a read of every phrase's rows in the whole namespace) and emptied again.
+  const auto phrases = OrPhrases(match);
+  if (phrases && RefreshMemos() == DataVersionWatch::Verdict::kUnchanged &&
+      !match_memo_.TooLarge(filter.namespace_id)) {
+    ENGRAM_RETURN_IF_ERROR(MemoisePhrases(match, *phrases, filter.namespace_id, **range));
+    if (auto hit = match_memo_.Match(*phrases, filter, max_rows)) return std::move(*hit);
+  }
+  return ScanTermCounts(match, filter, **range, max_rows);
+}
+
+Status EventStore::MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
+                                  int64_t namespace_id, std::pair<int64_t, int64_t> seq_range) {
+  const std::vector<std::string_view> missing = match_memo_.Missing(namespace_id, phrases);
+  if (missing.empty()) return Status::Ok();
+  std::string missing_match;
+  for (std::string_view p : missing) {
+    if (!missing_match.empty()) missing_match += " OR ";
+    missing_match.append("\"").append(p).append("\"");
+  }
+  SearchFilter whole;
+  whole.namespace_id = namespace_id;
+  auto all = ScanTermCounts(missing_match, whole, seq_range, kMaxMemoScanRows);
+  if (!all) return all.error();
+  if (all->stopped_at_max) {
+    match_memo_.MarkTooLarge(namespace_id);
+    return Status::Ok();
+  }
+  match_memo_.Remember(namespace_id, missing, *all);
+  if (!all->rows.empty()) return Status::Ok();
+  // No event of the namespace holds a missing phrase: their idf comes from any row of the table
+  // matching the whole expression (none: no event anywhere holds any of its phrases).
+  auto idf = PhraseIdfs(match);
+  if (!idf) return idf.error();
+  if (!idf->has_value()) return Status::Ok();
+  for (size_t i = 0; i < phrases.size(); ++i) {
+    if (std::find(missing.begin(), missing.end(), phrases[i]) != missing.end()) {
+      match_memo_.RememberAbsent(namespace_id, phrases[i], (**idf)[i]);
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::optional<std::vector<double>>> EventStore::PhraseIdfs(std::string_view match) {
+  auto st = db_.Cached(
+      "SELECT engram_term_counts(event_fts, d.sz, 'event_fts', ?1) FROM event_fts "
+      "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid WHERE event_fts MATCH ?1 LIMIT 1");
+  if (!st) return Error(st.error());
+  Statement& s = **st;
+  s.Bind(1, match);
+  auto row = s.Step();
+  if (!row) return Error(row.error());
+  std::optional<std::vector<double>> idf;
+  if (*row) {
+    auto parsed = ReadTermCounts(s, 0);
+    if (!parsed) return Error(parsed.error());
+    double avg_length = 0;
+    TakeQueryStatistics(*parsed, &idf.emplace(), &avg_length);
+  }
+  s.Reset();
+  return idf;
+}
+
+Result<TermMatchSet> EventStore::ScanTermCounts(std::string_view match, const SearchFilter& filter,
+                                                std::pair<int64_t, int64_t> seq_range, size_t max_rows) {
+  TermMatchSet out;
   std::string sql =
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1), e.session_id, "
       "e.occurred_at, "
@@ -456,7 +521,7 @@ Result<TermMatchSet> EventStore::MatchTermCounts(std::string_view match, const S
   auto st = db_.Cached(sql);
   if (!st) return Error(st.error());
   Statement& s = **st;
-  s.Bind(1, match).Bind(2, filter.namespace_id).Bind(6, (*range)->first).Bind(7, (*range)->second);
+  s.Bind(1, match).Bind(2, filter.namespace_id).Bind(6, seq_range.first).Bind(7, seq_range.second);
   if (filter.session_rowid) s.Bind(3, *filter.session_rowid);
   if (filter.since) s.Bind(4, *filter.since);
   if (filter.until) s.Bind(5, *filter.until);
@@ -630,35 +695,18 @@ Result<std::optional<std::vector<NeighbourRow>>> EventStore::SmallSessionLayout(
   return std::optional<std::vector<NeighbourRow>>(std::move(rows));
 }
 
-void EventStore::CheckLayoutMemo() {
-  // PRAGMA data_version moves on a commit by another connection (and, as a statement, takes the
-  // read transaction's snapshot first: a file-control read before any statement of a deferred
-  // transaction would see the previous snapshot); total_changes64 moves on this connection's own
-  // changes.
-  auto st = db_.Cached("PRAGMA data_version");
-  int64_t version = -1;
-  if (st) {
-    auto row = (*st)->Step();
-    if (row && *row) version = (*st)->Int(0);
-    (*st)->Reset();
-  }
-  if (version < 0) {
-    layout_memo_ = LayoutMemo();  // cannot tell: keep nothing
-    return;
-  }
-  const int64_t changes = sqlite3_total_changes64(db_.handle());
-  if (!layout_memo_.valid || layout_memo_.data_version != version ||
-      layout_memo_.total_changes != changes) {
+DataVersionWatch::Verdict EventStore::RefreshMemos() {
+  const DataVersionWatch::Verdict verdict = memo_watch_.Check(db_);
+  if (verdict != DataVersionWatch::Verdict::kUnchanged) {
     layout_memo_ = LayoutMemo();
-    layout_memo_.valid = true;
-    layout_memo_.data_version = version;
-    layout_memo_.total_changes = changes;
+    match_memo_.Clear();
   }
+  return verdict;
 }
 
 Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSessionLayout(
     int64_t session_rowid, int max_events) {
-  CheckLayoutMemo();
+  const bool usable = RefreshMemos() != DataVersionWatch::Verdict::kUnusable;
   auto found = layout_memo_.layouts.find(session_rowid);
   if (found != layout_memo_.layouts.end() && found->second.first == max_events) {
     return found->second.second;
@@ -668,7 +716,7 @@ Result<std::shared_ptr<const std::vector<NeighbourRow>>> EventStore::MemoSession
   std::shared_ptr<const std::vector<NeighbourRow>> layout;
   if (read->has_value()) layout = std::make_shared<const std::vector<NeighbourRow>>(std::move(**read));
   const size_t rows = layout ? layout->size() : 0;
-  if (layout_memo_.valid) {
+  if (usable) {
     if (layout_memo_.rows + rows > kMaxMemoLayoutRows) {
       layout_memo_.layouts.clear();
       layout_memo_.rows = 0;

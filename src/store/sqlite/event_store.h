@@ -15,7 +15,10 @@
 
 #include "engram/status.h"
 #include "engram/types.h"
+#include "store/sqlite/data_version_watch.h"
 #include "store/sqlite/database.h"
+#include "store/sqlite/term_match.h"
+#include "store/sqlite/term_match_cache.h"
 
 namespace engram::sqlite {
 
@@ -35,13 +38,6 @@ struct SearchHit {
   double score = 0;  // BM25, higher is better
 };
 
-struct SearchFilter {
-  int64_t namespace_id = 0;
-  std::optional<int64_t> session_rowid;
-  std::optional<TimestampMs> since;
-  std::optional<TimestampMs> until;
-};
-
 // An event next to another in its session's order (occurred_at, seq).
 struct NeighbourRow {
   int64_t seq = 0;
@@ -54,31 +50,6 @@ struct NeighbourRow {
   // LocateOne leave it false: they do not read the content).
   bool asks_question = false;
   std::string role;  // user, assistant, tool, ... (who spoke, when there is no speaker name)
-};
-
-// One event that matched a full-text query, with what recall's own scorers need.
-struct TermMatchRow {
-  int64_t seq = 0;
-  int64_t session_rowid = 0;
-  TimestampMs occurred_at = 0;
-  std::string speaker;
-  int32_t doc_length = 0;  // tokens in the indexed text
-  // (its hits of each query phrase: TermMatchSet::Tf)
-};
-
-// The rows of one MatchTermCounts query.
-struct TermMatchSet {
-  std::vector<double> idf;  // per query phrase (engram_bm25's idf, over the whole table)
-  double avg_length = 1.0;  // average tokens per indexed event (the whole table)
-  std::vector<TermMatchRow> rows;  // in FTS5's order (ascending seq)
-  // Hits of each query phrase (in MatchTermCounts' phrase order) of every row, idf.size() a row,
-  // rows in the order of `rows`: one array, not one allocation per row.
-  std::vector<uint16_t> tf;
-  // The idf.size() counts of rows[row].
-  const uint16_t* Tf(size_t row) const { return tf.data() + row * idf.size(); }
-  // True when the query stopped at `max_rows` rows: more may match (every row with a seq above
-  // rows.back().seq is unread).
-  bool stopped_at_max = false;
 };
 
 // Matching rows without their events: seq, length and per-phrase counts only (MatchPostings).
@@ -134,9 +105,19 @@ class EventStore {
   // Every event matching `match` under `filter`, with its per-phrase hit counts (the phrases of
   // `match` in order of appearance), session, time, speaker and length — for scorers that combine
   // rows (recall's window channel). Stops after `max_rows` rows (callers bound the cost; rows come
-  // in FTS5's order, not by score).
+  // in FTS5's order, not by score). An expression of quoted phrases joined by OR is answered from
+  // the connection's TermMatchCache when each phrase is memoised for the namespace (inside a read
+  // transaction, while the database is unchanged since the connection's previous read of a memo:
+  // DataVersionWatch; the first read after a change goes to SQLite alone); the phrases missing are read
+  // first, over the whole namespace, in one scan of their OR (at most kMaxMemoScanRows rows; past
+  // it the namespace is not memoised) and memoised. The rows are those ScanTermCounts returns.
+  // Not thread-safe (as the connection). Errors: from SQLite.
   Result<TermMatchSet> MatchTermCounts(std::string_view match, const SearchFilter& filter,
                                        size_t max_rows);
+  // MatchTermCounts read from SQLite without the memo: one FTS5 query joined to events and
+  // event_fts_docsize, bounded to the namespace's `seq_range` (NamespaceSeqRange).
+  Result<TermMatchSet> ScanTermCounts(std::string_view match, const SearchFilter& filter,
+                                      std::pair<int64_t, int64_t> seq_range, size_t max_rows);
   // Every full-text row matching `match` with after_seq < seq <= last_seq, in ascending seq, with
   // its length and per-phrase counts but nothing of its event (no namespace or time filter: the
   // caller checks the rows it keeps with LocateOne; `last_seq` is the namespace's last, from
@@ -168,10 +149,10 @@ class EventStore {
                                                                       int max_events);
   // SmallSessionLayout through a per-connection memo: the layout of a session read by an earlier
   // call is returned again while the database is unchanged (no commit by any connection, no change
-  // by this one: PRAGMA data_version and sqlite3_total_changes64). Null for a session of
-  // more than `max_events` events. Call inside a read transaction (the snapshot decides the data
-  // version). The memo holds at most kMaxMemoLayoutRows rows and is emptied when it would exceed
-  // that. Not thread-safe (as the connection).
+  // by this one: DataVersionWatch). Null for a session of more than `max_events` events. Call
+  // inside a read transaction (the snapshot decides the data version); inside a write transaction
+  // the memo is not used. The memo holds at most kMaxMemoLayoutRows rows and is emptied when it
+  // would exceed that. Not thread-safe (as the connection).
   Result<std::shared_ptr<const std::vector<NeighbourRow>>> MemoSessionLayout(int64_t session_rowid,
                                                                              int max_events);
   // Session, time, speaker and length of the events at these seqs (missing seqs are skipped), in
@@ -222,21 +203,35 @@ class EventStore {
  private:
   static constexpr size_t kMaxMemoLayoutRows = 200000;
   static constexpr size_t kMaxMemoSpeakerNamespaces = 8;
+  // The most rows MatchTermCounts reads of a namespace to memoise its matches: past it the
+  // namespace is read without the memo until the database changes.
+  static constexpr size_t kMaxMemoScanRows = 5000;
 
-  // Empties the layout memo when the database changed since it was filled.
-  void CheckLayoutMemo();
+  // Memoises in match_memo_ the phrases of `phrases` (OrPhrases of `match`) it lacks for the
+  // namespace: one scan of the OR of the missing ones over the namespace (`seq_range`), and when
+  // none of them has a row, their idf from PhraseIdfs(match). Some may stay missing (too many
+  // rows: the namespace is then marked TooLarge; no row anywhere; the memo full). Call after
+  // RefreshMemos said the memo is usable. Errors: from SQLite.
+  Status MemoisePhrases(std::string_view match, const std::vector<std::string_view>& phrases,
+                        int64_t namespace_id, std::pair<int64_t, int64_t> seq_range);
+  // The idf of each phrase of `match` (engram_term_counts' order and values) from the first row
+  // of the whole table that matches it; nullopt when no row matches. Errors: from SQLite.
+  Result<std::optional<std::vector<double>>> PhraseIdfs(std::string_view match);
+  // Empties the layout memo and the match memo when the database changed since they were filled
+  // (or they must not be used now: a write transaction, or the version cannot be read); returns
+  // the watch's verdict.
+  DataVersionWatch::Verdict RefreshMemos();
 
   Database& db_;
   // MemoSessionLayout's memo: session rowid → its layout (null: larger than the max_events asked).
+  DataVersionWatch memo_watch_;  // of layout_memo_ and match_memo_
   struct LayoutMemo {
-    bool valid = false;
-    int64_t data_version = 0;
-    int64_t total_changes = 0;
     size_t rows = 0;
     std::unordered_map<int64_t, std::pair<int, std::shared_ptr<const std::vector<NeighbourRow>>>>
         layouts;  // session rowid → (max_events asked, layout)
   };
   LayoutMemo layout_memo_;
+  TermMatchCache match_memo_;  // MatchTermCounts'
   // NamespaceSpeakers' memo, per namespace id.
   struct SpeakerMemo {
     int64_t newest_seq = 0;  // the newest stored event (any namespace) when last read; 0: none

@@ -1,6 +1,8 @@
 #include "store/sqlite/event_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -31,7 +33,7 @@ class EventStoreTest : public ::testing::Test {
 
   // Appends an event to session "s" of namespace `ns_name`; returns the session's row id.
   int64_t Append(Database& db, int n, const std::string& content = "", const std::string& speaker = "",
-                 const std::string& ns_name = "n") {
+                 const std::string& ns_name = "n", const std::string& session_id = "s") {
     EventStore store(db);
     int64_t session = 0;
     Status st = db.WriteTransaction([&]() -> Status {
@@ -39,7 +41,7 @@ class EventStoreTest : public ::testing::Test {
       if (!ns) return ns.error();
       EventRow row;
       row.event.id = "e" + std::to_string(n);
-      row.event.session_id = "s";
+      row.event.session_id = session_id;
       row.event.role = "user";
       row.event.speaker = speaker;
       row.event.content = content.empty() ? "turn " + std::to_string(n) : content;
@@ -86,6 +88,65 @@ class EventStoreTest : public ::testing::Test {
     });
     EXPECT_TRUE(st.ok()) << st.ToString();
     return out;
+  }
+
+  // MatchTermCounts (through the memo) and ScanTermCounts (SQLite alone) of `match` in namespace
+  // "n", read by `store` in one read transaction: the two must agree field by field.
+  void ExpectMemoMatchesScan(Database& db, EventStore& store, const std::string& match, SearchFilter filter = {},
+                             size_t max_rows = 100) {
+    Status st = db.ReadTransaction([&]() -> Status {
+      auto ns = store.FindNamespace("n");
+      if (!ns) return ns.error();
+      filter.namespace_id = **ns;
+      auto range = store.NamespaceSeqRange(**ns);
+      if (!range) return range.error();
+      auto memo = store.MatchTermCounts(match, filter, max_rows);
+      if (!memo) return memo.error();
+      auto scan = store.ScanTermCounts(match, filter, **range, max_rows);
+      if (!scan) return scan.error();
+      SCOPED_TRACE(match);
+      EXPECT_EQ(memo->idf, scan->idf);
+      EXPECT_EQ(memo->avg_length, scan->avg_length);
+      EXPECT_EQ(memo->tf, scan->tf);
+      EXPECT_EQ(memo->stopped_at_max, scan->stopped_at_max);
+      EXPECT_EQ(Describe(*memo), Describe(*scan));
+      return Status::Ok();
+    });
+    EXPECT_TRUE(st.ok()) << st.ToString();
+  }
+
+  // "seq/session/time/speaker/length" of every row.
+  static std::vector<std::string> Describe(const TermMatchSet& set) {
+    std::vector<std::string> out;
+    for (const TermMatchRow& r : set.rows) {
+      out.push_back(std::to_string(r.seq) + "/" + std::to_string(r.session_rowid) + "/" +
+                    std::to_string(r.occurred_at) + "/" + r.speaker + "/" + std::to_string(r.doc_length));
+    }
+    return out;
+  }
+
+  // MatchTermCounts of `match` in namespace "n" finds `seqs`, read three times: the first read
+  // after a change goes to SQLite, the next fill the memo and read from it.
+  void ExpectMatched(Database& db, EventStore& store, const std::string& match, const std::vector<int64_t>& seqs) {
+    for (int read = 0; read < 3; ++read) EXPECT_EQ(MatchedSeqs(db, store, match), seqs) << "read " << read;
+  }
+
+  // The seqs MatchTermCounts finds for `match` in namespace "n".
+  std::vector<int64_t> MatchedSeqs(Database& db, EventStore& store, const std::string& match) {
+    std::vector<int64_t> seqs;
+    auto read = [&]() -> Status {
+      auto ns = store.FindNamespace("n");
+      if (!ns) return ns.error();
+      SearchFilter filter;
+      filter.namespace_id = **ns;
+      auto set = store.MatchTermCounts(match, filter, 100);
+      if (!set) return set.error();
+      for (const TermMatchRow& r : set->rows) seqs.push_back(r.seq);
+      return Status::Ok();
+    };
+    Status st = db.ReadTransaction(read);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return seqs;
   }
 
   test::TempDir dir_;
@@ -238,6 +299,124 @@ TEST_F(EventStoreTest, SchemaSevenEventsMigrateAsUtcAndKeepNewOffsets) {
   auto later = store.Get("e2");
   ASSERT_TRUE(later.has_value());
   EXPECT_EQ(later->utc_offset_minutes, -330);
+}
+
+TEST_F(EventStoreTest, MatchTermCountsFromTheMemoIsTheScan) {
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EventStore store(*db);
+  Append(*db, 1, "Mia: apple pie and apple tart", "Mia");
+  Append(*db, 2, "Noah: banana bread", "Noah", "n", "t");
+  Append(*db, 3, "Mia: cherry pie, apple jam", "Mia");
+  Append(*db, 4, "Zed: apple cider and durian", "Zed", "other");
+  Append(*db, 5, "Noah: pie pie pie", "Noah", "n", "t");
+  Append(*db, 6, "Mia: \"quoted\" apple", "Mia");
+  // Cold (every phrase read), warm (from the memo), partly memoised, repeated phrases, a phrase
+  // of another namespace only, of no event at all, quotes, AND (never memoised).
+  for (int pass = 0; pass < 2; ++pass) {
+    ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"");
+    ExpectMemoMatchesScan(*db, store, "\"pie\" OR \"banana\" OR \"pie\"");
+    ExpectMemoMatchesScan(*db, store, "\"durian\" OR \"mia\"");
+    ExpectMemoMatchesScan(*db, store, "\"durian\"");
+    ExpectMemoMatchesScan(*db, store, "\"nowhere\" OR \"cherry\"");
+    ExpectMemoMatchesScan(*db, store, "\"nowhere\"");
+    ExpectMemoMatchesScan(*db, store, "\"apple pie\" OR \"\"\"quoted\"\"\"");
+    ExpectMemoMatchesScan(*db, store, "\"apple\" AND \"pie\"");
+  }
+  // Filters and the row limit apply to the memoised rows as to the scan.
+  SearchFilter since;
+  since.since = 1003;
+  ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", since);
+  SearchFilter until;
+  until.until = 1003;
+  ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", until);
+  ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", {}, 2);
+  ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", {}, 4);
+  int64_t session_t = 0;
+  ASSERT_TRUE(db->ReadTransaction([&]() -> Status {
+                  auto ns = store.FindNamespace("n");
+                  if (!ns) return ns.error();
+                  auto t = store.FindSession(**ns, "t");
+                  if (!t) return t.error();
+                  session_t = **t;
+                  return Status::Ok();
+                }).ok());
+  SearchFilter session;
+  session.session_rowid = session_t;
+  ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", session);
+}
+
+// B-cache: a memoised match never shows an event that was forgotten or misses one that was stored,
+// whoever wrote: this connection, another one, another process, or a transaction rolled back.
+TEST_F(EventStoreTest, MatchTermCountsMemoSeesRememberForgetAndOtherWriters) {
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EventStore store(*db);
+  Append(*db, 1, "Mia: apple pie", "Mia");
+  Append(*db, 2, "Noah: banana bread", "Noah");
+  const std::string apple = "\"apple\" OR \"bread\"";
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{1, 2}));
+    Append(*db, 3, "Mia: apple tart", "Mia");  // this connection
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{1, 2, 3}));
+  auto other = Open();
+  ASSERT_NE(other, nullptr);
+  Append(*other, 4, "Noah: apple bread", "Noah");  // another connection
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{1, 2, 3, 4}));
+  // Forgotten by another connection (as lifecycle/forget.cc deletes), then by this one.
+  ASSERT_TRUE(other->Exec("DELETE FROM event_fts WHERE rowid = 1").ok());
+  ASSERT_TRUE(other->Exec("DELETE FROM events WHERE seq = 1").ok());
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{2, 3, 4}));
+  ASSERT_TRUE(db->Exec("DELETE FROM event_fts WHERE rowid = 4").ok());
+  ASSERT_TRUE(db->Exec("DELETE FROM events WHERE seq = 4").ok());
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{2, 3}));
+  // The newest event forgotten and its seq given to an event that does not match.
+  ASSERT_TRUE(other->Exec("DELETE FROM event_fts WHERE rowid = 3").ok());
+  ASSERT_TRUE(other->Exec("DELETE FROM events WHERE seq = 3").ok());
+  Append(*other, 5, "Noah: cherry", "Noah");
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{2}));
+  // Another process.
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto own = Open();
+    if (own != nullptr) Append(*own, 6, "Ava: apple", "Ava");
+    _exit(own != nullptr && !::testing::Test::HasFailure() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{2, 4}));
+  // Inside this connection's write transaction the memo is not used: its uncommitted event is
+  // seen, and after the rollback it is gone.
+  Status st = db->WriteTransaction([&]() -> Status {
+    EventStore writer(*db);
+    auto ns = writer.FindNamespace("n");
+    if (!ns) return ns.error();
+    EventRow row;
+    row.event.id = "e7";
+    row.event.session_id = "s";
+    row.event.role = "user";
+    row.event.content = "apple crumble";
+    row.event.occurred_at = 1007;
+    row.event.recorded_at = 1007;
+    row.event.origin_class = "direct_user";
+    row.event.content_hash = "h7";
+    row.event.idempotency_key = "k7";
+    row.session_kind = "interactive";
+    row.indexed_text = row.event.content;
+    auto s = writer.EnsureSession(**ns, row, 0);
+    if (!s) return s.error();
+    auto seq = writer.Insert(**ns, *s, row);
+    if (!seq) return seq.error();
+    SearchFilter filter;
+    filter.namespace_id = **ns;
+    auto set = store.MatchTermCounts(apple, filter, 100);
+    if (!set) return set.error();
+    EXPECT_EQ(set->rows.size(), 3u);
+    return Status::FailedPrecondition("roll back");
+  });
+  EXPECT_EQ(st.code(), StatusCode::kFailedPrecondition);
+  ExpectMatched(*db, store, apple, (std::vector<int64_t>{2, 4}));
 }
 
 }  // namespace

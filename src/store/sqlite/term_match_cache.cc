@@ -1,0 +1,159 @@
+#include "store/sqlite/term_match_cache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "store/sqlite/quoted_phrases.h"
+
+namespace engram::sqlite {
+namespace {
+
+// The row of `filter`'s session and time range.
+bool InFilter(const SearchFilter& filter, int64_t session_rowid, TimestampMs occurred_at) {
+  return (!filter.session_rowid || session_rowid == *filter.session_rowid) &&
+         (!filter.since || occurred_at >= *filter.since) && (!filter.until || occurred_at < *filter.until);
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string_view>> OrPhrases(std::string_view match) {
+  std::vector<std::string_view> phrases;
+  if (!QuotedPhrases(match, &phrases)) return std::nullopt;
+  // QuotedPhrases accepts " OR " and " AND " joiners; the expression is all-OR exactly when its
+  // length is that of its quoted phrases and n - 1 joiners of 4 characters (" AND " has 5).
+  size_t length = 4 * (phrases.size() - 1);
+  for (std::string_view p : phrases) length += p.size() + 2;
+  if (length != match.size()) return std::nullopt;
+  return phrases;
+}
+
+void TermMatchCache::Clear() {
+  phrases_.clear();
+  speakers_.clear();
+  speaker_ids_.clear();
+  too_large_.clear();
+  avg_length_ = 1.0;
+  rows_ = 0;
+}
+
+const std::string& TermMatchCache::Key(int64_t namespace_id, std::string_view phrase) const {
+  key_.assign(reinterpret_cast<const char*>(&namespace_id), sizeof namespace_id);
+  key_.append(phrase);
+  return key_;
+}
+
+const TermMatchCache::Phrase* TermMatchCache::Find(int64_t namespace_id, std::string_view phrase) const {
+  auto it = phrases_.find(Key(namespace_id, phrase));
+  return it == phrases_.end() ? nullptr : &it->second;
+}
+
+uint32_t TermMatchCache::SpeakerId(const std::string& speaker) {
+  auto [it, added] = speaker_ids_.try_emplace(speaker, static_cast<uint32_t>(speakers_.size()));
+  if (added) speakers_.push_back(speaker);
+  return it->second;
+}
+
+std::optional<TermMatchSet> TermMatchCache::Match(const std::vector<std::string_view>& phrases,
+                                                  const SearchFilter& filter, size_t max_rows) const {
+  std::vector<const Phrase*> lists;
+  lists.reserve(phrases.size());
+  for (std::string_view p : phrases) {
+    const Phrase* found = Find(filter.namespace_id, p);
+    if (found == nullptr) return std::nullopt;
+    lists.push_back(found);
+  }
+  const size_t n = lists.size();
+  std::vector<size_t> at(n, 0);
+  TermMatchSet out;
+  size_t most = 0;  // rows of every list: at least the merged rows
+  for (const Phrase* p : lists) most += p->rows.size();
+  most = std::min(most, max_rows);
+  out.rows.reserve(most);
+  out.tf.reserve(most * n);
+  // A k-way merge by seq: FTS5's order. Each merged row takes its count of every phrase.
+  while (out.rows.size() < max_rows) {
+    int64_t seq = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < n; ++i) {
+      if (at[i] < lists[i]->rows.size()) seq = std::min(seq, lists[i]->rows[at[i]].seq);
+    }
+    if (seq == std::numeric_limits<int64_t>::max()) break;
+    const size_t tf_at = out.tf.size();
+    out.tf.resize(tf_at + n, 0);
+    const Row* row = nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      if (at[i] >= lists[i]->rows.size() || lists[i]->rows[at[i]].seq != seq) continue;
+      row = &lists[i]->rows[at[i]++];
+      out.tf[tf_at + i] = row->tf;
+    }
+    if (!InFilter(filter, row->session_rowid, row->occurred_at)) {
+      out.tf.resize(tf_at);
+      continue;
+    }
+    TermMatchRow& r = out.rows.emplace_back();
+    r.seq = seq;
+    r.session_rowid = row->session_rowid;
+    r.occurred_at = row->occurred_at;
+    r.speaker = speakers_[row->speaker];
+    r.doc_length = row->doc_length;
+  }
+  out.stopped_at_max = out.rows.size() >= max_rows;
+  if (!out.rows.empty()) {
+    out.idf.reserve(n);
+    for (const Phrase* p : lists) out.idf.push_back(p->idf);
+    out.avg_length = avg_length_;
+  }
+  return out;
+}
+
+std::vector<std::string_view> TermMatchCache::Missing(int64_t namespace_id,
+                                                      const std::vector<std::string_view>& phrases) const {
+  std::vector<std::string_view> missing;
+  for (std::string_view p : phrases) {
+    if (Find(namespace_id, p) == nullptr && std::find(missing.begin(), missing.end(), p) == missing.end()) {
+      missing.push_back(p);
+    }
+  }
+  return missing;
+}
+
+void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases,
+                              const TermMatchSet& all) {
+  if (all.rows.empty() || all.stopped_at_max || all.idf.size() != phrases.size()) return;
+  // Every row matched by some phrase (FTS5 has one column): a row without a count would be lost
+  // by the merge, so such a set is not memoised.
+  size_t adding = 0;
+  for (size_t r = 0; r < all.rows.size(); ++r) {
+    size_t held = 0;
+    for (size_t i = 0; i < phrases.size(); ++i) held += all.Tf(r)[i] > 0 ? 1 : 0;
+    if (held == 0) return;
+    adding += held;
+  }
+  if (adding > kMaxRows) return;
+  if (rows_ + adding > kMaxRows) {
+    phrases_.clear();
+    rows_ = 0;
+  }
+  avg_length_ = all.avg_length;
+  std::vector<uint32_t> speaker(all.rows.size());
+  for (size_t r = 0; r < all.rows.size(); ++r) speaker[r] = SpeakerId(all.rows[r].speaker);
+  for (size_t i = 0; i < phrases.size(); ++i) {
+    auto [it, added] = phrases_.try_emplace(Key(namespace_id, phrases[i]));
+    if (!added) continue;  // a phrase given twice, or memoised before: the same rows
+    Phrase& phrase = it->second;
+    phrase.idf = all.idf[i];
+    for (size_t r = 0; r < all.rows.size(); ++r) {
+      const uint16_t tf = all.Tf(r)[i];
+      if (tf == 0) continue;
+      const TermMatchRow& m = all.rows[r];
+      phrase.rows.push_back({m.seq, m.session_rowid, m.occurred_at, speaker[r], m.doc_length, tf});
+    }
+    rows_ += phrase.rows.size();
+  }
+}
+
+void TermMatchCache::RememberAbsent(int64_t namespace_id, std::string_view phrase, double idf) {
+  phrases_.try_emplace(Key(namespace_id, phrase)).first->second.idf = idf;
+}
+
+}  // namespace engram::sqlite

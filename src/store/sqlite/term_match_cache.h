@@ -1,0 +1,98 @@
+// store/sqlite/term_match_cache.h — one connection's memo of the window channel's full-text
+// matches: for a namespace and a phrase of a MATCH expression, every event of the namespace that
+// holds the phrase, with what EventStore::MatchTermCounts reads of it (the phrase's count, the
+// event's session, time, speaker and length) and the phrase's idf. A question whose phrases are
+// all memoised is answered by merging their lists instead of walking FTS5's doclists and joining
+// every matching row to `events` and `event_fts_docsize` again: questions about one conversation
+// share its names and words.
+//
+// Only for expressions of quoted phrases joined by OR (recall's MatchMode::kAny): the matching
+// rows are then the union of each phrase's rows, and each row's counts are its counts of each
+// phrase alone. idf and the average length are table-wide, so any write anywhere changes them:
+// EventStore empties the memo whenever its DataVersionWatch says the database changed (a commit
+// by any connection or process, a row changed by this one) and never uses it inside a write
+// transaction.
+//
+// Not thread-safe (as the connection).
+#ifndef ENGRAM_STORE_SQLITE_TERM_MATCH_CACHE_H_
+#define ENGRAM_STORE_SQLITE_TERM_MATCH_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "store/sqlite/term_match.h"
+
+namespace engram::sqlite {
+
+// The phrases of `match` when it is "..." ( OR "..." )* exactly (QuotedPhrases' text of each,
+// doubled quotes left doubled); nullopt for any other expression (AND, FTS5 syntax).
+std::optional<std::vector<std::string_view>> OrPhrases(std::string_view match);
+
+class TermMatchCache {
+ public:
+  // At most this many memoised rows (over every phrase and namespace); the memo starts again
+  // when a fill would pass it. A row is 40 bytes: about 10 MB per connection at most.
+  static constexpr size_t kMaxRows = 250000;
+
+  // Forgets everything (the database changed).
+  void Clear();
+
+  // The rows MatchTermCounts(match, filter, max_rows) returns, when every phrase of `phrases`
+  // (OrPhrases of match) is memoised for filter.namespace_id; nullopt otherwise.
+  std::optional<TermMatchSet> Match(const std::vector<std::string_view>& phrases, const SearchFilter& filter,
+                                    size_t max_rows) const;
+
+  // The distinct phrases of `phrases` not memoised for the namespace, in order.
+  std::vector<std::string_view> Missing(int64_t namespace_id, const std::vector<std::string_view>& phrases) const;
+
+  // Memoises each phrase's rows from `all`: MatchTermCounts of the OR of `phrases` over the whole
+  // namespace (no session, time or row limit: every matching row, stopped_at_max false). A phrase
+  // without rows is memoised too (as absent) when `all` has rows (they carry its idf). Nothing is
+  // memoised when a row holds no phrase or the rows are more than kMaxRows.
+  void Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases, const TermMatchSet& all);
+  // Memoises a phrase that no event of the namespace holds, with its (table-wide) idf.
+  void RememberAbsent(int64_t namespace_id, std::string_view phrase, double idf);
+
+  // A namespace whose matches are too many to memoise (its whole-namespace read stopped at its
+  // limit): MatchTermCounts reads it from SQLite without trying again until the memo is cleared.
+  void MarkTooLarge(int64_t namespace_id) { too_large_.insert(namespace_id); }
+  bool TooLarge(int64_t namespace_id) const { return too_large_.count(namespace_id) > 0; }
+
+  size_t rows() const { return rows_; }
+
+ private:
+  struct Row {
+    int64_t seq = 0;
+    int64_t session_rowid = 0;
+    TimestampMs occurred_at = 0;
+    uint32_t speaker = 0;  // index into speakers_
+    int32_t doc_length = 0;
+    uint16_t tf = 0;
+  };
+  struct Phrase {
+    double idf = 0;
+    std::vector<Row> rows;  // ascending seq
+  };
+  // The key of a phrase of a namespace: the id's 8 bytes, then the phrase's text (in key_).
+  const std::string& Key(int64_t namespace_id, std::string_view phrase) const;
+  const Phrase* Find(int64_t namespace_id, std::string_view phrase) const;
+  uint32_t SpeakerId(const std::string& speaker);
+
+  std::unordered_map<std::string, Phrase> phrases_;  // Key → its rows
+  mutable std::string key_;                          // reused by Key
+  std::vector<std::string> speakers_;
+  std::unordered_map<std::string, uint32_t> speaker_ids_;
+  std::set<int64_t> too_large_;
+  double avg_length_ = 1.0;
+  size_t rows_ = 0;
+};
+
+}  // namespace engram::sqlite
+
+#endif  // ENGRAM_STORE_SQLITE_TERM_MATCH_CACHE_H_
