@@ -129,18 +129,17 @@ void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::strin
     if (held == 0) return;
     adding += held;
   }
+  for (std::string_view p : phrases) adding += EntryUnits(p);
   if (adding > kMaxRows) return;
-  if (rows_ + adding > kMaxRows) {
-    phrases_.clear();
-    rows_ = 0;
-  }
+  MakeRoom(adding);
   avg_length_ = all.avg_length;
   std::vector<uint32_t> speaker(all.rows.size());
   for (size_t r = 0; r < all.rows.size(); ++r) speaker[r] = SpeakerId(all.rows[r].speaker);
   for (size_t i = 0; i < phrases.size(); ++i) {
-    auto [it, added] = phrases_.try_emplace(Key(namespace_id, phrases[i]));
-    if (!added) continue;  // a phrase given twice, or memoised before: the same rows
-    Phrase& phrase = it->second;
+    if (Find(namespace_id, phrases[i]) != nullptr) continue;  // a phrase given twice, or memoised before
+    // Built whole before it is inserted: an allocation failure never leaves a phrase with part
+    // of its rows in the memo.
+    Phrase phrase;
     phrase.idf = all.idf[i];
     for (size_t r = 0; r < all.rows.size(); ++r) {
       const uint16_t tf = all.Tf(r)[i];
@@ -148,12 +147,33 @@ void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::strin
       const TermMatchRow& m = all.rows[r];
       phrase.rows.push_back({m.seq, m.session_rowid, m.occurred_at, speaker[r], m.doc_length, tf});
     }
-    rows_ += phrase.rows.size();
+    phrase.rows.shrink_to_fit();
+    const size_t units = phrase.rows.size() + EntryUnits(phrases[i]);
+    phrases_.emplace(Key(namespace_id, phrases[i]), std::move(phrase));
+    rows_ += units;
   }
 }
 
 void TermMatchCache::RememberAbsent(int64_t namespace_id, std::string_view phrase, double idf) {
-  phrases_.try_emplace(Key(namespace_id, phrase)).first->second.idf = idf;
+  if (Find(namespace_id, phrase) != nullptr) return;
+  const size_t units = EntryUnits(phrase);
+  MakeRoom(units);
+  phrases_.emplace(Key(namespace_id, phrase), Phrase{idf, {}});
+  rows_ += units;
+}
+
+size_t TermMatchCache::EntryUnits(std::string_view phrase) {
+  // An entry's key, its Phrase and its hash node (about 100 bytes with a short key), counted in
+  // rows of 40 bytes, so that phrases without rows also fill the memo.
+  return 3 + phrase.size() / sizeof(Row);
+}
+
+void TermMatchCache::MakeRoom(size_t adding) {
+  if (rows_ + adding <= kMaxRows) return;
+  phrases_.clear();
+  speakers_.clear();
+  speaker_ids_.clear();
+  rows_ = 0;
 }
 
 }  // namespace engram::sqlite

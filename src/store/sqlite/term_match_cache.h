@@ -36,8 +36,9 @@ std::optional<std::vector<std::string_view>> OrPhrases(std::string_view match);
 
 class TermMatchCache {
  public:
-  // At most this many memoised rows (over every phrase and namespace); the memo starts again
-  // when a fill would pass it. A row is 40 bytes: about 10 MB per connection at most.
+  // At most this many memoised rows (over every phrase and namespace; each phrase's entry counts
+  // as EntryUnits rows more, an absent phrase too); the memo starts again when a fill would pass
+  // it. A row is 40 bytes: about 10 MB per connection at most.
   static constexpr size_t kMaxRows = 250000;
 
   // Forgets everything (the database changed).
@@ -64,6 +65,7 @@ class TermMatchCache {
   void MarkTooLarge(int64_t namespace_id) { too_large_.insert(namespace_id); }
   bool TooLarge(int64_t namespace_id) const { return too_large_.count(namespace_id) > 0; }
 
+  // Memoised rows plus EntryUnits of every phrase held.
   size_t rows() const { return rows_; }
 
  private:
@@ -83,6 +85,10 @@ class TermMatchCache {
   const std::string& Key(int64_t namespace_id, std::string_view phrase) const;
   const Phrase* Find(int64_t namespace_id, std::string_view phrase) const;
   uint32_t SpeakerId(const std::string& speaker);
+  // What one phrase's entry counts against kMaxRows besides its rows.
+  static size_t EntryUnits(std::string_view phrase);
+  // Empties the memo (not too_large_) when `adding` more would pass kMaxRows.
+  void MakeRoom(size_t adding);
 
   std::unordered_map<std::string, Phrase> phrases_;  // Key → its rows
   mutable std::string key_;                          // reused by Key

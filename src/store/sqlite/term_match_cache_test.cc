@@ -89,5 +89,21 @@ TEST(TermMatchCacheTest, ARowWithoutAPhraseIsNotMemoised) {
   EXPECT_EQ(cache.Missing(7, {"a", "b"}).size(), 2u);
 }
 
+TEST(TermMatchCacheTest, PhrasesWithoutRowsCountTowardTheBound) {
+  // Questions whose words no event of the namespace holds fill the memo too: it starts again
+  // rather than growing past its bound.
+  TermMatchCache cache;
+  SearchFilter filter;
+  filter.namespace_id = 7;
+  cache.RememberAbsent(7, "first", 1.0);
+  ASSERT_TRUE(cache.Match({"first"}, filter, 10).has_value());
+  for (size_t i = 0; i < TermMatchCache::kMaxRows; ++i) {
+    cache.RememberAbsent(7, std::to_string(i), 1.0);
+    ASSERT_LE(cache.rows(), TermMatchCache::kMaxRows);
+  }
+  EXPECT_FALSE(cache.Match({"first"}, filter, 10).has_value());
+  EXPECT_GT(cache.rows(), 0u);
+}
+
 }  // namespace
 }  // namespace engram::sqlite
