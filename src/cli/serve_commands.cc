@@ -51,14 +51,17 @@ void MountMcp(server::HttpServer& http, server::EnginePool& pool, bool fixtures)
   const mcp::HttpOptions options{.fixtures = fixtures, .allowed_hosts = {}};
   server::HttpHandler handler = [&pool, options](const server::HttpRequest& request) {
     const bool write = !mcp::IsReadOnlyRequest(request.body);
-    auto lease = pool.Acquire(write, std::chrono::milliseconds(10000));
-    if (!lease) {
-      return server::HttpResponse{.status = 503,
-                                  .body = Dump(mcp::ErrorResponse(nullptr, {.code = mcp::kInternalError,
-                                                                           .message = lease.error().ToString()}))};
+    server::HttpResponse response;
+    Status ran = pool.Run(write, std::chrono::milliseconds(10000), [&](Engine& engine) {
+      mcp::Server server(engine);
+      response = mcp::HandleHttp(server, options, request);
+    });
+    if (!ran.ok()) {
+      return server::HttpResponse{
+          .status = 503,
+          .body = Dump(mcp::ErrorResponse(nullptr, {.code = mcp::kInternalError, .message = ran.ToString()}))};
     }
-    mcp::Server server(lease->engine());
-    return mcp::HandleHttp(server, options, request);
+    return response;
   };
   http.Mount("", "/mcp", handler);    // exactly /mcp
   http.Mount("", "/mcp/", handler);   // /mcp/{namespace}

@@ -12,29 +12,32 @@ Result<std::unique_ptr<EnginePool>> EnginePool::Open(const Options& options, int
   pool->writer_->engine = std::move(*writer);
   Options read_options = options;
   read_options.open_mode = OpenMode::kReadOnly;
+  std::vector<Engine*> engines;
   for (int i = 0; i < readers; ++i) {
     auto reader = Engine::Open(read_options);
     if (!reader) return Error(reader.error());
+    engines.push_back(reader->get());
     pool->readers_.push_back(std::move(*reader));
   }
-  pool->free_readers_ = std::make_unique<FifoSlots>(pool->readers_.size());
+  pool->reader_threads_ = std::make_unique<ReaderThreads>(std::move(engines));
   return pool;
 }
 
-Result<EnginePool::Lease> EnginePool::Acquire(bool write, std::chrono::milliseconds budget) {
+Status EnginePool::Run(bool write, std::chrono::milliseconds budget, const ReaderThreads::Work& work) {
   if (write || readers_.empty()) {
-    if (!writer_->mu.try_lock_for(budget)) {
-      return Error(Status::DeadlineExceeded(
-          fmt::format("the writer stayed busy for the request's time budget ({} ms)", budget.count())));
+    std::unique_lock lock(writer_->mu, std::defer_lock);
+    if (!lock.try_lock_for(budget)) {
+      return Status::DeadlineExceeded(
+          fmt::format("the writer stayed busy for the request's time budget ({} ms)", budget.count()));
     }
-    return Lease(*writer_->engine, writer_->mu);
+    work(*writer_->engine);
+    return Status::Ok();
   }
-  auto slot = free_readers_->Acquire(budget);
-  if (!slot) {
-    return Error(Status::DeadlineExceeded(
-        fmt::format("no reader was free within the request's time budget ({} ms)", budget.count())));
+  if (!reader_threads_->Run(budget, work)) {
+    return Status::DeadlineExceeded(
+        fmt::format("no reader was free within the request's time budget ({} ms)", budget.count()));
   }
-  return Lease(*readers_[*slot], *free_readers_, *slot);
+  return Status::Ok();
 }
 
 }  // namespace engram::server

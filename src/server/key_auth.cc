@@ -26,9 +26,10 @@ Result<bool> KeyAuthenticator::KeysExist() {
   std::lock_guard<std::mutex> lock(mu_);
   const auto now = Clock::now();
   if (now < keys_checked_until_) return keys_exist_;
-  auto lease = pool_.Acquire(/*write=*/false, std::chrono::milliseconds(5000));
-  if (!lease) return Error(lease.error());
-  auto keys = lease->engine().ListApiKeys(/*include_revoked=*/false);
+  Result<std::vector<ApiKeyInfo>> keys = Error(Status::Busy("no reader"));
+  Status ran = pool_.Run(/*write=*/false, std::chrono::milliseconds(5000),
+                         [&](Engine& engine) { keys = engine.ListApiKeys(/*include_revoked=*/false); });
+  if (!ran.ok()) return Error(ran);
   if (!keys) return Error(keys.error());
   keys_exist_ = !keys->empty();
   keys_checked_until_ = now + ttl_;
@@ -51,9 +52,10 @@ Result<api::Principal> KeyAuthenticator::Authenticate(std::string_view authoriza
     auto it = verified_.find(digest);
     if (it != verified_.end() && Clock::now() < it->second.until) return it->second.principal;
   }
-  auto lease = pool_.Acquire(/*write=*/false, std::chrono::milliseconds(5000));
-  if (!lease) return Error(lease.error());
-  auto key = lease->engine().VerifyApiKey(secret);
+  Result<ApiKeyInfo> key = Error(Status::Busy("no reader"));
+  Status ran = pool_.Run(/*write=*/false, std::chrono::milliseconds(5000),
+                         [&](Engine& engine) { key = engine.VerifyApiKey(secret); });
+  if (!ran.ok()) return Error(ran);
   if (!key) return Error(key.error());
   api::Principal principal = PrincipalOf(*key);
   std::lock_guard<std::mutex> lock(mu_);

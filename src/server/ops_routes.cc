@@ -15,19 +15,22 @@ HttpResponse Json(const OrderedJson& body, int status = 200) {
 }
 
 HttpResponse Ready(EnginePool& pool, const HttpRequest& request) {
-  auto lease = pool.Acquire(/*write=*/false, std::chrono::milliseconds(2000));
-  if (!lease) return ProblemResponse(Status::Busy(lease.error().message()), request.request_id, 503);
-  auto jobs = lease->engine().ListJobs("pending", 1);  // one indexed read: the file answers
-  if (!jobs) return ProblemResponse(jobs.error(), request.request_id, 503);
+  Status read = Status::Ok();
+  Status ran = pool.Run(/*write=*/false, std::chrono::milliseconds(2000), [&](Engine& engine) {
+    auto jobs = engine.ListJobs("pending", 1);  // one indexed read: the file answers
+    if (!jobs) read = jobs.error();
+  });
+  if (!ran.ok()) return ProblemResponse(Status::Busy(ran.message()), request.request_id, 503);
+  if (!read.ok()) return ProblemResponse(read, request.request_id, 503);
   return Json({{"status", "ready"}});
 }
 
 // Pending extraction jobs (capped at 10,000) and the age of the oldest one (s).
 std::vector<std::tuple<std::string, std::string, double>> QueueGauges(EnginePool& pool) {
-  auto lease = pool.Acquire(/*write=*/false, std::chrono::milliseconds(2000));
-  if (!lease) return {};
-  auto pending = lease->engine().ListJobs("pending", 10000);
-  if (!pending) return {};
+  Result<std::vector<JobInfo>> pending = Error(Status::Busy("no reader"));
+  Status ran = pool.Run(/*write=*/false, std::chrono::milliseconds(2000),
+                        [&](Engine& engine) { pending = engine.ListJobs("pending", 10000); });
+  if (!ran.ok() || !pending) return {};
   double lag = 0;
   if (!pending->empty()) lag = static_cast<double>(NowMs() - pending->front().updated_at) / 1000.0;
   return {{"engram_queue_depth", "Extraction jobs waiting (pending; counted up to 10000).",

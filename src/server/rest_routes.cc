@@ -169,18 +169,23 @@ HttpResponse RestRoutes::Handle(const HttpRequest& request) const {
   const std::string ns = c.namespaced ? args->value("namespace", std::string()) : std::string();
   Status allowed = api::Authorize(request.principal, c, ns);
   if (!allowed.ok()) return ProblemResponse(allowed, request.request_id);
-  auto lease = pool_.Acquire(c.access != api::Access::kRead, budget_);
-  if (!lease) return ProblemResponse(lease.error(), request.request_id);
   const api::CallContext context{
       .actor = "rest:" + (request.principal.key_id.empty() ? std::string("owner") : request.principal.key_id),
       .request_id = request.request_id,
       .file_root = file_root_};
-  auto reply = api::Invoke(lease->engine(), c, *args, api::ArgsMode::kStrict, context);
-  if (!reply) return ProblemResponse(reply.error(), request.request_id);
-  if (!reply->raw.empty()) {
-    return HttpResponse{.status = reply->http_status, .content_type = reply->content_type, .body = reply->raw};
-  }
-  return HttpResponse{.status = reply->http_status, .body = Dump(reply->body)};
+  HttpResponse response;
+  Status ran = pool_.Run(c.access != api::Access::kRead, budget_, [&](Engine& engine) {
+    auto reply = api::Invoke(engine, c, *args, api::ArgsMode::kStrict, context);
+    if (!reply) {
+      response = ProblemResponse(reply.error(), request.request_id);
+    } else if (!reply->raw.empty()) {
+      response = {.status = reply->http_status, .content_type = reply->content_type, .body = std::move(reply->raw)};
+    } else {
+      response = {.status = reply->http_status, .body = Dump(reply->body)};
+    }
+  });
+  if (!ran.ok()) return ProblemResponse(ran, request.request_id);
+  return response;
 }
 
 std::string RestRoutes::RouteOf(const std::string& method, const std::string& path) {
