@@ -376,7 +376,7 @@ class ClauseReader {
 
  private:
   Subject FindSubject(size_t body, const FrameContext& ctx) const {
-    const size_t i = SkipDiscourse(body);
+    const size_t i = SkipLeadingTimes(SkipDiscourse(body));
     size_t e = 0;
     std::string w = WordAt(low_, i, clause_.end, &e);
     if (StartsWithAt(s_, i, "I\xE2\x80\x99")) w = "i'm";  // I’m, I’ve
@@ -602,6 +602,20 @@ class ClauseReader {
     return i;
   }
 
+  // Past the times that open the clause before its subject ("Last month Tom joined Stripe",
+  // "In March, my sister moved"), and the discourse words after them.
+  size_t SkipLeadingTimes(size_t i) const {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const Span& t : times_) {
+        if (t.begin != i || t.end <= i || t.end > clause_.end) continue;
+        i = SkipDiscourse(SkipPunctuation(t.end));
+        moved = true;
+      }
+    }
+    return i;
+  }
+
   // Where a marker of `kind` that starts at `i` ends, or `i`.
   size_t MarkerEndAt(size_t i, std::string_view kind) const {
     std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(i, clause_.end - i), kind);
@@ -690,18 +704,23 @@ class ClauseReader {
     for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
       if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
     }
-    for (size_t len = 3; len <= 6 && i + len <= clause_.end; len += 3) {
-      if (lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
+    for (size_t len = 9; len >= 3; len -= 3) {
+      if (i + len <= clause_.end && lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
     }
     for (std::string_view zh : {"我们", "咱们", "我"}) {
       if (!StartsWithAt(s_, i, zh)) continue;
       size_t after = i + zh.size();
       if (StartsWithAt(s_, after, "的")) after += 3;
-      for (size_t len = 3; len <= 6 && after + len <= clause_.end; len += 3) {
-        if (lex_.IsRelation(s_.substr(after, len))) {
+      for (size_t len = 9; len >= 3; len -= 3) {  // the longer word first: 我男朋友, 我妹妹
+        if (after + len <= clause_.end && lex_.IsRelation(s_.substr(after, len))) {
           if (std::optional<Subject> named = NameAfterRelation(after + len)) return *named;  // 我妹妹小梅住在杭州
           return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
         }
+      }
+      // 我爸, 我姐: a short kin word, a relative only right after 我 (alone it is part of other
+      // words: 哥伦比亚).
+      if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after) {
+        return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, kin - i)), kin);
       }
       if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…
         thing->owned = true;
@@ -857,7 +876,8 @@ class ClauseReader {
   // works at", "Mei moved to", "Priya Patel joined"); a capitalised word before anything else is
   // just a sentence's first word.
   std::optional<Subject> NameSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
-    if (!LooksLikeName(i, w, opens_value, FunctionWords())) return std::nullopt;
+    // "Got promoted to", "Moved to Lisbon": a verb that opens a clause without a subject.
+    if (!LooksLikeName(i, w, opens_value, FunctionWords()) || IsVerbForm(w)) return std::nullopt;
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string next = WordAt(low_, n, clause_.end, &ne);
@@ -869,9 +889,29 @@ class ClauseReader {
     std::string_view after = low_.substr(n, clause_.end - n);
     std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
     const bool verb_next = (!verb.empty() && VerbWithin(n, verb.front().begin)) ||
-                           (!change.empty() && VerbWithin(n, change.front().begin));
+                           (!change.empty() && VerbWithin(n, change.front().begin)) || VerbFormAt(n);
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // A verb form at `i` that is not a verb of the lexicon's attributes but shows that the word
+  // before is its subject: a past tense in -ed ("Tom transferred to", "Mei relocated") or an
+  // irregular one of the lexicon's markers `verb_form` ("Tom left Google and joined Stripe"), not
+  // followed by the speaker as its object ("Sony hired me": the clause is about the speaker).
+  bool VerbFormAt(size_t i) const {
+    size_t e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (w.empty() || s_[i] < 'a' || s_[i] > 'z' || !IsVerbForm(w)) return false;
+    size_t oe = 0;
+    std::string object = WordAt(low_, SkipSpaces(s_, e, clause_.end), clause_.end, &oe);
+    return object != "me" && object != "us" && object != "my" && object != "our";
+  }
+
+  // A past tense in -ed or a verb form of the lexicon (markers `verb_form`), `w` lower case.
+  bool IsVerbForm(const std::string& w) const {
+    if (w.size() >= 5 && w.ends_with("ed")) return true;
+    std::vector<PhraseHit> forms = lex_.FindMarkers(w, "verb_form");
+    return !forms.empty() && forms.front().begin == 0 && forms.front().end == w.size();
   }
 
   // The words between a name at `from` and its verb `offset` bytes later: none, or at most

@@ -5,18 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "text/time_expression.h"
 #include "write/extraction/rule_sentences.h"
 
 namespace engram::extraction {
 namespace {
 
-// The frames of every sentence of `text`, in order.
+// The frames of every sentence of `text`, in order, with its times found as the extractor finds
+// them.
 std::vector<FactFrame> Read(const std::string& text) {
   std::vector<FactFrame> out;
   FrameContext context;
   const std::string lowered = LowerAsciiBytes(text);
+  std::vector<rules::Span> times;
+  for (const text::TimeMention& m : text::FindTimeMentions(text, 1700000000000, 0)) times.push_back({m.byte_start, m.byte_end});
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
-    SentenceReading r = ReadSentenceFrames(text, lowered, s, {}, &context);
+    SentenceReading r = ReadSentenceFrames(text, lowered, s, times, &context);
     out.insert(out.end(), r.frames.begin(), r.frames.end());
   }
   return out;
@@ -304,6 +308,42 @@ TEST(FactFrameReaderTest, AModalBeforeAChineseStateWordIsNoState) {
   for (const FactFrame& f : Read("结算服务不能停用")) {
     EXPECT_FALSE(f.kind == ClauseKind::kFact && f.attribute == "state") << Describe({f});
   }
+}
+
+// Issue 16, session 18: a name is the subject when a verb form follows it, not only an attribute
+// verb (the clause was put on the speaker: "user works at Stripe"); but not when the speaker is
+// the verb's object.
+TEST(FactFrameReaderTest, ANameBeforeAnyVerbFormIsTheSubject) {
+  for (const char* text : {"Tom left Google and joined Stripe.", "Tom quit Google and joined Stripe."}) {
+    auto f = Read(text);
+    bool stripe = false;
+    for (const FactFrame& g : f) {
+      EXPECT_NE(g.subject_kind, FrameSubject::kSpeaker) << text << " " << Describe(f);
+      if (g.value == "Stripe") stripe = g.subject == "Tom";
+    }
+    EXPECT_TRUE(stripe) << text << " " << Describe(f);
+  }
+  for (const FactFrame& g : Read("Google hired me as a designer.")) EXPECT_NE(g.subject, "Google") << Describe({g});
+  // A verb that opens a clause is no name.
+  for (const FactFrame& g : Read("Got promoted to staff engineer last week.")) EXPECT_NE(g.subject, "Got") << Describe({g});
+}
+
+// A time that opens the clause stands before its subject, not in its place.
+TEST(FactFrameReaderTest, ATimeBeforeTheSubject) {
+  ExpectOneFrame("Last month Tom joined Stripe.", "Tom", "employer", "Stripe");
+  ExpectOneFrame("In March, my sister moved to Austin.", "my sister", "lives_in", "Austin");
+}
+
+// 我爸, 我姐: short kin words after 我 name a relative; alone they are parts of other words.
+TEST(FactFrameReaderTest, ShortChineseKinWordsAfterTheSpeaker) {
+  for (const char* text : {"我爸住在老家。", "我姐住在成都。", "我妈妈住在成都。"}) {
+    auto f = Read(text);
+    ASSERT_FALSE(f.empty()) << text;
+    EXPECT_EQ(f[0].subject_kind, FrameSubject::kRelative) << text << " " << Describe(f);
+  }
+  auto longer = Read("我妈妈住在成都。");
+  ASSERT_FALSE(longer.empty());
+  EXPECT_EQ(longer[0].subject, "我妈妈") << Describe(longer);
 }
 
 }  // namespace

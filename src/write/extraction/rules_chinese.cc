@@ -27,6 +27,18 @@ namespace {
   "侄子|侄女|"                                                                                                                      \
   "外甥|宝宝|前妻|前夫|导师|教练|小狗|小猫|狗狗|猫咪)"
 
+// How a name given right after a relation word without 叫 opens ("我表哥张伟", "我同事小李"): a
+// Latin capital, one of the common surnames, or 小/老/阿. Without it "我表哥毕业了" and "我妹妹换工作了"
+// read 毕业 and 换工作 as names.
+#define ZH_NAME_START                                                                               \
+  "(?:[A-Z]|小|老|阿|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘" \
+  "于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史" \
+  "陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤])"
+
+// ZH_REL, and the short kin words that name a relative only right after 我 (我爸, 我姐; alone they
+// are parts of other words: 哥伦比亚). Longer words first, as in ZH_REL.
+#define ZH_REL_AFTER_SPEAKER "(?:" ZH_REL "|老爸|老妈|爸|妈|哥|姐|弟|妹)"
+
 // A name right after a relation word: a capitalised Latin word, or two or three Han characters
 // that do not open with a function word and are followed by one.
 #define ZH_NAME                                                                                                                                   \
@@ -84,7 +96,7 @@ constexpr unsigned kPlan = kBitPlanned;
 // In priority order: a match overlapping an earlier rule's match in the same clause is dropped
 // (更喜欢 is prefers, not likes). Relation matches never block.
 constexpr RuleSpec kRuleSpecs[] = {
-    {"(?:我的?|我们的?|和|跟|与|同|陪|有(?:一个|个|一位|两个)?)" ZH_REL "(?:叫)?" ZH_NAME,
+    {"(?:我的?|我们的?|和|跟|与|同|陪|有(?:一个|个|一位|两个)?)" ZH_REL "(?:叫|(?=" ZH_NAME_START "))" ZH_NAME,
      "has_relation", Kind::kRelation, 0, 0.85, false, false},
     {"最(?:喜欢|爱)的(.{1,8}?)(?:是|就是)(.{1,40})", "favorite", Kind::kFavorite, 0, 0.85, false,
      false},
@@ -198,12 +210,17 @@ const std::vector<Rule>& Rules() {
 // Clause openings that decide the subject.
 const icu::RegexPattern* RelationSubject() {
   static const std::unique_ptr<icu::RegexPattern> kRe =
-      Compile("^" ZH_LEAD "((?:我的|我们的|我|我们)" ZH_REL ")(?:叫)?(?:" ZH_NAME ")?");
+      Compile("^" ZH_LEAD "((?:我的|我们的|我|我们)" ZH_REL_AFTER_SPEAKER ")(?:叫)?(?:" ZH_NAME ")?");
   return kRe.get();
 }
 
 // Someone else opens the clause: a pronoun, or a bare relation word with no 我 before it
 // ("同事住在上海" is about a colleague, never the speaker; whose colleague is not said).
+const icu::RegexPattern* NameStart() {
+  static const std::unique_ptr<icu::RegexPattern> kRe = Compile(ZH_NAME_START);
+  return kRe.get();
+}
+
 const icu::RegexPattern* BlockedSubject() {
   static const std::unique_ptr<icu::RegexPattern> kRe =
       Compile("^" ZH_LEAD "(?:他们|她们|他|她|它|你们|你|您|这|那|大家|别人|有人|谁|" ZH_REL ")");
@@ -448,6 +465,21 @@ ZhSubject ChineseReader::FindSubject(int32_t begin, int32_t end, int32_t* subjec
   };
   if (auto m = looking_at(RelationSubject())) {
     int32_t name_start = m->start(3, status);
+    const int32_t relation_end = m->end(1, status);
+    if (U_SUCCESS(status) && name_start >= 0 && name_start == relation_end) {
+      // No 叫 before it: a name only when it opens as one; else the words are the clause's.
+      UErrorCode st = U_ZERO_ERROR;
+      std::unique_ptr<icu::RegexMatcher> opens(NameStart()->matcher(u16_.text, st));
+      if (U_SUCCESS(st)) opens->region(name_start, end, st);
+      if (U_FAILURE(st) || !opens->lookingAt(st)) {
+        subject.kind = SubjectKind::kRelative;
+        subject.span = Bytes(m->start(1, status), relation_end);
+        subject.explicit_subject = true;
+        *subject_end = relation_end;
+        if (U_FAILURE(status)) *subject_end = begin;
+        return subject;
+      }
+    }
     if (U_SUCCESS(status) && name_start >= 0) {
       subject.kind = SubjectKind::kNamed;
       subject.span = Bytes(name_start, m->end(3, status));
