@@ -1084,14 +1084,18 @@ class ClauseReader {
   bool ValueOfVerb(ValueReading& r) const {
     std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
-    if (r.value || r.verb == nullptr) return true;
-    if (r.verb->from_to) return false;
+    if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
+    if (r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) {  // "a letter from Mom"
+      r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
+      return true;
+    }
+    if (r.value) return true;
+    if (r.verb->from_to) return false;
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
     const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
-    if ((r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) ||  // "a letter from Mom"
-        (r.verb->initial && ascii_value && !capitalised) ||                // "from a distance"
+    if ((r.verb->initial && ascii_value && !capitalised) ||                // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;

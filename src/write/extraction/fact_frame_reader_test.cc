@@ -346,5 +346,15 @@ TEST(FactFrameReaderTest, ShortChineseKinWordsAfterTheSpeaker) {
   EXPECT_EQ(longer[0].subject, "我妈妈") << Describe(longer);
 }
 
+// "from" names a hometown only right after the subject ("I'm from Chengdu"); in "migrated CI from
+// Jenkins to GitHub Actions" it only says what the change replaced.
+TEST(FactFrameReaderTest, FromInsideAChangeIsNoHometown) {
+  for (const char* text : {"We migrated CI from Jenkins to GitHub Actions last sprint.",
+                           "We moved our CI from Jenkins to GitHub Actions."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "hometown") << text << " " << Describe({f});
+  }
+  ExpectOneFrame("I'm from Chengdu.", "", "hometown", "Chengdu");
+}
+
 }  // namespace
 }  // namespace engram::extraction
