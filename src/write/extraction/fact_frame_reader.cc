@@ -1222,6 +1222,19 @@ class ClauseReader {
     }
   }
 
+  // True when a determiner ("the", "our", "this", ...) stands right before `name` in the clause.
+  bool AfterDeterminer(const std::string& name) const {
+    static const std::set<std::string, std::less<>> kDeterminers = {"the", "a", "an", "our", "my", "his", "her",
+                                                                    "their", "your", "this", "that", "next"};
+    const size_t at = low_.find(LowerBytes(name), clause_.begin);
+    if (at == std::string_view::npos || at >= clause_.end) return false;
+    size_t b = at;
+    while (b > clause_.begin && s_[b - 1] == ' ') --b;
+    size_t w = b;
+    while (w > clause_.begin && IsAsciiAlnum(s_[w - 1])) --w;
+    return w < b && kDeterminers.count(low_.substr(w, b - w)) > 0;
+  }
+
   // 7. A thing and a copula: "the offsite is on Tuesday" (when), "the search cluster is down"
   // (state), "my flat is in Leith" (location), "my favorite color is blue" (is); inverted, "Tom is
   // our team lead" and "Green has become my favorite color": the owned thing is the subject and
@@ -1232,7 +1245,9 @@ class ClauseReader {
     if (FunctionWords().count(first) > 0 || UnresolvedWords().count(first) > 0) return;  // "it is ..."
     static const std::set<std::string, std::less<>> kNotThings = {"which", "here's", "everything", "something",
                                                                   "nothing", "anything", "everyone", "all", "glad"};
-    if (kNotThings.count(first) > 0 || (first.size() > 4 && first.ends_with("ing"))) return;  // "Being a mom is ..."
+    if (kNotThings.count(first) > 0) return;
+    // "Being a mom is ...", "Dancing is fun": an activity; "the meeting", "our wedding": a thing.
+    if (first.size() > 4 && first.ends_with("ing") && !AfterDeterminer(f->subject)) return;
     std::optional<Span> cop = CopulaAfter(r.from);
     const size_t said_at = SkipSpaces(s_, r.from, clause_.end);
     const bool han_next = said_at < clause_.end && static_cast<unsigned char>(s_[said_at]) >= 0x80;

@@ -356,5 +356,13 @@ TEST(FactFrameReaderTest, FromInsideAChangeIsNoHometown) {
   ExpectOneFrame("I'm from Chengdu.", "", "hometown", "Chengdu");
 }
 
+// A noun in -ing after a determiner is a thing ("the meeting is on Monday"); a gerund that opens
+// the clause is an activity ("Being a mom is hard").
+TEST(FactFrameReaderTest, ANounInIngAfterADeterminerIsAThing) {
+  ExpectOneFrame("The meeting is on Monday.", "meeting", "when", "Monday");
+  ExpectOneFrame("Our wedding is on Saturday.", "wedding", "when", "Saturday");
+  for (const FactFrame& f : Read("Being a mom is hard.")) EXPECT_NE(f.attribute, "when") << Describe({f});
+}
+
 }  // namespace
 }  // namespace engram::extraction
