@@ -28,6 +28,9 @@ ReaderThreads::~ReaderThreads() {
   }
   arrived_.notify_all();
   for (std::thread& t : threads_) t.join();
+  // The refused callers leave the line under mu_: wait until every one has returned from Run.
+  std::unique_lock lock(mu_);
+  all_left_.wait(lock, [this] { return callers_ == 0; });
 }
 
 bool ReaderThreads::Run(std::chrono::milliseconds budget, const Work& work) {
@@ -35,6 +38,14 @@ bool ReaderThreads::Run(std::chrono::milliseconds budget, const Work& work) {
   Call call;
   call.work = &work;
   std::unique_lock lock(mu_);
+  ++callers_;
+  // Runs last, with mu_ held (every return and throw below holds it).
+  struct Leave {
+    ReaderThreads* self;
+    ~Leave() {
+      if (--self->callers_ == 0 && self->stop_) self->all_left_.notify_all();
+    }
+  } leave{this};
   if (stop_ || threads_.empty()) return false;
   line_.push_back(&call);
   arrived_.notify_one();

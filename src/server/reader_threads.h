@@ -37,7 +37,8 @@ class ReaderThreads {
 
   // Starts a thread for each of `readers` (not owned; they outlive this object).
   explicit ReaderThreads(std::vector<Engine*> readers);
-  // Waits for the calls running, refuses those still in line (Run returns false), joins.
+  // Waits for the calls running, refuses those still in line (Run returns false), joins, and
+  // returns once every caller has left Run. No Run may start after it has begun.
   ~ReaderThreads();
   ReaderThreads(const ReaderThreads&) = delete;
   ReaderThreads& operator=(const ReaderThreads&) = delete;
@@ -56,7 +57,9 @@ class ReaderThreads {
 
   std::mutex mu_;
   std::condition_variable arrived_;  // a call in line, or stop_
+  std::condition_variable all_left_;  // callers_ reached 0 while stopping
   std::deque<Call*> line_;
+  size_t callers_ = 0;  // inside Run
   bool stop_ = false;
   std::vector<std::thread> threads_;
 };

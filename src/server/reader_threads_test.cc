@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -97,6 +98,30 @@ TEST(ReaderThreadsTest, ManyCallersEachGetTheirOwnResult) {
   }
   for (auto& c : callers) c.join();
   for (int r : right) EXPECT_EQ(r, 200);
+}
+
+TEST(ReaderThreadsTest, StoppingRefusesTheCallsInLineAndWaitsForTheirCallers) {
+  auto readers = std::make_unique<ReaderThreads>(std::vector<Engine*>{FakeEngine(0)});
+  std::atomic<bool> release{false};
+  std::atomic<bool> started{false};
+  std::thread holder([&] {
+    EXPECT_TRUE(readers->Run(kLong, [&](Engine&) {
+      started = true;
+      while (!release) std::this_thread::yield();
+    }));
+  });
+  while (!started) std::this_thread::yield();
+  bool ran = false;
+  std::atomic<bool> refused{false};
+  std::thread waiting([&] { refused = !readers->Run(kLong, [&](Engine&) { ran = true; }); });
+  UntilWaiting(*readers, 1);
+  std::thread stopper([&] { readers.reset(); });  // waits for the call running, refuses the other
+  release = true;
+  stopper.join();
+  holder.join();
+  waiting.join();
+  EXPECT_TRUE(refused);
+  EXPECT_FALSE(ran);
 }
 
 TEST(ReaderThreadsTest, NoReadersRunsNothing) {

@@ -719,7 +719,8 @@ class ClauseReader {
       }
       // 我爸, 我姐: a short kin word, a relative only right after 我 (alone it is part of other
       // words: 哥伦比亚).
-      if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after) {
+      if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after && !KinWordGoesOn(kin)) {
+        if (std::optional<Subject> named = NameAfterRelation(kin)) return *named;  // 我姐小梅住在杭州
         return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, kin - i)), kin);
       }
       if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…
@@ -737,6 +738,15 @@ class ClauseReader {
       return ThingBeforeState(i);                                             // 订单服务挂了
     }
     return std::nullopt;
+  }
+
+  // A short kin word that is the start of a longer word: 我哥们, 我姐夫, 我弟媳, 我哥伦比亚的朋友,
+  // 我的妈呀, 我妈的朋友 (someone else).
+  bool KinWordGoesOn(size_t at) const {
+    for (std::string_view next : {"们", "夫", "媳", "妹", "姐", "哥", "弟", "儿", "伦", "子", "呀", "的", "咪"}) {
+      if (StartsWithAt(s_, at, next)) return true;
+    }
+    return false;
   }
 
   // "小梅" in "我妹妹小梅住在杭州": two or three Han characters right after a relation word that a
@@ -876,8 +886,9 @@ class ClauseReader {
   // works at", "Mei moved to", "Priya Patel joined"); a capitalised word before anything else is
   // just a sentence's first word.
   std::optional<Subject> NameSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
-    // "Got promoted to", "Moved to Lisbon": a verb that opens a clause without a subject.
-    if (!LooksLikeName(i, w, opens_value, FunctionWords()) || IsVerbForm(w)) return std::nullopt;
+    // "Got promoted to", "Went back to": an irregular verb form that opens a clause without a
+    // subject (a word in -ed may be a name: Jared, Ahmed).
+    if (!LooksLikeName(i, w, opens_value, FunctionWords()) || IsIrregularVerbForm(w)) return std::nullopt;
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string next = WordAt(low_, n, clause_.end, &ne);
@@ -902,14 +913,24 @@ class ClauseReader {
     size_t e = 0;
     std::string w = WordAt(low_, i, clause_.end, &e);
     if (w.empty() || s_[i] < 'a' || s_[i] > 'z' || !IsVerbForm(w)) return false;
-    size_t oe = 0;
-    std::string object = WordAt(low_, SkipSpaces(s_, e, clause_.end), clause_.end, &oe);
-    return object != "me" && object != "us" && object != "my" && object != "our";
+    // The speaker anywhere after it ("Tom left before I joined Stripe", "Sarah told everyone I
+    // moved", "Acme hired me"): what follows is about the speaker, or cannot be told apart.
+    for (size_t k = SkipSpaces(s_, e, clause_.end); k < clause_.end;) {
+      size_t ke = 0;
+      std::string word = WordAt(low_, k, clause_.end, &ke);
+      if (ke <= k) {
+        ++k;
+        continue;
+      }
+      if (SpeakerWords().count(word) > 0 || word == "me" || word == "us" || word == "my" || word == "our") return false;
+      k = ke;
+    }
+    return true;
   }
 
   // A past tense in -ed or a verb form of the lexicon (markers `verb_form`), `w` lower case.
-  bool IsVerbForm(const std::string& w) const {
-    if (w.size() >= 5 && w.ends_with("ed")) return true;
+  bool IsVerbForm(const std::string& w) const { return (w.size() >= 5 && w.ends_with("ed")) || IsIrregularVerbForm(w); }
+  bool IsIrregularVerbForm(const std::string& w) const {
     std::vector<PhraseHit> forms = lex_.FindMarkers(w, "verb_form");
     return !forms.empty() && forms.front().begin == 0 && forms.front().end == w.size();
   }
@@ -1244,7 +1265,8 @@ class ClauseReader {
     std::string first = LowerBytes(f->subject.substr(0, f->subject.find(' ')));
     if (FunctionWords().count(first) > 0 || UnresolvedWords().count(first) > 0) return;  // "it is ..."
     static const std::set<std::string, std::less<>> kNotThings = {"which", "here's", "everything", "something",
-                                                                  "nothing", "anything", "everyone", "all", "glad"};
+                                                                  "nothing", "anything", "everyone", "all", "glad",
+                                                                  "thing", "following", "feeling", "thinking", "point"};
     if (kNotThings.count(first) > 0) return;
     // "Being a mom is ...", "Dancing is fun": an activity; "the meeting", "our wedding": a thing.
     if (first.size() > 4 && first.ends_with("ing") && !AfterDeterminer(f->subject)) return;

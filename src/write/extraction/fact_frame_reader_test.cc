@@ -326,6 +326,14 @@ TEST(FactFrameReaderTest, ANameBeforeAnyVerbFormIsTheSubject) {
   for (const FactFrame& g : Read("Google hired me as a designer.")) EXPECT_NE(g.subject, "Google") << Describe({g});
   // A verb that opens a clause is no name.
   for (const FactFrame& g : Read("Got promoted to staff engineer last week.")) EXPECT_NE(g.subject, "Got") << Describe({g});
+  // A name in -ed is a name (review of session 18).
+  ExpectOneFrame("Jared joined Stripe.", "Jared", "employer", "Stripe");
+  ExpectOneFrame("Ahmed moved to Denver.", "Ahmed", "lives_in", "Denver");
+  // The speaker later in the clause: the name is not the subject of what follows.
+  for (const char* text : {"Tom left before I joined Stripe.", "Sarah told everyone I moved to Denver.",
+                           "Alex noticed I moved to Denver.", "Tom smiled because I joined Stripe."}) {
+    for (const FactFrame& g : Read(text)) EXPECT_EQ(g.subject_kind, FrameSubject::kSpeaker) << text << " " << Describe({g});
+  }
 }
 
 // A time that opens the clause stands before its subject, not in its place.
@@ -344,6 +352,17 @@ TEST(FactFrameReaderTest, ShortChineseKinWordsAfterTheSpeaker) {
   auto longer = Read("我妈妈住在成都。");
   ASSERT_FALSE(longer.empty());
   EXPECT_EQ(longer[0].subject, "我妈妈") << Describe(longer);
+  // A short kin word that starts a longer word is not 我哥 / 我姐 (review of session 18).
+  for (const char* text : {"我哥们在腾讯工作", "我姐夫住在深圳", "我弟媳住在上海", "我哥伦比亚的朋友住在上海"}) {
+    for (const FactFrame& g : Read(text)) {
+      EXPECT_NE(g.subject, "我哥") << text << " " << Describe({g});
+      EXPECT_NE(g.subject, "我姐") << text << " " << Describe({g});
+      EXPECT_NE(g.subject, "我弟") << text << " " << Describe({g});
+    }
+  }
+  auto named = Read("我姐小梅住在杭州");
+  ASSERT_FALSE(named.empty());
+  EXPECT_EQ(named[0].subject, "小梅") << Describe(named);
 }
 
 // "from" names a hometown only right after the subject ("I'm from Chengdu"); in "migrated CI from
@@ -362,6 +381,10 @@ TEST(FactFrameReaderTest, ANounInIngAfterADeterminerIsAThing) {
   ExpectOneFrame("The meeting is on Monday.", "meeting", "when", "Monday");
   ExpectOneFrame("Our wedding is on Saturday.", "wedding", "when", "Saturday");
   for (const FactFrame& f : Read("Being a mom is hard.")) EXPECT_NE(f.attribute, "when") << Describe({f});
+  for (const char* text : {"The thing is Tom hates Denver.", "The following is my address: 5 Main St",
+                           "My feeling is Tom is right."}) {
+    EXPECT_TRUE(Read(text).empty()) << text << " " << Describe(Read(text));
+  }
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace {
   "表姐|"                                                                                                                             \
   "表哥|表弟|堂妹|堂姐|堂哥|堂弟|爷爷|奶奶|外婆|外公|姥姥|姥爷|舅舅|叔叔|阿姨|姑姑|伯伯|婶婶|"      \
   "侄子|侄女|"                                                                                                                      \
-  "外甥|宝宝|前妻|前夫|导师|教练|小狗|小猫|狗狗|猫咪)"
+  "外甥|宝宝|前妻|前夫|导师|教练|小狗|小猫|狗狗|猫咪|姐夫|妹夫|嫂子|弟媳|哥们|姐妹)"
 
 // How a name given right after a relation word without 叫 opens ("我表哥张伟", "我同事小李"): a
 // Latin capital, one of the common surnames, or 小/老/阿. Without it "我表哥毕业了" and "我妹妹换工作了"
@@ -37,7 +37,7 @@ namespace {
 
 // ZH_REL, and the short kin words that name a relative only right after 我 (我爸, 我姐; alone they
 // are parts of other words: 哥伦比亚). Longer words first, as in ZH_REL.
-#define ZH_REL_AFTER_SPEAKER "(?:" ZH_REL "|老爸|老妈|爸|妈|哥|姐|弟|妹)"
+#define ZH_REL_AFTER_SPEAKER "(?:" ZH_REL "|(?:老爸|老妈|爸|妈|哥|姐|弟|妹)(?![们夫媳妹姐哥弟儿伦子呀的咪]))"
 
 // A name right after a relation word: a capitalised Latin word, or two or three Han characters
 // that do not open with a function word and are followed by one.
