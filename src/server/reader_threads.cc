@@ -19,7 +19,7 @@ ReaderThreads::ReaderThreads(std::vector<Engine*> readers) {
   for (Engine* engine : readers) threads_.emplace_back([this, engine] { Serve(*engine); });
 }
 
-ReaderThreads::~ReaderThreads() {
+void ReaderThreads::Stop() {
   {
     std::lock_guard lock(mu_);
     stop_ = true;
@@ -27,6 +27,10 @@ ReaderThreads::~ReaderThreads() {
     for (Call* call : line_) call->changed.notify_one();
   }
   arrived_.notify_all();
+}
+
+ReaderThreads::~ReaderThreads() {
+  Stop();
   for (std::thread& t : threads_) t.join();
   // The refused callers leave the line under mu_: wait until every one has returned from Run.
   std::unique_lock lock(mu_);

@@ -43,6 +43,10 @@ class ReaderThreads {
   ReaderThreads(const ReaderThreads&) = delete;
   ReaderThreads& operator=(const ReaderThreads&) = delete;
 
+  // Refuses the calls in line and every later one (their Run returns false); the calls running
+  // finish. The destructor stops first.
+  void Stop();
+
   // Runs `work` on the first reader free, after the calls that arrived before it, and returns
   // true when it has returned (throwing what it threw); false, without running it, when no
   // reader took it within `budget` or the readers are stopping.

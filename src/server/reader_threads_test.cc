@@ -115,12 +115,14 @@ TEST(ReaderThreadsTest, StoppingRefusesTheCallsInLineAndWaitsForTheirCallers) {
   std::atomic<bool> refused{false};
   std::thread waiting([&] { refused = !readers->Run(kLong, [&](Engine&) { ran = true; }); });
   UntilWaiting(*readers, 1);
-  std::thread stopper([&] { readers.reset(); });  // waits for the call running, refuses the other
+  readers->Stop();  // refuses the call in line; the running one goes on
+  waiting.join();
+  EXPECT_TRUE(refused);
+  EXPECT_FALSE(readers->Run(kLong, [&](Engine&) { ran = true; }));  // and every later one
+  std::thread stopper([&] { readers.reset(); });  // waits for the call running
   release = true;
   stopper.join();
   holder.join();
-  waiting.join();
-  EXPECT_TRUE(refused);
   EXPECT_FALSE(ran);
 }
 
