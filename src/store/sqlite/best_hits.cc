@@ -13,13 +13,17 @@ Result<std::vector<SearchHit>> BestHits(Statement& q, int limit) {
     if (!*row) break;
     hits.push_back({q.Int(0), q.Double(1)});
   }
+  KeepBest(hits, limit);
+  return hits;
+}
+
+void KeepBest(std::vector<SearchHit>& hits, int limit) {
   auto better = [](const SearchHit& x, const SearchHit& y) {
     return x.score != y.score ? x.score > y.score : x.seq < y.seq;
   };
   const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
   std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
   hits.resize(keep);
-  return hits;
 }
 
 }  // namespace engram::sqlite

@@ -17,6 +17,9 @@ namespace engram::sqlite {
 // score; returns the best `limit` hits (none when limit ≤ 0). Errors: from SQLite.
 Result<std::vector<SearchHit>> BestHits(Statement& q, int limit);
 
+// Keeps the best `limit` of `hits` (none when limit ≤ 0), best first, in BestHits' order.
+void KeepBest(std::vector<SearchHit>& hits, int limit);
+
 }  // namespace engram::sqlite
 
 #endif  // ENGRAM_STORE_SQLITE_BEST_HITS_H_

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/sqlite/best_hits.h"
+#include "store/sqlite/term_match_cache.h"
 
 namespace engram::sqlite {
 namespace {
@@ -528,6 +529,58 @@ Result<std::vector<ClaimChange>> ClaimStore::History(int64_t claim_seq) {
 Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_t ns,
                                                   const ClaimVisibility& v, TimestampMs now, int limit,
                                                   double k1, double b) {
+  const auto phrases = OrPhrases(match);
+  if (!phrases || !ClaimMatchCache::Answers(v)) return ScanSearch(match, ns, v, now, limit, k1, b);
+  if (memo_watch_.Check(db_) != DataVersionWatch::Verdict::kUnchanged) {
+    match_memo_.Clear();
+    return ScanSearch(match, ns, v, now, limit, k1, b);
+  }
+  match_memo_.UseParameters(k1, b);
+  if (!match_memo_.Missing(ns, *phrases).empty()) {
+    auto range = NamespaceSeqRange(ns);
+    if (!range) return Error(range.error());
+    if (!range->has_value()) return std::vector<SearchHit>{};
+    ENGRAM_RETURN_IF_ERROR(MemoisePhrases(*phrases, ns, **range, k1, b));
+  }
+  if (auto hits = match_memo_.Search(ns, *phrases, v, now, limit)) return std::move(*hits);
+  return ScanSearch(match, ns, v, now, limit, k1, b);
+}
+
+Status ClaimStore::MemoisePhrases(const std::vector<std::string_view>& phrases, int64_t ns,
+                                  std::pair<int64_t, int64_t> seq_range, double k1, double b) {
+  // One phrase a statement: engram_bm25 of a phrase alone is that phrase's share of any OR's score.
+  auto st = db_.Cached(
+      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz, 'claim_fts', ?3), c.status, c.valid_from, "
+      "c.valid_to, c.expires_at FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
+      "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
+      "WHERE claim_fts MATCH ?3 AND claim_fts.rowid >= ?5 AND claim_fts.rowid <= ?6 AND c.namespace_id = ?4");
+  if (!st) return st.error();
+  Statement& q = **st;
+  for (std::string_view phrase : match_memo_.Missing(ns, phrases)) {
+    const std::string quoted = fmt::format("\"{}\"", phrase);
+    q.Bind(1, k1).Bind(2, b).Bind(3, quoted).Bind(4, ns).Bind(5, seq_range.first).Bind(6, seq_range.second);
+    std::vector<ClaimMatchCache::Row> rows;
+    while (true) {
+      auto row = q.Step();
+      if (!row) return row.error();
+      if (!*row) break;
+      auto status = ClaimStanding::ParseStatus(q.Text(2));
+      if (!status) return Status::Internal(fmt::format("claim {} has the unknown status \"{}\"", q.Int(0), q.Text(2)));
+      ClaimStanding standing{*status, q.Int(3), std::nullopt, std::nullopt};
+      if (!q.IsNull(4)) standing.valid_to = q.Int(4);
+      if (!q.IsNull(5)) standing.expires_at = q.Int(5);
+      rows.push_back({q.Int(0), q.Double(1), standing});
+    }
+    q.Reset();
+    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.seq < y.seq; });
+    match_memo_.Remember(ns, phrase, std::move(rows));
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<SearchHit>> ClaimStore::ScanSearch(std::string_view match, int64_t ns,
+                                                      const ClaimVisibility& v, TimestampMs now, int limit,
+                                                      double k1, double b) {
   // As in EventStore::Search: the row length comes from the docsize join, and the top `limit` is
   // picked in C++ rather than by SQLite's sorter.
   std::string sql =

@@ -11,6 +11,8 @@
 
 #include "engram/status.h"
 #include "engram/types.h"
+#include "store/sqlite/claim_match_cache.h"
+#include "store/sqlite/data_version_watch.h"
 #include "store/sqlite/database.h"
 #include "store/sqlite/event_store.h"
 
@@ -108,11 +110,22 @@ class ClaimStore {
   Result<std::vector<ClaimDecision>> Decisions(int64_t claim_seq);
   Result<std::vector<ClaimChange>> History(int64_t claim_seq);
 
-  // Full-text search over claim text with bitemporal visibility; best `limit` by BM25. Bounded
-  // by NamespaceSeqRange: FTS5 walks only the namespace's part of each posting list.
+  // Full-text search over claim text with bitemporal visibility: the best `limit` claims by BM25
+  // (engram_bm25 with k1, b), highest first, ties by the lower seq. An OR of quoted phrases read
+  // in a read transaction is answered from this connection's ClaimMatchCache (the same hits:
+  // ClaimStoreTest compares the two), filling it with the phrases it lacks, unless the database
+  // changed since this connection's last search (that one goes to SQLite alone, as
+  // EventStore::MatchTermCounts). Errors: from SQLite.
   Result<std::vector<SearchHit>> Search(std::string_view match, int64_t namespace_id,
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
+  // Rows in Search's memo (ClaimMatchCache::rows): 0 until a search was answered from it.
+  size_t MemoisedRows() const { return match_memo_.rows(); }
+  // Search by SQLite alone. Bounded by NamespaceSeqRange: FTS5 walks only the namespace's part of
+  // each posting list.
+  Result<std::vector<SearchHit>> ScanSearch(std::string_view match, int64_t namespace_id,
+                                            const ClaimVisibility& visibility, TimestampMs now, int limit,
+                                            double k1, double b);
 
   // The lowest and highest seq of the namespace's claims (any status), nullopt when it has none.
   // Two seeks of claims_namespace_seq (schema version 11).
@@ -170,6 +183,11 @@ class ClaimStore {
     std::map<std::string, Entry, std::less<>> by_namespace;
   };
   NonCurrentMemo non_current_memo_;
+  // Search's memo, emptied when memo_watch_ says the database changed.
+  Status MemoisePhrases(const std::vector<std::string_view>& phrases, int64_t namespace_id,
+                        std::pair<int64_t, int64_t> seq_range, double k1, double b);
+  DataVersionWatch memo_watch_;
+  ClaimMatchCache match_memo_;
 };
 
 // Claim as JSON text (for history before/after snapshots).

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "store/sqlite/best_hits.h"
 #include "store/sqlite/fts5_tokenizer.h"
 #include "store/sqlite/job_store.h"
 #include "util/time.h"
@@ -428,13 +429,7 @@ Result<std::vector<SearchHit>> EventStore::Search(std::string_view match,
   }
   // Best `limit` by score, ties by seq: what ORDER BY score DESC, rowid LIMIT would give, without
   // SQLite's sorter (a b-tree insert per row).
-  auto better = [](const SearchHit& x, const SearchHit& y) {
-    return x.score != y.score ? x.score > y.score : x.seq < y.seq;
-  };
-  const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(),
-                    better);
-  hits.resize(keep);
+  KeepBest(hits, limit);
   return hits;
 }
 
