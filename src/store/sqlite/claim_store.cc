@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -548,33 +549,44 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
 
 Status ClaimStore::MemoisePhrases(const std::vector<std::string_view>& phrases, int64_t ns,
                                   std::pair<int64_t, int64_t> seq_range, double k1, double b) {
-  // One phrase a statement: engram_bm25 of a phrase alone is that phrase's share of any OR's score.
+  // Every claim of the namespace holding a missing phrase, whatever its status or time (visibility
+  // is decided per search), with each phrase's share of its score: one walk, as ScanSearch's.
+  const std::vector<std::string_view> missing = match_memo_.Missing(ns, phrases);
+  std::string match;
+  for (std::string_view p : missing) {
+    if (!match.empty()) match += " OR ";
+    match.append("\"").append(p).append("\"");
+  }
   auto st = db_.Cached(
-      "SELECT claim_fts.rowid, engram_bm25(claim_fts, ?1, ?2, d.sz, 'claim_fts', ?3), c.status, c.valid_from, "
-      "c.valid_to, c.expires_at FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
+      "SELECT claim_fts.rowid, engram_bm25_shares(claim_fts, ?1, ?2, d.sz, 'claim_fts', ?3), c.status, "
+      "c.valid_from, c.valid_to, c.expires_at FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "
       "CROSS JOIN claim_fts_docsize d ON d.id = claim_fts.rowid "
       "WHERE claim_fts MATCH ?3 AND claim_fts.rowid >= ?5 AND claim_fts.rowid <= ?6 AND c.namespace_id = ?4");
   if (!st) return st.error();
   Statement& q = **st;
-  for (std::string_view phrase : match_memo_.Missing(ns, phrases)) {
-    const std::string quoted = fmt::format("\"{}\"", phrase);
-    q.Bind(1, k1).Bind(2, b).Bind(3, quoted).Bind(4, ns).Bind(5, seq_range.first).Bind(6, seq_range.second);
-    std::vector<ClaimMatchCache::Row> rows;
-    while (true) {
-      auto row = q.Step();
-      if (!row) return row.error();
-      if (!*row) break;
-      auto status = ClaimStanding::ParseStatus(q.Text(2));
-      if (!status) return Status::Internal(fmt::format("claim {} has the unknown status \"{}\"", q.Int(0), q.Text(2)));
-      ClaimStanding standing{*status, q.Int(3), std::nullopt, std::nullopt};
-      if (!q.IsNull(4)) standing.valid_to = q.Int(4);
-      if (!q.IsNull(5)) standing.expires_at = q.Int(5);
-      rows.push_back({q.Int(0), q.Double(1), standing});
+  q.Bind(1, k1).Bind(2, b).Bind(3, match).Bind(4, ns).Bind(5, seq_range.first).Bind(6, seq_range.second);
+  std::vector<std::vector<ClaimMatchCache::Row>> rows(missing.size());
+  while (true) {
+    auto row = q.Step();
+    if (!row) return row.error();
+    if (!*row) break;
+    const std::string_view shares = q.Blob(1);
+    if (shares.size() != missing.size() * sizeof(double)) {
+      return Status::Internal(fmt::format("engram_bm25_shares gave {} bytes for {} phrases", shares.size(), missing.size()));
     }
-    q.Reset();
-    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.seq < y.seq; });
-    match_memo_.Remember(ns, phrase, std::move(rows));
+    auto status = ClaimStanding::ParseStatus(q.Text(2));
+    if (!status) return Status::Internal(fmt::format("claim {} has the unknown status \"{}\"", q.Int(0), q.Text(2)));
+    ClaimStanding standing{*status, q.Int(3), std::nullopt, std::nullopt};
+    if (!q.IsNull(4)) standing.valid_to = q.Int(4);
+    if (!q.IsNull(5)) standing.expires_at = q.Int(5);
+    for (size_t i = 0; i < missing.size(); ++i) {
+      double share = 0;
+      std::memcpy(&share, shares.data() + i * sizeof(double), sizeof share);
+      if (share > 0) rows[i].push_back({q.Int(0), share, standing});
+    }
   }
+  q.Reset();
+  for (size_t i = 0; i < missing.size(); ++i) match_memo_.Remember(ns, missing[i], std::move(rows[i]));
   return Status::Ok();
 }
 

@@ -1,5 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cstring>
 #include <sqlite3.h>
 
 #include <cmath>
@@ -222,6 +224,46 @@ TEST_F(Fts5Test, Bm25RejectsBadParameters) {
     EXPECT_NE(Exec(sql), SQLITE_OK) << sql;
   }
   EXPECT_EQ(Exec("SELECT engram_bm25(t, NULL, NULL) FROM t WHERE t MATCH 'zebra'"), SQLITE_OK);
+}
+
+// engram_bm25_shares: one share a phrase (0 where the row lacks it), adding up to engram_bm25
+// bit for bit, each the same whichever other phrases the query has.
+TEST_F(Fts5Test, Bm25SharesAddUpToBm25) {
+  ASSERT_EQ(Exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='engram full')"), SQLITE_OK);
+  Insert("t", "alpha beta");
+  Insert("t", "alpha alpha gamma beta beta");
+  Insert("t", "delta gamma");
+  auto shares_of = [&](const std::string& match) {
+    std::vector<std::pair<double, std::vector<double>>> rows;  // engram_bm25, shares
+    sqlite3_stmt* stmt = nullptr;
+    const std::string sql =
+        "SELECT engram_bm25(t, 0.9, 0.4), engram_bm25_shares(t, 0.9, 0.4) FROM t WHERE t MATCH ?1 ORDER BY rowid";
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
+    sqlite3_bind_text(stmt, 1, match.data(), static_cast<int>(match.size()), SQLITE_TRANSIENT);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      std::vector<double> shares(static_cast<size_t>(sqlite3_column_bytes(stmt, 1)) / sizeof(double));
+      std::memcpy(shares.data(), sqlite3_column_blob(stmt, 1), shares.size() * sizeof(double));
+      rows.emplace_back(sqlite3_column_double(stmt, 0), shares);
+    }
+    sqlite3_finalize(stmt);
+    return rows;
+  };
+  auto all = shares_of("\"alpha\" OR \"gamma\" OR \"beta\"");
+  ASSERT_EQ(all.size(), 3u);
+  for (const auto& [score, shares] : all) {
+    ASSERT_EQ(shares.size(), 3u);
+    double sum = 0.0;
+    for (double share : shares) sum += share;
+    EXPECT_EQ(sum, score);
+  }
+  EXPECT_EQ(all[2].second[0], 0.0);  // "delta gamma" lacks alpha
+  EXPECT_GT(all[2].second[1], 0.0);
+  auto gamma = shares_of("\"gamma\"");
+  ASSERT_EQ(gamma.size(), 2u);
+  EXPECT_EQ(gamma[0].second[0], all[1].second[1]);
+  EXPECT_EQ(gamma[1].second[0], all[2].second[1]);
+  EXPECT_NE(Exec("SELECT engram_bm25_shares(t, 1.2, 1.5) FROM t WHERE t MATCH 'alpha'"), SQLITE_OK);
+  EXPECT_NE(Exec("SELECT engram_bm25_shares(t, 1.2, 0.5, 3) FROM t WHERE t MATCH 'alpha'"), SQLITE_OK);
 }
 
 TEST_F(Fts5Test, HighlightUsesByteOffsets) {

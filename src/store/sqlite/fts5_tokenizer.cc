@@ -215,66 +215,112 @@ int PhraseHitsInColumn0(const Fts5ExtensionApi* api, Fts5Context* fts, int phras
   return SQLITE_OK;
 }
 
-void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
-                  int num_args, sqlite3_value** args) {
-  try {
-    if (num_args > 5 || num_args == 4) {
-      sqlite3_result_error(
-          result, "engram_bm25: expected at most 3 arguments (k1, b, docsize) or 5 (… table, match)",
-          -1);
-      return;
-    }
-    sqlite3_value* table = nullptr;
-    sqlite3_value* match = nullptr;
-    if (!TakeMemoArguments("engram_bm25", num_args, args, 3, result, &table, &match)) return;
-    double k1 = 1.2;
-    double b = 0.75;
-    if (num_args >= 1 && sqlite3_value_type(args[0]) != SQLITE_NULL) {
-      k1 = sqlite3_value_double(args[0]);
-    }
-    if (num_args >= 2 && sqlite3_value_type(args[1]) != SQLITE_NULL) {
-      b = sqlite3_value_double(args[1]);
-    }
-    if (!(k1 >= 0.0) || !(b >= 0.0 && b <= 1.0)) {
-      sqlite3_result_error(result, "engram_bm25: need k1 >= 0 and 0 <= b <= 1", -1);
-      return;
-    }
+// What BM25 needs of the current row: the call's k1 and b, the query's stats, the row's length.
+struct Bm25Row {
+  double k1 = 1.2;
+  double b = 0.75;
+  Bm25Stats* stats = nullptr;
+  int doc_len = 0;
+};
 
-    int rc = SQLITE_OK;
-    Bm25Stats* stats = GetBm25Stats(api, fts, table, match, &rc);
-    int doc_len = 0;
-    if (num_args >= 3) {
-      // The caller joined the row's <table>_docsize.sz: reading dl from it saves xColumnSize's
-      // nested SQL lookup of the same value, which costs more than the rest of this function.
-      if (!DocSizeOfColumn0(args[2], &doc_len)) {
-        sqlite3_result_error(result, "engram_bm25: docsize must be the row's %_docsize.sz", -1);
-        return;
-      }
-    } else if (rc == SQLITE_OK) {
-      rc = api->xColumnSize(fts, 0, &doc_len);
+// Reads the arguments `(k1, b [, docsize [, table, match]])` of `function` (engram_bm25 or
+// engram_bm25_shares) for the current row. False, with the error set on `result`, when they are
+// wrong or SQLite fails.
+bool ReadBm25Row(const char* function, const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
+                 int num_args, sqlite3_value** args, Bm25Row* row) {
+  if (num_args > 5 || num_args == 4) {
+    sqlite3_result_error(result, (std::string(function) + ": expected at most 3 arguments (k1, b, docsize) or 5 (… table, match)").c_str(),
+                         -1);
+    return false;
+  }
+  sqlite3_value* table = nullptr;
+  sqlite3_value* match = nullptr;
+  if (!TakeMemoArguments(function, num_args, args, 3, result, &table, &match)) return false;
+  if (num_args >= 1 && sqlite3_value_type(args[0]) != SQLITE_NULL) row->k1 = sqlite3_value_double(args[0]);
+  if (num_args >= 2 && sqlite3_value_type(args[1]) != SQLITE_NULL) row->b = sqlite3_value_double(args[1]);
+  if (!(row->k1 >= 0.0) || !(row->b >= 0.0 && row->b <= 1.0)) {
+    sqlite3_result_error(result, (std::string(function) + ": need k1 >= 0 and 0 <= b <= 1").c_str(), -1);
+    return false;
+  }
+  int rc = SQLITE_OK;
+  row->stats = GetBm25Stats(api, fts, table, match, &rc);
+  if (num_args >= 3) {
+    // The caller joined the row's <table>_docsize.sz: reading dl from it saves xColumnSize's
+    // nested SQL lookup of the same value, which costs more than the rest of this function.
+    if (!DocSizeOfColumn0(args[2], &row->doc_len)) {
+      sqlite3_result_error(result, (std::string(function) + ": docsize must be the row's %_docsize.sz").c_str(), -1);
+      return false;
     }
+  } else if (rc == SQLITE_OK) {
+    rc = api->xColumnSize(fts, 0, &row->doc_len);
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_result_error_code(result, rc);
+    return false;
+  }
+  return true;
+}
+
+// Each phrase's share of the row's BM25 score (fts5_tokenizer.h), in phrase order, into
+// shares[0..n): idf · tf · (k1 + 1) / (tf + norm), 0 for a phrase the row lacks. Returns an
+// SQLite result code.
+int Bm25Shares(const Fts5ExtensionApi* api, Fts5Context* fts, const Bm25Row& row, double* shares) {
+  const double norm = row.k1 * (1.0 - row.b + row.b * static_cast<double>(row.doc_len) / row.stats->avgdl);
+  for (size_t i = 0; i < row.stats->idf.size(); ++i) {
+    int tf = 0;
+    const int rc = PhraseHitsInColumn0(api, fts, static_cast<int>(i), &tf);
+    if (rc != SQLITE_OK) return rc;
+    shares[i] = tf > 0 ? row.stats->idf[i] * tf * (row.k1 + 1.0) / (tf + norm) : 0.0;
+  }
+  return SQLITE_OK;
+}
+
+// Calls `use(shares, n)` with the current row's Bm25Shares (on the stack for up to 64 phrases: no
+// allocation per row), or sets the error on `result`.
+template <typename Use>
+void WithBm25Shares(const char* function, const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result,
+                    int num_args, sqlite3_value** args, Use use) {
+  try {
+    Bm25Row row;
+    if (!ReadBm25Row(function, api, fts, result, num_args, args, &row)) return;
+    const size_t n = row.stats->idf.size();
+    constexpr size_t kStackPhrases = 64;
+    double stack_shares[kStackPhrases];
+    std::vector<double> heap_shares;
+    double* shares = stack_shares;
+    if (n > kStackPhrases) {
+      heap_shares.resize(n);
+      shares = heap_shares.data();
+    }
+    const int rc = Bm25Shares(api, fts, row, shares);
     if (rc != SQLITE_OK) {
       sqlite3_result_error_code(result, rc);
       return;
     }
-
-    const double norm = k1 * (1.0 - b + b * static_cast<double>(doc_len) / stats->avgdl);
-    double score = 0.0;
-    for (size_t i = 0; i < stats->idf.size(); ++i) {
-      int tf = 0;
-      rc = PhraseHitsInColumn0(api, fts, static_cast<int>(i), &tf);
-      if (rc != SQLITE_OK) {
-        sqlite3_result_error_code(result, rc);
-        return;
-      }
-      if (tf > 0) score += stats->idf[i] * tf * (k1 + 1.0) / (tf + norm);
-    }
-    sqlite3_result_double(result, score);
+    use(shares, n);
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(result);
   } catch (...) {
-    sqlite3_result_error(result, "engram_bm25: internal error", -1);
+    sqlite3_result_error(result, (std::string(function) + ": internal error").c_str(), -1);
   }
+}
+
+// engram_bm25: the sum of the row's shares, in phrase order from 0.
+void Bm25Function(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result, int num_args,
+                  sqlite3_value** args) {
+  WithBm25Shares("engram_bm25", api, fts, result, num_args, args, [&](const double* shares, size_t n) {
+    double score = 0.0;
+    for (size_t i = 0; i < n; ++i) score += shares[i];
+    sqlite3_result_double(result, score);
+  });
+}
+
+// engram_bm25_shares: the row's shares as a blob of n native doubles.
+void Bm25SharesFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* result, int num_args,
+                        sqlite3_value** args) {
+  WithBm25Shares("engram_bm25_shares", api, fts, result, num_args, args, [&](const double* shares, size_t n) {
+    sqlite3_result_blob(result, shares, static_cast<int>(n * sizeof(double)), SQLITE_TRANSIENT);
+  });
 }
 
 // engram_term_counts(tbl, docsize [, table, match]): what the engine's own scorers need of a
@@ -408,10 +454,13 @@ Status RegisterFts5Extensions(sqlite3* db) {
     return Status::Internal(std::string("registering FTS5 function engram_term_counts: ") +
                             sqlite3_errstr(rc));
   }
-  rc = api->xCreateFunction(api, "engram_bm25", phrase_counts, Bm25Function, nullptr);
-  if (rc != SQLITE_OK) {
-    return Status::Internal(std::string("registering FTS5 function engram_bm25: ") +
-                            sqlite3_errstr(rc));
+  const std::pair<const char*, fts5_extension_function> ranking[] = {{"engram_bm25", Bm25Function},
+                                                                      {"engram_bm25_shares", Bm25SharesFunction}};
+  for (const auto& [name, function] : ranking) {
+    rc = api->xCreateFunction(api, name, phrase_counts, function, nullptr);
+    if (rc != SQLITE_OK) {
+      return Status::Internal(std::string("registering FTS5 function ") + name + ": " + sqlite3_errstr(rc));
+    }
   }
   rc = sqlite3_create_function_v2(db, "engram_asks_question", 1,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr,

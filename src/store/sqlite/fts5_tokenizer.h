@@ -31,6 +31,12 @@
 //    (PhraseCountCache), instead of being counted again by walking its whole doclist for every
 //    statement. The scores are the same either way.
 //
+//  * the auxiliary function `engram_bm25_shares(fts_table, k1, b, docsize [, table, match])`
+//    (arguments as for engram_bm25): each phrase's term of that sum for the current row, as a BLOB
+//    of n native doubles in phrase order (0 for a phrase the row lacks). Adding them up in order
+//    from 0 gives engram_bm25's score bit for bit; a phrase's share does not depend on the other
+//    phrases of the query (ClaimMatchCache memoises them per phrase).
+//
 //  * the auxiliary function `engram_term_counts(fts_table, docsize [, table, match])` (`table,
 //    match` as for engram_bm25): the per-phrase counts of the
 //    current row for scorers that combine rows (recall's window channel), as a BLOB laid out as
@@ -100,7 +106,7 @@ class TermCountsView {
   const unsigned char* base_ = nullptr;
 };
 
-// Registers the `engram` tokenizer, the `engram_bm25` and `engram_term_counts` functions and the SQL
+// Registers the `engram` tokenizer, the `engram_bm25`, `engram_bm25_shares` and `engram_term_counts` functions and the SQL
 // function `engram_asks_question(text)` (text/dialogue_act.h) on `db` (see above). Calling it
 // again on the same connection replaces both. Errors: kInvalidArgument when db is null; kInternal
 // when this SQLite has no FTS5 (or an fts5_api older than version 2) or registration fails.
