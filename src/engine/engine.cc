@@ -14,6 +14,7 @@
 #include "engine/forget_query.h"
 #include "engine/namespace_scope.h"
 #include "engine/session_lineage.h"
+#include "engine/text_readings.h"
 #include "experience/experience_forgetting.h"
 #include "experience/experience_memory.h"
 #include "experience/llm_distill_pass.h"
@@ -303,9 +304,10 @@ class EngineImpl final : public Engine {
       std::lock_guard<std::mutex> lock(mu_);
       auto started = std::chrono::steady_clock::now();
       RecallContext ctx{*db_, store_, claims_, feedback_, *analyzer_, options_};
-      ctx.now_stance = extraction::ReadNowStance;
-      ctx.change_sentences = extraction::ChangeSentences;
-      ctx.topics_of = extraction::StatementTopics;
+      // Read once per text by this Engine (engine/text_readings.h): the same events come back.
+      ctx.now_stance = [this](std::string_view text) { return readings_.NowStance(text); };
+      ctx.change_sentences = [this](std::string_view text) { return readings_.ChangeSentences(text); };
+      ctx.topics_of = [this](std::string_view text) { return readings_.Topics(text); };
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it
@@ -1242,6 +1244,7 @@ class EngineImpl final : public Engine {
   sqlite::AuditLog audit_;
   sqlite::FeedbackStore feedback_;
   std::unique_ptr<text::Analyzer> analyzer_;
+  TextReadings readings_;  // recall's readings of texts, under mu_
   experience::ExperienceMemory experience_;  // episodes, rules, experience recall (guarded by mu_)
   std::unique_ptr<extraction::Extractor> extractor_;
   std::unique_ptr<extraction::Extractor> rules_;

@@ -1,0 +1,60 @@
+// engine/text_readings.h — one Engine's memo of what recall reads of a text from the text alone:
+// its stance toward now (extraction::ReadNowStance), its topics (extraction::StatementTopics) and
+// the sentences that state a change (extraction::ChangeSentences). Recall reads them of the
+// events and claims it returns, and the same ones come back for many questions: the memo reads
+// each text once. The readings are pure functions of the text, so the memo never goes stale; it
+// is bounded (kMaxBytes of texts) and starts again when full.
+//
+// Not thread-safe: the Engine uses it under its lock.
+#ifndef ENGRAM_ENGINE_TEXT_READINGS_H_
+#define ENGRAM_ENGINE_TEXT_READINGS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "text/now_stance.h"
+
+namespace engram {
+
+class TextReadings {
+ public:
+  // Texts (keys, counted with their readings' topics) the memo holds at most: about 8 MB.
+  static constexpr size_t kMaxBytes = size_t{8} << 20;
+
+  // extraction::ReadNowStance(text), extraction::StatementTopics(text) and
+  // extraction::ChangeSentences(text) (views into `text`), read once per text.
+  text::NowStance NowStance(std::string_view text);
+  std::vector<std::string> Topics(std::string_view text);
+  std::vector<std::string_view> ChangeSentences(std::string_view text);
+
+  // Bytes of the texts and topics held.
+  size_t bytes() const { return bytes_; }
+
+ private:
+  struct Reading {
+    std::optional<text::NowStance> stance;
+    std::optional<std::vector<std::string>> topics;
+    std::optional<std::vector<std::pair<uint32_t, uint32_t>>> sentences;  // offset, length in the text
+  };
+  // The text's entry, added (after emptying the memo when it is full) when missing.
+  Reading& Of(std::string_view text);
+
+  // Looked up by a view (no copy of the text per lookup).
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, Reading, TextHash, std::equal_to<>> by_text_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace engram
+
+#endif  // ENGRAM_ENGINE_TEXT_READINGS_H_
