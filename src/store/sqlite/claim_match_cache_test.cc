@@ -1,6 +1,6 @@
 // ClaimMatchCache and ClaimStore::Search through it: the memo gives ScanSearch's hits (the same
 // seqs, scores bit for bit, order) for every visibility it answers, and never shows a claim that
-// changed since it was filled, whoever changed it.
+// changed since it was filled, whoever changed it; the same of SupportingEvents' memo.
 #include "store/sqlite/claim_match_cache.h"
 
 #include <gtest/gtest.h>
@@ -235,6 +235,46 @@ TEST_F(ClaimSearchMemoTest, MemoSeesWritesOfThisAndOtherConnections) {
   EXPECT_EQ(rolled_back.code(), StatusCode::kInternal);
   for (int pass = 0; pass < 2; ++pass) {
     EXPECT_EQ(ExpectMemoIsScan(store, "\"tea\"", {}, kT0), (std::vector<int64_t>{c2}));
+  }
+}
+
+// SupportingEvents' memo: each claim's "supports" events in the order asked, a claim asked twice
+// twice, and never stale after a write by this connection or another one.
+TEST_F(ClaimSearchMemoTest, SupportingEventsMemoSeesNewEvidence) {
+  const int64_t c1 = Add(*db_, ns_, "c1", "Lin drinks green tea");
+  const int64_t c2 = Add(*db_, ns_, "c2", "Lin drinks black tea");
+  // Evidence rows alone (no events: this connection's foreign keys are off for the test).
+  auto evidence = [](Database& db, int64_t claim, int64_t event, const char* relation) {
+    return db.Exec("PRAGMA foreign_keys=OFF; INSERT INTO claim_evidence(claim_seq, event_seq, relation, created_at) "
+                   "VALUES (" + std::to_string(claim) + ", " + std::to_string(event) + ", '" + relation + "', 0)");
+  };
+  ASSERT_OK(evidence(*db_, c1, 12, "supports"));
+  ASSERT_OK(evidence(*db_, c1, 11, "supports"));
+  ASSERT_OK(evidence(*db_, c2, 13, "contradicts"));
+  ClaimStore store(*db_);
+  auto supports = [&](const std::vector<int64_t>& seqs) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    EXPECT_OK(db_->ReadTransaction([&]() -> Status {
+      auto read = store.SupportingEvents(seqs);
+      if (!read) return read.error();
+      for (const ClaimStore::Support& s : *read) out.emplace_back(s.claim_seq, s.event_seq);
+      return Status::Ok();
+    }));
+    return out;
+  };
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  for (int pass = 0; pass < 3; ++pass) {
+    EXPECT_EQ(supports({c2, c1, c2}), (Pairs{{c1, 11}, {c1, 12}}));
+  }
+  ASSERT_OK(evidence(*db_, c2, 14, "supports"));  // this connection
+  for (int pass = 0; pass < 3; ++pass) {
+    EXPECT_EQ(supports({c2, c1, c2}), (Pairs{{c2, 14}, {c1, 11}, {c1, 12}, {c2, 14}}));
+  }
+  auto other = Open();
+  ASSERT_NE(other, nullptr);
+  ASSERT_OK(other->Exec("DELETE FROM claim_evidence WHERE event_seq = 11"));  // another connection
+  for (int pass = 0; pass < 3; ++pass) {
+    EXPECT_EQ(supports({c1}), (Pairs{{c1, 12}}));
   }
 }
 

@@ -342,8 +342,38 @@ Result<std::vector<int64_t>> ClaimStore::EventsDatedIn(int64_t ns, TimestampMs s
   return out;
 }
 
-Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(
-    const std::vector<int64_t>& claim_seqs) {
+Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(const std::vector<int64_t>& claim_seqs) {
+  if (RefreshMemos() != DataVersionWatch::Verdict::kUnchanged) return ReadSupports(claim_seqs);
+  std::vector<int64_t> missing;
+  for (const int64_t seq : claim_seqs) {
+    if (!supports_memo_.contains(seq) && std::find(missing.begin(), missing.end(), seq) == missing.end()) {
+      missing.push_back(seq);
+    }
+  }
+  if (!missing.empty()) {
+    auto read = ReadSupports(missing);
+    if (!read) return Error(read.error());
+    if (supports_memo_.size() + missing.size() > kMaxMemoClaims) supports_memo_.clear();
+    for (const int64_t seq : missing) supports_memo_[seq];  // a claim without such evidence too
+    for (const Support& s : *read) supports_memo_[s.claim_seq].push_back(s.event_seq);
+  }
+  std::vector<Support> out;
+  for (const int64_t seq : claim_seqs) {
+    for (const int64_t event_seq : supports_memo_.at(seq)) out.push_back({seq, event_seq});
+  }
+  return out;
+}
+
+DataVersionWatch::Verdict ClaimStore::RefreshMemos() {
+  const DataVersionWatch::Verdict verdict = memo_watch_.Check(db_);
+  if (verdict != DataVersionWatch::Verdict::kUnchanged) {
+    match_memo_.Clear();
+    supports_memo_.clear();
+  }
+  return verdict;
+}
+
+Result<std::vector<ClaimStore::Support>> ClaimStore::ReadSupports(const std::vector<int64_t>& claim_seqs) {
   std::vector<Support> out;
   if (claim_seqs.empty()) return out;
   const std::string list = JsonIntArray(claim_seqs);
@@ -532,10 +562,7 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
                                                   double k1, double b) {
   const auto phrases = OrPhrases(match);
   if (!phrases || !ClaimMatchCache::Answers(v)) return ScanSearch(match, ns, v, now, limit, k1, b);
-  if (memo_watch_.Check(db_) != DataVersionWatch::Verdict::kUnchanged) {
-    match_memo_.Clear();
-    return ScanSearch(match, ns, v, now, limit, k1, b);
-  }
+  if (RefreshMemos() != DataVersionWatch::Verdict::kUnchanged) return ScanSearch(match, ns, v, now, limit, k1, b);
   match_memo_.UseParameters(k1, b);
   if (!match_memo_.Missing(ns, *phrases).empty()) {
     auto range = NamespaceSeqRange(ns);

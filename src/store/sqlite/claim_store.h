@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engram/status.h"
@@ -162,7 +163,8 @@ class ClaimStore {
   Result<std::vector<int64_t>> EventsDatedIn(int64_t namespace_id, TimestampMs start, TimestampMs end, int limit);
 
   // The events each claim was read from (relation "supports"), in the order of `claim_seqs`, each
-  // claim's by event seq. One query, over claim_evidence alone.
+  // claim's by event seq. In a read transaction, memoised per claim until the database changes
+  // (as Search's matches); else one query, over claim_evidence alone. Errors: from SQLite.
   struct Support {
     int64_t claim_seq = 0;
     int64_t event_seq = 0;
@@ -183,11 +185,18 @@ class ClaimStore {
     std::map<std::string, Entry, std::less<>> by_namespace;
   };
   NonCurrentMemo non_current_memo_;
-  // Search's memo, emptied when memo_watch_ says the database changed.
+  // SupportingEvents by SQLite alone.
+  Result<std::vector<Support>> ReadSupports(const std::vector<int64_t>& claim_seqs);
+  // Empties the memos below when memo_watch_ says the database changed (or cannot tell); returns
+  // its verdict: only kUnchanged lets a memo answer.
+  DataVersionWatch::Verdict RefreshMemos();
+  // Search's and SupportingEvents' memos, emptied by RefreshMemos.
   Status MemoisePhrases(const std::vector<std::string_view>& phrases, int64_t namespace_id,
                         std::pair<int64_t, int64_t> seq_range, double k1, double b);
   DataVersionWatch memo_watch_;
   ClaimMatchCache match_memo_;
+  static constexpr size_t kMaxMemoClaims = 100000;  // claims in supports_memo_ (about 10 MB at most)
+  std::unordered_map<int64_t, std::vector<int64_t>> supports_memo_;  // claim seq → "supports" event seqs
 };
 
 // Claim as JSON text (for history before/after snapshots).
