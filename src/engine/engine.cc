@@ -308,6 +308,7 @@ class EngineImpl final : public Engine {
       ctx.now_stance = [this](std::string_view text) { return readings_.NowStance(text); };
       ctx.change_sentences = [this](std::string_view text) { return readings_.ChangeSentences(text); };
       ctx.topics_of = [this](std::string_view text) { return readings_.Topics(text); };
+      ctx.looks_like_instruction = [this](std::string_view text) { return readings_.LooksLikeInstruction(text); };
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it

@@ -1,5 +1,6 @@
 #include "engine/text_readings.h"
 
+#include "text/injection_scanner.h"
 #include "write/extraction/change_statement.h"
 #include "write/extraction/statement_topics.h"
 
@@ -20,6 +21,12 @@ text::NowStance TextReadings::NowStance(std::string_view text) {
   Reading& r = Of(text);
   if (!r.stance) r.stance = extraction::ReadNowStance(text);
   return *r.stance;
+}
+
+bool TextReadings::LooksLikeInstruction(std::string_view text) {
+  Reading& r = Of(text);
+  if (!r.instruction_like) r.instruction_like = text::LooksLikeInstruction(text);
+  return *r.instruction_like;
 }
 
 std::vector<std::string> TextReadings::Topics(std::string_view text) {

@@ -1,6 +1,7 @@
 // engine/text_readings.h — one Engine's memo of what recall reads of a text from the text alone:
-// its stance toward now (extraction::ReadNowStance), its topics (extraction::StatementTopics) and
-// the sentences that state a change (extraction::ChangeSentences). Recall reads them of the
+// its stance toward now (extraction::ReadNowStance), its topics (extraction::StatementTopics),
+// the sentences that state a change (extraction::ChangeSentences) and whether it reads like an
+// instruction (text::LooksLikeInstruction). Recall reads them of the
 // events and claims it returns, and the same ones come back for many questions: the memo reads
 // each text once. The readings are pure functions of the text, so the memo never goes stale; it
 // is bounded (kMaxBytes of texts) and starts again when full.
@@ -28,11 +29,13 @@ class TextReadings {
   // Texts (keys, counted with their readings' topics) the memo holds at most: about 8 MB.
   static constexpr size_t kMaxBytes = size_t{8} << 20;
 
-  // extraction::ReadNowStance(text), extraction::StatementTopics(text) and
-  // extraction::ChangeSentences(text) (views into `text`), read once per text.
+  // extraction::ReadNowStance(text), extraction::StatementTopics(text),
+  // extraction::ChangeSentences(text) (views into `text`) and text::LooksLikeInstruction(text),
+  // read once per text.
   text::NowStance NowStance(std::string_view text);
   std::vector<std::string> Topics(std::string_view text);
   std::vector<std::string_view> ChangeSentences(std::string_view text);
+  bool LooksLikeInstruction(std::string_view text);
 
   // Bytes of the texts and topics held.
   size_t bytes() const { return bytes_; }
@@ -40,6 +43,7 @@ class TextReadings {
  private:
   struct Reading {
     std::optional<text::NowStance> stance;
+    std::optional<bool> instruction_like;
     std::optional<std::vector<std::string>> topics;
     std::optional<std::vector<std::pair<uint32_t, uint32_t>>> sentences;  // offset, length in the text
   };

@@ -16,6 +16,7 @@
 #include "recall/match_expression.h"
 #include "recall/score_fusion.h"
 #include "recall/turn_scorer.h"
+#include "text/injection_scanner.h"
 #include "text/time_expression.h"
 #include "util/time.h"
 #include "util/utf8.h"
@@ -72,6 +73,10 @@ bool BoundsARange(std::string_view text, const text::TimeMention& m) {
 }
 
 }  // namespace
+
+bool LooksLikeInstruction(const RecallContext& ctx, std::string_view text) {
+  return ctx.looks_like_instruction ? ctx.looks_like_instruction(text) : text::LooksLikeInstruction(text);
+}
 
 Status ValidateRecallQuery(const RecallQuery& query) {
   if (query.namespace_name.empty()) return Status::InvalidArgument("field \"namespace\": is required");

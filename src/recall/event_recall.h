@@ -52,7 +52,13 @@ struct RecallContext {
   std::function<std::vector<std::string>(std::string_view text)> topics_of;
   // The words of a topic (Lexicon::TopicWords), for the later-change search; null = none.
   std::function<std::vector<std::string>(std::string_view topic)> topic_words;
+  // Whether a text reads like an instruction (text::LooksLikeInstruction, which null means; the
+  // engine gives its memo of it), for the items' "instruction_like" flag.
+  std::function<bool(std::string_view text)> looks_like_instruction;
 };
+
+// ctx.looks_like_instruction(text), or text::LooksLikeInstruction(text) when it is unset.
+bool LooksLikeInstruction(const RecallContext& ctx, std::string_view text);
 
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)
 // decides for each, best first, until query.limit are kept.

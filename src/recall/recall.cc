@@ -227,7 +227,7 @@ Status PlaceNewerChangeFirst(RecallContext& ctx, const RecallQuery& query,
     return Status::Ok();
   }
   RecallItem& item = **newer;
-  if (text::LooksLikeInstruction(item.text)) {  // as every other item (docs/retrieval.md)
+  if (LooksLikeInstruction(ctx, item.text)) {  // as every other item (docs/retrieval.md)
     if (query.exclude_instruction_like) return Status::Ok();
     item.flags.push_back("instruction_like");
   }
@@ -570,7 +570,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   // Whether an item's text reads like an instruction (text/injection_scanner.h), scanned once.
   std::vector<int8_t> instruction_like(fused.size(), -1);
   auto looks_like_instruction = [&](size_t i) {
-    if (instruction_like[i] < 0) instruction_like[i] = text::LooksLikeInstruction(fused[i].item.text) ? 1 : 0;
+    if (instruction_like[i] < 0) instruction_like[i] = LooksLikeInstruction(ctx, fused[i].item.text) ? 1 : 0;
     return instruction_like[i] == 1;
   };
   // With exclude_instruction_like such an item is never emitted and never stands in for an event.
