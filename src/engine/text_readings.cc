@@ -9,11 +9,11 @@ namespace engram {
 TextReadings::Reading& TextReadings::Of(std::string_view text) {
   auto found = by_text_.find(text);
   if (found != by_text_.end()) return found->second;
-  if (bytes_ + text.size() > kMaxBytes) {
+  if (bytes_ + text.size() + kEntryBytes > kMaxBytes) {
     by_text_.clear();
     bytes_ = 0;
   }
-  bytes_ += text.size();
+  bytes_ += text.size() + kEntryBytes;
   return by_text_.emplace(std::string(text), Reading{}).first->second;
 }
 

@@ -26,8 +26,11 @@ namespace engram {
 
 class TextReadings {
  public:
-  // Texts (keys, counted with their readings' topics) the memo holds at most: about 8 MB.
+  // Bytes the memo holds at most (its texts, an entry's overhead each, their topics; one entry's
+  // topics may pass it until the next text is added): about 8 MB.
   static constexpr size_t kMaxBytes = size_t{8} << 20;
+  // What an entry costs besides its text and topics: its hash node, Reading and vectors.
+  static constexpr size_t kEntryBytes = 160;
 
   // extraction::ReadNowStance(text), extraction::StatementTopics(text),
   // extraction::ChangeSentences(text) (views into `text`) and text::LooksLikeInstruction(text),
@@ -37,7 +40,7 @@ class TextReadings {
   std::vector<std::string_view> ChangeSentences(std::string_view text);
   bool LooksLikeInstruction(std::string_view text);
 
-  // Bytes of the texts and topics held.
+  // Bytes held, counted as kMaxBytes counts them.
   size_t bytes() const { return bytes_; }
 
  private:

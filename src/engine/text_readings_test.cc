@@ -54,6 +54,12 @@ TEST(TextReadingsTest, StaysWithinItsBound) {
     EXPECT_LE(readings.bytes(), TextReadings::kMaxBytes);
   }
   EXPECT_GT(readings.bytes(), 0u);
+  // Many short texts: each entry's overhead counts, so their number is bounded too.
+  for (int i = 0; i < 60000; ++i) {
+    readings.NowStance("I moved to city " + std::to_string(i));
+    EXPECT_LE(readings.bytes(), TextReadings::kMaxBytes);
+  }
+  EXPECT_GE(readings.bytes(), TextReadings::kEntryBytes);
 }
 
 }  // namespace

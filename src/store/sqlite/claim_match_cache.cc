@@ -51,6 +51,7 @@ bool ClaimMatchCache::Answers(const ClaimVisibility& v) {
 
 void ClaimMatchCache::Clear() {
   phrases_.clear();
+  too_large_.clear();
   rows_ = 0;
 }
 
@@ -88,14 +89,32 @@ std::vector<std::string_view> ClaimMatchCache::Missing(int64_t namespace_id,
   return missing;
 }
 
-void ClaimMatchCache::Remember(int64_t namespace_id, std::string_view phrase, std::vector<Row> rows) {
-  if (Find(namespace_id, phrase) != nullptr) return;
-  const size_t units = rows.size() + EntryUnits(phrase);
-  if (units > kMaxRows) return;
-  if (rows_ + units > kMaxRows) Clear();
-  rows.shrink_to_fit();
-  phrases_.emplace(Key(namespace_id, phrase), std::move(rows));
-  rows_ += units;
+void ClaimMatchCache::Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases,
+                               std::vector<std::vector<Row>> rows) {
+  size_t units = 0;
+  for (size_t i = 0; i < phrases.size() && i < rows.size(); ++i) units += rows[i].size() + EntryUnits(phrases[i]);
+  if (units > kMaxRows) {
+    for (std::string_view p : phrases) too_large_.insert(Key(namespace_id, p));
+    return;
+  }
+  if (rows_ + units > kMaxRows) {
+    phrases_.clear();
+    rows_ = 0;
+  }
+  for (size_t i = 0; i < phrases.size() && i < rows.size(); ++i) {
+    if (Find(namespace_id, phrases[i]) != nullptr) continue;  // a phrase given twice
+    rows[i].shrink_to_fit();
+    rows_ += rows[i].size() + EntryUnits(phrases[i]);
+    phrases_.emplace(Key(namespace_id, phrases[i]), std::move(rows[i]));
+  }
+}
+
+bool ClaimMatchCache::TooLarge(int64_t namespace_id, const std::vector<std::string_view>& phrases) const {
+  if (too_large_.empty()) return false;
+  for (std::string_view p : phrases) {
+    if (too_large_.contains(Key(namespace_id, p))) return true;
+  }
+  return false;
 }
 
 std::optional<std::vector<SearchHit>> ClaimMatchCache::Search(int64_t namespace_id,

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "engram/types.h"
@@ -59,15 +60,15 @@ class ClaimMatchCache {
   };
 
   // At most this many memoised rows over every phrase and namespace (each phrase's entry counts
-  // as EntryUnits rows more, an absent phrase too); the memo starts again when an entry would pass
-  // it. A row is 48 bytes: about 6 MB per connection at most.
+  // as EntryUnits rows more, an absent phrase too); the memo starts again when a fill would pass
+  // it. A row is 64 bytes: about 8 MB per connection at most.
   static constexpr size_t kMaxRows = 125000;
 
   // True for the visibilities the memo can answer: not archived_only, any_status or known_as_of
   // (those read recorded time or every status, and are rare: they go to SQLite).
   static bool Answers(const ClaimVisibility& v);
 
-  // Forgets everything (the database changed).
+  // Forgets everything (the database changed), the phrases found too large too.
   void Clear();
 
   // Empties the memo when its shares were taken with other BM25 parameters.
@@ -76,9 +77,14 @@ class ClaimMatchCache {
   // The distinct phrases of `phrases` not memoised for the namespace, in order.
   std::vector<std::string_view> Missing(int64_t namespace_id, const std::vector<std::string_view>& phrases) const;
 
-  // Memoises `rows` (every claim of the namespace holding `phrase`, ascending seq; none for a
-  // phrase no claim of it holds). Nothing is memoised when they are more than kMaxRows.
-  void Remember(int64_t namespace_id, std::string_view phrase, std::vector<Row> rows);
+  // Memoises one fill: rows[i] is every claim of the namespace holding phrases[i] (ascending seq;
+  // none for a phrase no claim of it holds). A fill larger than kMaxRows is not memoised: its
+  // phrases are marked TooLarge until Clear (a search holding one goes to SQLite without filling
+  // again); a fill that fits only in an empty memo empties it first, never halfway through.
+  void Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases, std::vector<std::vector<Row>> rows);
+
+  // True when a phrase of `phrases` was part of a fill too large to memoise.
+  bool TooLarge(int64_t namespace_id, const std::vector<std::string_view>& phrases) const;
 
   // The best `limit` hits of the OR of `phrases` among the claims visible under `v` at `now`
   // (highest score first, ties by the lower seq: BestHits' order), when every phrase is memoised
@@ -96,6 +102,7 @@ class ClaimMatchCache {
   static size_t EntryUnits(std::string_view phrase);
 
   std::unordered_map<std::string, std::vector<Row>> phrases_;  // Key → its rows, ascending seq
+  std::unordered_set<std::string> too_large_;                  // Keys of phrases never memoised
   mutable std::string key_;                                    // reused by Key
   std::optional<std::pair<double, double>> parameters_;        // k1, b of the shares
   size_t rows_ = 0;

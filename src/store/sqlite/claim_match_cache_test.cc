@@ -67,9 +67,10 @@ TEST(ClaimMatchCacheTest, AddsSharesInPhraseOrderAndKeepsTheBestVisible) {
   const ClaimStanding superseded{S::kSuperseded, kT0, kT0 + kHour, std::nullopt};
   EXPECT_EQ(cache.Missing(3, {"a", "b", "a"}), (std::vector<std::string_view>{"a", "b"}));
   EXPECT_FALSE(cache.Search(3, {"a"}, {}, kT0, 10).has_value());
-  cache.Remember(3, "a", {{1, 0.5, active}, {2, 1.5, superseded}, {4, 0.25, active}});
-  cache.Remember(3, "b", {{1, 0.75, active}, {5, 1.25, active}});
-  cache.Remember(3, "c", {});  // no claim holds it
+  cache.Remember(3, {"a", "b", "c"},
+                 {{{1, 0.5, active}, {2, 1.5, superseded}, {4, 0.25, active}},
+                  {{1, 0.75, active}, {5, 1.25, active}},
+                  {}});  // no claim holds "c"
   auto hits = cache.Search(3, {"a", "b", "c"}, {}, kT0 + 2 * kHour, 10);
   ASSERT_TRUE(hits.has_value());
   ASSERT_EQ(hits->size(), 3u);  // 2 is superseded
@@ -170,6 +171,33 @@ class ClaimSearchMemoTest : public ::testing::Test {
   int64_t other_ns_ = 0;
 };
 
+// A fill larger than the memo is never memoised, and its phrases are not read again until the
+// memo is cleared; a fill that fits only in an empty memo empties it first, never halfway.
+TEST(ClaimMatchCacheTest, TooLargeFillsAreMarkedAndFittingOnesWhole) {
+  using S = ClaimStanding::Status;
+  const ClaimStanding active{S::kActive, kT0, std::nullopt, std::nullopt};
+  ClaimMatchCache cache;
+  cache.UseParameters(0.9, 0.4);
+  auto rows_of = [&](size_t n, int64_t first) {
+    std::vector<ClaimMatchCache::Row> rows;
+    for (size_t i = 0; i < n; ++i) rows.push_back({first + static_cast<int64_t>(i), 1.0, active});
+    return rows;
+  };
+  const size_t half = ClaimMatchCache::kMaxRows / 2;
+  cache.Remember(1, {"big", "bigger"}, {rows_of(half, 1), rows_of(half, 1)});  // together too large
+  EXPECT_TRUE(cache.TooLarge(1, {"small", "bigger"}));
+  EXPECT_FALSE(cache.TooLarge(1, {"small"}));
+  EXPECT_FALSE(cache.TooLarge(2, {"big"}));  // another namespace
+  EXPECT_EQ(cache.rows(), 0u);
+  cache.Remember(1, {"a"}, {rows_of(half, 1)});
+  cache.Remember(1, {"b", "c"}, {rows_of(half / 2, 1), rows_of(half / 2, 1)});  // fits only alone
+  EXPECT_TRUE(cache.Search(1, {"b", "c"}, {}, kT0, 10).has_value());
+  EXPECT_FALSE(cache.Search(1, {"a"}, {}, kT0, 10).has_value());
+  EXPECT_LE(cache.rows(), ClaimMatchCache::kMaxRows);
+  cache.Clear();
+  EXPECT_FALSE(cache.TooLarge(1, {"big"}));
+}
+
 TEST_F(ClaimSearchMemoTest, MemoGivesTheScansHitsForEveryVisibility) {
   Add(*db_, ns_, "c1", "Lin drinks green tea every morning");
   Add(*db_, other_ns_, "x1", "Lin drinks green tea and black tea");
@@ -199,7 +227,7 @@ TEST_F(ClaimSearchMemoTest, MemoGivesTheScansHitsForEveryVisibility) {
       ExpectMemoIsScan(store, "\"tea\" OR \"lin\"", v, now, 2);
     }
   }
-  EXPECT_GT(store.MemoisedRows(), 0u);
+  EXPECT_GT(store.MemoAnswers(), 20u);  // the warm passes were answered from the memo
   // Past c4's expires_at it is no longer current, from the memo as from SQLite.
   EXPECT_EQ(ExpectMemoIsScan(store, "\"porto\"", {}, kT0 + 5 * kHour).size(), 1u);
   EXPECT_TRUE(ExpectMemoIsScan(store, "\"porto\"", {}, kT0 + 6 * kHour).empty());
@@ -213,7 +241,7 @@ TEST_F(ClaimSearchMemoTest, MemoSeesWritesOfThisAndOtherConnections) {
   for (int pass = 0; pass < 2; ++pass) {
     EXPECT_EQ(ExpectMemoIsScan(store, "\"tea\"", {}, kT0), (std::vector<int64_t>{c1}));
   }
-  EXPECT_GT(store.MemoisedRows(), 0u);
+  EXPECT_EQ(store.MemoAnswers(), 1u);  // the first search after a change is SQLite's alone
   const int64_t c2 = Add(*db_, ns_, "c2", "Lin drinks black tea");  // this connection
   for (int pass = 0; pass < 2; ++pass) {
     EXPECT_EQ(ExpectMemoIsScan(store, "\"tea\"", {}, kT0).size(), 2u);
@@ -276,6 +304,12 @@ TEST_F(ClaimSearchMemoTest, SupportingEventsMemoSeesNewEvidence) {
   for (int pass = 0; pass < 3; ++pass) {
     EXPECT_EQ(supports({c1}), (Pairs{{c1, 12}}));
   }
+  // Past its bound the memo starts again, and every claim asked is still answered (one memoised
+  // before the bound was passed, one asked more than once, one never seen).
+  store.SetSupportsMemoLimit(2);
+  EXPECT_EQ(supports({c1, c2}), (Pairs{{c1, 12}, {c2, 14}}));
+  EXPECT_EQ(supports({c2, 999, c1, c2}), (Pairs{{c2, 14}, {c1, 12}, {c2, 14}}));
+  EXPECT_EQ(supports({c1}), (Pairs{{c1, 12}}));
 }
 
 }  // namespace

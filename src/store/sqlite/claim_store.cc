@@ -344,6 +344,9 @@ Result<std::vector<int64_t>> ClaimStore::EventsDatedIn(int64_t ns, TimestampMs s
 
 Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(const std::vector<int64_t>& claim_seqs) {
   if (RefreshMemos() != DataVersionWatch::Verdict::kUnchanged) return ReadSupports(claim_seqs);
+  // Room is made before what is missing is worked out: every claim asked is then either memoised
+  // or read below (a call asking more than the bound holds its claims until the next one).
+  if (supports_memo_.size() + claim_seqs.size() > supports_memo_limit_) supports_memo_.clear();
   std::vector<int64_t> missing;
   for (const int64_t seq : claim_seqs) {
     if (!supports_memo_.contains(seq) && std::find(missing.begin(), missing.end(), seq) == missing.end()) {
@@ -353,7 +356,6 @@ Result<std::vector<ClaimStore::Support>> ClaimStore::SupportingEvents(const std:
   if (!missing.empty()) {
     auto read = ReadSupports(missing);
     if (!read) return Error(read.error());
-    if (supports_memo_.size() + missing.size() > kMaxMemoClaims) supports_memo_.clear();
     for (const int64_t seq : missing) supports_memo_[seq];  // a claim without such evidence too
     for (const Support& s : *read) supports_memo_[s.claim_seq].push_back(s.event_seq);
   }
@@ -564,13 +566,17 @@ Result<std::vector<SearchHit>> ClaimStore::Search(std::string_view match, int64_
   if (!phrases || !ClaimMatchCache::Answers(v)) return ScanSearch(match, ns, v, now, limit, k1, b);
   if (RefreshMemos() != DataVersionWatch::Verdict::kUnchanged) return ScanSearch(match, ns, v, now, limit, k1, b);
   match_memo_.UseParameters(k1, b);
+  if (match_memo_.TooLarge(ns, *phrases)) return ScanSearch(match, ns, v, now, limit, k1, b);
   if (!match_memo_.Missing(ns, *phrases).empty()) {
     auto range = NamespaceSeqRange(ns);
     if (!range) return Error(range.error());
     if (!range->has_value()) return std::vector<SearchHit>{};
     ENGRAM_RETURN_IF_ERROR(MemoisePhrases(*phrases, ns, **range, k1, b));
   }
-  if (auto hits = match_memo_.Search(ns, *phrases, v, now, limit)) return std::move(*hits);
+  if (auto hits = match_memo_.Search(ns, *phrases, v, now, limit)) {
+    ++memo_answers_;
+    return std::move(*hits);
+  }
   return ScanSearch(match, ns, v, now, limit, k1, b);
 }
 
@@ -613,7 +619,7 @@ Status ClaimStore::MemoisePhrases(const std::vector<std::string_view>& phrases, 
     }
   }
   q.Reset();
-  for (size_t i = 0; i < missing.size(); ++i) match_memo_.Remember(ns, missing[i], std::move(rows[i]));
+  match_memo_.Remember(ns, missing, std::move(rows));
   return Status::Ok();
 }
 

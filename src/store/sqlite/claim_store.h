@@ -120,8 +120,10 @@ class ClaimStore {
   Result<std::vector<SearchHit>> Search(std::string_view match, int64_t namespace_id,
                                         const ClaimVisibility& visibility, TimestampMs now, int limit,
                                         double k1, double b);
-  // Rows in Search's memo (ClaimMatchCache::rows): 0 until a search was answered from it.
-  size_t MemoisedRows() const { return match_memo_.rows(); }
+  // Searches answered from Search's memo so far (for tests and profiles).
+  size_t MemoAnswers() const { return memo_answers_; }
+  // SupportingEvents' memo holds at most this many claims (kMaxMemoClaims unless a test sets it).
+  void SetSupportsMemoLimit(size_t claims) { supports_memo_limit_ = claims; }
   // Search by SQLite alone. Bounded by NamespaceSeqRange: FTS5 walks only the namespace's part of
   // each posting list.
   Result<std::vector<SearchHit>> ScanSearch(std::string_view match, int64_t namespace_id,
@@ -195,7 +197,9 @@ class ClaimStore {
                         std::pair<int64_t, int64_t> seq_range, double k1, double b);
   DataVersionWatch memo_watch_;
   ClaimMatchCache match_memo_;
+  size_t memo_answers_ = 0;
   static constexpr size_t kMaxMemoClaims = 100000;  // claims in supports_memo_ (about 10 MB at most)
+  size_t supports_memo_limit_ = kMaxMemoClaims;
   std::unordered_map<int64_t, std::vector<int64_t>> supports_memo_;  // claim seq → "supports" event seqs
 };
 

@@ -7,6 +7,12 @@ DataVersionWatch::Verdict DataVersionWatch::Check(Database& db) {
     known_ = false;  // what is read now may be rolled back: start again after the transaction
     return Verdict::kUnusable;
   }
+  if (sqlite3_get_autocommit(db.handle()) != 0) {
+    // Outside a transaction each statement reads the newest commit: a memo filled by later
+    // statements could mix two versions of the database.
+    known_ = false;
+    return Verdict::kUnusable;
+  }
   auto st = db.Cached("PRAGMA data_version");
   int64_t version = -1;
   if (st) {

@@ -14,7 +14,8 @@ namespace engram::sqlite {
 class DataVersionWatch {
  public:
   enum class Verdict {
-    kUnusable,   // inside a write transaction (uncommitted rows) or the version cannot be read
+    kUnusable,   // outside a transaction, inside a write transaction (uncommitted rows), or
+                 // the version cannot be read
     kChanged,    // the database changed since the last Check (or this is the first): start again
     kUnchanged,  // nothing was committed or changed since the last Check
   };

@@ -49,6 +49,11 @@ TEST(DataVersionWatchTest, SeesCommitsOfEveryConnectionAndWriteTransactions) {
   });
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(CheckIn(*db, watch), Verdict::kChanged);  // after a write transaction, always
+  EXPECT_EQ(CheckIn(*db, watch), Verdict::kUnchanged);
+  // Outside a transaction each statement reads the newest commit: never usable, and the next
+  // check in a transaction starts again.
+  EXPECT_EQ(watch.Check(*db), Verdict::kUnusable);
+  EXPECT_EQ(CheckIn(*db, watch), Verdict::kChanged);
 }
 
 }  // namespace
