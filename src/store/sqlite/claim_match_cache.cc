@@ -4,6 +4,7 @@
 
 #include "store/sqlite/best_hits.h"
 #include "store/sqlite/claim_store.h"
+#include "store/sqlite/term_match_cache.h"
 
 namespace engram::sqlite {
 namespace {
@@ -80,13 +81,7 @@ size_t ClaimMatchCache::EntryUnits(std::string_view phrase) {
 
 std::vector<std::string_view> ClaimMatchCache::Missing(int64_t namespace_id,
                                                        const std::vector<std::string_view>& phrases) const {
-  std::vector<std::string_view> missing;
-  for (std::string_view p : phrases) {
-    if (Find(namespace_id, p) == nullptr && std::find(missing.begin(), missing.end(), p) == missing.end()) {
-      missing.push_back(p);
-    }
-  }
-  return missing;
+  return DistinctMissing(phrases, [&](std::string_view p) { return Find(namespace_id, p) != nullptr; });
 }
 
 void ClaimMatchCache::Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases,

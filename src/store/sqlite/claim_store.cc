@@ -585,11 +585,7 @@ Status ClaimStore::MemoisePhrases(const std::vector<std::string_view>& phrases, 
   // Every claim of the namespace holding a missing phrase, whatever its status or time (visibility
   // is decided per search), with each phrase's share of its score: one walk, as ScanSearch's.
   const std::vector<std::string_view> missing = match_memo_.Missing(ns, phrases);
-  std::string match;
-  for (std::string_view p : missing) {
-    if (!match.empty()) match += " OR ";
-    match.append("\"").append(p).append("\"");
-  }
+  const std::string match = OrOfPhrases(missing);
   auto st = db_.Cached(
       "SELECT claim_fts.rowid, engram_bm25_shares(claim_fts, ?1, ?2, d.sz, 'claim_fts', ?3), c.status, "
       "c.valid_from, c.valid_to, c.expires_at FROM claim_fts CROSS JOIN claims c ON c.seq = claim_fts.rowid "

@@ -453,11 +453,7 @@ Status EventStore::MemoisePhrases(std::string_view match, const std::vector<std:
                                   int64_t namespace_id, std::pair<int64_t, int64_t> seq_range) {
   const std::vector<std::string_view> missing = match_memo_.Missing(namespace_id, phrases);
   if (missing.empty()) return Status::Ok();
-  std::string missing_match;
-  for (std::string_view p : missing) {
-    if (!missing_match.empty()) missing_match += " OR ";
-    missing_match.append("\"").append(p).append("\"");
-  }
+  const std::string missing_match = OrOfPhrases(missing);
   SearchFilter whole;
   whole.namespace_id = namespace_id;
   auto all = ScanTermCounts(missing_match, whole, seq_range, kMaxMemoScanRows);

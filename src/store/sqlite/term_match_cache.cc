@@ -28,6 +28,24 @@ std::optional<std::vector<std::string_view>> OrPhrases(std::string_view match) {
   return phrases;
 }
 
+std::string OrOfPhrases(const std::vector<std::string_view>& phrases) {
+  std::string match;
+  for (std::string_view p : phrases) {
+    if (!match.empty()) match += " OR ";
+    match.append("\"").append(p).append("\"");
+  }
+  return match;
+}
+
+std::vector<std::string_view> DistinctMissing(const std::vector<std::string_view>& phrases,
+                                              const std::function<bool(std::string_view)>& held) {
+  std::vector<std::string_view> missing;
+  for (std::string_view p : phrases) {
+    if (!held(p) && std::find(missing.begin(), missing.end(), p) == missing.end()) missing.push_back(p);
+  }
+  return missing;
+}
+
 void TermMatchCache::Clear() {
   phrases_.clear();
   speakers_.clear();
@@ -108,13 +126,7 @@ std::optional<TermMatchSet> TermMatchCache::Match(const std::vector<std::string_
 
 std::vector<std::string_view> TermMatchCache::Missing(int64_t namespace_id,
                                                       const std::vector<std::string_view>& phrases) const {
-  std::vector<std::string_view> missing;
-  for (std::string_view p : phrases) {
-    if (Find(namespace_id, p) == nullptr && std::find(missing.begin(), missing.end(), p) == missing.end()) {
-      missing.push_back(p);
-    }
-  }
-  return missing;
+  return DistinctMissing(phrases, [&](std::string_view p) { return Find(namespace_id, p) != nullptr; });
 }
 
 void TermMatchCache::Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases,

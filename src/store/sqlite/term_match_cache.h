@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,6 +34,13 @@ namespace engram::sqlite {
 // The phrases of `match` when it is "..." ( OR "..." )* exactly (QuotedPhrases' text of each,
 // doubled quotes left doubled); nullopt for any other expression (AND, FTS5 syntax).
 std::optional<std::vector<std::string_view>> OrPhrases(std::string_view match);
+
+// The MATCH expression of `phrases` joined by OR, each quoted ("a" OR "b"): OrPhrases' inverse.
+std::string OrOfPhrases(const std::vector<std::string_view>& phrases);
+
+// The distinct phrases of `phrases` that `held` says a memo lacks, in order (the memos' Missing).
+std::vector<std::string_view> DistinctMissing(const std::vector<std::string_view>& phrases,
+                                              const std::function<bool(std::string_view)>& held);
 
 class TermMatchCache {
  public:
