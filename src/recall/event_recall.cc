@@ -18,6 +18,7 @@
 #include "recall/turn_scorer.h"
 #include "text/injection_scanner.h"
 #include "text/time_expression.h"
+#include "util/best_first.h"
 #include "util/time.h"
 #include "util/utf8.h"
 
@@ -356,8 +357,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       std::vector<size_t> best(rows);
       for (size_t r = 0; r < rows; ++r) best[r] = r;
       const size_t pool = std::min(rows, static_cast<size_t>(std::max(weights.window_pool, query.limit)));
-      std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(pool), best.end(),
-                        [&](size_t a, size_t b) { return cosine[a] != cosine[b] ? cosine[a] > cosine[b] : a < b; });
+      SortBest(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(pool), best.end(),
+               [&](size_t a, size_t b) { return cosine[a] != cosine[b] ? cosine[a] > cosine[b] : a < b; });
       for (size_t i = 0; i < pool; ++i) {
         if (!(cosine[best[i]] > 0)) break;
         found_elsewhere.push_back(matrix->seqs[best[i]]);
@@ -481,16 +482,28 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         }
       }
       fused = FuseNormalisedScores(channels);
-      std::vector<size_t> order(n);
-      for (size_t i = 0; i < n; ++i) order[i] = i;
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      // The candidates with a fused score above 0 (0: found by no channel that tells candidates
+      // apart), best first; sorted only as far as the kept items need, twice as far each time
+      // the hit filter refuses too many.
+      std::vector<size_t> order;
+      order.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (fused[i] > 0) order.push_back(i);
+      }
+      auto better = [&](size_t a, size_t b) {
         if (fused[a] != fused[b]) return fused[a] > fused[b];
         return newest_first ? (*turns)[a].seq > (*turns)[b].seq : (*turns)[a].seq < (*turns)[b].seq;
-      });
+      };
+      const size_t limit = static_cast<size_t>(std::max(0, query.limit));
       kept.clear();
-      for (size_t i : order) {
-        if (kept.size() >= static_cast<size_t>(query.limit)) break;
-        if (!(fused[i] > 0)) break;  // found by no channel that tells candidates apart
+      size_t sorted = 0;
+      for (size_t pos = 0; pos < order.size() && kept.size() < limit; ++pos) {
+        if (pos == sorted) {
+          sorted = std::min(order.size(), std::max(2 * sorted, limit));
+          SortBest(order.begin() + static_cast<std::ptrdiff_t>(pos), order.begin() + static_cast<std::ptrdiff_t>(sorted),
+                   order.end(), better);
+        }
+        const size_t i = order[pos];
         auto keep = passes_filter((*turns)[i].seq);
         if (!keep) return keep.error();
         if (!*keep) continue;
@@ -652,10 +665,10 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         }
         if (!best_first.empty()) {
           const size_t take = std::min(batch, best_first.size());
-          std::partial_sort(best_first.begin(), best_first.begin() + static_cast<std::ptrdiff_t>(take),
-                            best_first.end(), [&](const auto& a, const auto& b) {
-                              return a.first != b.first ? a.first > b.first : a.second < b.second;
-                            });
+          SortBest(best_first.begin(), best_first.begin() + static_cast<std::ptrdiff_t>(take), best_first.end(),
+                   [&](const auto& a, const auto& b) {
+                     return a.first != b.first ? a.first > b.first : a.second < b.second;
+                   });
           for (size_t k = 0; k < take; ++k) to_read.emplace_back(best_first[k].second, best_first[k].first != kAny);
           batch *= 2;
         }
@@ -693,10 +706,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     for (size_t i : kept) seqs.push_back((*turns)[i].seq);
     auto events = ctx.store.GetBySeqs(seqs);
     if (!events) return events.error();
-    std::vector<ChannelRanks> ranks;  // per channel of nonzero weight, in order
-    ranks.reserve(channels.size());
-    for (const ChannelScores& c : channels) {
-      if (c.weight != 0) ranks.emplace_back(c);
+    std::vector<std::vector<int>> ranks(channels.size());  // per channel of nonzero weight: per kept item
+    for (size_t c = 0; c < channels.size(); ++c) {
+      if (channels[c].weight != 0) ranks[c] = RanksInChannel(channels[c], kept);
     }
     for (size_t k = 0; k < kept.size(); ++k) {
       Event& event = (*events)[k];
@@ -714,9 +726,9 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
         const ScoredTurn& turn = (*turns)[kept[k]];
         facts->push_back({seqs[k], turn.phrases_held, std::max(turn.turn_coverage, turn.window_coverage)});
       }
-      for (const ChannelRanks& r : ranks) {
-        const int rank = r.Rank(kept[k]);
-        if (rank > 0) item.channels.push_back({r.channel().name, rank, r.channel().scores[kept[k]]});
+      for (size_t c = 0; c < channels.size(); ++c) {
+        const int rank = channels[c].weight != 0 ? ranks[c][k] : 0;
+        if (rank > 0) item.channels.push_back({channels[c].name, rank, channels[c].scores[kept[k]]});
       }
       result.items.push_back(std::move(item));
     }

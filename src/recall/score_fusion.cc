@@ -44,29 +44,51 @@ int RankInChannel(const ChannelScores& channel, size_t i) {
   return higher + 1;
 }
 
-ChannelRanks::ChannelRanks(const ChannelScores& channel) : channel_(channel) {
-  scan_ = std::any_of(channel.scores.begin(), channel.scores.end(), [](double x) { return std::isnan(x); });
-  if (scan_) return;
-  // Zeros (most candidates of the sparse channels) are counted, not sorted.
-  ascending_.reserve(channel.scores.size());
-  for (double x : channel.scores) {
-    if (x != 0) {
-      ascending_.push_back(x);
-    } else {
-      ++zeros_;
-    }
+namespace {
+
+// How many of the ascending `v[0, k)` are below x (std::lower_bound's index), with no branch on
+// the comparisons (a conditional move each level); a NaN x is below none.
+size_t CountBelow(const double* v, size_t k, double x) {
+  if (k == 0) return 0;
+  const double* base = v;
+  while (k > 1) {
+    const size_t half = k / 2;
+    base = base[half - 1] < x ? base + half : base;
+    k -= half;
   }
-  std::sort(ascending_.begin(), ascending_.end());
+  return static_cast<size_t>(base - v) + (*base < x ? 1 : 0);
 }
 
-int ChannelRanks::Rank(size_t i) const {
-  if (scan_) return RankInChannel(channel_, i);
-  if (i >= channel_.scores.size() || channel_.scores[i] == 0) return 0;
-  // Candidates scoring strictly higher: the nonzero ones after the last score equal to (or below)
-  // this one, and the zeros when this one is negative.
-  const double s = channel_.scores[i];
-  const auto above = std::upper_bound(ascending_.begin(), ascending_.end(), s);
-  return static_cast<int>(ascending_.end() - above) + (s < 0 ? static_cast<int>(zeros_) : 0) + 1;
+}  // namespace
+
+std::vector<int> RanksInChannel(const ChannelScores& channel, const std::vector<size_t>& of) {
+  const std::vector<double>& scores = channel.scores;
+  std::vector<int> ranks(of.size(), 0);
+  // The wanted scores that rank (nonzero, not NaN: a NaN is ranked 1, as no score is above it).
+  std::vector<double> wanted;
+  wanted.reserve(of.size());
+  for (size_t i : of) {
+    if (i < scores.size() && scores[i] != 0 && !std::isnan(scores[i])) wanted.push_back(scores[i]);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  // count[p]: the scores x with CountBelow(x) == p. wanted[j] < x exactly when CountBelow(x) > j,
+  // so the scores above wanted[j] are count[j + 1] + … + count[k].
+  const size_t k = wanted.size();
+  std::vector<int> count(k + 1, 0);
+  for (double x : scores) ++count[CountBelow(wanted.data(), k, x)];
+  std::vector<int> above(k + 1, 0);
+  for (size_t j = k; j-- > 0;) above[j] = above[j + 1] + count[j + 1];
+  for (size_t w = 0; w < of.size(); ++w) {
+    const size_t i = of[w];
+    if (i >= scores.size() || scores[i] == 0) continue;
+    if (std::isnan(scores[i])) {
+      ranks[w] = 1;
+      continue;
+    }
+    const size_t j = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), scores[i]) - wanted.begin());
+    ranks[w] = above[j] + 1;
+  }
+  return ranks;
 }
 
 }  // namespace engram

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -20,19 +21,35 @@ TEST(RankInChannelTest, CountsStrictlyHigherScoresAndZeroIsUnranked) {
   EXPECT_EQ(RankInChannel(c, 9), 0);  // out of range
 }
 
-// ChannelRanks gives RankInChannel's answer for every candidate: ties, zeros, negative scores
-// (min-max channels), an empty channel and a NaN.
-TEST(ChannelRanksTest, SameRanksAsRankInChannel) {
+// RanksInChannel gives RankInChannel's answer for any candidates asked, in their order: ties,
+// zeros, negative scores (min-max channels), infinities, NaNs (among the scores and asked),
+// repeats, indices out of range and an empty channel.
+TEST(RanksInChannelTest, SameRanksAsRankInChannel) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> pick(-3, 6);
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < 400; ++trial) {
     const size_t n = static_cast<size_t>(trial % 40);
     ChannelScores c = Channel("window", 0.5, n);
     for (double& s : c.scores) s = pick(rng) * 0.25;  // few distinct values: many ties and zeros
-    if (trial % 50 == 49 && n > 0) c.scores[n / 2] = std::numeric_limits<double>::quiet_NaN();
-    const ChannelRanks ranks(c);
-    for (size_t i = 0; i < n + 2; ++i) EXPECT_EQ(ranks.Rank(i), RankInChannel(c, i)) << trial << " " << i;
+    if (trial % 7 == 6 && n > 0) c.scores[n / 2] = std::numeric_limits<double>::quiet_NaN();
+    if (trial % 11 == 10 && n > 1) c.scores[1] = -std::numeric_limits<double>::infinity();
+    if (trial % 13 == 12 && n > 2) c.scores[2] = std::numeric_limits<double>::infinity();
+    std::vector<size_t> of;
+    std::uniform_int_distribution<size_t> index(0, n + 1);
+    const size_t asked = static_cast<size_t>(trial % 12);
+    for (size_t k = 0; k < asked; ++k) of.push_back(index(rng));
+    const std::vector<int> ranks = RanksInChannel(c, of);
+    ASSERT_EQ(ranks.size(), of.size());
+    for (size_t k = 0; k < of.size(); ++k) EXPECT_EQ(ranks[k], RankInChannel(c, of[k])) << trial << " " << of[k];
   }
+  // Every candidate of a larger channel, asked in reverse.
+  ChannelScores c = Channel("turn", 1.0, 500);
+  std::uniform_real_distribution<double> real(-1.0, 4.0);
+  for (double& s : c.scores) s = std::max(0.0, real(rng));
+  std::vector<size_t> of(c.scores.size());
+  for (size_t i = 0; i < of.size(); ++i) of[i] = of.size() - 1 - i;
+  const std::vector<int> ranks = RanksInChannel(c, of);
+  for (size_t k = 0; k < of.size(); ++k) ASSERT_EQ(ranks[k], RankInChannel(c, of[k])) << of[k];
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "recall/seq_index.h"
+#include "util/best_first.h"
 
 namespace engram {
 namespace {
@@ -244,11 +245,9 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   std::vector<size_t> order(matched);
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const size_t pool = std::min(scoring.pool, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(),
-                    [&](size_t a, size_t b) {
-                      return out[a].turn != out[b].turn ? out[a].turn > out[b].turn
-                                                        : out[a].seq < out[b].seq;
-                    });
+  SortBest(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(), [&](size_t a, size_t b) {
+    return out[a].turn != out[b].turn ? out[a].turn > out[b].turn : out[a].seq < out[b].seq;
+  });
   order.resize(pool);
   // Every extra centre was inserted above, so Find cannot return nullptr here.
   for (const sqlite::NeighbourRow& extra : extra_centres) order.push_back(*index_of.Find(extra.seq));

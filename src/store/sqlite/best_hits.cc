@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "util/best_first.h"
+
 namespace engram::sqlite {
 
 Result<std::vector<SearchHit>> BestHits(Statement& q, int limit) {
@@ -22,7 +24,7 @@ void KeepBest(std::vector<SearchHit>& hits, int limit) {
     return x.score != y.score ? x.score > y.score : x.seq < y.seq;
   };
   const size_t keep = std::min(hits.size(), static_cast<size_t>(std::max(limit, 0)));
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
+  SortBest(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
   hits.resize(keep);
 }
 
