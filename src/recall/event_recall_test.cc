@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engram/engine.h"
+#include "recall/turn_scorer.h"
 #include "test_util.h"
 #include "util/time.h"
 
@@ -235,6 +236,33 @@ TEST(PrunedMatchTest, FeedbackRatingsReadEveryRowAndStayExact) {
   f.namespace_name = q.namespace_name;  // required (B27)
   ASSERT_TRUE(engine->Feedback(f).has_value());
   ExpectSameAsExhaustive(*engine, /*expect_pruning=*/false);
+}
+
+// The window channel reads a small session's whole layout and a larger one around each centre
+// (WholeSessionEvents); both must give every candidate the same window. With every session read
+// around its centres (0), and with the corpus' sessions of 10–24 turns split between the two ways
+// (15), recall returns the items and scores of the default, on the exhaustive and pruned paths.
+TEST(WindowLayoutTest, SameItemsAndScoresWhetherSessionsAreReadWholeOrAroundEachCentre) {
+  ExhaustiveRows restore;
+  const int saved = WholeSessionEvents();
+  TempDir dir;
+  auto engine = OpenFilled(dir);
+  ASSERT_NE(engine, nullptr);
+  for (size_t rows : {size_t{1000000}, size_t{7}}) {
+    SetExhaustiveMatchRowsForTesting(rows);
+    for (const RecallQuery& q : Queries()) {
+      SetWholeSessionEventsForTesting(saved);
+      const ::engram::Run whole = Ask(*engine, q);
+      for (int events : {0, 15}) {
+        SetWholeSessionEventsForTesting(events);
+        const ::engram::Run around = Ask(*engine, q);
+        SCOPED_TRACE(q.text + " rows " + std::to_string(rows) + " whole-session events " + std::to_string(events));
+        EXPECT_EQ(around.ids, whole.ids);
+        EXPECT_EQ(around.scores, whole.scores);
+      }
+    }
+  }
+  SetWholeSessionEventsForTesting(saved);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "recall/turn_scorer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <tuple>
 #include <unordered_map>
@@ -29,8 +30,7 @@ bool SameVoice(const sqlite::NeighbourRow& a, const sqlite::NeighbourRow& b) {
   return a.role == b.role;
 }
 
-// Sessions of at most this many events are read whole for the window channel.
-constexpr int kWholeSessionEvents = 200;
+std::atomic<int> whole_session_events{200};
 
 template <typename Count>
 int PhrasesHeld(size_t phrases, const Count* tf) {
@@ -50,6 +50,12 @@ double Coverage(const std::vector<double>& idf, const Count* tf) {
 }
 
 }  // namespace
+
+int WholeSessionEvents() { return whole_session_events.load(std::memory_order_relaxed); }
+
+void SetWholeSessionEventsForTesting(int events) {
+  whole_session_events.store(std::max(events, 0), std::memory_order_relaxed);
+}
 
 double TurnBm25(const std::vector<double>& idf, const uint16_t* tf, double length, double avg_length,
                 double k1, double b) {
@@ -268,15 +274,22 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     }
     bool operator==(const Candidate& o) const { return seq == o.seq && session_rowid == o.session_rowid; }
   };
-  std::vector<Candidate> candidates;
+  std::vector<Candidate> candidates;  // of the stretches read around one centre
   std::unordered_map<int64_t, size_t> whole;  // session rowid → index in stretches (small sessions)
   std::unordered_map<int64_t, bool> large;    // session rowid → too large to read whole
+  // Per stretch, the positions taken when it is a whole session's layout (empty otherwise): a
+  // layout's candidates are marked, then listed once each in session order, unsorted.
+  std::vector<std::vector<char>> taken;
   auto add_candidates = [&](size_t stretch, std::ptrdiff_t pos) {
     const std::vector<sqlite::NeighbourRow>& rows = *stretches[stretch];
     const auto lo = std::max<std::ptrdiff_t>(0, pos - reach);
     const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, pos + reach);
     for (auto i = lo; i <= hi; ++i) {
-      candidates.push_back({rows[i].session_rowid, rows[i].occurred_at, rows[i].seq, stretch, i});
+      if (!taken[stretch].empty()) {
+        taken[stretch][i] = 1;
+      } else {
+        candidates.push_back({rows[i].session_rowid, rows[i].occurred_at, rows[i].seq, stretch, i});
+      }
     }
   };
   for (size_t idx : order) {
@@ -284,11 +297,12 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     if (!large[center.session_rowid]) {
       auto known = whole.find(center.session_rowid);
       if (known == whole.end()) {
-        auto read = store.MemoSessionLayout(center.session_rowid, kWholeSessionEvents);
+        auto read = store.MemoSessionLayout(center.session_rowid, WholeSessionEvents());
         if (!read) return Error(read.error());
         if (*read == nullptr) {
           large[center.session_rowid] = true;
         } else {
+          taken.emplace_back((*read)->size(), 0);
           stretches.push_back(std::move(*read));
           known = whole.emplace(center.session_rowid, stretches.size() - 1).first;
         }
@@ -309,10 +323,30 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     if (!around->centre) continue;  // not stored (cannot happen inside one read transaction)
     const auto centre = static_cast<std::ptrdiff_t>(*around->centre);
     stretches.push_back(std::make_shared<const std::vector<sqlite::NeighbourRow>>(std::move(around->rows)));
+    taken.emplace_back();
     add_candidates(stretches.size() - 1, centre);
   }
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  // In (session, occurred_at, seq) order, once each: the layouts' marks, session by session, are
+  // in that order already (a layout is read in it); stretches read around a centre are sorted in.
+  std::vector<std::pair<int64_t, size_t>> layouts(whole.begin(), whole.end());
+  std::sort(layouts.begin(), layouts.end());
+  const bool around_any = !candidates.empty();
+  std::vector<Candidate> marked;
+  for (const auto& [session_rowid, stretch] : layouts) {
+    const std::vector<sqlite::NeighbourRow>& rows = *stretches[stretch];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (taken[stretch][i]) {
+        marked.push_back({rows[i].session_rowid, rows[i].occurred_at, rows[i].seq, stretch, static_cast<std::ptrdiff_t>(i)});
+      }
+    }
+  }
+  if (around_any) {
+    candidates.insert(candidates.end(), marked.begin(), marked.end());
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  } else {
+    candidates = std::move(marked);
+  }
 
   const double window_avg = matches.avg_length * (2 * r + 1);  // (unused when r = 0)
   for (const Candidate& c : candidates) {

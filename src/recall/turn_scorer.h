@@ -106,6 +106,14 @@ struct PendingMatches {
 Status ResolvePool(sqlite::EventStore& store, size_t pool, sqlite::TermMatchSet& matches,
                    PendingMatches& pending);
 
+// Sessions of at most this many events are read whole for the window channel (one layout per
+// session, memoised by the store across recalls); a larger session is read around each centre
+// (EventStore::SessionStretchAround). Either way a candidate's window is the same. Default 200.
+int WholeSessionEvents();
+// For tests: sets WholeSessionEvents (0: every session is read around each centre) for every
+// later recall in the process.
+void SetWholeSessionEventsForTesting(int events);
+
 // Scores every matching row by BM25 and, for the `pool` best, the `extra_centres` (events another
 // channel found: vectors, a named date) and the events within r of them (read from the session
 // order), the window BM25. With `pending` (the pruned path), a pending row that is an extra or
