@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -50,6 +52,36 @@ TEST(RanksInChannelTest, SameRanksAsRankInChannel) {
   for (size_t i = 0; i < of.size(); ++i) of[i] = of.size() - 1 - i;
   const std::vector<int> ranks = RanksInChannel(c, of);
   for (size_t k = 0; k < of.size(); ++k) ASSERT_EQ(ranks[k], RankInChannel(c, of[k])) << of[k];
+}
+
+// ScaleOf's bounds are std::minmax_element's, bit for bit (the sign of a zero too), with NaNs,
+// infinities and signed zeros anywhere among the scores, for both kinds of channel.
+TEST(ScaleOfTest, BoundsAsMinmaxElement) {
+  std::mt19937 rng(5);
+  const double specials[] = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::uniform_real_distribution<double> real(-2.0, 5.0);
+  for (int trial = 0; trial < 500; ++trial) {
+    const size_t n = 1 + static_cast<size_t>(trial % 23);
+    ChannelScores c = Channel("turn", 1.0, n, trial % 2 == 0);
+    for (double& s : c.scores) {
+      const int k = kind(rng);
+      s = k < 5 ? real(rng) : k < 7 ? specials[0] : specials[static_cast<size_t>(k - 6)];
+    }
+    const auto [min_it, max_it] = std::minmax_element(c.scores.begin(), c.scores.end());
+    const double lo = c.zero_is_absent ? std::min(0.0, *min_it) : *min_it;
+    const double hi = *max_it;
+    const ChannelScale scale = ScaleOf(c);
+    auto bits = [](double x) {
+      uint64_t b;
+      std::memcpy(&b, &x, sizeof b);
+      return b;
+    };
+    EXPECT_EQ(bits(scale.lo), bits(lo)) << trial;
+    EXPECT_EQ(bits(scale.hi), bits(hi)) << trial;
+    EXPECT_EQ(bits(scale.range), bits(hi - lo)) << trial;
+  }
 }
 
 }  // namespace
