@@ -485,14 +485,20 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       // The candidates with a fused score above 0 (0: found by no channel that tells candidates
       // apart), best first; sorted only as far as the kept items need, twice as far each time
       // the hit filter refuses too many.
-      std::vector<size_t> order;
+      // (Each with its keys beside it: the selection does not chase ScoredTurns.)
+      struct RankKey {
+        double fused;
+        int64_t seq;
+        size_t at;
+      };
+      std::vector<RankKey> order;
       order.reserve(n);
       for (size_t i = 0; i < n; ++i) {
-        if (fused[i] > 0) order.push_back(i);
+        if (fused[i] > 0) order.push_back({fused[i], (*turns)[i].seq, i});
       }
-      auto better = [&](size_t a, size_t b) {
-        if (fused[a] != fused[b]) return fused[a] > fused[b];
-        return newest_first ? (*turns)[a].seq > (*turns)[b].seq : (*turns)[a].seq < (*turns)[b].seq;
+      auto better = [&](const RankKey& a, const RankKey& b) {
+        if (a.fused != b.fused) return a.fused > b.fused;
+        return newest_first ? a.seq > b.seq : a.seq < b.seq;
       };
       const size_t limit = static_cast<size_t>(std::max(0, query.limit));
       kept.clear();
@@ -503,7 +509,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
           SortBest(order.begin() + static_cast<std::ptrdiff_t>(pos), order.begin() + static_cast<std::ptrdiff_t>(sorted),
                    order.end(), better);
         }
-        const size_t i = order[pos];
+        const size_t i = order[pos].at;
         auto keep = passes_filter((*turns)[i].seq);
         if (!keep) return keep.error();
         if (!*keep) continue;

@@ -69,13 +69,14 @@ int RankInChannel(const ChannelScores& channel, size_t i) {
 namespace {
 
 // How many of the ascending `v[0, k)` are below x (std::lower_bound's index), with no branch on
-// the comparisons (a conditional move each level); a NaN x is below none.
+// the comparisons (each level adds 0 or half: a conditional jump there mispredicted on every
+// other score); a NaN x is below none.
 size_t CountBelow(const double* v, size_t k, double x) {
   if (k == 0) return 0;
   const double* base = v;
   while (k > 1) {
     const size_t half = k / 2;
-    base = base[half - 1] < x ? base + half : base;
+    base += static_cast<size_t>(base[half - 1] < x) * half;
     k -= half;
   }
   return static_cast<size_t>(base - v) + (*base < x ? 1 : 0);
@@ -97,10 +98,19 @@ std::vector<int> RanksInChannel(const ChannelScores& channel, const std::vector<
   // so the scores above wanted[j] are count[j + 1] + … + count[k].
   const size_t k = wanted.size();
   std::vector<int> count(k + 1, 0);
-  // Most scores are at most the lowest wanted one (a channel's zeros, the long tail): below none,
-  // without the search.
-  const double lowest = k > 0 ? wanted.front() : 0.0;
-  for (double x : scores) ++count[x <= lowest ? 0 : CountBelow(wanted.data(), k, x)];
+  // Most scores are at most the lowest wanted one (a channel's zeros, the long tail): below none.
+  // The others are gathered without a branch and only they are searched.
+  if (k > 0) {
+    const double lowest = wanted.front();
+    std::vector<double> higher(scores.size());
+    size_t m = 0;
+    for (double x : scores) {
+      higher[m] = x;
+      m += x > lowest ? 1 : 0;
+    }
+    count[0] = static_cast<int>(scores.size() - m);
+    for (size_t h = 0; h < m; ++h) ++count[CountBelow(wanted.data(), k, higher[h])];
+  }
   std::vector<int> above(k + 1, 0);
   for (size_t j = k; j-- > 0;) above[j] = above[j + 1] + count[j + 1];
   for (size_t w = 0; w < of.size(); ++w) {

@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "recall/seq_index.h"
-#include "util/best_first.h"
 
 namespace engram {
 namespace {
@@ -248,13 +247,22 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
 
   // The centres whose neighbourhoods are read: the pool (the best single-turn matches), then the
   // extra centres.
-  std::vector<size_t> order(matched);
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const size_t pool = std::min(scoring.pool, order.size());
-  SortBest(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(pool), order.end(), [&](size_t a, size_t b) {
-    return out[a].turn != out[b].turn ? out[a].turn > out[b].turn : out[a].seq < out[b].seq;
-  });
-  order.resize(pool);
+  // (Selected, not sorted: the order the centres are read in changes no candidate. The keys are
+  // copied beside their index so that the selection does not chase ScoredTurns.)
+  struct PoolKey {
+    double turn;
+    int64_t seq;
+    size_t at;
+  };
+  std::vector<PoolKey> keys(matched);
+  for (size_t i = 0; i < matched; ++i) keys[i] = {out[i].turn, out[i].seq, i};
+  const size_t pool = std::min(scoring.pool, matched);
+  if (pool < matched) {
+    std::nth_element(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(pool), keys.end(),
+                     [](const PoolKey& a, const PoolKey& b) { return a.turn != b.turn ? a.turn > b.turn : a.seq < b.seq; });
+  }
+  std::vector<size_t> order(pool);
+  for (size_t i = 0; i < pool; ++i) order[i] = keys[i].at;
   // Every extra centre was inserted above, so Find cannot return nullptr here.
   for (const sqlite::NeighbourRow& extra : extra_centres) order.push_back(*index_of.Find(extra.seq));
 
