@@ -163,7 +163,11 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
   const size_t phrases = matches.idf.size();
   std::vector<uint32_t> tf(phrases);
   std::vector<ScoredTurn> out;
-  out.reserve(matches.rows.size());
+  // Room for every candidate there can be (matching rows, extras, each centre's neighbours), so
+  // that no ScoredTurn is moved by a reallocation.
+  const size_t centres = std::min(scoring.pool, matches.rows.size()) + extra_centres.size();
+  const size_t reach_bound = static_cast<size_t>(std::max(scoring.window_radius, scoring.reply ? 1 : 0));
+  out.reserve(matches.rows.size() + extra_centres.size() + extra_candidates.size() + centres * (2 * reach_bound + 1));
   // seq → index in out; the first matches.rows.size() entries of out are matches.rows, in order.
   SeqIndex index_of(matches.rows.size());
   for (size_t m = 0; m < matches.rows.size(); ++m) {
