@@ -360,6 +360,25 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     candidates = std::move(marked);
   }
 
+  // Each position's match, looked up once per stretch: a row is in up to 2r + 1 windows. (What
+  // match_of answers does not change in this loop: the turns it adds are indexed after
+  // `matched`, and a pending row it resolves stays a match.)
+  struct RowMatch {
+    MatchRef ref;
+    int distinct = -1;  // phrases the row holds; -1: not looked up yet
+  };
+  std::vector<std::vector<RowMatch>> row_matches(stretches.size());
+  auto match_at = [&](size_t stretch, std::ptrdiff_t i) -> const RowMatch& {
+    std::vector<RowMatch>& known = row_matches[stretch];
+    if (known.empty()) known.resize(stretches[stretch]->size());
+    RowMatch& m = known[static_cast<size_t>(i)];
+    if (m.distinct < 0) {
+      const sqlite::NeighbourRow& row = (*stretches[stretch])[static_cast<size_t>(i)];
+      m.ref = match_of(row.seq, row.session_rowid, row.occurred_at);
+      m.distinct = m.ref.tf == nullptr ? 0 : PhrasesHeld(phrases, m.ref.tf);
+    }
+    return m;
+  };
   const double window_avg = matches.avg_length * (2 * r + 1);  // (unused when r = 0)
   for (const Candidate& c : candidates) {
     const std::vector<sqlite::NeighbourRow>& rows = *stretches[c.stretch];
@@ -373,14 +392,10 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
       const auto hi = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()) - 1, c.pos + r);
       for (auto i = lo; i <= hi; ++i) {
         length += rows[i].doc_length;
-        const MatchRef m = match_of(rows[i].seq, rows[i].session_rowid, rows[i].occurred_at);
-        if (m.tf == nullptr) continue;
-        size_t distinct = 0;
-        for (size_t k = 0; k < phrases; ++k) {
-          tf[k] += m.tf[k];
-          distinct += m.tf[k] > 0 ? 1 : 0;
-        }
-        best_single = std::max(best_single, distinct);
+        const RowMatch& m = match_at(c.stretch, i);
+        if (m.ref.tf == nullptr) continue;
+        for (size_t k = 0; k < phrases; ++k) tf[k] += m.ref.tf[k];
+        best_single = std::max(best_single, static_cast<size_t>(m.distinct));
       }
       window = Bm25(matches.idf, tf.data(), length, window_avg, scoring.k1, scoring.b);
       for (size_t k = 0; k < phrases; ++k) window_distinct += tf[k] > 0 ? 1 : 0;
@@ -391,7 +406,7 @@ Result<std::vector<ScoredTurn>> ScoreTurns(sqlite::EventStore& store,
     if (scoring.reply && c.pos > 0) {
       const sqlite::NeighbourRow& asked = rows[c.pos - 1];
       if (asked.asks_question && !SameVoice(asked, rows[c.pos])) {
-        const MatchRef m = match_of(asked.seq, asked.session_rowid, asked.occurred_at);
+        const MatchRef& m = match_at(c.stretch, c.pos - 1).ref;
         if (m.tf != nullptr) reply = Bm25(matches.idf, m.tf, m.doc_length, matches.avg_length, scoring.k1, scoring.b);
       }
     }
