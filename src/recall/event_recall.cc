@@ -278,7 +278,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       auto range = ctx.store.NamespaceSeqRange(*ns);
       if (!range) return range.error();
       const int64_t last_seq = range->has_value() ? (*range)->second : 0;
-      auto more = ctx.store.MatchPostings(match.fts5, matches->rows.back().seq, last_seq,
+      auto more = ctx.store.MatchPostings(match.fts5, *ns, matches->rows.back().seq, last_seq,
                                           kMaxMatchedRows - matches->rows.size());
       if (!more) return more.error();
       if (!more->seqs.empty()) pending.emplace(std::move(*more), filter, ctx.options.bm25_k1, ctx.options.bm25_b);

@@ -564,8 +564,12 @@ Result<std::optional<std::pair<int64_t, int64_t>>> EventStore::NamespaceSeqRange
   return range;
 }
 
-Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t after_seq, int64_t last_seq,
-                                               size_t max_rows) {
+Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t namespace_id, int64_t after_seq,
+                                               int64_t last_seq, size_t max_rows) {
+  const auto phrases = OrPhrases(match);
+  if (phrases && RefreshMemos() == DataVersionWatch::Verdict::kUnchanged && !match_memo_.TooLarge(namespace_id)) {
+    if (auto hit = match_memo_.Postings(*phrases, namespace_id, after_seq, last_seq, max_rows)) return std::move(*hit);
+  }
   auto st = db_.Cached(
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1) FROM event_fts "
       "CROSS JOIN event_fts_docsize d ON d.id = event_fts.rowid "

@@ -52,19 +52,6 @@ struct NeighbourRow {
   std::string role;  // user, assistant, tool, ... (who spoke, when there is no speaker name)
 };
 
-// Matching rows without their events: seq, length and per-phrase counts only (MatchPostings).
-struct TermPostings {
-  std::vector<double> idf;  // per query phrase, as TermMatchSet::idf
-  double avg_length = 1.0;
-  uint32_t phrases = 0;
-  std::vector<int64_t> seqs;         // ascending
-  std::vector<int32_t> doc_lengths;  // tokens in the indexed text, one per seq
-  std::vector<uint16_t> tf;          // seqs.size() × phrases, row-major, MatchTermCounts' order
-  const uint16_t* Tf(size_t row) const { return tf.data() + row * phrases; }
-  // Row index of `seq`, or -1 (binary search).
-  std::ptrdiff_t Find(int64_t seq) const;
-};
-
 // An event's namespace and place (LocateOne).
 struct LocatedEvent {
   int64_t namespace_id = 0;
@@ -119,12 +106,15 @@ class EventStore {
   Result<TermMatchSet> ScanTermCounts(std::string_view match, const SearchFilter& filter,
                                       std::pair<int64_t, int64_t> seq_range, size_t max_rows);
   // Every full-text row matching `match` with after_seq < seq <= last_seq, in ascending seq, with
-  // its length and per-phrase counts but nothing of its event (no namespace or time filter: the
+  // its length and per-phrase counts but nothing of its event (no session or time filter: the
   // caller checks the rows it keeps with LocateOne; `last_seq` is the namespace's last, from
   // NamespaceSeqRange). Stops after `max_rows` rows. One FTS5 query joined to the (small,
-  // seq-ordered) docsize table only: the cheap first pass of recall's pruned matching.
-  Result<TermPostings> MatchPostings(std::string_view match, int64_t after_seq, int64_t last_seq,
-                                     size_t max_rows);
+  // seq-ordered) docsize table only: the cheap first pass of recall's pruned matching. When the
+  // match memo holds every phrase of `match` for `namespace_id` (MatchTermCounts filled it), the
+  // rows come from it, the namespace's own only; from SQLite, another namespace's rows in the
+  // range come too (recall finds them outside its namespace when it reads them).
+  Result<TermPostings> MatchPostings(std::string_view match, int64_t namespace_id, int64_t after_seq,
+                                     int64_t last_seq, size_t max_rows);
   // The lowest and highest seq of the namespace's events, nullopt when it has none. Two seeks of
   // events_namespace_seq (schema version 11). The full-text queries of one namespace are bounded
   // by it: FTS5 then skips the parts of each posting list outside it (a rowid range constraint)

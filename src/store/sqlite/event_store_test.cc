@@ -346,6 +346,69 @@ TEST_F(EventStoreTest, MatchTermCountsFromTheMemoIsTheScan) {
   ExpectMemoMatchesScan(*db, store, "\"apple\" OR \"pie\"", session);
 }
 
+// MatchPostings from the memo (its phrases memoised by MatchTermCounts) gives SQLite's rows of the
+// namespace's events, field by field, for every start, row limit and expression; SQLite's rows
+// also hold another namespace's event written between them (seq 4), the memo's do not.
+TEST_F(EventStoreTest, MatchPostingsFromTheMemoIsSqlitesRowsOfTheNamespace) {
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EventStore store(*db);      // fills its memo
+  EventStore sqlite(*db);     // never fills one: MatchPostings reads SQLite
+  Append(*db, 1, "Mia: apple pie and apple tart", "Mia");
+  Append(*db, 2, "Noah: banana bread", "Noah", "n", "t");
+  Append(*db, 3, "Mia: cherry pie, apple jam", "Mia");
+  Append(*db, 4, "Zed: apple cider and durian", "Zed", "other");
+  Append(*db, 5, "Noah: pie pie pie", "Noah", "n", "t");
+  Append(*db, 6, "Mia: \"quoted\" apple", "Mia");
+  bool other_seen = false;
+  for (const std::string match : {"\"apple\" OR \"pie\"", "\"pie\" OR \"banana\" OR \"pie\"", "\"durian\"",
+                                  "\"nowhere\" OR \"cherry\"", "\"apple pie\" OR \"\"\"quoted\"\"\""}) {
+    SCOPED_TRACE(match);
+    Status st = db->ReadTransaction([&]() -> Status {
+      auto ns = store.FindNamespace("n");
+      if (!ns) return ns.error();
+      SearchFilter filter;
+      filter.namespace_id = **ns;
+      for (int read = 0; read < 2; ++read) {  // the first read after a change fills nothing
+        auto filled = store.MatchTermCounts(match, filter, 100);
+        if (!filled) return filled.error();
+      }
+      for (int64_t after : {0, 1, 2, 3, 5}) {
+        for (size_t max_rows : {size_t{1}, size_t{2}, size_t{100}}) {
+          auto memo = store.MatchPostings(match, **ns, after, 6, max_rows);
+          if (!memo) return memo.error();
+          auto all = sqlite.MatchPostings(match, **ns, after, 6, 100);
+          if (!all) return all.error();
+          TermPostings expected;  // SQLite's rows of namespace "n", at most max_rows
+          for (size_t r = 0; r < all->seqs.size() && expected.seqs.size() < max_rows; ++r) {
+            auto located = sqlite.LocateOne(all->seqs[r]);
+            if (!located) return located.error();
+            if (!*located || (*located)->namespace_id != **ns) {
+              other_seen = true;
+              continue;
+            }
+            expected.seqs.push_back(all->seqs[r]);
+            expected.doc_lengths.push_back(all->doc_lengths[r]);
+            expected.tf.insert(expected.tf.end(), all->Tf(r), all->Tf(r) + all->phrases);
+          }
+          SCOPED_TRACE("after " + std::to_string(after) + ", at most " + std::to_string(max_rows));
+          EXPECT_EQ(memo->seqs, expected.seqs);
+          EXPECT_EQ(memo->doc_lengths, expected.doc_lengths);
+          EXPECT_EQ(memo->tf, expected.tf);
+          if (!memo->seqs.empty()) {
+            EXPECT_EQ(memo->phrases, all->phrases);
+            EXPECT_EQ(memo->idf, all->idf);
+            EXPECT_EQ(memo->avg_length, all->avg_length);
+          }
+        }
+      }
+      return Status::Ok();
+    });
+    ASSERT_TRUE(st.ok()) << st.ToString();
+  }
+  EXPECT_TRUE(other_seen);  // the interleaved event of "other" was in SQLite's rows
+}
+
 // B-cache: a memoised match never shows an event that was forgotten or misses one that was stored,
 // whoever wrote: this connection, another one, another process, or a transaction rolled back.
 TEST_F(EventStoreTest, MatchTermCountsMemoSeesRememberForgetAndOtherWriters) {

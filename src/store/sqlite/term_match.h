@@ -48,6 +48,19 @@ struct TermMatchSet {
   bool stopped_at_max = false;
 };
 
+// Matching rows without their events: seq, length and per-phrase counts only (EventStore::MatchPostings, TermMatchCache::Postings).
+struct TermPostings {
+  std::vector<double> idf;  // per query phrase, as TermMatchSet::idf
+  double avg_length = 1.0;
+  uint32_t phrases = 0;
+  std::vector<int64_t> seqs;         // ascending
+  std::vector<int32_t> doc_lengths;  // tokens in the indexed text, one per seq
+  std::vector<uint16_t> tf;          // seqs.size() × phrases, row-major, MatchTermCounts' order
+  const uint16_t* Tf(size_t row) const { return tf.data() + row * phrases; }
+  // Row index of `seq`, or -1 (binary search).
+  std::ptrdiff_t Find(int64_t seq) const;
+};
+
 }  // namespace engram::sqlite
 
 #endif  // ENGRAM_STORE_SQLITE_TERM_MATCH_H_

@@ -72,53 +72,95 @@ uint32_t TermMatchCache::SpeakerId(const std::string& speaker) {
   return it->second;
 }
 
-std::optional<TermMatchSet> TermMatchCache::Match(const std::vector<std::string_view>& phrases,
-                                                  const SearchFilter& filter, size_t max_rows) const {
+std::optional<std::vector<const TermMatchCache::Phrase*>> TermMatchCache::Lists(
+    int64_t namespace_id, const std::vector<std::string_view>& phrases) const {
   std::vector<const Phrase*> lists;
   lists.reserve(phrases.size());
   for (std::string_view p : phrases) {
-    const Phrase* found = Find(filter.namespace_id, p);
+    const Phrase* found = Find(namespace_id, p);
     if (found == nullptr) return std::nullopt;
     lists.push_back(found);
   }
+  return lists;
+}
+
+template <typename Emit>
+void TermMatchCache::MergeRows(const std::vector<const Phrase*>& lists, int64_t after_seq, Emit&& emit) {
   const size_t n = lists.size();
   std::vector<size_t> at(n, 0);
-  TermMatchSet out;
-  size_t most = 0;  // rows of every list: at least the merged rows
-  for (const Phrase* p : lists) most += p->rows.size();
-  most = std::min(most, max_rows);
-  out.rows.reserve(most);
-  out.tf.reserve(most * n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<Row>& rows = lists[i]->rows;
+    at[i] = static_cast<size_t>(std::upper_bound(rows.begin(), rows.end(), after_seq,
+                                                 [](int64_t seq, const Row& r) { return seq < r.seq; }) -
+                                rows.begin());
+  }
+  std::vector<uint16_t> tf(n);
   // A k-way merge by seq: FTS5's order. Each merged row takes its count of every phrase.
-  while (out.rows.size() < max_rows) {
+  while (true) {
     int64_t seq = std::numeric_limits<int64_t>::max();
     for (size_t i = 0; i < n; ++i) {
       if (at[i] < lists[i]->rows.size()) seq = std::min(seq, lists[i]->rows[at[i]].seq);
     }
-    if (seq == std::numeric_limits<int64_t>::max()) break;
-    const size_t tf_at = out.tf.size();
-    out.tf.resize(tf_at + n, 0);
+    if (seq == std::numeric_limits<int64_t>::max()) return;
     const Row* row = nullptr;
     for (size_t i = 0; i < n; ++i) {
+      tf[i] = 0;
       if (at[i] >= lists[i]->rows.size() || lists[i]->rows[at[i]].seq != seq) continue;
       row = &lists[i]->rows[at[i]++];
-      out.tf[tf_at + i] = row->tf;
+      tf[i] = row->tf;
     }
-    if (!InFilter(filter, row->session_rowid, row->occurred_at)) {
-      out.tf.resize(tf_at);
-      continue;
-    }
-    TermMatchRow& r = out.rows.emplace_back();
-    r.seq = seq;
-    r.session_rowid = row->session_rowid;
-    r.occurred_at = row->occurred_at;
-    r.speaker = speakers_[row->speaker];
-    r.doc_length = row->doc_length;
+    if (!emit(*row, tf)) return;
   }
+}
+
+std::optional<TermMatchSet> TermMatchCache::Match(const std::vector<std::string_view>& phrases,
+                                                  const SearchFilter& filter, size_t max_rows) const {
+  const auto lists = Lists(filter.namespace_id, phrases);
+  if (!lists) return std::nullopt;
+  const size_t n = lists->size();
+  TermMatchSet out;
+  size_t most = 0;  // rows of every list: at least the merged rows
+  for (const Phrase* p : *lists) most += p->rows.size();
+  most = std::min(most, max_rows);
+  out.rows.reserve(most);
+  out.tf.reserve(most * n);
+  MergeRows(*lists, std::numeric_limits<int64_t>::min(), [&](const Row& row, const std::vector<uint16_t>& tf) {
+    if (out.rows.size() >= max_rows) return false;
+    if (!InFilter(filter, row.session_rowid, row.occurred_at)) return true;
+    out.tf.insert(out.tf.end(), tf.begin(), tf.end());
+    TermMatchRow& r = out.rows.emplace_back();
+    r.seq = row.seq;
+    r.session_rowid = row.session_rowid;
+    r.occurred_at = row.occurred_at;
+    r.speaker = speakers_[row.speaker];
+    r.doc_length = row.doc_length;
+    return true;
+  });
   out.stopped_at_max = out.rows.size() >= max_rows;
   if (!out.rows.empty()) {
     out.idf.reserve(n);
-    for (const Phrase* p : lists) out.idf.push_back(p->idf);
+    for (const Phrase* p : *lists) out.idf.push_back(p->idf);
+    out.avg_length = avg_length_;
+  }
+  return out;
+}
+
+std::optional<TermPostings> TermMatchCache::Postings(const std::vector<std::string_view>& phrases,
+                                                     int64_t namespace_id, int64_t after_seq, int64_t last_seq,
+                                                     size_t max_rows) const {
+  const auto lists = Lists(namespace_id, phrases);
+  if (!lists) return std::nullopt;
+  TermPostings out;
+  MergeRows(*lists, after_seq, [&](const Row& row, const std::vector<uint16_t>& tf) {
+    if (out.seqs.size() >= max_rows || row.seq > last_seq) return false;
+    out.seqs.push_back(row.seq);
+    out.doc_lengths.push_back(row.doc_length);
+    out.tf.insert(out.tf.end(), tf.begin(), tf.end());
+    return true;
+  });
+  if (!out.seqs.empty()) {  // as MatchPostings: the statistics come with the first row
+    out.phrases = static_cast<uint32_t>(lists->size());
+    for (const Phrase* p : *lists) out.idf.push_back(p->idf);
     out.avg_length = avg_length_;
   }
   return out;

@@ -57,6 +57,13 @@ class TermMatchCache {
   std::optional<TermMatchSet> Match(const std::vector<std::string_view>& phrases, const SearchFilter& filter,
                                     size_t max_rows) const;
 
+  // The rows MatchPostings(match, after_seq, last_seq, max_rows) returns for the namespace's
+  // events, when every phrase of `phrases` is memoised for it; nullopt otherwise. (MatchPostings
+  // also returns the rows of other namespaces' events whose seq falls in the range; recall reads
+  // them as outside its namespace. Where namespaces were written one after another, none do.)
+  std::optional<TermPostings> Postings(const std::vector<std::string_view>& phrases, int64_t namespace_id,
+                                       int64_t after_seq, int64_t last_seq, size_t max_rows) const;
+
   // The distinct phrases of `phrases` not memoised for the namespace, in order.
   std::vector<std::string_view> Missing(int64_t namespace_id, const std::vector<std::string_view>& phrases) const;
 
@@ -92,6 +99,14 @@ class TermMatchCache {
   // The key of a phrase of a namespace: the id's 8 bytes, then the phrase's text (in key_).
   const std::string& Key(int64_t namespace_id, std::string_view phrase) const;
   const Phrase* Find(int64_t namespace_id, std::string_view phrase) const;
+  // Each phrase's memoised rows, in order; nullopt when one is not memoised.
+  std::optional<std::vector<const Phrase*>> Lists(int64_t namespace_id,
+                                                  const std::vector<std::string_view>& phrases) const;
+  // Calls emit(row, tf) for every seq above `after_seq` that some list holds, ascending (FTS5's
+  // order): `row` one list's row of it, tf[i] its count of phrase i (0: not held). Stops when
+  // emit returns false.
+  template <typename Emit>
+  static void MergeRows(const std::vector<const Phrase*>& lists, int64_t after_seq, Emit&& emit);
   uint32_t SpeakerId(const std::string& speaker);
   // What one phrase's entry counts against kMaxRows besides its rows.
   static size_t EntryUnits(std::string_view phrase);
