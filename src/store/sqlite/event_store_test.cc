@@ -62,6 +62,17 @@ class EventStoreTest : public ::testing::Test {
     return session;
   }
 
+  // Five events of namespace "n" (sessions "s" and "t") and, written between them as seq 4, one of
+  // namespace "other".
+  void AppendFruits(Database& db) {
+    Append(db, 1, "Mia: apple pie and apple tart", "Mia");
+    Append(db, 2, "Noah: banana bread", "Noah", "n", "t");
+    Append(db, 3, "Mia: cherry pie, apple jam", "Mia");
+    Append(db, 4, "Zed: apple cider and durian", "Zed", "other");
+    Append(db, 5, "Noah: pie pie pie", "Noah", "n", "t");
+    Append(db, 6, "Mia: \"quoted\" apple", "Mia");
+  }
+
   // The memoised layout's event count, read by `store` in a read transaction (-1: too large).
   int64_t LayoutSize(Database& db, EventStore& store, int64_t session, int max_events = 200) {
     int64_t size = -2;
@@ -305,12 +316,7 @@ TEST_F(EventStoreTest, MatchTermCountsFromTheMemoIsTheScan) {
   auto db = Open();
   ASSERT_NE(db, nullptr);
   EventStore store(*db);
-  Append(*db, 1, "Mia: apple pie and apple tart", "Mia");
-  Append(*db, 2, "Noah: banana bread", "Noah", "n", "t");
-  Append(*db, 3, "Mia: cherry pie, apple jam", "Mia");
-  Append(*db, 4, "Zed: apple cider and durian", "Zed", "other");
-  Append(*db, 5, "Noah: pie pie pie", "Noah", "n", "t");
-  Append(*db, 6, "Mia: \"quoted\" apple", "Mia");
+  AppendFruits(*db);
   // Cold (every phrase read), warm (from the memo), partly memoised, repeated phrases, a phrase
   // of another namespace only, of no event at all, quotes, AND (never memoised).
   for (int pass = 0; pass < 2; ++pass) {
@@ -354,12 +360,7 @@ TEST_F(EventStoreTest, MatchPostingsFromTheMemoIsSqlitesRowsOfTheNamespace) {
   ASSERT_NE(db, nullptr);
   EventStore store(*db);      // fills its memo
   EventStore sqlite(*db);     // never fills one: MatchPostings reads SQLite
-  Append(*db, 1, "Mia: apple pie and apple tart", "Mia");
-  Append(*db, 2, "Noah: banana bread", "Noah", "n", "t");
-  Append(*db, 3, "Mia: cherry pie, apple jam", "Mia");
-  Append(*db, 4, "Zed: apple cider and durian", "Zed", "other");
-  Append(*db, 5, "Noah: pie pie pie", "Noah", "n", "t");
-  Append(*db, 6, "Mia: \"quoted\" apple", "Mia");
+  AppendFruits(*db);
   bool other_seen = false;
   for (const std::string match : {"\"apple\" OR \"pie\"", "\"pie\" OR \"banana\" OR \"pie\"", "\"durian\"",
                                   "\"nowhere\" OR \"cherry\"", "\"apple pie\" OR \"\"\"quoted\"\"\""}) {
