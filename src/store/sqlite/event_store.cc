@@ -549,6 +549,28 @@ std::ptrdiff_t TermPostings::Find(int64_t seq) const {
   return it != seqs.end() && *it == seq ? it - seqs.begin() : -1;
 }
 
+Result<bool> EventStore::OwnsSeqRange(int64_t namespace_id, int64_t after_seq, int64_t last_seq) {
+  const TermMatchCache::SeqRange* known = match_memo_.NamespaceRange(namespace_id);
+  if (known == nullptr) {
+    auto range = NamespaceSeqRange(namespace_id);
+    if (!range) return Error(range.error());
+    TermMatchCache::SeqRange read;
+    if (range->has_value()) {
+      auto st = db_.Cached("SELECT EXISTS (SELECT 1 FROM events WHERE seq BETWEEN ?1 AND ?2 AND namespace_id <> ?3)");
+      if (!st) return Error(st.error());
+      Statement& s = **st;
+      s.Bind(1, (*range)->first).Bind(2, (*range)->second).Bind(3, namespace_id);
+      auto row = s.Step();
+      if (!row) return Error(row.error());
+      read = {(*range)->first, (*range)->second, *row && s.Int(0) == 0};
+      s.Reset();
+    }
+    match_memo_.SetNamespaceRange(namespace_id, read);
+    known = match_memo_.NamespaceRange(namespace_id);
+  }
+  return known->owned && after_seq >= known->first - 1 && last_seq <= known->last;
+}
+
 Result<std::optional<std::pair<int64_t, int64_t>>> EventStore::NamespaceSeqRange(int64_t namespace_id) {
   auto st = db_.Cached(
       "SELECT (SELECT min(seq) FROM events WHERE namespace_id = ?1), "
@@ -566,9 +588,18 @@ Result<std::optional<std::pair<int64_t, int64_t>>> EventStore::NamespaceSeqRange
 
 Result<TermPostings> EventStore::MatchPostings(std::string_view match, int64_t namespace_id, int64_t after_seq,
                                                int64_t last_seq, size_t max_rows) {
+  // From the memo only where SQLite's rows are the namespace's alone: no other namespace has an
+  // event in the range asked (its rows would be returned, and count against max_rows).
   const auto phrases = OrPhrases(match);
   if (phrases && RefreshMemos() == DataVersionWatch::Verdict::kUnchanged && !match_memo_.TooLarge(namespace_id)) {
-    if (auto hit = match_memo_.Postings(*phrases, namespace_id, after_seq, last_seq, max_rows)) return std::move(*hit);
+    auto owns = OwnsSeqRange(namespace_id, after_seq, last_seq);
+    if (!owns) return Error(owns.error());
+    if (*owns) {
+      if (auto hit = match_memo_.Postings(*phrases, namespace_id, after_seq, last_seq, max_rows)) {
+        ++postings_memo_answers_;
+        return std::move(*hit);
+      }
+    }
   }
   auto st = db_.Cached(
       "SELECT event_fts.rowid, engram_term_counts(event_fts, d.sz, 'event_fts', ?1) FROM event_fts "

@@ -109,10 +109,11 @@ class EventStore {
   // its length and per-phrase counts but nothing of its event (no session or time filter: the
   // caller checks the rows it keeps with LocateOne; `last_seq` is the namespace's last, from
   // NamespaceSeqRange). Stops after `max_rows` rows. One FTS5 query joined to the (small,
-  // seq-ordered) docsize table only: the cheap first pass of recall's pruned matching. When the
-  // match memo holds every phrase of `match` for `namespace_id` (MatchTermCounts filled it), the
-  // rows come from it, the namespace's own only; from SQLite, another namespace's rows in the
-  // range come too (recall finds them outside its namespace when it reads them).
+  // seq-ordered) docsize table only: the cheap first pass of recall's pruned matching. The rows
+  // come from the match memo when it holds every phrase of `match` for `namespace_id`
+  // (MatchTermCounts filled it) and no other namespace has an event in the namespace's seq range
+  // (the same rows then; otherwise SQLite's hold another namespace's too, which recall finds
+  // outside its namespace when it reads them).
   Result<TermPostings> MatchPostings(std::string_view match, int64_t namespace_id, int64_t after_seq,
                                      int64_t last_seq, size_t max_rows);
   // The lowest and highest seq of the namespace's events, nullopt when it has none. Two seeks of
@@ -120,6 +121,12 @@ class EventStore {
   // by it: FTS5 then skips the parts of each posting list outside it (a rowid range constraint)
   // instead of walking, and joining, the rows of every other namespace.
   Result<std::optional<std::pair<int64_t, int64_t>>> NamespaceSeqRange(int64_t namespace_id);
+  // True when every event with after_seq < seq <= last_seq is the namespace's: the range lies
+  // within the namespace's first and last seq, and no other namespace has an event between those
+  // (memoised until the database changes; read by MatchPostings). Errors: from SQLite.
+  Result<bool> OwnsSeqRange(int64_t namespace_id, int64_t after_seq, int64_t last_seq);
+  // For tests: how many MatchPostings calls the memo answered.
+  size_t PostingsMemoAnswers() const { return postings_memo_answers_; }
   // Namespace, session, time, speaker and length of the event at `seq`; nullopt when there is
   // none. One indexed lookup.
   Result<std::optional<LocatedEvent>> LocateOne(int64_t seq);
@@ -222,6 +229,7 @@ class EventStore {
   };
   LayoutMemo layout_memo_;
   TermMatchCache match_memo_;  // MatchTermCounts'
+  size_t postings_memo_answers_ = 0;
   // NamespaceSpeakers' memo, per namespace id.
   struct SpeakerMemo {
     int64_t newest_seq = 0;  // the newest stored event (any namespace) when last read; 0: none

@@ -51,8 +51,14 @@ void TermMatchCache::Clear() {
   speakers_.clear();
   speaker_ids_.clear();
   too_large_.clear();
+  ranges_.clear();
   avg_length_ = 1.0;
   rows_ = 0;
+}
+
+const TermMatchCache::SeqRange* TermMatchCache::NamespaceRange(int64_t namespace_id) const {
+  auto it = ranges_.find(namespace_id);
+  return it == ranges_.end() ? nullptr : &it->second;
 }
 
 const std::string& TermMatchCache::Key(int64_t namespace_id, std::string_view phrase) const {

@@ -57,10 +57,9 @@ class TermMatchCache {
   std::optional<TermMatchSet> Match(const std::vector<std::string_view>& phrases, const SearchFilter& filter,
                                     size_t max_rows) const;
 
-  // The rows MatchPostings(match, after_seq, last_seq, max_rows) returns for the namespace's
-  // events, when every phrase of `phrases` is memoised for it; nullopt otherwise. (MatchPostings
-  // also returns the rows of other namespaces' events whose seq falls in the range; recall reads
-  // them as outside its namespace. Where namespaces were written one after another, none do.)
+  // The rows of the namespace's events MatchPostings(match, after_seq, last_seq, max_rows) would
+  // return, when every phrase of `phrases` is memoised for it; nullopt otherwise. Those are all
+  // its rows only when no other namespace has an event in the range (OwnsSeqRange).
   std::optional<TermPostings> Postings(const std::vector<std::string_view>& phrases, int64_t namespace_id,
                                        int64_t after_seq, int64_t last_seq, size_t max_rows) const;
 
@@ -74,6 +73,18 @@ class TermMatchCache {
   void Remember(int64_t namespace_id, const std::vector<std::string_view>& phrases, const TermMatchSet& all);
   // Memoises a phrase that no event of the namespace holds, with its (table-wide) idf.
   void RememberAbsent(int64_t namespace_id, std::string_view phrase, double idf);
+
+  // A namespace's first and last seq, and whether no other namespace has an event between them
+  // (as the database was when memoised). Namespaces written one after another own their ranges;
+  // written at the same time, they interleave.
+  struct SeqRange {
+    int64_t first = 0;
+    int64_t last = 0;
+    bool owned = false;
+  };
+  // nullptr: not known yet.
+  const SeqRange* NamespaceRange(int64_t namespace_id) const;
+  void SetNamespaceRange(int64_t namespace_id, SeqRange range) { ranges_[namespace_id] = range; }
 
   // A namespace whose matches are too many to memoise (its whole-namespace read stopped at its
   // limit): MatchTermCounts reads it from SQLite without trying again until the memo is cleared.
@@ -118,6 +129,7 @@ class TermMatchCache {
   std::vector<std::string> speakers_;
   std::unordered_map<std::string, uint32_t> speaker_ids_;
   std::set<int64_t> too_large_;
+  std::unordered_map<int64_t, SeqRange> ranges_;
   double avg_length_ = 1.0;
   size_t rows_ = 0;
 };
