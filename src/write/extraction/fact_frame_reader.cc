@@ -301,12 +301,13 @@ class ClauseReader {
     static constexpr std::pair<std::string_view, ClauseKind> kOrder[] = {
         {"hypothetical", ClauseKind::kHypothetical}, {"quotation", ClauseKind::kQuotation},
         {"requirement", ClauseKind::kRequirement},   {"plan", ClauseKind::kPlan},
+        {"uncertain", ClauseKind::kPlan},  // "we might move standup to 11": a hedge changes nothing yet
         {"past", ClauseKind::kPast}};
     correction_ = !lex_.FindMarkers(text, "correction").empty();
     temporary_ = !lex_.FindMarkers(text, "temporary").empty();
     ended_ = !lex_.FindMarkers(text, "ended").empty();
     for (const auto& [name, kind] : kOrder) {
-      if (!lex_.FindMarkers(text, name).empty()) {
+      if (HasMarkerOutsideNouns(text, name)) {
         kind_ = kind;
         return;
       }
@@ -321,6 +322,19 @@ class ClauseReader {
       return;
     }
     if (correction_ || ended_ || !changes.empty()) kind_ = ClauseKind::kChange;
+  }
+
+  // A marker of `kind` in `text` that is not part of a noun of the lexicon's `marker_noun` list
+  // (the plan marker 会是 in "周会是周三": 周会 is the weekly meeting).
+  bool HasMarkerOutsideNouns(std::string_view text, std::string_view kind) const {
+    const std::vector<PhraseHit> nouns = lex_.FindMarkers(text, "marker_noun");
+    for (const PhraseHit& hit : lex_.FindMarkers(text, kind)) {
+      const bool in_noun = std::any_of(nouns.begin(), nouns.end(), [&](const PhraseHit& n) {
+        return n.begin < hit.end && hit.begin < n.end;
+      });
+      if (!in_noun) return true;
+    }
+    return false;
   }
 
   // A negation right before `at` in the lowered clause `text`: 没, 没有, 未, 不 (Chinese), "not",
@@ -346,13 +360,14 @@ class ClauseReader {
   }
 
   // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
-  // identifier in it, at most 24 bytes.
+  // identifier in it, at most 24 bytes; a colon between digits is a time's ("at 9:30").
   size_t BodyStart() const {
     size_t b = SkipSpaces(s_, clause_.begin, clause_.end);
     size_t limit = std::min(clause_.end, b + 27);
     for (size_t i = b; i < limit; ++i) {
       size_t len = s_[i] == ':' ? 1 : StartsWithAt(s_, i, "：") ? 3 : 0;
       if (len == 0) continue;
+      if (len == 1 && i > b && i + 1 < clause_.end && IsDigit(s_[i - 1]) && IsDigit(s_[i + 1])) continue;  // "at 9:30"
       for (const Token& t : AsciiTokens(s_, b, i)) {
         if (IsIdentifier(s_.substr(t.begin, t.end - t.begin))) return b;
       }
@@ -422,6 +437,52 @@ class ClauseReader {
   // is looked for in this order: a change that names both values, a word of a value set, a version
   // number, after an attribute-bearing verb, after an attribute word and a copula, after a named
   // thing's bare copula.
+  // A thing moved to another time: "Standup moved to 10:15", "The client pushed the project
+  // deadline back to April 10", "the offsite got rescheduled for Thursday", "周会改到周四",
+  // "截止日期推迟到4月10日". A verb of the lexicon's `reschedule` markers; the thing is its
+  // object ("pushed the deadline back to") or else what stands before it; the value is the time
+  // after to/until/for (English) or right after the marker (Chinese, which ends in 到/在), and
+  // nothing else may be said there (TimeValue: "moved to Austin" and "bumped it to 10" are not
+  // times). The thing's `when` changes. False when the clause is not one.
+  bool ReadReschedule(size_t body, FactFrame* f) const {
+    std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(body, clause_.end - body), "reschedule");
+    if (hits.empty()) return false;
+    const size_t verb_begin = body + hits.front().begin, verb_end = body + hits.front().end;
+    Span object{verb_end, verb_end};
+    size_t time_from = verb_end;
+    if (static_cast<unsigned char>(s_[verb_end - 1]) < 0x80) {
+      size_t prep_end = std::string::npos;
+      for (size_t i = SkipSpaces(s_, verb_end, clause_.end); i < clause_.end; i = SkipSpaces(s_, i, clause_.end)) {
+        size_t e = 0;
+        const std::string w = WordAt(low_, i, clause_.end, &e);
+        if (e <= i) break;
+        if (w == "to" || w == "until" || w == "till" || w == "for") {
+          object = Span{verb_end, i};
+          prep_end = e;
+          break;
+        }
+        i = e;
+      }
+      if (prep_end == std::string::npos) return false;
+      object = StripTrailingWords(rules::TrimSpan(s_, object), {"back", "forward", "up", "out", "ahead", "over", "again"});
+      time_from = prep_end;
+    }
+    std::optional<Span> time = TimeValue({time_from, clause_.end});
+    if (!time) return false;
+    Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
+    thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
+    if (!IsRescheduledThing(thing)) return false;
+    f->subject_kind = FrameSubject::kNamed;
+    f->subject = LowerBytes(Text(thing));
+    f->attribute = "when";
+    f->slot.clear();
+    f->value_begin = time->begin;
+    f->value_end = time->end;
+    f->value = Text(*time);
+    if (f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;
+    return true;
+  }
+
   bool ReadValue(size_t from, FactFrame* f) {
     ValueReading r;
     r.from = from;
@@ -784,7 +845,10 @@ class ClauseReader {
     if (lex_.AttributeWord(s_.substr(i, 6)) != nullptr || !lex_.FindMarkers(s_.substr(i, 9), "past").empty()) {
       return std::nullopt;  // 老家, 小时候
     }
-    const size_t after = i + 6;
+    size_t after = i + 6;
+    for (const Span& t : times_) {
+      if (t.begin == after) after = t.end;  // 小王上个月搬到了…: the time before the verb
+    }
     std::string_view rest = low_.substr(after, clause_.end - after);
     std::vector<PhraseHit> verbs = lex_.FindVerbs(rest), change = lex_.FindMarkers(rest, "change");
     const bool verb_next = (!verbs.empty() && verbs.front().begin == 0) || (!change.empty() && change.front().begin == 0) ||
@@ -1178,7 +1242,10 @@ class ClauseReader {
       r.word = lex_.AttributeWord(hit.phrase);
       if (!r.value) {
         size_t after = SkipCopula(r.from + hit.end);
-        if (after != std::string::npos) r.value = TrimValue({after, clause_.end});
+        if (after != std::string::npos) {
+          r.value = TimeValue({after, clause_.end});  // "my birthday is May 8": a date stays the value
+          if (!r.value) r.value = TrimValue({after, clause_.end});
+        }
         if (r.value && !r.value->empty() && OpensWithDegreeWord(*r.value)) r.value.reset();  // "my team is like family"
       }
       if (r.value) break;
@@ -1256,6 +1323,51 @@ class ClauseReader {
     return w < b && kDeterminers.count(low_.substr(w, b - w)) > 0;
   }
 
+  // What stands before a reschedule verb at `verb` less the auxiliaries and adverbs between ("the
+  // offsite got", "standup has been", "周会又", "截止日期已经").
+  Span ThingBeforeVerb(size_t body, size_t verb) const {
+    Span before = StripTrailingWords(
+        rules::TrimSpan(s_, {body, verb}),
+        {"was", "got", "has", "have", "had", "been", "is", "are", "being", "just", "finally", "already", "again",
+         "officially", "now", "be", "will", "get", "did", "didn't", "not", "never", "hasn't", "haven't", "won't",
+         "wasn't", "isn't", "doesn't", "does", "might", "may", "could", "should", "would", "to", "probably"});
+    for (const Token& t : AsciiTokens(s_, before.begin, before.end)) {  // "someone said the launch": the launch
+      static const std::set<std::string, std::less<>> kDeterminers = {"the", "our", "my", "this", "that", "their", "his", "her", "your"};
+      if (kDeterminers.count(LowerBytes(s_.substr(t.begin, t.end - t.begin))) > 0 && t.end < before.end) before.begin = t.end;
+    }
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::string_view adverb : {"已经", "又", "被", "也", "都", "临时", "正式", "已", "刚刚", "刚", "再次", "要",
+                                      "没有", "没", "不", "不会", "将会", "可能会", "可能"}) {  // not 会: 周会
+        if (before.size() > adverb.size() && low_.substr(before.begin, before.size()).ends_with(adverb)) {
+          before.end -= adverb.size();
+          moved = true;
+        }
+      }
+    }
+    return AfterLastComma(rules::TrimSpan(s_, before));
+  }
+
+  // A rescheduled thing's name: a short noun phrase (at most four words, or eight Han
+  // characters) that is no person, pronoun or time ("I moved to Friday": the speaker's).
+  bool IsRescheduledThing(Span thing) const {
+    if (thing.empty() || rules::CutTimes(s_, thing, times_).size() < thing.size()) return false;
+    std::string_view text = rules::SpanText(s_, thing);
+    const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
+    if (han ? text.size() > 24 : std::count(text.begin(), text.end(), ' ') > 3) return false;
+    for (std::string_view person : {"我", "你", "他", "她", "它", "咱", "大家"}) {
+      if (text.find(person) != std::string_view::npos) return false;
+    }
+    for (const Token& t : AsciiTokens(s_, thing.begin, thing.end)) {
+      const std::string w = LowerBytes(s_.substr(t.begin, t.end - t.begin));
+      if (SpeakerWords().count(w) > 0 || UnresolvedWords().count(w) > 0 || w == "it" || w == "me" || w == "us" ||
+          w == "them" || w == "everything" || w == "everyone") {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // 7. A thing and a copula: "the offsite is on Tuesday" (when), "the search cluster is down"
   // (state), "my flat is in Leith" (location), "my favorite color is blue" (is); inverted, "Tom is
   // our team lead" and "Green has become my favorite color": the owned thing is the subject and
@@ -1306,6 +1418,11 @@ class ClauseReader {
       return;
     }
     if (person) return;
+    if (std::optional<Span> time = TimeValue(raw)) {  // "the deadline is March 3", "standup is at 9:30"
+      r.value = *time;
+      r.by_value = AttributeRef{"when", ""};
+      return;
+    }
     Span value = TrimValue(raw);
     if (value.empty()) return;
     AttributeRef type = CopulaValueType(raw, value);
@@ -1419,6 +1536,95 @@ class ClauseReader {
     return {"is", ""};
   }
 
+  // The time `raw` says, less a leading preposition ("on March 3", "at 9:30 on Friday", "to the
+  // 16th", "下周二"): times (TimeEndAt) joined by "at", "on", "the" or a comma, and then nothing
+  // or only what TimeTailStops opens ("April 10, starting this week", "周四了"). Nullopt when
+  // anything else comes first ("in the box", "10 replicas").
+  std::optional<Span> TimeValue(Span raw) const {
+    const Span rest = StripLeadingWords(rules::TrimSpan(s_, raw), {"on", "at", "in", "for", "by", "due", "until", "till", "to", "the"});
+    std::optional<Span> whole;
+    for (size_t i = rest.begin; i < rest.end;) {
+      const size_t e = TimeEndAt(i, rest.end);
+      if (e == i) break;
+      whole = Span{whole ? whole->begin : i, e};
+      i = SkipSpaces(s_, e, rest.end);
+      if (TimeEndAt(i, rest.end) > i) continue;  // "下周三下午三点"
+      size_t je = 0;
+      const std::string joiner = i < rest.end && s_[i] == ',' ? "," : WordAt(low_, i, rest.end, &je);
+      if (joiner == ",") je = i + 1;
+      if (joiner != "," && joiner != "at" && joiner != "on" && joiner != "the") break;
+      const size_t next = SkipSpaces(s_, je, rest.end);
+      if (TimeEndAt(next, rest.end) == next) break;
+      i = next;
+    }
+    if (!whole) return std::nullopt;
+    const size_t tail = SkipSpaces(s_, whole->end, rest.end);
+    if (tail < rest.end && !TimeTailStops(tail, rest.end)) return std::nullopt;
+    return whole;
+  }
+
+  // What may follow a time value and is not part of it: punctuation, 了/起/开始, and words that
+  // open a qualifier or another clause ("starting", "because", "for the launch", "and").
+  bool TimeTailStops(size_t i, size_t end) const {
+    for (std::string_view p : {",", ";", ".", "!", "(", "-", "，", "；", "。", "！", "了", "起", "开始", "以后", "之后", "而",
+                               "不是", "并非"}) {
+      if (StartsWithAt(s_, i, p)) return true;
+    }
+    static const std::set<std::string, std::less<>> kStops = {
+        "starting", "from", "because", "since", "as", "due", "for", "so", "and", "but", "instead", "this", "next",
+        "after", "until", "now", "again", "then", "which", "with", "onwards", "going", "though", "apparently"};
+    size_t e = 0;
+    return kStops.count(WordAt(low_, i, end, &e)) > 0;
+  }
+
+  // The end of a time that starts at `i` (not past `end`), `i` when none does: a time mention of
+  // the content ("April 10", "next week", "4月10日"); a time of day or a day ("9:30", "3pm",
+  // "10 am", "noon", "Thursday", "16th"); a short Han phrase of one ("周四", "下午三点"). A bare
+  // number is no time ("10 replicas").
+  size_t TimeEndAt(size_t i, size_t end) const {
+    if (i >= end) return i;
+    for (const Span& t : times_) {
+      if (t.begin <= i && i < t.end) return std::min(t.end, end);  // "[the] 9th of May"
+    }
+    if (static_cast<unsigned char>(s_[i]) >= 0x80) {
+      size_t e = i;
+      while (e < end && e - i < 18 && static_cast<unsigned char>(s_[e]) >= 0x80 && !StartsWithAt(s_, e, "了") &&
+             !StartsWithAt(s_, e, "，") && !StartsWithAt(s_, e, "。") && !StartsWithAt(s_, e, "！")) {
+        e += (static_cast<unsigned char>(s_[e]) >= 0xF0) ? 4 : (static_cast<unsigned char>(s_[e]) >= 0xE0) ? 3 : 2;
+      }
+      return e > i && LooksLikeTimeOfDay({i, e}) ? e : i;
+    }
+    size_t e = i;
+    while (e < end && IsDigit(s_[e])) ++e;
+    if (e > i) {
+      const size_t digits = e;
+      if (e + 2 < end + 1 && e < end && s_[e] == ':' && e + 2 < end + 1 && IsDigit(s_[e + 1])) {
+        e += 1;
+        while (e < end && IsDigit(s_[e])) ++e;
+      }
+      const size_t clock = e;
+      const size_t after = SkipSpaces(s_, e, end);
+      for (std::string_view suffix : {"am", "pm", "a.m.", "p.m.", "st", "nd", "rd", "th", "o'clock"}) {
+        const size_t at = (suffix.size() == 2 && (suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th")) ? e : after;
+        if (!StartsWithAt(low_, at, suffix)) continue;
+        const size_t se = at + suffix.size();
+        if (se < end && IsAsciiAlnum(s_[se])) continue;
+        return se;
+      }
+      return clock > digits ? clock : i;  // "9:30", not "10"
+    }
+    size_t we = 0;
+    std::string w = WordAt(low_, i, end, &we);
+    if (w == "next" || w == "this" || w == "coming") {  // "next Tuesday"
+      const size_t day = SkipSpaces(s_, we, end);
+      w = WordAt(low_, day, end, &we);
+    }
+    static const std::set<std::string, std::less<>> kDays = {"monday", "tuesday", "wednesday", "thursday", "friday",
+                                                              "saturday", "sunday", "noon", "midnight", "tomorrow",
+                                                              "tonight", "today", "weekend"};
+    return kDays.count(w) > 0 ? we : i;
+  }
+
   // "3pm", "10:30", "noon", "下午五点", "周四", "Thursday".
   bool LooksLikeTimeOfDay(Span value) const {
     std::string_view v = low_.substr(value.begin, value.end - value.begin);
@@ -1460,6 +1666,9 @@ class ClauseReader {
     else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
     else if (r.by_value) chosen = *r.by_value;
     else if (r.word != nullptr) chosen = *r.word;
+    if (chosen.attribute.empty() && f.subject_kind == FrameSubject::kNamed && TimeValue(*r.value)) {
+      chosen = {"when", ""};  // "the dentist appointment is at 4pm, not 3"
+    }
     if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
     if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed) {  // one state, whatever the word
       chosen = {"state", ""};
@@ -1667,6 +1876,7 @@ class ClauseReader {
                                    "after", "by", "from", "the"});
     if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
+    if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "去")) out.end -= 3;  // 搬到苏州去了
     return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
   }
 
@@ -1821,6 +2031,18 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 
 }  // namespace
 
+// The frame of a clause that moves a thing to another time (ClauseReader::ReadReschedule),
+// whoever the clause says moved it ("They pushed the launch to Tuesday"); nullopt otherwise.
+std::optional<FactFrame> Rescheduled(ClauseReader& reader, Span clause, size_t body) {
+  FactFrame frame;
+  frame.kind = reader.kind();
+  frame.clause_begin = clause.begin;
+  frame.clause_end = clause.end;
+  if (!reader.ReadReschedule(body, &frame)) return std::nullopt;
+  reader.FinishCoordinates(&frame);
+  return frame;
+}
+
 std::string LowerAsciiBytes(std::string_view text) { return LowerBytes(text); }
 
 std::vector<Span> EvidenceRanges(std::string_view content) {
@@ -1880,6 +2102,11 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     }
     if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
     size_t body = reader.BodyStart();
+    if (std::optional<FactFrame> moved = Rescheduled(reader, clause, body)) {  // whoever moved it
+      context->last = *moved;
+      reading.frames.push_back(std::move(*moved));
+      continue;
+    }
     Subject subject = reader.ReadSubject(body, *context);
     if (subject.unresolvable) {
       carried.reset();

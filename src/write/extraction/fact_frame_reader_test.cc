@@ -387,5 +387,86 @@ TEST(FactFrameReaderTest, ANounInIngAfterADeterminerIsAThing) {
   }
 }
 
+
+// Issue 16, session 21: a time is a thing's value ("the deadline is March 3": the time used to
+// be cut from the value, which left none), with what may follow it and what may not.
+TEST(FactFrameReaderTest, ATimeIsAThingsValue) {
+  ExpectOneFrame("The deadline is March 3.", "deadline", "when", "March 3");
+  ExpectOneFrame("The standup is at 9:30.", "standup", "when", "9:30");  // no label before "9:"
+  ExpectOneFrame("The offsite is on March 3 at 9am.", "offsite", "when", "March 3 at 9am");
+  ExpectOneFrame("The offsite is March 3 for the launch.", "offsite", "when", "March 3");
+  ExpectOneFrame("下次周会是周五。", "下次周会", "when", "周五");
+  for (const FactFrame& f : Read("The box is in the garage.")) EXPECT_NE(f.attribute, "when") << Describe({f});
+}
+
+// A verb of `reschedule` moves a thing to another time: the thing is its object, or what stands
+// before it; whoever moved it is not the subject. Not a time after it: not a reschedule.
+TEST(FactFrameReaderTest, ARescheduleChangesAThingsTime) {
+  struct Case {
+    std::string text, subject, value;
+  };
+  for (const Case& c : std::vector<Case>{{"Standup moved to 10:15 starting this week.", "standup", "10:15"},
+                                         {"The client pushed the project deadline back to April 10.", "project deadline", "April 10"},
+                                         {"They pushed the launch to next Tuesday.", "launch", "next Tuesday"},
+                                         {"The offsite got moved to Thursday.", "offsite", "Thursday"},
+                                         {"I moved my dentist appointment to 4pm.", "dentist appointment", "4pm"},
+                                         {"周会改到周四了。", "周会", "周四"},
+                                         {"会议推迟到下周三下午三点。", "会议", "下周三下午三点"}}) {
+    auto f = Read(c.text);
+    ASSERT_EQ(f.size(), 1u) << c.text << " " << Describe(f);
+    EXPECT_EQ(f[0].kind, ClauseKind::kChange) << c.text;
+    EXPECT_EQ(f[0].subject, c.subject) << c.text;
+    EXPECT_EQ(f[0].attribute, "when") << c.text;
+    EXPECT_EQ(f[0].value, c.value) << c.text;
+  }
+  for (const std::string text : {"I moved to Austin in May.", "We bumped the replicas to 10.", "I pushed the fix to main on Friday."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "when") << text << " " << Describe({f});
+  }
+  auto denied = Read("The launch didn't move to Friday.");
+  ASSERT_EQ(denied.size(), 1u) << Describe(denied);
+  EXPECT_EQ(denied[0].kind, ClauseKind::kNegated);
+  EXPECT_EQ(denied[0].subject, "launch");
+  auto reported = Read("Someone said the launch moved to Friday.");
+  ASSERT_EQ(reported.size(), 1u) << Describe(reported);
+  EXPECT_EQ(reported[0].kind, ClauseKind::kQuotation);
+  EXPECT_EQ(reported[0].subject, "launch");
+}
+
+// A hedge ("might", "probably", 考虑) is a plan: it changes no current value.
+TEST(FactFrameReaderTest, AHedgeIsAPlan) {
+  for (const std::string text : {"We might move standup to 11am.", "I might switch to light mode."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_EQ(f[0].kind, ClauseKind::kPlan) << text;
+  }
+}
+
+// 会是 in 周会是 / 例会是 is no plan marker: 周会 is a noun of `marker_noun`.
+TEST(FactFrameReaderTest, AMarkerInsideANounIsNoMarker) {
+  auto f = Read("更正一下，周会是周三，不是周二。");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].kind, ClauseKind::kChange);
+  EXPECT_EQ(f[0].value, "周三");
+  for (const FactFrame& plan : Read("明年会是我们最忙的一年。")) EXPECT_NE(plan.kind, ClauseKind::kFact) << Describe({plan});
+}
+
+// A time between a familiar name and its verb (小王上个月搬到…) and 去 after a place.
+TEST(FactFrameReaderTest, AFamiliarNameThenATime) { ExpectOneFrame("小王上个月搬到苏州去了。", "小王", "lives_in", "苏州"); }
+
+// A birthday keeps its date as the value ("生日" and "birthday" name the attribute), also in a
+// correction that says the old date after it.
+TEST(FactFrameReaderTest, ABirthdayKeepsItsDate) {
+  ExpectOneFrame("我的生日是五月三号。", "", "birthday", "五月三号");
+  ExpectOneFrame("My birthday is May 8.", "", "birthday", "May 8");
+  ExpectOneFrame("Actually my birthday is on the 9th of May.", "", "birthday", "9th of May");
+  ExpectOneFrame("不对，我生日是十月五号，不是三号。", "", "birthday", "十月五号");
+  ExpectOneFrame("更正：我的生日是10月5日而不是10月3日。", "", "birthday", "10月5日");
+}
+
+// "B, not A" of a thing's time: the attribute is when.
+TEST(FactFrameReaderTest, ACorrectionOfATimeIsWhen) {
+  ExpectOneFrame("Correction, the dentist appointment is at 4pm, not 3.", "dentist appointment", "when", "4pm");
+}
+
 }  // namespace
 }  // namespace engram::extraction

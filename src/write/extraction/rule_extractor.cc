@@ -1,6 +1,7 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -188,7 +189,7 @@ bool HasHan(std::string_view text) {
 }
 
 // The candidate of a frame read from `sentence`, its valid time from the clause's time mention
-// (else the event's time); a fact dated after the event is a plan.
+// outside its value (else the event's time); a fact dated after the event is a plan.
 CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std::string& speaker,
                           const Sentence& sentence, std::string_view content,
                           const std::vector<text::TimeMention>& mentions) {
@@ -197,7 +198,13 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
   RawClaim located;
   located.clause = {frame.clause_begin, frame.clause_end};
   located.value = {frame.value_begin, frame.value_end};
-  const text::TimeMention* mention = MentionFor(located, sentence, content, mentions);
+  // "The deadline is March 3", "my birthday is May 8": a time that is the value says when the
+  // thing is, not since when that holds (nor that it is a plan).
+  std::vector<text::TimeMention> outside_value;
+  std::copy_if(mentions.begin(), mentions.end(), std::back_inserter(outside_value), [&](const text::TimeMention& m) {
+    return m.byte_end <= frame.value_begin || m.byte_start >= frame.value_end;
+  });
+  const text::TimeMention* mention = MentionFor(located, sentence, content, outside_value);
   claim.valid_from = mention != nullptr ? mention->start : event.occurred_at;
   if (mention != nullptr) {
     claim.time_phrase = mention->phrase;

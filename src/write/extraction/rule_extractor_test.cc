@@ -671,5 +671,21 @@ TEST(RuleExtractorSubjectTest, AClauseGoingOnAboutSomeoneUnresolvedIsNotTheSpeak
   Expect(Extract("我妹妹小梅住在杭州，上个月去了北京出差。"), "小梅", "went_to", "北京出差");
 }
 
+
+// A time that is the value ("the deadline is March 3", "my birthday is May 8") is not the claim's
+// valid time: the claim holds from when it was said, and is no plan (issue 16, session 21).
+TEST(RuleExtractorTest, ATimeThatIsTheValueIsNotTheValidTime) {
+  for (const std::string text : {"The deadline is March 3.", "My birthday is May 8.", "截止日期推迟到4月10日。"}) {
+    auto claims = Extract(text);
+    const CandidateClaim* c = nullptr;
+    for (const CandidateClaim& claim : claims) {
+      if (claim.predicate == "when" || claim.predicate == "birthday") c = &claim;
+    }
+    ASSERT_NE(c, nullptr) << text << "\n" << Dump(claims);
+    EXPECT_FALSE(HasQualifier(*c, kQualPlanned)) << text << "\n" << Dump(claims);
+    EXPECT_EQ(c->valid_from, MakeEvent(text).occurred_at) << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction
