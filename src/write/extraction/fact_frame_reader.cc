@@ -594,6 +594,36 @@ class ClauseReader {
     return job;
   }
 
+  // The employer said after a job: "a staff engineer at Globex", "tech lead with Acme Corp" — a
+  // second frame of the same subject and kind, the capitalised words after at/with/for; nullopt
+  // when none follows the job.
+  std::optional<FactFrame> EmployerBesideJob(const FactFrame& f) const {
+    if (f.attribute != "job") return std::nullopt;
+    size_t i = SkipSpaces(s_, f.value_end, clause_.end);
+    size_t e = 0;
+    const std::string w = WordAt(low_, i, clause_.end, &e);
+    if (w != "at" && w != "with" && w != "for") return std::nullopt;
+    i = SkipSpaces(s_, e, clause_.end);
+    if (StartsWithAt(low_, i, "the ")) i = SkipSpaces(s_, i + 4, clause_.end);
+    size_t end = i;
+    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {  // "Globex", "St. Mary", "Acme Corp"
+      size_t gap = end;
+      while (gap < t.begin && (IsSpaceByte(s_[gap]) || s_[gap] == '.')) ++gap;
+      if (gap != t.begin || s_[t.begin] < 'A' || s_[t.begin] > 'Z') break;
+      end = t.end;
+    }
+    if (end == i) return std::nullopt;  // "at the office", "for a while"
+    FactFrame employer = f;
+    employer.attribute = "employer";
+    employer.slot.clear();
+    employer.coordinates.clear();
+    employer.replaces.clear();
+    employer.value_begin = i;
+    employer.value_end = end;
+    employer.value = Text({i, end});
+    return employer;
+  }
+
   // Identity qualifiers that partition the attribute (lexicon), and a recurring time.
   void FinishCoordinates(FactFrame* f) {
     const AttributeInfo* info = lex_.Attribute(f->attribute);
@@ -960,6 +990,7 @@ class ClauseReader {
       e = ne;
       n = SkipSpaces(s_, e, clause_.end);
     }
+    n = SkipCompanion(n);  // "Raj and his wife moved to": Raj moved
     n = SkipAdverbs(n);  // "Emma just moved to", "Priya finally started at"
     std::string_view after = low_.substr(n, clause_.end - n);
     std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
@@ -967,6 +998,25 @@ class ClauseReader {
                            (!change.empty() && VerbWithin(n, change.front().begin)) || VerbFormAt(n);
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // Past a companion joined to a name by "and" at `i`: another name ("Ana and Tom") or a
+  // possessive and its noun ("Raj and his wife"); the clause is then said of the first name too.
+  // `i` when none follows, or when the companion is the speaker ("Raj and I": the speaker's).
+  size_t SkipCompanion(size_t i) const {
+    size_t e = 0;
+    if (WordAt(low_, i, clause_.end, &e) != "and") return i;
+    const size_t c = SkipSpaces(s_, e, clause_.end);
+    const std::string w = WordAt(low_, c, clause_.end, &e);
+    if (w == "his" || w == "her" || w == "their") {
+      const size_t noun = SkipSpaces(s_, e, clause_.end);
+      if (WordAt(low_, noun, clause_.end, &e).empty()) return i;
+      return SkipSpaces(s_, e, clause_.end);
+    }
+    if (c < clause_.end && s_[c] >= 'A' && s_[c] <= 'Z' && LooksLikeName(c, w, false, FunctionWords())) {
+      return SkipSpaces(s_, e, clause_.end);
+    }
+    return i;
   }
 
   // A verb form at `i` that is not a verb of the lexicon's attributes but shows that the word
@@ -1252,6 +1302,20 @@ class ClauseReader {
     }
   }
 
+  // The job `value` names: all of it when it ends in an occupation ("staff engineer"), else its
+  // words before a preposition when they do ("tech lead" in "tech lead on the billing team",
+  // "staff engineer" in "staff engineer at Globex"); nullopt otherwise.
+  std::optional<Span> OccupationOf(Span value) const {
+    if (EndsInOccupation(value)) return value;
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      const std::string w = LowerBytes(s_.substr(t.begin, t.end - t.begin));
+      if (w != "at" && w != "on" && w != "for" && w != "with" && w != "in" && w != "of") continue;
+      Span head = rules::TrimSpan(s_, {value.begin, t.begin});
+      return !head.empty() && EndsInOccupation(head) ? std::optional<Span>(head) : std::nullopt;
+    }
+    return std::nullopt;
+  }
+
   bool EndsInOccupation(Span value) const {
     std::string low_value = LowerBytes(Text(value));
     std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
@@ -1281,14 +1345,17 @@ class ClauseReader {
     } else if (!contracted) {
       return;
     }
-    for (std::string_view article : {"a ", "an ", "一名", "一个", "一位", "个"}) {
+    for (std::string_view article : {"a ", "an ", "the ", "一名", "一个", "一位", "个"}) {
       if (StartsWithAt(low_, i, article)) i = SkipSpaces(s_, i + article.size(), clause_.end);
+    }
+    for (std::string_view owner : {"our ", "my ", "their ", "his ", "her ", "我们的", "我的"}) {
+      if (StartsWithAt(low_, i, owner)) return;  // "Priya is our team lead": the role's holder (7.)
     }
     Span value = TrimValue({i, clause_.end});
     if (value.empty() || OpensWithDegreeWord(value)) return;  // "such an inspiring writer"
     std::string low_value = LowerBytes(Text(value));
-    if (EndsInOccupation(value)) {
-      r.value = value;
+    if (std::optional<Span> job = OccupationOf(value)) {
+      r.value = *job;
       r.by_value = AttributeRef{"job", ""};
       return;
     }
@@ -1860,7 +1927,7 @@ class ClauseReader {
     for (std::string_view kind : {"temporary", "recurring", "past"}) {
       for (const PhraseHit& h : lex_.FindMarkers(text, kind)) cut = std::min(cut, h.begin);
     }
-    for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week",
+    for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week", "over the",
                                   "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
                                   "while", "until", "which", "who", "where"}) {
       size_t at = FindWord(text, stop);
@@ -1916,11 +1983,14 @@ class ClauseReader {
     return span;
   }
 
-  // A value whose first word names its attribute ("Project Zephyr" → project).
+  // A value whose first word names its attribute and is followed by a name ("Project Zephyr" →
+  // project; not "team lead", a job).
   const AttributeRef* HeadWord(Span value) const {
     size_t e = 0;
     std::string w = WordAt(low_, value.begin, value.end, &e);
     if (w.empty() || e >= value.end) return nullptr;
+    const size_t next = SkipSpaces(s_, e, value.end);
+    if (next < value.end && s_[next] >= 'a' && s_[next] <= 'z') return nullptr;
     const AttributeRef* ref = lex_.AttributeWord(w);
     if (ref == nullptr || ref->attribute == "status" || ref->attribute == "version") return nullptr;
     return ref;
@@ -2031,6 +2101,17 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 
 }  // namespace
 
+// A person the clause names ("Ahmed got promoted") is whom a later "he" / "she" / 他 / 她 of the
+// event means, even when the clause gives no frame: a name, not a thing or an identifier.
+void NotePerson(const Subject& subject, FrameContext* context) {
+  if (!subject.resolved || subject.thing || subject.kind != FrameSubject::kNamed || subject.name.empty()) return;
+  const unsigned char first = static_cast<unsigned char>(subject.name[0]);
+  if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
+  if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
+  context->person_kind = subject.kind;
+  context->person = subject.name;
+}
+
 // The frame of a clause that moves a thing to another time (ClauseReader::ReadReschedule),
 // whoever the clause says moved it ("They pushed the launch to Tuesday"); nullopt otherwise.
 std::optional<FactFrame> Rescheduled(ClauseReader& reader, Span clause, size_t body) {
@@ -2130,6 +2211,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
         !(reader.correction() && Corrects(content, body, clause, context->last, &frame)) &&
         !(reader.correction() && !context->last && BareCorrection(content, body, clause, &frame))) {
+      NotePerson(subject, context);  // "Ahmed got promoted, he's engineering manager now": he is Ahmed
       continue;
     }
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
@@ -2161,6 +2243,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     }
     context->last = frame;
     std::optional<FactFrame> job = reader.JobBesideEmployer(frame);
+    if (!job) job = reader.EmployerBesideJob(frame);
     reading.frames.push_back(std::move(frame));
     if (job) reading.frames.push_back(std::move(*job));
   }

@@ -468,5 +468,36 @@ TEST(FactFrameReaderTest, ACorrectionOfATimeIsWhen) {
   ExpectOneFrame("Correction, the dentist appointment is at 4pm, not 3.", "dentist appointment", "when", "4pm");
 }
 
+
+// A job said with the employer after it ("a staff engineer at Globex", "the tech lead on the
+// billing team"): the job is the words before the preposition, the employer a second frame of
+// the capitalised words after at/with/for. A role the speaker's team has ("our team lead") stays
+// the role's (AnOwnedRoleAfterANameIsTheRolesValue); "team lead" is a job, not a project.
+TEST(FactFrameReaderTest, AJobThenItsEmployer) {
+  auto priya = Read("Priya is a staff engineer at Globex in Berlin.");
+  ASSERT_EQ(priya.size(), 2u) << Describe(priya);
+  EXPECT_EQ(priya[0].subject, "Priya");
+  EXPECT_EQ(priya[0].attribute, "job");
+  EXPECT_EQ(priya[0].value, "staff engineer");
+  EXPECT_EQ(priya[1].attribute, "employer");
+  EXPECT_EQ(priya[1].value, "Globex");
+  ExpectOneFrame("Ahmed is the tech lead on the billing team.", "Ahmed", "job", "tech lead");
+  ExpectOneFrame("I am a teacher at the local school.", "", "job", "teacher");  // no capitalised employer
+  ExpectOneFrame("I'm the team lead now.", "", "job", "team lead");
+}
+
+// "Raj and his wife moved to Phoenix": said of Raj (it was the speaker's); "Raj and I": the
+// speaker's.
+TEST(FactFrameReaderTest, ANameAndACompanion) {
+  ExpectOneFrame("Raj and his wife packed up and moved to Phoenix over the summer.", "Raj", "lives_in", "Phoenix");
+  ExpectOneFrame("Raj and I moved to Phoenix.", "", "lives_in", "Phoenix");
+}
+
+// A name whose clause gives no frame is still whom "he" means next ("Ahmed got promoted, he's
+// ..."); a thing is not.
+TEST(FactFrameReaderTest, APronounAfterANameWithoutAFrame) {
+  ExpectOneFrame("Ahmed got promoted, he's engineering manager for billing now.", "Ahmed", "job", "engineering manager");
+}
+
 }  // namespace
 }  // namespace engram::extraction
