@@ -414,6 +414,20 @@ class ClauseReader {
   }
 
  public:
+  // A thing's English name without a last word that only says what kind of thing it is
+  // ("payments service" → "payments", "the API service" → "API"): facets whose state attribute
+  // is service_health. A Chinese compound keeps it (订单服务: 订单 alone is the orders). `name`
+  // itself when nothing else would remain.
+  std::string ThingName(const std::string& name) const {
+    for (const PhraseHit& hit : lex_.FindFacets(LowerBytes(name))) {
+      const Facet* facet = lex_.FacetNoun(hit.phrase);
+      if (facet == nullptr || facet->state_attribute != "service_health" || hit.end != name.size()) continue;
+      if (hit.begin < 2 || name[hit.begin - 1] != ' ' || static_cast<unsigned char>(name[0]) >= 0x80) return name;
+      return std::string(rules::SpanText(name, rules::TrimSpan(name, {0, hit.begin})));
+    }
+    return name;
+  }
+
   // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
   // "node-a"} for "实例 node-a". `subject` is not a facet name of its own ("component-03 服务").
   void ReadFacets(size_t from, size_t to, const std::string& subject) {
@@ -422,10 +436,13 @@ class ClauseReader {
       const Facet* facet = lex_.FacetNoun(hit.phrase);
       if (facet == nullptr) continue;
       size_t b = from + hit.begin, e = from + hit.end;
-      std::string name = NameBefore(b, from);
+      const std::string before = NameBefore(b, from);
+      std::string name = before;
       if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
       if (name.empty() || name == LowerBytes(subject)) {
-        if (!facet->state_attribute.empty()) facet_attribute_ = facet->state_attribute;
+        // "payments service is down", "订单服务挂了": the noun is the thing's own, whose state is
+        // one with "payments is down" (ThingName drops the noun from the name).
+        if (!facet->state_attribute.empty() && before != LowerBytes(subject)) facet_attribute_ = facet->state_attribute;
         continue;
       }
       coordinates_.push_back({facet->qualifier, name});
@@ -910,7 +927,9 @@ class ClauseReader {
     if (!change.empty() && change.front().begin == 0) return std::nullopt;  // 降级到 4.1: a change, not a state
     for (bool moved = true; moved;) {
       moved = false;
-      for (const PhraseHit& hit : lex_.FindMarkers(low_.substr(at, end - at), "discourse")) {
+      std::vector<PhraseHit> before = lex_.FindMarkers(low_.substr(at, end - at), "discourse");
+      for (const PhraseHit& verb : lex_.FindMarkers(low_.substr(at, end - at), "state_verb")) before.push_back(verb);
+      for (const PhraseHit& hit : before) {
         if (at + hit.end == end && hit.begin > 0) {
           end = at + hit.begin;
           moved = true;
@@ -1736,6 +1755,9 @@ class ClauseReader {
     if (chosen.attribute.empty() && f.subject_kind == FrameSubject::kNamed && TimeValue(*r.value)) {
       chosen = {"when", ""};  // "the dentist appointment is at 4pm, not 3"
     }
+    if (chosen.attribute == "version" && r.by_value && r.by_value->attribute == "status") {
+      chosen = *r.by_value;  // "运行正常": a state word is no version
+    }
     if (chosen.attribute == "status" && !facet_attribute_.empty()) chosen = {facet_attribute_, ""};
     if (chosen.attribute == "status" && f.subject_kind == FrameSubject::kNamed) {  // one state, whatever the word
       chosen = {"state", ""};
@@ -2201,6 +2223,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       subject.end = body;
     }
     if (subject.resolved) carried = subject.carried ? std::optional<Subject>(subject) : std::nullopt;
+    if (subject.kind == FrameSubject::kNamed) subject.name = reader.ThingName(subject.name);
     FactFrame frame;
     frame.kind = reader.kind();
     frame.subject_kind = subject.kind;

@@ -499,5 +499,17 @@ TEST(FactFrameReaderTest, APronounAfterANameWithoutAFrame) {
   ExpectOneFrame("Ahmed got promoted, he's engineering manager for billing now.", "Ahmed", "job", "engineering manager");
 }
 
+
+// "the payments service is healthy" and "payments is down" are one thing's one state: an English
+// name drops its last word "service" (a Chinese compound keeps 服务), and a state word of a thing
+// with no part named apart is its state. A state word after 运行 is no version.
+TEST(FactFrameReaderTest, AServiceIsOneThingWithItsName) {
+  ExpectOneFrame("The payments service is healthy.", "payments", "state", "healthy");
+  ExpectOneFrame("Heads up: payments is down since 3am.", "payments", "state", "down");
+  ExpectOneFrame("订单服务挂了。", "订单服务", "state", "挂了");
+  ExpectOneFrame("订单服务目前运行正常。", "订单服务", "state", "正常");
+  ExpectOneFrame("component-01 运行 v1.2", "component-01", "version", "v1.2");
+}
+
 }  // namespace
 }  // namespace engram::extraction
