@@ -474,13 +474,8 @@ TEST(FactFrameReaderTest, ACorrectionOfATimeIsWhen) {
 // the capitalised words after at/with/for. A role the speaker's team has ("our team lead") stays
 // the role's (AnOwnedRoleAfterANameIsTheRolesValue); "team lead" is a job, not a project.
 TEST(FactFrameReaderTest, AJobThenItsEmployer) {
-  auto priya = Read("Priya is a staff engineer at Globex in Berlin.");
-  ASSERT_EQ(priya.size(), 2u) << Describe(priya);
-  EXPECT_EQ(priya[0].subject, "Priya");
-  EXPECT_EQ(priya[0].attribute, "job");
-  EXPECT_EQ(priya[0].value, "staff engineer");
-  EXPECT_EQ(priya[1].attribute, "employer");
-  EXPECT_EQ(priya[1].value, "Globex");
+  EXPECT_EQ(Describe(Read("Priya is a staff engineer at Globex in Berlin.")),
+            "[fact|Priya|job/|staff engineer][fact|Priya|employer/|Globex]");
   ExpectOneFrame("Ahmed is the tech lead on the billing team.", "Ahmed", "job", "tech lead");
   ExpectOneFrame("I am a teacher at the local school.", "", "job", "teacher");  // no capitalised employer
   ExpectOneFrame("I'm the team lead now.", "", "job", "team lead");
