@@ -107,6 +107,16 @@ bool IsIdentifier(std::string_view t) {
   return false;
 }
 
+// "9:30", "14:05": one or two digits of hours, a colon, two of minutes under 60 ("3:1", "16:9"
+// and "1:1" are a score, a ratio and a meeting). Trailing spaces allowed.
+bool IsClock(std::string_view t) {
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  const size_t colon = t.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 2 || t.size() != colon + 3) return false;
+  return std::all_of(t.begin(), t.begin() + colon, IsDigit) && IsDigit(t[colon + 1]) && t[colon + 1] <= '5' &&
+         IsDigit(t[colon + 2]);
+}
+
 // "VPN", "CI", "API": one token of capitals (and digits) with at least two capitals — a thing's
 // name, never a person's.
 bool IsAcronym(std::string_view t) {
@@ -307,8 +317,9 @@ class ClauseReader {
     temporary_ = !lex_.FindMarkers(text, "temporary").empty();
     ended_ = !lex_.FindMarkers(text, "ended").empty();
     for (const auto& [name, kind] : kOrder) {
-      if (HasMarkerOutsideNouns(text, name)) {
+      if (name == "uncertain" ? Hedged(text) : HasMarkerOutsideNouns(text, name)) {
         kind_ = kind;
+        hedged_ = name == "uncertain";
         return;
       }
     }
@@ -322,6 +333,27 @@ class ClauseReader {
       return;
     }
     if (correction_ || ended_ || !changes.empty()) kind_ = ClauseKind::kChange;
+  }
+
+  // An attribute word in `low` that is not part of a noun of `marker_noun` ("birthday" in
+  // "birthday party", 生日 in 生日会: the party is a thing, not the speaker's birthday).
+  bool HasAttributeWordOutsideNouns(std::string_view low) const {
+    const std::vector<PhraseHit> nouns = lex_.FindMarkers(low, "marker_noun");
+    for (const PhraseHit& hit : lex_.FindAttributeWords(low)) {
+      if (std::none_of(nouns.begin(), nouns.end(), [&](const PhraseHit& n) { return n.begin <= hit.begin && hit.end <= n.end; })) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A hedge of the lexicon's `uncertain` markers that no negation denies ("might", "考虑"; not
+  // "我不考虑了").
+  bool Hedged(std::string_view text) const {
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "uncertain")) {
+      if (!NegationBefore(text, hit.begin)) return true;
+    }
+    return false;
   }
 
   // A marker of `kind` in `text` that is not part of a noun of the lexicon's `marker_noun` list
@@ -352,6 +384,9 @@ class ClauseReader {
   }
 
   ClauseKind kind() const { return kind_; }
+  // The clause is a plan only because it hedges ("Probably not, I live in Denver": the next
+  // clause is not hedged by it).
+  bool hedged() const { return hedged_; }
   bool correction() const { return correction_; }
   // "According to the wiki, X is on v3.0": a clause with no kind of its own takes the kind of the
   // sentence's earlier clause when that is a report, a plan, a requirement or a narrated past.
@@ -416,16 +451,20 @@ class ClauseReader {
  public:
   // A thing's English name without a last word that only says what kind of thing it is
   // ("payments service" → "payments", "the API service" → "API"): facets whose state attribute
-  // is service_health. A Chinese compound keeps it (订单服务: 订单 alone is the orders). `name`
-  // itself when nothing else would remain.
-  std::string ThingName(const std::string& name) const {
+  // is service_health. A Chinese compound keeps it (订单服务: 订单 alone is the orders), and so
+  // does a name that is nothing else.
+  // The subject is then a thing, never a person ("Payments service is down": Payments).
+  void NameTheThing(Subject* subject) {
+    const std::string& name = subject->name;
     for (const PhraseHit& hit : lex_.FindFacets(LowerBytes(name))) {
       const Facet* facet = lex_.FacetNoun(hit.phrase);
       if (facet == nullptr || facet->state_attribute != "service_health" || hit.end != name.size()) continue;
-      if (hit.begin < 2 || name[hit.begin - 1] != ' ' || static_cast<unsigned char>(name[0]) >= 0x80) return name;
-      return std::string(rules::SpanText(name, rules::TrimSpan(name, {0, hit.begin})));
+      if (hit.begin < 2 || name[hit.begin - 1] != ' ' || static_cast<unsigned char>(name[0]) >= 0x80) return;
+      subject->name = std::string(rules::SpanText(name, rules::TrimSpan(name, {0, hit.begin})));
+      subject->thing = true;
+      subject_thing_ = true;
+      return;
     }
-    return name;
   }
 
   // The facets named in [from, to): {"deployment", "blue"} for "blue 部署", {"instance",
@@ -441,7 +480,7 @@ class ClauseReader {
       if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
       if (name.empty() || name == LowerBytes(subject)) {
         // "payments service is down", "订单服务挂了": the noun is the thing's own, whose state is
-        // one with "payments is down" (ThingName drops the noun from the name).
+        // one with "payments is down" (NameTheThing drops the noun from the name).
         if (!facet->state_attribute.empty() && before != LowerBytes(subject)) facet_attribute_ = facet->state_attribute;
         continue;
       }
@@ -482,8 +521,10 @@ class ClauseReader {
       }
       if (prep_end == std::string::npos) return false;
       object = StripTrailingWords(rules::TrimSpan(s_, object), {"back", "forward", "up", "out", "ahead", "over", "again"});
+      object = StripLeadingWords(object, {"back", "forward", "up", "out", "ahead", "over", "off"});  // "pushed back the launch"
       time_from = prep_end;
     }
+    if (NounBefore(verb_begin)) return false;  // "there's a delay until 3pm", "the night shift for Friday"
     std::optional<Span> time = TimeValue({time_from, clause_.end});
     if (!time) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
@@ -630,6 +671,13 @@ class ClauseReader {
       end = t.end;
     }
     if (end == i) return std::nullopt;  // "at the office", "for a while"
+    const size_t next = SkipSpaces(s_, end, clause_.end);
+    if (next < clause_.end && s_[next] >= 'a' && s_[next] <= 'z') {  // "with React experience": a modifier
+      size_t ne = 0;
+      static const std::set<std::string, std::less<>> kAfterName = {"in", "on", "at", "since", "for", "and", "now",
+                                                                    "but", "as", "from", "until", "these", "right"};
+      if (kAfterName.count(WordAt(low_, next, clause_.end, &ne)) == 0) return std::nullopt;
+    }
     FactFrame employer = f;
     employer.attribute = "employer";
     employer.slot.clear();
@@ -956,7 +1004,7 @@ class ClauseReader {
     std::string low = LowerBytes(text);
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
     if (np.empty() || (han ? text.size() > 24 : std::count(text.begin(), text.end(), ' ') > 3)) return std::nullopt;
-    if (!lex_.FindAttributeWords(low).empty() || text.find_first_of(",;:") != std::string_view::npos) return std::nullopt;
+    if (HasAttributeWordOutsideNouns(low) || text.find_first_of(",;:") != std::string_view::npos) return std::nullopt;
     for (std::string_view preposition : {"在", "把", "被", "从", "到", "跟", "和", "给", "对", "向"}) {
       if (han && text.find(preposition) != std::string_view::npos) return std::nullopt;  // 我在华为工作
     }
@@ -1029,7 +1077,8 @@ class ClauseReader {
     const std::string w = WordAt(low_, c, clause_.end, &e);
     if (w == "his" || w == "her" || w == "their") {
       const size_t noun = SkipSpaces(s_, e, clause_.end);
-      if (WordAt(low_, noun, clause_.end, &e).empty()) return i;
+      const std::string n = WordAt(low_, noun, clause_.end, &e);
+      if (n.empty() || IsVerbForm(n) || VerbStartsAt(lex_, low_, noun, clause_.end)) return i;  // "Tom and her moved"
       return SkipSpaces(s_, e, clause_.end);
     }
     if (c < clause_.end && s_[c] >= 'A' && s_[c] <= 'Z' && LooksLikeName(c, w, false, FunctionWords())) {
@@ -1431,14 +1480,35 @@ class ClauseReader {
         }
       }
     }
-    return AfterLastComma(rules::TrimSpan(s_, before));
+    before = AfterLastComma(rules::TrimSpan(s_, before));
+    std::string_view text = rules::SpanText(s_, before);
+    if (size_t ba = text.rfind("把"); ba != std::string_view::npos) before.begin += ba + 3;  // 老板把周会改到…
+    text = rules::SpanText(s_, before);
+    if (size_t from = text.find("从"); from != std::string_view::npos) before.end = before.begin + from;  // 周会从周三改到…
+    return rules::TrimSpan(s_, before);
+  }
+
+  // A determiner or a possessive right before `at`: the word there is a noun ("a delay", "the
+  // move"), not a verb.
+  bool NounBefore(size_t at) const {
+    size_t b = at;
+    while (b > clause_.begin && s_[b - 1] == ' ') --b;
+    size_t w = b;
+    while (w > clause_.begin && (IsAsciiAlnum(s_[w - 1]) || s_[w - 1] == '\'')) --w;
+    static const std::set<std::string, std::less<>> kDeterminers = {
+        "a", "an", "the", "this", "that", "my", "our", "his", "her", "their", "its", "any", "no", "another", "your"};
+    return w < b && kDeterminers.count(low_.substr(w, b - w)) > 0;
   }
 
   // A rescheduled thing's name: a short noun phrase (at most four words, or eight Han
-  // characters) that is no person, pronoun or time ("I moved to Friday": the speaker's).
+  // characters) that is no person, pronoun, time or adverb ("I moved to Friday": the speaker's;
+  // "Tom moved out for the weekend": no thing).
   bool IsRescheduledThing(Span thing) const {
     if (thing.empty() || rules::CutTimes(s_, thing, times_).size() < thing.size()) return false;
     std::string_view text = rules::SpanText(s_, thing);
+    static const std::set<std::string, std::less<>> kAdverbs = {"in", "out", "here", "there", "home", "back", "away",
+                                                                "up", "down", "over", "off", "on", "around", "abroad"};
+    if (kAdverbs.count(LowerBytes(text)) > 0) return false;
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
     if (han ? text.size() > 24 : std::count(text.begin(), text.end(), ' ') > 3) return false;
     for (std::string_view person : {"我", "你", "他", "她", "它", "咱", "大家"}) {
@@ -1672,22 +1742,12 @@ class ClauseReader {
     for (const Span& t : times_) {
       if (t.begin <= i && i < t.end) return std::min(t.end, end);  // "[the] 9th of May"
     }
-    if (static_cast<unsigned char>(s_[i]) >= 0x80) {
-      size_t e = i;
-      while (e < end && e - i < 18 && static_cast<unsigned char>(s_[e]) >= 0x80 && !StartsWithAt(s_, e, "了") &&
-             !StartsWithAt(s_, e, "，") && !StartsWithAt(s_, e, "。") && !StartsWithAt(s_, e, "！")) {
-        e += (static_cast<unsigned char>(s_[e]) >= 0xF0) ? 4 : (static_cast<unsigned char>(s_[e]) >= 0xE0) ? 3 : 2;
-      }
-      return e > i && LooksLikeTimeOfDay({i, e}) ? e : i;
-    }
+    if (static_cast<unsigned char>(s_[i]) >= 0x80) return HanTimeEnd(i, end);
     size_t e = i;
     while (e < end && IsDigit(s_[e])) ++e;
     if (e > i) {
       const size_t digits = e;
-      if (e + 2 < end + 1 && e < end && s_[e] == ':' && e + 2 < end + 1 && IsDigit(s_[e + 1])) {
-        e += 1;
-        while (e < end && IsDigit(s_[e])) ++e;
-      }
+      if (e + 2 < end && IsClock(s_.substr(i, e + 3 - i)) && (e + 3 >= end || !IsDigit(s_[e + 3]))) e += 3;
       const size_t clock = e;
       const size_t after = SkipSpaces(s_, e, end);
       for (std::string_view suffix : {"am", "pm", "a.m.", "p.m.", "st", "nd", "rd", "th", "o'clock"}) {
@@ -1711,6 +1771,45 @@ class ClauseReader {
     return kDays.count(w) > 0 ? we : i;
   }
 
+  // The end of a Chinese day or time of day at `i` ("周四", "下周三", "星期五", "下午三点半", "十点
+  // 一刻", "8号"), `i` when none starts there: the words end where the time does, so that what
+  // follows must be a tail (TimeTailStops: "五号楼" and "重点项目" are no times).
+  size_t HanTimeEnd(size_t i, size_t end) const {
+    auto starts = [&](size_t at, std::initializer_list<std::string_view> words) -> size_t {
+      for (std::string_view w : words) {
+        if (at + w.size() <= end && StartsWithAt(s_, at, w)) return at + w.size();
+      }
+      return at;
+    };
+    auto numeral = [&](size_t at) {
+      size_t e = at;
+      for (size_t next = e; next < end; e = next) {
+        next = IsDigit(s_[e]) ? e + 1 : starts(e, {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "两", "零"});
+        if (next == e) break;
+      }
+      return e;
+    };
+    size_t at = i;  // a day of the week, then a part of the day, then an hour: each may be missing
+    const size_t deictic = starts(i, {"下个", "上个", "下", "上", "这", "本"});
+    const size_t week = starts(deictic, {"周", "星期", "礼拜"});
+    if (week > deictic) {
+      const size_t day = starts(week, {"一", "二", "三", "四", "五", "六", "日", "天", "末"});
+      if (day > week) at = day;
+    }
+    const size_t part = starts(at, {"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚"});
+    const size_t number = numeral(part);
+    if (number > part) {
+      if (size_t hour = starts(number, {"点"}); hour > number) {
+        if (size_t half = starts(hour, {"半", "一刻", "三刻"}); half > hour) return half;
+        const size_t minutes = numeral(hour);
+        const size_t fen = minutes > hour ? starts(minutes, {"分"}) : hour;
+        return fen > minutes ? fen : hour;
+      }
+      if (size_t date = starts(number, {"号", "日"}); date > number && part == i) return date;
+    }
+    return at > i ? part : i;  // "周二上午", "周四"; a part of the day alone is no time
+  }
+
   // "3pm", "10:30", "noon", "下午五点", "周四", "Thursday".
   bool LooksLikeTimeOfDay(Span value) const {
     std::string_view v = low_.substr(value.begin, value.end - value.begin);
@@ -1719,7 +1818,7 @@ class ClauseReader {
       size_t j = k;
       while (j < v.size() && (IsDigit(v[j]) || v[j] == ':')) ++j;
       while (j < v.size() && v[j] == ' ') ++j;
-      if (v.substr(j).starts_with("am") || v.substr(j).starts_with("pm") || v.substr(k, j - k).find(':') != std::string_view::npos) return true;
+      if (v.substr(j).starts_with("am") || v.substr(j).starts_with("pm") || IsClock(v.substr(k, j - k))) return true;
       k = j;
     }
     for (std::string_view w : {"noon", "midnight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -2023,7 +2122,7 @@ class ClauseReader {
   const std::vector<Span>& times_;
   const Lexicon& lex_;
   ClauseKind kind_ = ClauseKind::kFact;
-  bool correction_ = false, temporary_ = false, ended_ = false;
+  bool correction_ = false, temporary_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
@@ -2124,9 +2223,12 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 }  // namespace
 
 // A person the clause names ("Ahmed got promoted") is whom a later "he" / "she" / 他 / 她 of the
-// event means, even when the clause gives no frame: a name, not a thing or an identifier.
-void NotePerson(const Subject& subject, FrameContext* context) {
+// event means, even when the clause gives no frame: a name, not a thing or an identifier, said
+// with an event of a person's life (markers `person_event`: "Monday was rough. She moved…" is not
+// about Monday).
+void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
   if (!subject.resolved || subject.thing || subject.kind != FrameSubject::kNamed || subject.name.empty()) return;
+  if (lex.FindMarkers(low_clause, "person_event").empty()) return;
   const unsigned char first = static_cast<unsigned char>(subject.name[0]);
   if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
   if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
@@ -2195,8 +2297,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
     reader.Inherit(inherited);
-    if (reader.kind() == ClauseKind::kQuotation || reader.kind() == ClauseKind::kPast ||
-        reader.kind() == ClauseKind::kPlan || reader.kind() == ClauseKind::kRequirement) {
+    if ((reader.kind() == ClauseKind::kQuotation || reader.kind() == ClauseKind::kPast ||
+         reader.kind() == ClauseKind::kPlan || reader.kind() == ClauseKind::kRequirement) &&
+        !reader.hedged()) {
       inherited = reader.kind();
     }
     if (reader.kind() == ClauseKind::kQuestion) {
@@ -2223,7 +2326,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       subject.end = body;
     }
     if (subject.resolved) carried = subject.carried ? std::optional<Subject>(subject) : std::nullopt;
-    if (subject.kind == FrameSubject::kNamed) subject.name = reader.ThingName(subject.name);
+    if (subject.kind == FrameSubject::kNamed) reader.NameTheThing(&subject);
     FactFrame frame;
     frame.kind = reader.kind();
     frame.subject_kind = subject.kind;
@@ -2234,7 +2337,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
         !(reader.correction() && Corrects(content, body, clause, context->last, &frame)) &&
         !(reader.correction() && !context->last && BareCorrection(content, body, clause, &frame))) {
-      NotePerson(subject, context);  // "Ahmed got promoted, he's engineering manager now": he is Ahmed
+      NotePerson(lex, rules::SpanText(low, clause), subject, context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
     }
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {

@@ -506,5 +506,35 @@ TEST(FactFrameReaderTest, AServiceIsOneThingWithItsName) {
   ExpectOneFrame("component-01 运行 v1.2", "component-01", "version", "v1.2");
 }
 
+
+// What a review of session 21's readings broke, each kept broken no more.
+TEST(FactFrameReaderTest, ReviewedReadingsOfSession21) {
+  // A hedge is its own clause's, and a denied one is none.
+  EXPECT_EQ(Describe(Read("Probably not, I live in Denver.")), "[fact||lives_in/|Denver]");
+  EXPECT_EQ(Describe(Read("我不考虑了，我已经搬到上海了")), "[change||lives_in/|上海]");
+  // A capitalised first word with no event of a person's life is no one "she" means.
+  for (const std::string text : {"Monday was rough. She moved to Denver.", "Google announced layoffs. She moved to Denver."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_EQ(f.subject_kind, FrameSubject::kSpeaker) << text << " " << Describe({f});
+  }
+  // A capitalised service name is a thing when "service" is dropped.
+  ExpectOneFrame("Payments service is down.", "Payments", "state", "down");
+  // "her moved": no companion.
+  ExpectOneFrame("Tom and her moved to Denver", "Tom", "lives_in", "Denver");
+  // Reschedules: particles before the object, 把 and 从, no adverb or noun as the thing, and
+  // Chinese words with 号 or 点 that are no times.
+  ExpectOneFrame("We pushed back the launch to May 1", "launch", "when", "May 1");
+  ExpectOneFrame("老板把周会改到周四了", "周会", "when", "周四");
+  ExpectOneFrame("周会从周三改到周四", "周会", "when", "周四");
+  for (const std::string text : {"Tom moved out for the weekend", "There's a delay until 3pm", "I'm covering the night shift for Friday",
+                                 "机房换到五号楼", "小王调到重点项目组了", "The score is 3:1", "The aspect ratio is 16:9"}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "when") << text << " " << Describe({f});
+  }
+  // Capitalised words before a lowercase noun are no employer.
+  EXPECT_EQ(Describe(Read("Priya is a consultant with React experience.")), "[fact|Priya|job/|consultant]");
+  // "birthday party" is a thing (marker_noun), not the speaker's birthday.
+  ExpectOneFrame("My birthday party is on Saturday.", "birthday party", "when", "Saturday");
+  ExpectOneFrame("生日会是周六。", "生日会", "when", "周六");
+}
+
 }  // namespace
 }  // namespace engram::extraction
