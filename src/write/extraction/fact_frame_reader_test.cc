@@ -456,11 +456,14 @@ TEST(FactFrameReaderTest, AFamiliarNameThenATime) { ExpectOneFrame("小王上个
 // A birthday keeps its date as the value ("生日" and "birthday" name the attribute), also in a
 // correction that says the old date after it.
 TEST(FactFrameReaderTest, ABirthdayKeepsItsDate) {
-  ExpectOneFrame("我的生日是五月三号。", "", "birthday", "五月三号");
-  ExpectOneFrame("My birthday is May 8.", "", "birthday", "May 8");
-  ExpectOneFrame("Actually my birthday is on the 9th of May.", "", "birthday", "9th of May");
-  ExpectOneFrame("不对，我生日是十月五号，不是三号。", "", "birthday", "十月五号");
-  ExpectOneFrame("更正：我的生日是10月5日而不是10月3日。", "", "birthday", "10月5日");
+  for (const auto& [text, date] : std::vector<std::pair<std::string, std::string>>{
+           {"我的生日是五月三号。", "五月三号"},
+           {"My birthday is May 8.", "May 8"},
+           {"Actually my birthday is on the 9th of May.", "9th of May"},
+           {"不对，我生日是十月五号，不是三号。", "十月五号"},
+           {"更正：我的生日是10月5日而不是10月3日。", "10月5日"}}) {
+    ExpectOneFrame(text, "", "birthday", date);
+  }
 }
 
 // "B, not A" of a thing's time: the attribute is when.
