@@ -314,7 +314,8 @@ class ClauseReader {
         {"uncertain", ClauseKind::kPlan},  // "we might move standup to 11": a hedge changes nothing yet
         {"past", ClauseKind::kPast}};
     correction_ = !lex_.FindMarkers(text, "correction").empty();
-    temporary_ = !lex_.FindMarkers(text, "temporary").empty();
+    // "for a while", 暂时; and a state bounded by a short span ("for a few days", 这几天).
+    temporary_ = !lex_.FindMarkers(text, "temporary").empty() || !lex_.FindMarkers(text, "bounded").empty();
     ended_ = !lex_.FindMarkers(text, "ended").empty();
     for (const auto& [name, kind] : kOrder) {
       if (name == "uncertain" ? Hedged(text) : HasMarkerOutsideNouns(text, name)) {

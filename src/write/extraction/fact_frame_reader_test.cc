@@ -539,5 +539,16 @@ TEST(FactFrameReaderTest, ReviewedReadingsOfSession21) {
   ExpectOneFrame("生日会是周六。", "生日会", "when", "周六");
 }
 
+
+// A state bounded by a short span (markers `bounded`: "for a few days", 这几天) is temporary, as
+// one said "for a while" or 暂时 is.
+TEST(FactFrameReaderTest, AStateForAFewDaysIsTemporary) {
+  for (const std::string text : {"I'm using Vim for a few days while my laptop is in repair.", "这几天我住在酒店。"}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_TRUE(f[0].temporary) << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction
