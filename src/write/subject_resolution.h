@@ -9,7 +9,8 @@
 //   "Search is operational" after "the search cluster is degraded"): for an attribute only things
 //   have (one with facets in data/lexicon/attributes.tsv), the one current subject of that
 //   single-valued attribute whose name holds the words said, in order, as whole words — when
-//   the subject said has no current claim of that attribute itself.
+//   the subject said has no current claim of that attribute itself; also for where a thing is and
+//   when ("用户中心已经迁到腾讯云" after "用户中心服务部署在阿里云").
 // With nothing to resolve against, or more than one candidate subject, the candidate is kept as it
 // came.
 //

@@ -494,26 +494,51 @@ class ClauseReader {
   // is looked for in this order: a change that names both values, a word of a value set, a version
   // number, after an attribute-bearing verb, after an attribute word and a copula, after a named
   // thing's bare copula.
-  // A thing moved to another time: "Standup moved to 10:15", "The client pushed the project
-  // deadline back to April 10", "the offsite got rescheduled for Thursday", "周会改到周四",
-  // "截止日期推迟到4月10日". A verb of the lexicon's `reschedule` markers; the thing is its
-  // object ("pushed the deadline back to") or else what stands before it; the value is the time
-  // after to/until/for (English) or right after the marker (Chinese, which ends in 到/在), and
-  // nothing else may be said there (TimeValue: "moved to Austin" and "bumped it to 10" are not
-  // times). The thing's `when` changes. False when the clause is not one.
-  bool ReadReschedule(size_t body, FactFrame* f) const {
-    std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(body, clause_.end - body), "reschedule");
-    if (hits.empty()) return false;
-    const size_t verb_begin = body + hits.front().begin, verb_end = body + hits.front().end;
+  // A thing given a new value by a verb of the lexicon's markers, whoever the clause says acted
+  // (the verb's kind names the attribute):
+  // * `reschedule`: moved to another time — "Standup moved to 10:15", "The client pushed the
+  //   project deadline back to April 10", "周会改到周四"; the value is a time (TimeValue: "moved
+  //   to Austin" and "bumped it to 10" are not times); the thing's `when`.
+  // * `relocate`: moved to another place or host — "We migrated orders-api over to eu-west-2",
+  //   "网关迁到北京机房了"; the thing's `location`.
+  // * `placed`: where a thing is — "the staging Redis lives on cache-stg-01", "用户中心部署在阿里云
+  //   华北2"; its `location`, as a fact.
+  // * `rename`: renamed — "I renamed the home wifi to Otter-Den"; its `name`.
+  // * `named`: what a thing is called — "Home wifi is called BlueFox-5G", "WiFi名字叫…"; its
+  //   `name`, as a fact.
+  // English verbs of the kinds said with a preposition (reschedule, relocate, rename) take the
+  // value after to/until/for/onto/into (the thing is the object between, else what stands before
+  // the verb); the others, and the Chinese ones (which end in 到/在/成/叫), take it right after the
+  // marker. A thing is a short noun phrase that is no person, pronoun or adverb
+  // (IsRescheduledThing: "I moved to Porto" is the speaker's, read elsewhere). False when the clause
+  // is not one.
+  bool ReadThingValue(size_t body, FactFrame* f) const {
+    std::string_view rest = low_.substr(body, clause_.end - body);
+    for (std::string_view kind : {"reschedule", "relocate", "placed", "rename", "named", "resize", "counted"}) {
+      for (const PhraseHit& hit : lex_.FindMarkers(rest, kind)) {
+        if (ReadThingValueAt(kind, body, body + hit.begin, body + hit.end, f)) return true;
+      }
+    }
+    return false;
+  }
+
+  // ReadThingValue for the marker of `kind` at [verb_begin, verb_end).
+  bool ReadThingValueAt(std::string_view kind, size_t body, size_t verb_begin, size_t verb_end, FactFrame* f) const {
+    const bool with_preposition = kind == "reschedule" || kind == "relocate" || kind == "rename" || kind == "resize";
     Span object{verb_end, verb_end};
-    size_t time_from = verb_end;
-    if (static_cast<unsigned char>(s_[verb_end - 1]) < 0x80) {
+    size_t value_from = verb_end;
+    if (static_cast<unsigned char>(s_[verb_end - 1]) < 0x80 && with_preposition) {
       size_t prep_end = std::string::npos;
       for (size_t i = SkipSpaces(s_, verb_end, clause_.end); i < clause_.end; i = SkipSpaces(s_, i, clause_.end)) {
         size_t e = 0;
         const std::string w = WordAt(low_, i, clause_.end, &e);
-        if (e <= i) break;
-        if (w == "to" || w == "until" || w == "till" || w == "for") {
+        if (e <= i) {  // a hyphen or other mark inside the object ("orders-api")
+          ++i;
+          continue;
+        }
+        const bool prep = kind == "reschedule" ? (w == "to" || w == "until" || w == "till" || w == "for")
+                                               : (w == "to" || w == "onto" || w == "into");
+        if (prep) {
           object = Span{verb_end, i};
           prep_end = e;
           break;
@@ -521,25 +546,126 @@ class ClauseReader {
         i = e;
       }
       if (prep_end == std::string::npos) return false;
+      object = CutAtWord(rules::TrimSpan(s_, object), {"off", "from", "away"});  // "moved the docs site off Netlify and onto"
       object = StripTrailingWords(rules::TrimSpan(s_, object), {"back", "forward", "up", "out", "ahead", "over", "again"});
       object = StripLeadingWords(object, {"back", "forward", "up", "out", "ahead", "over", "off"});  // "pushed back the launch"
-      time_from = prep_end;
+      value_from = prep_end;
     }
     if (NounBefore(verb_begin)) return false;  // "there's a delay until 3pm", "the night shift for Friday"
-    std::optional<Span> time = TimeValue({time_from, clause_.end});
-    if (!time) return false;
+    std::optional<Span> value;
+    std::string attribute, slot;
+    if (kind == "reschedule") {
+      value = TimeValue({value_from, clause_.end});
+      attribute = "when";
+    } else if (kind == "resize" || kind == "counted") {
+      value = CountValue({value_from, clause_.end}, &slot);
+      attribute = "count";
+    } else {
+      value = NameValue({value_from, clause_.end});
+      attribute = kind == "relocate" || kind == "placed" ? "location" : "name";
+    }
+    if (!value) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
-    if (!IsRescheduledThing(thing)) return false;
+    thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
+    if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
     f->subject_kind = FrameSubject::kNamed;
-    f->subject = LowerBytes(Text(thing));
-    f->attribute = "when";
-    f->slot.clear();
-    f->value_begin = time->begin;
-    f->value_end = time->end;
-    f->value = Text(*time);
-    if (f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;
+    f->subject = ThingKey(thing);
+    f->attribute = attribute;
+    f->slot = slot;
+    f->value_begin = value->begin;
+    f->value_end = value->end;
+    f->value = Text(*value);
+    if (f->kind == ClauseKind::kFact && kind != "placed" && kind != "named" && kind != "counted") {
+      f->kind = ClauseKind::kChange;
+    }
     return true;
+  }
+
+  // The name of a thing as a key: lower case, and a purpose after its head moved before it ("the
+  // Postgres cluster for billing" is "the billing Postgres cluster"; one or two words after "for").
+  std::string ThingKey(Span thing) const {
+    const std::string name = LowerBytes(Text(thing));
+    const size_t at = FindWord(name, "for");
+    if (at == std::string::npos || at == 0) return name;
+    const std::string head = name.substr(0, at - 1), purpose = name.substr(at + 4);
+    if (purpose.empty() || std::count(purpose.begin(), purpose.end(), ' ') > 1) return name;
+    return purpose + " " + head;
+  }
+
+  // A count of a thing's units right at `raw`'s start: a number and the noun it counts ("5 replicas
+  // after the spike" → "5 replicas", slot "replica"; "4 GB of RAM" → slot "gb"). The noun, lower
+  // case and without a plural "s", is the slot: a thing has one count of each unit.
+  std::optional<Span> CountValue(Span raw, std::string* unit) const {
+    size_t i = SkipSpaces(s_, raw.begin, raw.end);
+    size_t n = i;
+    while (n < raw.end && (IsDigit(s_[n]) || s_[n] == '.' || s_[n] == ',')) ++n;
+    if (n == i || !IsDigit(s_[i])) return std::nullopt;
+    size_t e = 0;
+    std::string noun = WordAt(low_, SkipSpaces(s_, n, raw.end), raw.end, &e);
+    static const std::set<std::string, std::less<>> kNotUnits = {
+        "over", "in", "on", "at", "by", "for", "from", "to", "after", "before", "since", "this", "last", "next", "and",
+        "or", "per", "of", "with", "now", "today", "am", "pm", "percent", "times", "more", "less", "again", "so"};
+    if (noun.empty() || IsDigit(noun[0]) || FunctionWords().count(noun) > 0 || kNotUnits.count(noun) > 0 ||
+        rules::CutTimes(s_, Span{i, e}, times_).size() < e - i) {
+      return std::nullopt;  // "to 16 over the weekend", "at 3pm", "for 2 weeks"
+    }
+    if (noun.size() > 3 && noun.ends_with("s") && !noun.ends_with("ss")) noun.pop_back();
+    *unit = noun;
+    return Span{i, e};
+  }
+
+  // A place or a name is said of people too ("my dad lives on Elm Street", "Jamie moved to
+  // Oakwood", "小王搬到苏州"): a relative (relations.tsv), a familiar Chinese name, or one
+  // capitalised word, may be one.
+  bool MayBePerson(Span thing) const {
+    std::string_view text = rules::SpanText(s_, thing);
+    if (!lex_.RelationsIn(text).empty() || (thing.size() == 6 && ChineseNameSubject(thing.begin))) return true;
+    std::vector<Token> tokens = AsciiTokens(s_, thing.begin, thing.end);
+    return tokens.size() == 1 && tokens[0].begin == thing.begin && tokens[0].end == thing.end && s_[thing.begin] >= 'A' &&
+           s_[thing.begin] <= 'Z' && !IsIdentifier(text) && !IsAcronym(text);
+  }
+
+  // `span` up to the first of `words` in it (whole words), trimmed.
+  Span CutAtWord(Span span, std::initializer_list<std::string_view> words) const {
+    std::string_view text = low_.substr(span.begin, span.size());
+    size_t cut = text.size();
+    for (std::string_view w : words) {
+      size_t at = FindWord(text, w);
+      if (at != std::string::npos) cut = std::min(cut, at);
+    }
+    return rules::TrimSpan(s_, {span.begin, span.begin + cut});
+  }
+
+  // A name as a thing's new place, host or name: what TrimValue leaves of [from, end), cut at a
+  // comma, at most four words (or twelve Han characters), no time, no pronoun, no clause ("moved
+  // to Friday": a time, read as `when`; "moved it to where we agreed": none).
+  std::optional<Span> NameValue(Span raw) const {
+    Span value = TrimValue(raw);
+    if (value.empty()) return std::nullopt;
+    std::string_view text = rules::SpanText(s_, value);
+    for (std::string_view stop : {",", "，", "、", "；", ";"}) {
+      if (size_t at = text.find(stop); at != std::string_view::npos) value.end = value.begin + at;
+    }
+    value = StripTrailingWords(rules::TrimSpan(s_, value), {"btw", "fyi", "lol", "though", "right", "anyway"});
+    if (value.empty() || rules::CutTimes(s_, value, times_).size() < value.size() || OpensWithPronoun(value)) {
+      return std::nullopt;
+    }
+    if (ProductVersion(value)) return std::nullopt;  // "切到Vue 3.4": a version, read as one
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      std::string_view w = s_.substr(t.begin, t.end - t.begin);
+      if (IsVersion(w) && std::count(w.begin(), w.end(), '.') != 3) return std::nullopt;  // not "10.0.3.22"
+    }
+    text = rules::SpanText(s_, value);
+    const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
+    if (han ? text.size() > 36 : std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      const std::string w = LowerBytes(s_.substr(t.begin, t.end - t.begin));
+      if (w == "where" || w == "what" || w == "which" || w == "it" || w == "them" || w == "there" || w == "here") {
+        return std::nullopt;
+      }
+    }
+    return value;
   }
 
   bool ReadValue(size_t from, FactFrame* f) {
@@ -1473,7 +1599,7 @@ class ClauseReader {
     }
     for (bool moved = true; moved;) {
       moved = false;
-      for (std::string_view adverb : {"已经", "又", "被", "也", "都", "临时", "正式", "已", "刚刚", "刚", "再次", "要",
+      for (std::string_view adverb : {"已经", "又", "被", "也", "都", "临时", "正式", "已", "刚刚", "刚", "再次", "要", "目前", "现在", "当前", "一直", "还是", "还",
                                       "没有", "没", "不", "不会", "将会", "可能会", "可能"}) {  // not 会: 周会
         if (before.size() > adverb.size() && low_.substr(before.begin, before.size()).ends_with(adverb)) {
           before.end -= adverb.size();
@@ -1609,6 +1735,7 @@ class ClauseReader {
   bool OpensWithPronoun(Span value) const {
     size_t e = 0;
     std::string w = WordAt(low_, value.begin, value.end, &e);
+    if (e < value.end && (low_[e] == '-' || low_[e] == '_')) return false;  // "us-east-1", "home-lab": a name
     if (w.ends_with("'s")) w.resize(w.size() - 2);
     static const std::set<std::string, std::less<>> kPronouns = {
         "it", "this", "that", "them", "they", "everyone", "everything", "something", "someone", "anything",
@@ -2237,14 +2364,15 @@ void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& 
   context->person = subject.name;
 }
 
-// The frame of a clause that moves a thing to another time (ClauseReader::ReadReschedule),
-// whoever the clause says moved it ("They pushed the launch to Tuesday"); nullopt otherwise.
-std::optional<FactFrame> Rescheduled(ClauseReader& reader, Span clause, size_t body) {
+// The frame of a clause that gives a thing a new time, place or name, or says where it is or what
+// it is called (ClauseReader::ReadThingValue), whoever the clause says acted ("They pushed the
+// launch to Tuesday"); nullopt otherwise.
+std::optional<FactFrame> ThingGivenValue(ClauseReader& reader, Span clause, size_t body) {
   FactFrame frame;
   frame.kind = reader.kind();
   frame.clause_begin = clause.begin;
   frame.clause_end = clause.end;
-  if (!reader.ReadReschedule(body, &frame)) return std::nullopt;
+  if (!reader.ReadThingValue(body, &frame)) return std::nullopt;
   reader.FinishCoordinates(&frame);
   return frame;
 }
@@ -2309,7 +2437,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     }
     if (reader.kind() == ClauseKind::kHypothetical) reading.settled = true;  // a wish states nothing
     size_t body = reader.BodyStart();
-    if (std::optional<FactFrame> moved = Rescheduled(reader, clause, body)) {  // whoever moved it
+    if (std::optional<FactFrame> moved = ThingGivenValue(reader, clause, body)) {  // whoever moved it
       context->last = *moved;
       reading.frames.push_back(std::move(*moved));
       continue;

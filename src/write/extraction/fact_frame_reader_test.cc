@@ -432,6 +432,51 @@ TEST(FactFrameReaderTest, ARescheduleChangesAThingsTime) {
   EXPECT_EQ(reported[0].subject, "launch");
 }
 
+// Where a thing is, what it is called and how many of a unit it has, and the verbs that change
+// them (markers relocate, placed, rename, named, resize, counted): the thing is the verb's object
+// or what stands before it, whoever acted.
+TEST(FactFrameReaderTest, AThingsPlaceNameAndCount) {
+  struct Case {
+    std::string text, subject, attribute, slot, value;
+    ClauseKind kind;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"The wiki is hosted on Confluence Cloud.", "wiki", "location", "", "Confluence Cloud", ClauseKind::kFact},
+           {"Last month we migrated the wiki over to Notion.", "wiki", "location", "", "Notion", ClauseKind::kChange},
+           {"Our billing-db is deployed in us-east-1.", "billing-db", "location", "", "us-east-1", ClauseKind::kFact},
+           {"Ops moved the backup server off the old rack and into rack B7.", "backup server", "location", "", "rack B7",
+            ClauseKind::kChange},
+           {"搜索服务部署在杭州机房。", "搜索服务", "location", "", "杭州机房", ClauseKind::kFact},
+           {"搜索服务昨天迁到了深圳机房。", "搜索服务", "location", "", "深圳机房", ClauseKind::kChange},
+           {"The guest network is called Lemon-Guest.", "guest network", "name", "", "Lemon-Guest", ClauseKind::kFact},
+           {"We renamed the team channel to ops-alerts.", "team channel", "name", "", "ops-alerts", ClauseKind::kChange},
+           {"The Kafka cluster for analytics has 6 brokers.", "analytics kafka cluster", "count", "broker", "6 brokers",
+            ClauseKind::kFact},
+           {"We scaled the analytics Kafka cluster up to 9 brokers.", "analytics kafka cluster", "count", "broker",
+            "9 brokers", ClauseKind::kChange}}) {
+    auto f = Read(c.text);
+    ASSERT_EQ(f.size(), 1u) << c.text << " " << Describe(f);
+    EXPECT_EQ(f[0].kind, c.kind) << c.text;
+    EXPECT_EQ(f[0].subject, c.subject) << c.text;
+    EXPECT_EQ(f[0].attribute, c.attribute) << c.text;
+    EXPECT_EQ(f[0].slot, c.slot) << c.text;
+    EXPECT_EQ(f[0].value, c.value) << c.text;
+  }
+  // People have homes, not locations; a name may be a person; a version is no place; a time is no
+  // count; a pronoun is no value.
+  for (const std::string text : {"My uncle lives on Maple Avenue.", "We transferred Priya to the Oslo office.",
+                                 "线上切到Vue 3.4了。", "We upgraded postgres to 16 over the weekend.",
+                                 "The review is at 3pm.", "We moved it to where we agreed.", "I have 2 cats."}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_NE(f.attribute, "location") << text << " " << Describe({f});
+      EXPECT_NE(f.attribute, "count") << text << " " << Describe({f});
+    }
+  }
+  auto denied = Read("We didn't migrate the wiki to Notion.");
+  ASSERT_EQ(denied.size(), 1u) << Describe(denied);
+  EXPECT_EQ(denied[0].kind, ClauseKind::kNegated);
+}
+
 // A hedge ("might", "probably", 考虑) is a plan: it changes no current value.
 TEST(FactFrameReaderTest, AHedgeIsAPlan) {
   for (const std::string text : {"We might move standup to 11am.", "I might switch to light mode."}) {
