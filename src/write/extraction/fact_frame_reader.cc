@@ -435,6 +435,7 @@ class ClauseReader {
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
     if (PronounWords().count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
     if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
+    if (std::optional<Subject> kin = OwnKin(i)) return *kin;
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
     for (const Token& t : AsciiTokens(s_, i, clause_.end)) {
       std::string_view tok = s_.substr(t.begin, t.end - t.begin);
@@ -566,6 +567,7 @@ class ClauseReader {
     }
     if (!value) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
+    if (object.empty() && HoldsVerbOrJoint(thing)) return false;  // "Dana packed up and moved to Porto": Dana's
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
@@ -613,6 +615,18 @@ class ClauseReader {
     if (noun.size() > 3 && noun.ends_with("s") && !noun.ends_with("ss")) noun.pop_back();
     *unit = noun;
     return Span{i, e};
+  }
+
+  // A verb form or a joint inside a phrase taken as a thing: it is a clause, not a noun phrase.
+  bool HoldsVerbOrJoint(Span thing) const {
+    for (const Token& t : AsciiTokens(s_, thing.begin, thing.end)) {
+      const std::string w = LowerBytes(s_.substr(t.begin, t.end - t.begin));
+      const bool inside_name = t.begin > 0 && s_[t.begin - 1] == '-';  // "seed-funded"
+      if (w == "and" || w == "but" || w == "then" || w == "so" || (s_[t.begin] >= 'a' && !inside_name && IsVerbForm(w))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // A place or a name is said of people too ("my dad lives on Elm Street", "Jamie moved to
@@ -955,6 +969,19 @@ class ClauseReader {
     return kWords;
   }
 
+  // A kin word said bare at the start of a clause, which names the speaker's own relative ("Dad
+  // traded in the Corolla", "舅舅退休以后搬回老家了"; markers `own_kin`): the relative, keyed as "my
+  // dad" / "我舅舅" are (a bare 同事 or "Manager" stays whose-unknown). A capitalised English one
+  // only ("dad jokes" is none).
+  std::optional<Subject> OwnKin(size_t i) const {
+    const size_t end = MarkerEndAt(i, "own_kin");
+    if (end == i || (end < clause_.end && (IsAsciiAlnum(s_[end]) || s_[end] == '\''))) return std::nullopt;
+    const bool han = static_cast<unsigned char>(s_[i]) >= 0x80;
+    if (!han && (s_[i] < 'A' || s_[i] > 'Z')) return std::nullopt;
+    if (han && KinWordGoesOn(end)) return std::nullopt;  // 表弟媳
+    return Resolved(FrameSubject::kRelative, han ? "我" + std::string(s_.substr(i, end - i)) : "my " + std::string(low_.substr(i, end - i)), end);
+  }
+
   // "my home" (the speaker's), "my husband" (a relative), "my sister's name", "my sister Mei" (Mei).
   Subject PossessiveSubject(size_t i, size_t e) const {
     size_t n = SkipSpaces(s_, e, clause_.end);
@@ -1038,6 +1065,7 @@ class ClauseReader {
     for (size_t len = 6; len <= 9 && at + len <= clause_.end; len += 3) {
       std::string_view name = s_.substr(at, len);
       if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
+      if (MarkerEndAt(at, "discourse") > at || MarkerEndAt(at, "now") > at) break;  // 我姐现在在杭州: no name
       size_t next = at + len;
       for (const Span& t : times_) {
         if (t.begin == next) next = t.end;  // 我妹妹小梅上周搬到了…: the time before the verb
@@ -1517,16 +1545,17 @@ class ClauseReader {
     return !occ.empty() && occ.back().end == low_value.size();
   }
 
-  // 5b. A person and a copula: "I'm a nurse", "Priya is a staff engineer", "我是一名软件工程师"
+  // 5b. A person and a copula: "I'm a nurse", "Priya is a staff engineer", "我表弟是厨师", "我是一名软件工程师"
   // (a job, when the phrase ends in an occupation of the lexicon); "I'm Lin", "Hi, I am Lin" (a
   // name: one capitalised word that ends the clause).
   void ValueOfOccupationOrName(ValueReading& r, const FactFrame& f) const {
     if (r.value) return;
-    const bool person = f.subject_kind == FrameSubject::kSpeaker ||
+    const bool person = f.subject_kind == FrameSubject::kSpeaker || f.subject_kind == FrameSubject::kRelative ||
                         (f.subject_kind == FrameSubject::kNamed && !IsIdentifierName(f.subject) &&
                          f.subject.find(' ') == std::string::npos);
     if (!person) return;
     size_t i = SkipSpaces(s_, r.from, clause_.end);
+    for (std::string_view kind : {"discourse", "now"}) i = MarkerEndAt(i, kind);  // 表弟现在是…
     size_t e = 0;
     const std::string w = WordAt(low_, i, clause_.end, &e);
     // "I'm", "I’m", "he's": the copula was part of the subject's word.
@@ -2178,6 +2207,7 @@ class ClauseReader {
     }
     for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week", "over the",
                                   "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
+                                  "in the spring", "in the summer", "in the fall", "in the autumn", "in the winter",
                                   "while", "until", "which", "who", "where"}) {
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
