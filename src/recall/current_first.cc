@@ -1,6 +1,7 @@
 #include "recall/current_first.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace engram {
 namespace {
@@ -70,6 +71,21 @@ bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older
   return ShareAQuestionTopic(newer.Topics(), question.topics, question) && AboutTheSameOne(newer, older, question);
 }
 
+// True when `newer` is a statement of change that names a term `older` (an event or a memory)
+// holds beyond the question's terms (the header).
+bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  if (!older.slot.empty() || older.held.empty() || !text::SaysAChange(newer.Stance())) return false;
+  if (!SharesATerm(newer.held, older.held)) return false;
+  const std::vector<std::string>& a = newer.ChangedTerms();
+  const std::vector<std::string>& b = older.Terms();
+  std::vector<std::string> shared;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(shared));
+  const bool names_more = std::any_of(shared.begin(), shared.end(), [&](const std::string& t) {
+    return !std::binary_search(older.held.begin(), older.held.end(), t);
+  });
+  return names_more && !OtherFacts(newer.Facts(), older.Facts());
+}
+
 }  // namespace
 
 std::string_view StatementOf(const RecallItem& item) {
@@ -122,6 +138,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   // An extracted fact is passed only by a fact of its own slot: a newer wish, quote or plan that
   // shares its words ("I wish I worked at Valve" after "I work at Oracle") is not its new value.
   if (!older.slot.empty() && newer.slot == older.slot) return true;
+  if (ChangeNamesTheOlder(newer, older, question)) return true;
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
   if (ChangeOfTheTopic(newer, older, question)) return true;

@@ -29,6 +29,13 @@
 // question ("My employer is Siemens") and is about that topic too, unless facts of other slots were
 // read from both (us-east's version is not eu-west's). (The older must answer the question by its
 // terms: on the held-out v3 set a topic alone moved a newer statement above a control's answer.)
+// A newer statement of change whose sentence of change names what an older statement (an event or
+// a memory, not an extracted fact) said beyond the question's words passes it: "老王把帕萨特卖了，换了辆比亚迪汉" after
+// "老王开的是一辆白色的帕萨特", "Today was my first day at Stripe, I left Spotify" after "I work at
+// Spotify", "表弟不干厨师了" after "我表弟在一家餐馆当厨师". A change rarely repeats the question's
+// words, but it names the thing or the value it changes; the older must hold a term of the question
+// and the newer be about the same one (a term of the question the older holds, or the speaker and
+// no one else), and facts read from both, if any, must share a slot.
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -89,6 +96,22 @@ struct CurrentFirstKey {
     return *facts_;
   }
   mutable std::optional<std::vector<std::string>> facts_;  // Facts()'s memo
+  // The content terms of the words it was said in (StatementOf; text::IsFunctionTerm ones left
+  // out), sorted; read like the stance, only when compared (null = none). Left to the caller.
+  std::function<std::vector<std::string>()> read_terms;
+  const std::vector<std::string>& Terms() const {
+    if (!terms_) terms_ = read_terms ? read_terms() : std::vector<std::string>{};
+    return *terms_;
+  }
+  mutable std::optional<std::vector<std::string>> terms_;  // Terms()'s memo
+  // The content terms of its sentences that state a change (RecallContext::change_sentences),
+  // sorted; read like the stance (null = none). Left to the caller.
+  std::function<std::vector<std::string>()> read_changed_terms;
+  const std::vector<std::string>& ChangedTerms() const {
+    if (!changed_terms_) changed_terms_ = read_changed_terms ? read_changed_terms() : std::vector<std::string>{};
+    return *changed_terms_;
+  }
+  mutable std::optional<std::vector<std::string>> changed_terms_;  // ChangedTerms()'s memo
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its

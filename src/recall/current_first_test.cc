@@ -256,3 +256,38 @@ TEST(CurrentFirstTest, KeyOfAClaimIsItsFirstSupportingStatement) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// "老王现在开什么车？": "老王开的是一辆白色的帕萨特", later "老王把帕萨特卖了，换了辆比亚迪汉" — the
+// newer change names 帕萨特, which the older said beyond the question's words.
+TEST(CurrentFirstTest, AChangeNamingWhatTheOlderSaidPassesIt) {
+  auto older = [] {
+    CurrentFirstKey k = Key(100, {"老王"});
+    k.read_terms = [] { return std::vector<std::string>{"帕萨", "老王", "萨特", "白色"}; };
+    return k;
+  };
+  auto newer = [](text::NowStance stance, std::vector<std::string> changed) {
+    CurrentFirstKey k = Key(200, {"老王"});
+    k.read_stance = [stance] { return stance; };
+    k.read_changed_terms = [changed] { return changed; };
+    return k;
+  };
+  const QuestionTermCount q = Q(5);  // the older does not answer by the question's terms alone
+  EXPECT_EQ(CurrentFirstOrder({older(), newer(text::NowStance::kChange, {"帕萨", "老王", "萨特", "比亚"})}, q),
+            (std::vector<size_t>{1, 0}));
+  // Naming only the question's words, saying no change, or said by someone else: no pass.
+  EXPECT_EQ(CurrentFirstOrder({older(), newer(text::NowStance::kChange, {"老王", "比亚"})}, q), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder({older(), newer(text::NowStance::kPlain, {"帕萨", "萨特"})}, q), (std::vector<size_t>{0, 1}));
+  CurrentFirstKey other = newer(text::NowStance::kChange, {"帕萨", "萨特"});
+  other.speaker = "Mei";
+  EXPECT_EQ(CurrentFirstOrder({older(), other}, q), (std::vector<size_t>{0, 1}));
+  // An extracted fact is passed only by its own slot.
+  CurrentFirstKey fact = older();
+  fact.slot = "老王|owns|";
+  EXPECT_EQ(CurrentFirstOrder({fact, newer(text::NowStance::kChange, {"帕萨", "萨特"})}, q), (std::vector<size_t>{0, 1}));
+}
+
+}  // namespace
+}  // namespace engram

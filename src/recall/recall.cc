@@ -115,6 +115,20 @@ std::vector<std::string> FactsReadFrom(RecallContext& ctx, const RecallItem& ite
   return facts;
 }
 
+// The content terms (not text::IsFunctionTerm) of `texts` as a query would search them, sorted,
+// each once.
+std::vector<std::string> ContentTermsOf(text::Analyzer& analyzer, const std::vector<std::string_view>& texts) {
+  std::vector<std::string> terms;
+  for (std::string_view text : texts) {
+    for (const std::string& token : analyzer.QueryTokenSet(text)) {
+      if (IsContentTerm(token)) terms.push_back(token);
+    }
+  }
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  return terms;
+}
+
 // Current-first order (recall/current_first.h) of the items and their parallel strengths;
 // `slots[i]` is item i's ClaimSlot (empty for events; the vector may be shorter than `items`).
 Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
@@ -145,6 +159,10 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     }
     if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
+    key.read_terms = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };
+    if (ctx.change_sentences) {
+      key.read_changed_terms = [&ctx, &item] { return ContentTermsOf(ctx.analyzer, ctx.change_sentences(StatementOf(item))); };
+    }
     std::sort(key.held.begin(), key.held.end());
     key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
     key.content_held = static_cast<size_t>(std::count_if(key.held.begin(), key.held.end(), IsContentTerm));
