@@ -74,16 +74,21 @@ bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older
 // True when `newer` is a statement of change that names a term `older` (an event or a memory)
 // holds beyond the question's terms (the header).
 bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
-  if (!older.slot.empty() || older.held.empty() || !text::SaysAChange(newer.Stance())) return false;
-  if (!SharesATerm(newer.held, older.held)) return false;
-  const std::vector<std::string>& a = newer.ChangedTerms();
-  const std::vector<std::string>& b = older.Terms();
-  std::vector<std::string> shared;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(shared));
-  const bool names_more = std::any_of(shared.begin(), shared.end(), [&](const std::string& t) {
-    return !std::binary_search(older.held.begin(), older.held.end(), t);
-  });
-  return names_more && !OtherFacts(newer.Facts(), older.Facts());
+  if (older.held.empty() || !text::SaysAChange(newer.Stance())) return false;
+  if (older.slot.empty() && !SharesATerm(newer.held, older.held)) return false;
+  const std::vector<std::string>& changed = newer.ChangedTerms();
+  auto beyond_question = [&](const std::vector<std::string>& terms) {
+    std::vector<std::string> out;
+    std::copy_if(terms.begin(), terms.end(), std::back_inserter(out), [&](const std::string& t) {
+      return !std::binary_search(older.held.begin(), older.held.end(), t);
+    });
+    return out;
+  };
+  const std::vector<std::string> said = beyond_question(older.slot.empty() ? older.Terms() : older.ValueTerms());
+  std::vector<std::string> named;
+  std::set_intersection(changed.begin(), changed.end(), said.begin(), said.end(), std::back_inserter(named));
+  const bool names_it = older.slot.empty() ? !named.empty() : !named.empty() && 2 * named.size() >= said.size();
+  return names_it && !OtherFacts(newer.Facts(), older.Facts());
 }
 
 }  // namespace

@@ -34,8 +34,12 @@
 // "老王开的是一辆白色的帕萨特", "Today was my first day at Stripe, I left Spotify" after "I work at
 // Spotify", "表弟不干厨师了" after "我表弟在一家餐馆当厨师". A change rarely repeats the question's
 // words, but it names the thing or the value it changes; the older must hold a term of the question
-// and the newer be about the same one (a term of the question the older holds, or the speaker and
-// no one else), and facts read from both, if any, must share a slot.
+// and the newer be about the same one (a term of the question the older holds), and facts read
+// from both, if any, must share a slot. An older extracted fact is passed so only when the sentence
+// of change names its value — at least half of the value's terms that the question does not hold
+// ("Today was my first day at Stripe, I left Spotify" after `employer Spotify`, though it holds no
+// term of "Where do I work now?"; "我不喝咖啡了" after `drinks 咖啡`); naming its subject is not
+// enough ("We upgraded us-east; eu-west is unchanged" leaves eu-west's version alone).
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -112,6 +116,14 @@ struct CurrentFirstKey {
     return *changed_terms_;
   }
   mutable std::optional<std::vector<std::string>> changed_terms_;  // ChangedTerms()'s memo
+  // Claims: the content terms of the claim's value, sorted (null = none; events have none); read
+  // like the stance. Left to the caller.
+  std::function<std::vector<std::string>()> read_value_terms;
+  const std::vector<std::string>& ValueTerms() const {
+    if (!value_terms_) value_terms_ = read_value_terms ? read_value_terms() : std::vector<std::string>{};
+    return *value_terms_;
+  }
+  mutable std::optional<std::vector<std::string>> value_terms_;  // ValueTerms()'s memo
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its

@@ -289,5 +289,33 @@ TEST(CurrentFirstTest, AChangeNamingWhatTheOlderSaidPassesIt) {
   EXPECT_EQ(CurrentFirstOrder({fact, newer(text::NowStance::kChange, {"帕萨", "萨特"})}, q), (std::vector<size_t>{0, 1}));
 }
 
+// "Where do I work now?": `employer Spotify` (a claim), later "Today was my first day at Stripe, I
+// left Spotify last month" — its sentence of change names the fact's value, though it holds no
+// term of the question. Naming the subject alone, or half of the value less, does not pass a fact.
+TEST(CurrentFirstTest, AChangeNamingAFactsValuePassesIt) {
+  auto fact = [](std::vector<std::string> value) {
+    CurrentFirstKey k = Key(100, {"work"}, "user", "user|employer|");
+    k.read_value_terms = [value] { return value; };
+    return k;
+  };
+  auto newer = [](std::vector<std::string> changed) {
+    CurrentFirstKey k = Key(200, {});
+    k.read_stance = [] { return text::NowStance::kChange; };
+    k.read_changed_terms = [changed] { return changed; };
+    return k;
+  };
+  EXPECT_EQ(CurrentFirstOrder({fact({"spotify"}), newer({"day", "left", "spotify", "stripe"})}, Q(2)),
+            (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(CurrentFirstOrder({fact({"spotify"}), newer({"day", "stripe"})}, Q(2)), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CurrentFirstOrder({fact({"music", "spotify", "team", "recommend"}), newer({"spotify", "stripe"})}, Q(2)),
+            (std::vector<size_t>{0, 1}));
+  // Facts of another slot read from the newer: about something else.
+  CurrentFirstKey other = newer({"left", "spotify"});
+  other.read_facts = [] { return std::vector<std::string>{"user|lives_in|"}; };
+  CurrentFirstKey held = fact({"spotify"});
+  held.read_facts = [] { return std::vector<std::string>{"user|employer|"}; };
+  EXPECT_EQ(CurrentFirstOrder({held, other}, Q(2)), (std::vector<size_t>{0, 1}));
+}
+
 }  // namespace
 }  // namespace engram

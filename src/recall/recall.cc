@@ -173,6 +173,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
     key.read_terms = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };
+    if (item.type == "claim") key.read_value_terms = [&analyzer, &item] { return ContentTermsOf(analyzer, {item.value}); };
     if (ctx.change_sentences) {
       key.read_changed_terms = [&ctx, &item] { return ContentTermsOf(ctx.analyzer, ctx.change_sentences(StatementOf(item))); };
     }
