@@ -43,10 +43,15 @@ std::set<std::string> ChangedTerms(RecallContext& ctx, std::string_view text) {
 // a quarter of the shorter one's (long chat turns share a word by chance: "turtles" in "Yeah,
 // turtles are like zen masters! They always remind me to slow down…" and "Nate took my turtles to
 // the beach"; on LoCoMo dev any one shared term moved wrong turns first).
+// Two short statements (at most kShortStatement content terms each: "I bank with Chase, had the
+// account since college" and "Closed out everything at Chase and moved my money to Ally") are
+// about one thing when they share any term: a short statement's terms are all about its point.
 constexpr size_t kSharedQuarter = 4;
+constexpr size_t kShortStatement = 8;
 bool AboutOneThing(const std::set<std::string>& a, const std::set<std::string>& b) {
   size_t shared = 0;
   for (const std::string& term : a) shared += b.contains(term) ? 1 : 0;
+  if (shared > 0 && a.size() <= kShortStatement && b.size() <= kShortStatement) return true;
   return shared > 0 && kSharedQuarter * shared >= std::min(a.size(), b.size());
 }
 

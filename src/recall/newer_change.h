@@ -12,7 +12,8 @@
 // kNewerChangePool matches the first that is said by the same speaker, states a change
 // (RecallContext::now_stance, write/extraction/change_statement.h) and whose sentences stating
 // the change share content terms with the older statement (text::IsFunctionTerm: at least one,
-// and a quarter of the shorter one's), or are about a topic of the question that the older
+// and a quarter of the shorter one's; any one when both are short, at most 8 terms: "Stopped
+// seeing Okafor and went with a clinic near the office" changes "My dentist is Dr. Okafor"), or are about a topic of the question that the older
 // statement is about too (RecallContext::topics_of, data/lexicon/topics.tsv; the search then adds
 // that topic's words: "I've given up coffee completely, it's herbal tea for me now" changes "I
 // drink oat-milk lattes every morning" for "What do I drink in the morning?"), is its newer
