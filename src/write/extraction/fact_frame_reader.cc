@@ -457,6 +457,7 @@ class ClauseReader {
   // does a name that is nothing else.
   // The subject is then a thing, never a person ("Payments service is down": Payments).
   void NameTheThing(Subject* subject) {
+    subject->name = PurposeFirst(subject->name);
     const std::string& name = subject->name;
     for (const PhraseHit& hit : lex_.FindFacets(LowerBytes(name))) {
       const Facet* facet = lex_.FacetNoun(hit.phrase);
@@ -584,15 +585,27 @@ class ClauseReader {
     return true;
   }
 
-  // The name of a thing as a key: lower case, and a purpose after its head moved before it ("the
-  // Postgres cluster for billing" is "the billing Postgres cluster"; one or two words after "for").
-  std::string ThingKey(Span thing) const {
-    const std::string name = LowerBytes(Text(thing));
-    const size_t at = FindWord(name, "for");
-    if (at == std::string::npos || at == 0) return name;
-    const std::string head = name.substr(0, at - 1), purpose = name.substr(at + 4);
-    if (purpose.empty() || std::count(purpose.begin(), purpose.end(), ' ') > 1) return name;
-    return purpose + " " + head;
+  // The name of a thing as a key: lower case, its purpose or destination first (PurposeFirst).
+  std::string ThingKey(Span thing) const { return PurposeFirst(LowerBytes(Text(thing))); }
+
+  // An English thing's name with a purpose or destination after its head moved before it, as
+  // people also say it: "Postgres cluster for billing" is "billing Postgres cluster", "flight to
+  // Rome" is "Rome flight" (one or two words after a single "for" or "to", two words or fewer
+  // before it). Other names are returned as they are.
+  static std::string PurposeFirst(const std::string& name) {
+    const std::string low = LowerBytes(name);
+    for (std::string_view joint : {"for", "to"}) {
+      const size_t at = FindWord(low, joint);
+      if (at == std::string::npos || at == 0) continue;
+      if (at + joint.size() + 1 >= name.size()) return name;  // "the one I go to": nothing after it
+      const std::string head = name.substr(0, at - 1), tail = name.substr(at + joint.size() + 1);
+      if (tail.empty() || std::count(tail.begin(), tail.end(), ' ') > 1 || std::count(head.begin(), head.end(), ' ') > 1 ||
+          FindWord(LowerBytes(tail), "for") != std::string::npos || FindWord(LowerBytes(tail), "to") != std::string::npos) {
+        return name;
+      }
+      return tail + " " + head;
+    }
+    return name;
   }
 
   // A count of a thing's units right at `raw`'s start: a number and the noun it counts ("5 replicas
@@ -1320,8 +1333,11 @@ class ClauseReader {
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
     const bool part = lex_.FacetNoun(head) != nullptr;
-    if ((part && text.find(' ') == std::string_view::npos) || lex_.AttributeWord(LowerBytes(text)) != nullptr ||
-        opens_value) {
+    std::string bare = LowerBytes(text);  // "Home for me is Vancouver": the speaker's home
+    for (std::string_view mine : {" for me", " for us", " to me"}) {
+      if (bare.ends_with(mine)) bare.resize(bare.size() - mine.size());
+    }
+    if ((part && text.find(' ') == std::string_view::npos) || lex_.AttributeWord(bare) != nullptr || opens_value) {
       Subject unresolved;
       unresolved.end = i;
       return unresolved;
@@ -1514,7 +1530,11 @@ class ClauseReader {
       if (!NamesSubjectsAttribute(r.from, r.from + hit.begin, hit.phrase)) continue;
       r.word = lex_.AttributeWord(hit.phrase);
       if (!r.value) {
-        size_t after = SkipCopula(r.from + hit.end);
+        size_t word_end = r.from + hit.end;
+        for (std::string_view mine : {" for me", " for us", " to me"}) {  // "Home for me is Vancouver"
+          if (StartsWithAt(low_, word_end, mine)) word_end += mine.size();
+        }
+        size_t after = SkipCopula(word_end);
         if (after != std::string::npos) {
           r.value = TimeValue({after, clause_.end});  // "my birthday is May 8": a date stays the value
           if (!r.value) r.value = TrimValue({after, clause_.end});

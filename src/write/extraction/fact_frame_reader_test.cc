@@ -502,6 +502,18 @@ TEST(FactFrameReaderTest, OwnKinAndRelativesJobs) {
   }
 }
 
+// A thing named with its purpose or destination after its head is the one named with it before
+// ("the flight to Lisbon" is "the Lisbon flight"); an attribute word "for me" is the speaker's.
+TEST(FactFrameReaderTest, OneThingNamedTwoWays) {
+  ExpectOneFrame("The train to Lyon is at 7:40.", "Lyon train", "when", "7:40");
+  ExpectOneFrame("The Lyon train is at 8:10.", "Lyon train", "when", "8:10");
+  ExpectOneFrame("The standup for design is on Tuesday.", "design standup", "when", "Tuesday");
+  ExpectOneFrame("Home for me is Halifax these days.", "", "lives_in", "Halifax");
+  for (const std::string text : {"The one I listen to is great.", "The place we go to is closed.", "What it comes down to is money."}) {
+    Read(text);  // a joint that ends the name: no crash (it read past the name's end)
+  }
+}
+
 // A hedge ("might", "probably", 考虑) is a plan: it changes no current value.
 TEST(FactFrameReaderTest, AHedgeIsAPlan) {
   for (const std::string text : {"We might move standup to 11am.", "I might switch to light mode."}) {
