@@ -568,7 +568,9 @@ class ClauseReader {
     }
     if (!value) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
-    if (object.empty() && HoldsVerbOrJoint(thing)) return false;  // "Dana packed up and moved to Porto": Dana's
+    if (object.empty() && (HoldsVerbOrJoint(thing) || HoldsKindMarker(thing))) {
+      return false;  // "Dana packed up and moved to Porto": Dana's; "Thinking about maybe moving to Seattle": the speaker's
+    }
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
@@ -628,6 +630,16 @@ class ClauseReader {
     if (noun.size() > 3 && noun.ends_with("s") && !noun.ends_with("ss")) noun.pop_back();
     *unit = noun;
     return Span{i, e};
+  }
+
+  // A marker of a clause's kind inside a phrase taken as a thing ("thinking about maybe", "不打算"):
+  // it says how the clause is meant, and names no thing.
+  bool HoldsKindMarker(Span thing) const {
+    std::string_view text = low_.substr(thing.begin, thing.size());
+    for (std::string_view kind : {"uncertain", "plan", "hypothetical", "negated", "past", "quotation", "requirement"}) {
+      if (!lex_.FindMarkers(text, kind).empty()) return true;
+    }
+    return false;
   }
 
   // A verb form or a joint inside a phrase taken as a thing: it is a clause, not a noun phrase.
@@ -1641,7 +1653,8 @@ class ClauseReader {
         rules::TrimSpan(s_, {body, verb}),
         {"was", "got", "has", "have", "had", "been", "is", "are", "being", "just", "finally", "already", "again",
          "officially", "now", "be", "will", "get", "did", "didn't", "not", "never", "hasn't", "haven't", "won't",
-         "wasn't", "isn't", "doesn't", "does", "might", "may", "could", "should", "would", "to", "probably"});
+         "wasn't", "isn't", "doesn't", "does", "might", "may", "could", "should", "would", "to", "probably", "maybe",
+         "perhaps", "possibly", "likely"});
     for (const Token& t : AsciiTokens(s_, before.begin, before.end)) {  // "someone said the launch": the launch
       static const std::set<std::string, std::less<>> kDeterminers = {"the", "our", "my", "this", "that", "their", "his", "her", "your"};
       if (kDeterminers.count(LowerBytes(s_.substr(t.begin, t.end - t.begin))) > 0 && t.end < before.end) before.begin = t.end;

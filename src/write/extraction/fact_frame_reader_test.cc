@@ -472,6 +472,15 @@ TEST(FactFrameReaderTest, AThingsPlaceNameAndCount) {
       EXPECT_NE(f.attribute, "count") << text << " " << Describe({f});
     }
   }
+  // A hedge before the verb is the clause's kind, not part of a thing.
+  auto hedged = Read("Thinking about maybe moving to Austin next year.");
+  ASSERT_EQ(hedged.size(), 1u) << Describe(hedged);
+  EXPECT_EQ(hedged[0].subject_kind, FrameSubject::kSpeaker) << Describe(hedged);
+  EXPECT_EQ(hedged[0].kind, ClauseKind::kPlan);
+  auto maybe = Read("The wiki maybe moved to Notion.");
+  ASSERT_EQ(maybe.size(), 1u) << Describe(maybe);
+  EXPECT_EQ(maybe[0].subject, "wiki");
+  EXPECT_EQ(maybe[0].kind, ClauseKind::kPlan);
   auto denied = Read("We didn't migrate the wiki to Notion.");
   ASSERT_EQ(denied.size(), 1u) << Describe(denied);
   EXPECT_EQ(denied[0].kind, ClauseKind::kNegated);
