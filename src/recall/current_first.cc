@@ -76,6 +76,9 @@ bool OnAQuestionTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older
 bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
   if (older.held.empty() || !text::SaysAChange(newer.Stance())) return false;
   if (older.slot.empty() && !SharesATerm(newer.held, older.held)) return false;
+  // "My sister cancelled her Equinox membership" names the value of "My gym is Equinox", but it is
+  // her change.
+  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
   const std::vector<std::string>& changed = newer.ChangedTerms();
   auto beyond_question = [&](const std::vector<std::string>& terms) {
     std::vector<std::string> out;

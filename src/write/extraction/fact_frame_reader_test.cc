@@ -481,6 +481,28 @@ TEST(FactFrameReaderTest, AThingsPlaceNameAndCount) {
   ASSERT_EQ(maybe.size(), 1u) << Describe(maybe);
   EXPECT_EQ(maybe[0].subject, "wiki");
   EXPECT_EQ(maybe[0].kind, ClauseKind::kPlan);
+  // The review's readings: a time is no place, a person no thing, a judgement no job, hearsay no
+  // fact, a unit of time no count; "GB of RAM" is the RAM's count.
+  for (const std::string text : {"The dentist appointment moved to Thursday afternoon.", "Piano lessons moved to Wednesdays.",
+                                 "会议挪到了下午三点。", "Sam Lee moved to Ohio.", "The Hendersons moved to Phoenix.",
+                                 "The party is hosted by my aunt.", "My focus shifted to family.", "当前部署在阿里云。",
+                                 "I transferred $500 to savings.", "We almost migrated the payments service to GCP."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "location") << text << " " << Describe({f});
+  }
+  for (const std::string text : {"Mike Chen has 3 kids.", "The new hire has 10 years of experience.", "My project has 2 weeks left."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "count") << text << " " << Describe({f});
+  }
+  for (const std::string text : {"Mom is a terrible driver.", "Dad is a great cook.", "爸爸是个好司机。", "Dad was a teacher."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "job") << text << " " << Describe({f});
+  }
+  auto hearsay = Read("Bob thinks the docs site is hosted on Vercel.");
+  ASSERT_EQ(hearsay.size(), 1u) << Describe(hearsay);
+  EXPECT_EQ(hearsay[0].kind, ClauseKind::kQuotation);
+  auto ram = Read("My laptop has 16 GB of RAM.");
+  ASSERT_EQ(ram.size(), 1u) << Describe(ram);
+  EXPECT_EQ(ram[0].slot, "ram");
+  ExpectOneFrame("网关迁到上海机房以后延迟降了。", "网关", "location", "上海机房");
+  ExpectOneFrame("The dog was renamed to Biscuit by the kids.", "dog", "name", "Biscuit");
   auto denied = Read("We didn't migrate the wiki to Notion.");
   ASSERT_EQ(denied.size(), 1u) << Describe(denied);
   EXPECT_EQ(denied[0].kind, ClauseKind::kNegated);
