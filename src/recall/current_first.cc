@@ -150,7 +150,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
   if (ChangeOfTheTopic(newer, older, question)) return true;
-  if (older.slot.empty() && newer.held == older.held) return true;
+  if (older.slot.empty() && newer.held == older.held && !OtherFacts(newer.Facts(), older.Facts())) return true;
   // A statement of change words the thing its own way (see the header): it holds half of the
   // question's content terms or is about one of its topics. An extracted fact's slot
   // is narrower than its words ("eu-west" in "We upgraded us-east; eu-west is unchanged"): a
@@ -158,7 +158,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   if (!text::SaysAChange(newer.Stance())) return false;
   if (2 * newer.content_held < question.content && !OnAQuestionTopic(newer, older, question)) return false;
   if (older.slot.empty()) return SharesATerm(newer.held, older.held);
-  return newer.slot.empty() &&
+  return newer.slot.empty() && !OtherFacts(newer.Facts(), older.Facts()) &&
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());
 }
 

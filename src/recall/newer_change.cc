@@ -107,6 +107,16 @@ bool ChangesATopic(RecallContext& ctx, std::string_view text, const SharedAboutn
   return on_topic && speaker;
 }
 
+// True when `text` names someone through the speaker ("my sister", "我老公") whom neither the
+// question nor the older statement names: what it changes is theirs.
+bool NamesSomeoneElse(RecallContext& ctx, std::string_view text, const SharedAboutness& about) {
+  if (!ctx.topics_of) return false;
+  for (const std::string& topic : ctx.topics_of(text)) {
+    if (text::IsOtherPersonTopic(topic) && !std::binary_search(about.people.begin(), about.people.end(), topic)) return true;
+  }
+  return false;
+}
+
 // The single-valued facts `item` is or was read into: a claim's conflict key, an event's claims'.
 Result<std::vector<std::string>> FactsOf(RecallContext& ctx, const RecallItem& item) {
   if (item.type != "claim") return ctx.claims.ConflictKeysReadFrom(item.id);
@@ -196,6 +206,7 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
       if (!key.speaker.empty() && !newer.speaker.empty() && newer.speaker != key.speaker) continue;
       if (!text::SaysAChange(ctx.now_stance(item.text))) continue;
       if (!AboutOneThing(ChangedTerms(ctx, item.text), older_terms) && !ChangesATopic(ctx, item.text, about)) continue;
+      if (NamesSomeoneElse(ctx, item.text, about)) continue;  // "My sister cancelled her Equinox membership": hers
       auto other = OtherFacts(ctx, *older_facts, item);
       if (!other) return other.error();
       if (*other) continue;
