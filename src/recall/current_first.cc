@@ -79,7 +79,7 @@ bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& ol
   // "My sister cancelled her Equinox membership" names the value of "My gym is Equinox", but it is
   // her change.
   if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
-  const std::vector<std::string>& changed = newer.ChangedTerms();
+  const std::vector<std::string>& changed = newer.changed_terms();
   auto beyond_question = [&](const std::vector<std::string>& terms) {
     std::vector<std::string> out;
     std::copy_if(terms.begin(), terms.end(), std::back_inserter(out), [&](const std::string& t) {
@@ -87,7 +87,7 @@ bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& ol
     });
     return out;
   };
-  const std::vector<std::string> said = beyond_question(older.slot.empty() ? older.Terms() : older.ValueTerms());
+  const std::vector<std::string> said = beyond_question(older.slot.empty() ? older.terms() : older.value_terms());
   std::vector<std::string> named;
   std::set_intersection(changed.begin(), changed.end(), said.begin(), said.end(), std::back_inserter(named));
   const bool names_it = older.slot.empty() ? !named.empty() : !named.empty() && 2 * named.size() >= said.size();

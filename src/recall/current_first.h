@@ -61,6 +61,17 @@
 
 namespace engram {
 
+// A list of terms read at most once, when first asked for (a null reader reads none): most items
+// are never compared as the newer of two, so their words are never read.
+struct LazyTerms {
+  std::function<std::vector<std::string>()> read;
+  const std::vector<std::string>& operator()() const {
+    if (!memo) memo = read ? read() : std::vector<std::string>{};
+    return *memo;
+  }
+  mutable std::optional<std::vector<std::string>> memo;
+};
+
 // What current-first order knows of one recalled item.
 struct CurrentFirstKey {
   TimestampMs said_at = 0;        // when it was said (ms since the epoch, UTC)
@@ -101,29 +112,9 @@ struct CurrentFirstKey {
   }
   mutable std::optional<std::vector<std::string>> facts_;  // Facts()'s memo
   // The content terms of the words it was said in (StatementOf; text::IsFunctionTerm ones left
-  // out), sorted; read like the stance, only when compared (null = none). Left to the caller.
-  std::function<std::vector<std::string>()> read_terms;
-  const std::vector<std::string>& Terms() const {
-    if (!terms_) terms_ = read_terms ? read_terms() : std::vector<std::string>{};
-    return *terms_;
-  }
-  mutable std::optional<std::vector<std::string>> terms_;  // Terms()'s memo
-  // The content terms of its sentences that state a change (RecallContext::change_sentences),
-  // sorted; read like the stance (null = none). Left to the caller.
-  std::function<std::vector<std::string>()> read_changed_terms;
-  const std::vector<std::string>& ChangedTerms() const {
-    if (!changed_terms_) changed_terms_ = read_changed_terms ? read_changed_terms() : std::vector<std::string>{};
-    return *changed_terms_;
-  }
-  mutable std::optional<std::vector<std::string>> changed_terms_;  // ChangedTerms()'s memo
-  // Claims: the content terms of the claim's value, sorted (null = none; events have none); read
-  // like the stance. Left to the caller.
-  std::function<std::vector<std::string>()> read_value_terms;
-  const std::vector<std::string>& ValueTerms() const {
-    if (!value_terms_) value_terms_ = read_value_terms ? read_value_terms() : std::vector<std::string>{};
-    return *value_terms_;
-  }
-  mutable std::optional<std::vector<std::string>> value_terms_;  // ValueTerms()'s memo
+  // out); of its sentences that state a change (RecallContext::change_sentences); and, claims
+  // only, of the claim's value. Each sorted, read like the stance (LazyTerms). Left to the caller.
+  LazyTerms terms, changed_terms, value_terms;
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its

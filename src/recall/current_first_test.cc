@@ -265,13 +265,13 @@ namespace {
 TEST(CurrentFirstTest, AChangeNamingWhatTheOlderSaidPassesIt) {
   auto older = [] {
     CurrentFirstKey k = Key(100, {"老王"});
-    k.read_terms = [] { return std::vector<std::string>{"帕萨", "老王", "萨特", "白色"}; };
+    k.terms.read = [] { return std::vector<std::string>{"帕萨", "老王", "萨特", "白色"}; };
     return k;
   };
   auto newer = [](text::NowStance stance, std::vector<std::string> changed) {
     CurrentFirstKey k = Key(200, {"老王"});
     k.read_stance = [stance] { return stance; };
-    k.read_changed_terms = [changed] { return changed; };
+    k.changed_terms.read = [changed] { return changed; };
     return k;
   };
   const QuestionTermCount q = Q(5);  // the older does not answer by the question's terms alone
@@ -295,13 +295,13 @@ TEST(CurrentFirstTest, AChangeNamingWhatTheOlderSaidPassesIt) {
 TEST(CurrentFirstTest, AChangeNamingAFactsValuePassesIt) {
   auto fact = [](std::vector<std::string> value) {
     CurrentFirstKey k = Key(100, {"work"}, "user", "user|employer|");
-    k.read_value_terms = [value] { return value; };
+    k.value_terms.read = [value] { return value; };
     return k;
   };
   auto newer = [](std::vector<std::string> changed) {
     CurrentFirstKey k = Key(200, {});
     k.read_stance = [] { return text::NowStance::kChange; };
-    k.read_changed_terms = [changed] { return changed; };
+    k.changed_terms.read = [changed] { return changed; };
     return k;
   };
   EXPECT_EQ(CurrentFirstOrder({fact({"spotify"}), newer({"day", "left", "spotify", "stripe"})}, Q(2)),

@@ -172,10 +172,10 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     }
     if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
-    key.read_terms = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };
-    if (item.type == "claim") key.read_value_terms = [&analyzer, &item] { return ContentTermsOf(analyzer, {item.value}); };
+    key.terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };
+    if (item.type == "claim") key.value_terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {item.value}); };
     if (ctx.change_sentences) {
-      key.read_changed_terms = [&ctx, &item] { return ContentTermsOf(ctx.analyzer, ctx.change_sentences(StatementOf(item))); };
+      key.changed_terms.read = [&ctx, &item] { return ContentTermsOf(ctx.analyzer, ctx.change_sentences(StatementOf(item))); };
     }
     std::sort(key.held.begin(), key.held.end());
     key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());

@@ -511,21 +511,14 @@ TEST(FactFrameReaderTest, AThingsPlaceNameAndCount) {
 // A kin word said bare at a clause's start is the speaker's own relative, keyed as "my …" / "我…"
 // is; a relative's job is read as a person's; a word of the present after a kin word is no name.
 TEST(FactFrameReaderTest, OwnKinAndRelativesJobs) {
-  struct Case {
-    std::string text, subject, attribute, value;
-  };
-  for (const Case& c : std::vector<Case>{{"Grandpa moved to Tucson in March.", "my grandpa", "lives_in", "Tucson"},
-                                         {"My aunt is a pharmacist.", "My aunt", "job", "pharmacist"},
-                                         {"外婆现在住在苏州。", "我外婆", "lives_in", "苏州"},
-                                         {"我堂哥是律师。", "我堂哥", "job", "律师"},
-                                         {"堂哥现在是一名工程师。", "我堂哥", "job", "工程师"},
-                                         {"我妈目前在杭州上班。", "我妈", "employer", "杭州"}}) {
-    auto f = Read(c.text);
-    ASSERT_EQ(f.size(), 1u) << c.text << " " << Describe(f);
-    EXPECT_EQ(f[0].subject_kind, FrameSubject::kRelative) << c.text;
-    EXPECT_EQ(f[0].subject, c.subject) << c.text;
-    EXPECT_EQ(f[0].attribute, c.attribute) << c.text;
-    EXPECT_EQ(f[0].value, c.value) << c.text;
+  ExpectOneFrame("Grandpa moved to Tucson in March.", "my grandpa", "lives_in", "Tucson");
+  ExpectOneFrame("My aunt is a pharmacist.", "My aunt", "job", "pharmacist");
+  ExpectOneFrame("外婆现在住在苏州。", "我外婆", "lives_in", "苏州");
+  ExpectOneFrame("我堂哥是律师。", "我堂哥", "job", "律师");
+  ExpectOneFrame("堂哥现在是一名工程师。", "我堂哥", "job", "工程师");
+  ExpectOneFrame("我妈目前在杭州上班。", "我妈", "employer", "杭州");
+  for (const std::string text : {"Grandpa moved to Tucson in March.", "堂哥现在是一名工程师。"}) {
+    for (const FactFrame& f : Read(text)) EXPECT_EQ(f.subject_kind, FrameSubject::kRelative) << text;
   }
   // Lower case is no kin used as a name; a bare colleague is whose-unknown.
   for (const std::string text : {"grandpa sweaters are back in style.", "同事住在上海。"}) {
