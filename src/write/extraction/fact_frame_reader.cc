@@ -1112,6 +1112,7 @@ class ClauseReader {
       for (size_t len = 9; len >= 3; len -= 3) {  // the longer word first: 我男朋友, 我妹妹
         if (after + len <= clause_.end && lex_.IsRelation(s_.substr(after, len))) {
           if (std::optional<Subject> named = NameAfterRelation(after + len)) return *named;  // 我妹妹小梅住在杭州
+          if (std::optional<Subject> theirs = RelativesOwn(i, after + len)) return *theirs;
           return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, after + len - i)), after + len);
         }
       }
@@ -1119,6 +1120,7 @@ class ClauseReader {
       // words: 哥伦比亚).
       if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after && !KinWordGoesOn(kin)) {
         if (std::optional<Subject> named = NameAfterRelation(kin)) return *named;  // 我姐小梅住在杭州
+        if (std::optional<Subject> theirs = RelativesOwn(i, kin)) return *theirs;
         return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, kin - i)), kin);
       }
       if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…
@@ -1138,6 +1140,20 @@ class ClauseReader {
     return std::nullopt;
   }
 
+  // What a relative has, said with 的 after the relative (我舅舅的女儿, 我妹妹的公司): the relative's
+  // relative is a relative of its own, keyed by the whole phrase; anything else of theirs is no
+  // subject this grammar resolves (nullopt when no 的 follows the relative at `end`).
+  std::optional<Subject> RelativesOwn(size_t begin, size_t end) const {
+    if (!StartsWithAt(s_, end, "的")) return std::nullopt;
+    const size_t after = end + 3;
+    for (size_t len = 9; len >= 3; len -= 3) {
+      if (after + len <= clause_.end && lex_.IsRelation(s_.substr(after, len))) {
+        return Resolved(FrameSubject::kRelative, std::string(s_.substr(begin, after + len - begin)), after + len);
+      }
+    }
+    return Unresolvable(begin);
+  }
+
   // A short kin word that is the start of a longer word: 我哥们, 我姐夫, 我弟媳, 我哥伦比亚的朋友,
   // 我的妈呀, 我妈的朋友 (someone else).
   bool KinWordGoesOn(size_t at) const {
@@ -1154,6 +1170,11 @@ class ClauseReader {
       std::string_view name = s_.substr(at, len);
       if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
       if (MarkerEndAt(at, "discourse") > at || MarkerEndAt(at, "now") > at) break;  // 我姐现在在杭州: no name
+      bool particle = false;  // 我表哥从杭州搬到…, 我舅舅的女儿…: a preposition or 的, no name
+      for (std::string_view p : {"从", "在", "把", "被", "跟", "和", "给", "对", "去", "到", "的", "也", "又", "都", "就", "还"}) {
+        particle = particle || StartsWithAt(s_, at, p);
+      }
+      if (particle) break;
       size_t next = at + len;
       for (const Span& t : times_) {
         if (t.begin == next) next = t.end;  // 我妹妹小梅上周搬到了…: the time before the verb

@@ -517,6 +517,11 @@ TEST(FactFrameReaderTest, OwnKinAndRelativesJobs) {
   ExpectOneFrame("我堂哥是律师。", "我堂哥", "job", "律师");
   ExpectOneFrame("堂哥现在是一名工程师。", "我堂哥", "job", "工程师");
   ExpectOneFrame("我妈目前在杭州上班。", "我妈", "employer", "杭州");
+  // A preposition after the relative is no name; a relative's relative is their own subject; what
+  // else a relative has is no one's resolved here.
+  ExpectOneFrame("我表哥从杭州搬到深圳了。", "我表哥", "lives_in", "深圳");
+  ExpectOneFrame("我舅舅的女儿搬到上海了。", "我舅舅的女儿", "lives_in", "上海");
+  for (const FactFrame& f : Read("我妹妹的公司搬到上海了。")) EXPECT_NE(f.subject, "我妹妹") << Describe({f});
   for (const std::string text : {"Grandpa moved to Tucson in March.", "堂哥现在是一名工程师。"}) {
     for (const FactFrame& f : Read(text)) EXPECT_EQ(f.subject_kind, FrameSubject::kRelative) << text;
   }
