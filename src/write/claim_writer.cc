@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/ulid.h"
+#include "write/same_thing.h"
 #include "write/subject_resolution.h"
 #include "write/extraction/lexicon.h"
 
@@ -85,8 +86,9 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
 // "I moved to Tainan last month", said after "Mei lives in Taipei": a change dated before a value
 // whose start was never said (its valid_from is only when it was said) is newer news, not an older
 // value learnt late.
-bool ChangeReportedLate(const extraction::CandidateClaim& c, const Claim& old) {
-  return c.change && !c.time_phrase.empty() && old.time_phrase.empty();
+// `says_change`: the candidate was found to change it by other means (same_thing.h).
+bool ChangeReportedLate(const extraction::CandidateClaim& c, const Claim& old, bool says_change) {
+  return (c.change || says_change) && !c.time_phrase.empty() && old.time_phrase.empty();
 }
 
 }  // namespace
@@ -124,6 +126,17 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   // not said ("I've switched to green tea instead of coffee" continues the coffee habit).
   auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate, registry);
   if (!replaced) return Error(replaced.error());
+  // A change that names the thing an older statement was about, read into another attribute
+  // (same_thing.h), closes that statement.
+  bool same_thing = false;
+  if (replaced->empty()) {
+    auto older = SameThingClaim(store, in.namespace_id, *in.candidate, in.source_time, registry);
+    if (!older) return Error(older.error());
+    if (older->has_value()) {
+      replaced->push_back(std::move(**older));
+      same_thing = true;
+    }
+  }
   extraction::CandidateClaim adopted;
   if (!replaced->empty() && AttributeUnsaid(*in.candidate)) {
     adopted = *in.candidate;
@@ -244,7 +257,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       reason = AuthorityRank(claim.authority) < AuthorityRank(old.claim.authority) ? "weaker_source"
                                                                                     : "same_valid_time";
       claim.status = "disputed";
-    } else if (claim.valid_from < old.claim.valid_from && !ChangeReportedLate(c, old.claim)) {
+    } else if (claim.valid_from < old.claim.valid_from && !ChangeReportedLate(c, old.claim, same_thing)) {
       // An older fact learnt late: it was true before the current one; it never was current here.
       // It lasted until the next value in valid time — the current one, or an older value that
       // followed it and was itself superseded later.
@@ -269,7 +282,10 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   if (claim.status == "disputed") to_close.clear();
   if (claim.status == "active" && !to_close.empty()) {
     decision = kDecisionSuperseded;
-    reason = c.correction ? "correction" : !c.replaces_value.empty() ? "replaced_value" : "newer_value";
+    reason = c.correction                ? "correction"
+             : !c.replaces_value.empty() ? "replaced_value"
+             : same_thing                ? "same_thing"
+                                         : "newer_value";
     claim.supersedes_id = to_close.front()->claim.id;
     for (const sqlite::StoredClaim* old : to_close) {
       ENGRAM_RETURN_IF_ERROR(store.MarkSuperseded(old->seq, claim.id, claim.valid_from, in.now));

@@ -71,6 +71,11 @@ class ClaimWriterTest : public ::testing::Test {
     c.value = value;
     c.text = "Lin " + predicate + " " + value;
     c.scope = "identity";
+    return WriteCandidate(i, c);
+  }
+
+  // `c`, said at kT0 + i s.
+  Result<ClaimWriteOutcome> WriteCandidate(int i, extraction::CandidateClaim c) {
     c.source_events = {0};
     ClaimWriteInput in;
     in.namespace_id = namespace_id_;
@@ -235,6 +240,74 @@ TEST_F(ClaimWriterTest, NearCopyOfMatchesIsNearCopy) {
     for (const char* b : {"Paris", "paris", "Leica M6", "a Leica M7", "吃寿司 (p6", "version 1.3", ""}) {
       EXPECT_EQ(fixed.Matches(b), IsNearCopy(a, b)) << a << " / " << b;
     }
+  }
+}
+
+// A statement of `subject` kept whole (`explicit_memory`: the grammar read nothing from it).
+extraction::CandidateClaim Statement(const std::string& subject, const std::string& text) {
+  extraction::CandidateClaim c;
+  c.subject = subject;
+  c.predicate = "explicit_memory";
+  c.value = text;
+  c.text = text;
+  c.evidence_span = text;
+  c.scope = "explicit";
+  return c;
+}
+
+// An act of the speaker's read from `evidence` ("did": "swapped out the printer").
+extraction::CandidateClaim Act(const std::string& value, const std::string& evidence) {
+  extraction::CandidateClaim c = Statement("Lin", value);
+  c.predicate = "did";
+  c.evidence_span = evidence;
+  c.scope = "activity";
+  return c;
+}
+
+// Issue 16 (write/same_thing.h): a change naming the thing an older statement was about closes
+// it, whichever attributes the grammar read the two into; the older stays as history.
+TEST_F(ClaimWriterTest, AChangeNamingTheThingClosesTheOlderStatement) {
+  ASSERT_TRUE(WriteCandidate(1, Statement("Lin", "The hallway printer is a Brother HL-L2350.")).has_value());
+  auto out = WriteCandidate(2, Act("swapped out the hallway printer for an HP LaserJet",
+                                   "We swapped out the hallway printer for an HP LaserJet last week."));
+  ASSERT_TRUE(out.has_value()) << out.error().ToString();
+  EXPECT_EQ(out->decision, kDecisionSuperseded);
+  EXPECT_EQ(out->superseded, 1);
+  auto current = claims_->CurrentBySubject(namespace_id_, "Lin");
+  ASSERT_TRUE(current.has_value());
+  ASSERT_EQ(current->size(), 1u);
+  EXPECT_EQ(current->front().claim.predicate, "did");
+}
+
+// What does not change an older statement, each against a fresh one: no word of change, a
+// restatement, a plan, a state said with its end, another subject, a temporary change of the usual,
+// and an act never closed by shared words (what someone is doing: several at once).
+TEST_F(ClaimWriterTest, WhatDoesNotCloseTheOlderStatement) {
+  struct Case {
+    extraction::CandidateClaim older, newer;
+  };
+  auto planned = Act("moving the hallway printer to Canon", "We might move the hallway printer to Canon.");
+  planned.qualifiers = {extraction::kQualPlanned};
+  extraction::CandidateClaim doing = Statement("Lin", "doing a lot of watercolor painting");
+  doing.predicate = "doing";
+  const Case cases[] = {
+      {Statement("Lin", "The hallway printer is a Brother."), Act("printed on the hallway printer", "I printed the tickets on the hallway printer.")},
+      {Statement("Lin", "The hallway printer is a Brother."), Act("switched the hallway printer to a Brother", "I switched the hallway printer to a Brother.")},
+      {Statement("Lin", "The hallway printer is a Brother."), planned},
+      {Statement("Lin", "My email is lin@example.com."), Act("switched email to lin.trip@example.com", "For the next few days I switched email to lin.trip@example.com.")},
+      {Statement("Lin", "The hallway printer is a Brother."), Statement("Mei", "Mei's hallway printer is now a Canon.")},
+      {Statement("Lin", "I usually park on level 2."), Act("switched parking to level 5", "For a while I switched parking to level 5.")},
+      {doing, Act("switched from painting to pottery classes", "I just switched painting for pottery classes.")},
+  };
+  int i = 10;
+  for (const Case& c : cases) {
+    ASSERT_OK(db_->WriteTransaction([&]() -> Status {
+      return db_->Exec("UPDATE claims SET status = 'archived' WHERE status = 'active'");
+    }));
+    ASSERT_TRUE(WriteCandidate(i++, c.older).has_value());
+    auto out = WriteCandidate(i++, c.newer);
+    ASSERT_TRUE(out.has_value()) << out.error().ToString();
+    EXPECT_EQ(out->superseded, 0) << c.older.value << " / " << c.newer.evidence_span;
   }
 }
 

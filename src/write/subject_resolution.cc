@@ -52,17 +52,13 @@ extraction::CandidateClaim Adopt(const extraction::CandidateClaim& c, const Clai
   return out;
 }
 
-// An attribute only things have: one whose slots are told apart by a thing's parts
-// (data/lexicon/attributes.tsv: version, state, service_health, ...), or where a thing is and when
-// and how many of a unit it has (location, when, count: a person has lives_in, no time of their
-// own, and no count read).
+}  // namespace
+
 bool IsThingAttribute(const std::string& predicate) {
   if (predicate == "location" || predicate == "when" || predicate == "count") return true;
   const extraction::AttributeInfo* info = extraction::Lexicon::Get().Attribute(predicate);
   return info != nullptr && !info->facets.empty();
 }
-
-}  // namespace
 
 bool NamesPartOf(std::string_view part, std::string_view whole) {
   if (part.empty() || part.size() >= whole.size()) return false;

@@ -34,6 +34,12 @@ Result<extraction::CandidateClaim> ResolveSubject(sqlite::ClaimStore& store, int
                                                   const extraction::CandidateClaim& candidate,
                                                   const PredicateRegistry& registry);
 
+// True for an attribute only things have: one whose slots are told apart by a thing's parts
+// (data/lexicon/attributes.tsv: version, state, service_health, ...), or where a thing is and when
+// and how many of a unit it has (location, when, count: a person has lives_in, no time of their
+// own, and no count read).
+bool IsThingAttribute(const std::string& predicate);
+
 // True when `part`'s words (ASCII case-insensitive; a Han name by substring) appear in `whole`
 // in order and contiguous, and `part` is shorter: "VPN" in "VPN gateway", "search" in "search
 // cluster", "订单" in "订单服务"; not "VPN" in "VPNs".

@@ -175,6 +175,14 @@ Result<std::vector<StoredClaim>> ClaimStore::CurrentBySubject(int64_t ns, std::s
   return ReadAll(**st);
 }
 
+Result<std::vector<StoredClaim>> ClaimStore::RecentCurrentBySubject(int64_t ns, std::string_view subject, int limit) {
+  static const std::string kSql = CurrentByKeySql("claims_current_subject", "subject") + " DESC LIMIT ?";
+  auto st = db_.Cached(kSql);
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, ns).Bind(2, subject).Bind(3, static_cast<int64_t>(limit));
+  return ReadAll(**st);
+}
+
 Result<std::vector<StoredClaim>> ClaimStore::RecentCurrent(int64_t ns, int limit) {
   auto st = db_.Cached(std::string(kClaimColumns) +
                        "WHERE c.namespace_id = ? AND c.status IN ('active','disputed') ORDER BY c.seq DESC LIMIT ?");

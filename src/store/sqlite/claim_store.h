@@ -76,6 +76,10 @@ class ClaimStore {
   Result<StoredClaim> BySeq(int64_t seq);
   // Current (active or disputed) claims about `subject` (exact), oldest first.
   Result<std::vector<StoredClaim>> CurrentBySubject(int64_t namespace_id, std::string_view subject);
+  // The `limit` most recently recorded current claims about `subject` (exact), newest first: read
+  // backwards along the subject's index, so the cost does not grow with the subject's history
+  // (write/same_thing.h). Errors: from SQLite.
+  Result<std::vector<StoredClaim>> RecentCurrentBySubject(int64_t namespace_id, std::string_view subject, int limit);
   // The namespace's `limit` most recently recorded current (active or disputed) claims, newest
   // first (the claim a bare correction corrects).
   Result<std::vector<StoredClaim>> RecentCurrent(int64_t namespace_id, int limit);

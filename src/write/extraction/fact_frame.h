@@ -52,6 +52,7 @@ struct FactFrame {
   std::vector<std::pair<std::string, std::string>> coordinates;
   bool negated = false;     // the fact is denied or ended ("sold", "no longer", "不再")
   bool temporary = false;   // "for a while", "暂时"
+  bool usual = false;       // "usually", "平时": the claim is qualified habitual
   bool correction = false;  // "actually", "不对": supersedes with the correction as its reason
   // A thing's attribute said with no thing named ("bumped it to 3.12", "现在是 1.29"): the claim
   // writer resolves the subject against what was said before (CandidateClaim::subject_unsaid).

@@ -317,6 +317,7 @@ class ClauseReader {
     // "for a while", 暂时; and a state bounded by a short span ("for a few days", 这几天).
     temporary_ = !lex_.FindMarkers(text, "temporary").empty() || !lex_.FindMarkers(text, "bounded").empty();
     ended_ = !lex_.FindMarkers(text, "ended").empty();
+    usual_ = !lex_.FindMarkers(text, "usual").empty();
     for (const auto& [name, kind] : kOrder) {
       if (name == "uncertain" ? Hedged(text) : HasMarkerOutsideNouns(text, name)) {
         kind_ = kind;
@@ -932,6 +933,7 @@ class ClauseReader {
     std::sort(f->coordinates.begin(), f->coordinates.end());
     f->coordinates.erase(std::unique(f->coordinates.begin(), f->coordinates.end()), f->coordinates.end());
     f->temporary = temporary_;
+    f->usual = usual_;
     f->correction = correction_;
   }
 
@@ -2415,7 +2417,7 @@ class ClauseReader {
   const std::vector<Span>& times_;
   const Lexicon& lex_;
   ClauseKind kind_ = ClauseKind::kFact;
-  bool correction_ = false, temporary_ = false, ended_ = false, hedged_ = false;
+  bool correction_ = false, temporary_ = false, usual_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
@@ -2456,6 +2458,7 @@ bool Corrects(std::string_view content, size_t body, Span clause, const std::opt
   corrected.correction = true;
   corrected.negated = false;
   corrected.temporary = false;
+  corrected.usual = false;
   corrected.replaces = last->value;
   corrected.value = std::string(rules::SpanText(content, value));
   corrected.value_begin = value.begin;

@@ -653,6 +653,29 @@ TEST(FactFrameReaderTest, ReviewedReadingsOfSession21) {
 
 // A state bounded by a short span (markers `bounded`: "for a few days", 这几天) is temporary, as
 // one said "for a while" or 暂时 is.
+// A phrase of time before the subject is no subject ("For now I'm working at…"), and the frame
+// stays temporary.
+TEST(FactFrameReaderTest, APhraseOfTimeOpeningTheClauseIsNoSubject) {
+  for (const std::string text : {"For now I'm working at the York office.", "For a while I'm working at the York office."}) {
+    ExpectOneFrame(text, "", "employer", "York office");
+    EXPECT_TRUE(Read(text)[0].temporary) << text;
+  }
+  ExpectOneFrame("At the moment Mei lives in Oslo.", "Mei", "lives_in", "Oslo");
+}
+
+// A clause with a word of the usual ("usually", 平时) is said of the usual: its frame says so, and
+// its claim is qualified habitual (write/same_thing.h keeps it through a temporary change).
+TEST(FactFrameReaderTest, TheUsualIsMarked) {
+  for (const std::string text : {"I normally work at the Leeds office.", "我平时在徐汇的办公室上班。"}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_TRUE(f[0].usual) << text;
+  }
+  auto plain = Read("I work at the Leeds office.");
+  ASSERT_EQ(plain.size(), 1u) << Describe(plain);
+  EXPECT_FALSE(plain[0].usual);
+}
+
 TEST(FactFrameReaderTest, AStateForAFewDaysIsTemporary) {
   for (const std::string text : {"I'm using Vim for a few days while my laptop is in repair.", "这几天我住在酒店。"}) {
     auto f = Read(text);

@@ -66,6 +66,7 @@ CandidateClaim FrameToCandidate(const FactFrame& f, const std::string& speaker, 
   c.qualifiers = KindQualifiers(f.kind);
   if (f.negated) c.qualifiers.push_back(kQualNegated);
   if (f.temporary) c.qualifiers.push_back(kQualTemporary);
+  if (f.usual && !f.temporary) c.qualifiers.push_back(kQualHabitual);
   std::string where;
   for (const auto& [key, value] : f.coordinates) {
     c.qualifiers.push_back(key + kCoordinateSeparator + value);

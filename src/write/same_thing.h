@@ -1,0 +1,56 @@
+// write/same_thing.h — the older current claim a newer statement of change is about when the
+// grammar read the two into different attributes (issue 16). "I'm on the Basic plan for my cloud
+// storage" (a free statement) and "Upgraded my cloud storage to Premium" (an act), "I work at
+// Spotify on the recommendations team" (employer) and "Today was my first day at Stripe, I left
+// Spotify last month", 家里宽带是100兆的 and 前几天把宽带升到了500兆: no slot of the lexicon holds both, yet the
+// newer names the thing the older was about and says it changed. A careful reader keeps the older
+// as history, not as the current state; so does this.
+//
+// The newer candidate must:
+// * state a current value (claim_identity.h StatesCurrentValue: no plan, wish, report, past,
+//   requirement or denial) and say a change: read as one by the fact frame (a change or a
+//   correction), or its evidence holds a sentence of change, lasting or temporary
+//   (extraction/change_statement.h ChangeSentences);
+// * name no value it replaces (that case is the writer's ReplacedClaims).
+// The older claim must:
+// * be a current, affirmed claim of the same subject, said strictly before (valid time);
+// * state a value a change can end: a free statement (`explicit_memory`, kept whole when the
+//   grammar read nothing from it), a single-valued attribute (PredicateRegistry), or what the
+//   speaker uses or prefers — not an act (did, started, joined), nor what someone is doing or does
+//   by habit: in conversation those are activities, several at once (on LoCoMo, closing them by
+//   shared words closed "doing: watching movies" with "started on a book");
+// * share with the newer's evidence at least one content term (text::Analyzer query terms that
+//   are no function terms, text/stopwords.h) beyond the subject's own words;
+// * differ from it: the newer's value has a term the older does not hold, and the older's value
+//   has a term the newer's evidence does not hold (a restatement closes nothing).
+// * not say how things usually are (a habit, qualified habitual, or with "usually", 平时) when the
+//   newer says its value lasts a while only ("This week I'm working from the London office"): a
+//   temporary change leaves the usual current, and recall answers "which office do I normally work
+//   from?" with it.
+// Of several, the one sharing the most terms wins, the newest on a tie.
+//
+// Thread safety: as ClaimStore (one connection, one thread); the analyzer is one per thread.
+#ifndef ENGRAM_WRITE_SAME_THING_H_
+#define ENGRAM_WRITE_SAME_THING_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "engram/status.h"
+#include "engram/types.h"
+#include "store/sqlite/claim_store.h"
+#include "write/claim_identity.h"
+#include "write/extraction/extractor.h"
+
+namespace engram {
+
+// The older claim `candidate` changes (above), said before `said_at` (ms since the epoch, valid
+// time of the candidate's first source event), single-valued attributes as `registry` says; nullopt when there is none or the candidate says no
+// change. Errors: from SQLite.
+Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& store, int64_t namespace_id,
+                                                          const extraction::CandidateClaim& candidate,
+                                                          TimestampMs said_at, const PredicateRegistry& registry);
+
+}  // namespace engram
+
+#endif  // ENGRAM_WRITE_SAME_THING_H_
