@@ -105,8 +105,9 @@ bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence)
   if (!StatesCurrentValue(c) || !c.replaces_value.empty()) return false;
   // A state said with its end ("for the next few days, reach me at 555-0199", 这几天) is how things
   // stand for that span, not a new value (text/now_stance.h kBounded).
-  if (extraction::ReadNowStance(evidence) == text::NowStance::kBounded) return false;
-  return c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
+  const text::NowStance stance = extraction::ReadNowStance(evidence);
+  if (stance == text::NowStance::kBounded) return false;
+  return c.change || c.correction || text::SaysAChange(stance);
 }
 
 }  // namespace
