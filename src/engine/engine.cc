@@ -471,6 +471,10 @@ class EngineImpl final : public Engine {
     } else {
       auto extracted = rules_->Extract({row->event});
       if (extracted) candidates = std::move(*extracted);
+      // A text remembered is kept whole when the grammar read nothing from it: as explicit_memory,
+      // which also changes an older claim about the same thing (write/same_thing.h), so the
+      // extractor's statement kept only as a successor is not needed beside it.
+      std::erase_if(candidates, [](const extraction::CandidateClaim& c) { return c.successor_only; });
       if (candidates.empty()) {
         extraction::CandidateClaim c;
         c.subject = subject_default;

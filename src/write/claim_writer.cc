@@ -137,8 +137,14 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       same_thing = true;
     }
   }
+  if (in.candidate->successor_only && replaced->empty()) {
+    ENGRAM_RETURN_IF_ERROR(Record(store, in, std::nullopt, "rejected", "changes_nothing", ""));
+    return ClaimWriteOutcome{kDecisionChangesNothing, Claim{}, 0};
+  }
   extraction::CandidateClaim adopted;
-  if (!replaced->empty() && AttributeUnsaid(*in.candidate)) {
+  // (Only a value named as replaced says which attribute: a change of the same thing may be of
+  // another attribute of it.)
+  if (!replaced->empty() && !same_thing && AttributeUnsaid(*in.candidate)) {
     adopted = *in.candidate;
     const Claim& old = replaced->front().claim;
     if (in.candidate->correction) {  // a bare correction is about what it corrects

@@ -28,6 +28,9 @@ inline constexpr const char* kDecisionBackfill = "backfill";      // an older fa
 // The fact was forgotten (a tombstone of the namespace has its fact hash): nothing stored, the
 // outcome's claim is empty. Unforget lifts it (docs/forget.md).
 inline constexpr const char* kDecisionForgotten = "rejected:forgotten";
+// A statement of change kept only as a successor (CandidateClaim::successor_only) that changes no
+// older claim: nothing stored.
+inline constexpr const char* kDecisionChangesNothing = "rejected:changes_nothing";
 
 struct ClaimWriteOutcome {
   std::string decision;  // one of the codes above

@@ -269,7 +269,7 @@ extraction::CandidateClaim Act(const std::string& value, const std::string& evid
 TEST_F(ClaimWriterTest, AChangeNamingTheThingClosesTheOlderStatement) {
   ASSERT_TRUE(WriteCandidate(1, Statement("Lin", "The hallway printer is a Brother HL-L2350.")).has_value());
   auto out = WriteCandidate(2, Act("swapped out the hallway printer for an HP LaserJet",
-                                   "We swapped out the hallway printer for an HP LaserJet last week."));
+                                   "We swapped out the hallway printer for an HP LaserJet."));
   ASSERT_TRUE(out.has_value()) << out.error().ToString();
   EXPECT_EQ(out->decision, kDecisionSuperseded);
   EXPECT_EQ(out->superseded, 1);

@@ -261,7 +261,7 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
     in.now = now;
     auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
     if (!outcome) return outcome.error();
-    if (outcome->decision == kDecisionForgotten) {
+    if (outcome->decision == kDecisionForgotten || outcome->decision == kDecisionChangesNothing) {
       delta->candidates_rejected += 1;
       continue;
     }

@@ -10,21 +10,26 @@
 #include "text/analyzer.h"
 #include "text/query_intent.h"
 #include "text/stopwords.h"
+#include "text/time_expression.h"
 #include "write/claim_identity.h"
+#include "text/person_topic.h"
 #include "write/extraction/change_statement.h"
+#include "write/extraction/rule_sentences.h"
+#include "write/extraction/statement_topics.h"
 #include "write/subject_resolution.h"
+#include "write/thing_phrase.h"
 
 namespace engram {
 namespace {
 
 using Terms = std::set<std::string>;
 
-// True when `h` states a value a change can end: a free statement (`explicit_memory`, kept whole
-// when the grammar read nothing from it), a single-valued attribute (PredicateRegistry), or what
+// True when `h` states a value a change can end: a free statement (`explicit_memory` or
+// `statement`, kept whole when the grammar read nothing from it), a single-valued attribute (PredicateRegistry), or what
 // the speaker uses or prefers. Acts (did, started, joined) and what someone is doing or does by
 // habit are not closed by shared words: in conversation they are activities, several at once.
 bool Closable(const Claim& h, const PredicateRegistry& registry) {
-  return h.predicate == "explicit_memory" || h.predicate == "uses" || h.predicate == "prefers" ||
+  return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement || h.predicate == "uses" || h.predicate == "prefers" ||
          registry.IsSingleValued(h.predicate, h.slot);
 }
 
@@ -55,17 +60,22 @@ bool HasTermOutside(const Terms& terms, const Terms& outside) {
 constexpr int kOwnLookback = 200;
 constexpr int kThingLookback = 50;
 
-// The current claims change `c` said at `said_at` may end (same_thing.h): its subject's own, and,
-// unless `c` is itself about a thing, things' ("the team chat is on Slack", 办的健身卡是乐刻的);
-// affirmed, said before, closable.
+// True when `c` states a thing's attribute (a copula's, or one only things have): its subject is
+// a thing's name, not a person's.
+bool AboutAThing(const extraction::CandidateClaim& c) { return c.predicate == "is" || IsThingAttribute(c.predicate); }
+
+bool FreeStatement(const Claim& h) {
+  return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement;
+}
+
+// The current claims change `c` said at `said_at` may end (same_thing.h), affirmed, said before,
+// closable. Of a person's change: the person's own, and things' ("the team chat is on Slack",
+// 办的健身卡是乐刻的). Of a thing's change: the free statements that may name it ("The team chat is
+// on Slack" kept whole, then "The team chat moved to Discord"); its other attributes are other
+// facts, and another thing's are another's ("We upgraded us-east to kubernetes 1.29").
 Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, int64_t namespace_id,
                                                     const extraction::CandidateClaim& c, TimestampMs said_at,
                                                     const PredicateRegistry& registry) {
-  const std::string& subject = c.subject;
-  auto own = store.RecentCurrentBySubject(namespace_id, subject, kOwnLookback);
-  if (!own) return Error(own.error());
-  auto recent = store.RecentCurrent(namespace_id, kThingLookback);
-  if (!recent) return Error(recent.error());
   std::vector<sqlite::StoredClaim> out;
   auto keep = [&](sqlite::StoredClaim& held) {
     const Claim& h = held.claim;
@@ -73,11 +83,19 @@ Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, 
     if (std::any_of(out.begin(), out.end(), [&](const sqlite::StoredClaim& o) { return o.seq == held.seq; })) return;
     out.push_back(std::move(held));
   };
+  auto recent = store.RecentCurrent(namespace_id, kThingLookback);
+  if (!recent) return Error(recent.error());
+  if (AboutAThing(c)) {
+    for (sqlite::StoredClaim& held : *recent) {
+      if (FreeStatement(held.claim)) keep(held);
+    }
+    return out;
+  }
+  auto own = store.RecentCurrentBySubject(namespace_id, c.subject, kOwnLookback);
+  if (!own) return Error(own.error());
   for (sqlite::StoredClaim& held : *own) keep(held);
-  // A thing's change ("We upgraded us-east to kubernetes 1.29") is its own, not another thing's.
-  if (c.predicate == "is" || IsThingAttribute(c.predicate)) return out;
   for (sqlite::StoredClaim& held : *recent) {
-    if (held.claim.subject != subject && (held.claim.predicate == "is" || IsThingAttribute(held.claim.predicate))) {
+    if (held.claim.subject != c.subject && (held.claim.predicate == "is" || IsThingAttribute(held.claim.predicate))) {
       keep(held);
     }
   }
@@ -98,6 +116,73 @@ bool SaysTheUsual(const Claim& h) {
   const auto& q = h.qualifiers;
   return h.predicate == "habit" || std::find(q.begin(), q.end(), extraction::kQualHabitual) != q.end() ||
          text::AsksAboutTheUsual(h.text);
+}
+
+// `evidence` without its clauses (between , ; 。，；！？ and ". ") that restate a value ("still",
+// "unchanged", 还是, 仍然, 依然, 照旧, 不变): "Changed my router, internet is still 100 Mbps" changes
+// the router only.
+std::string WithoutRestatements(std::string_view evidence) {
+  static constexpr std::string_view kMarks[] = {",", ";", "!", "?", ". ", "，", "；", "。", "！", "？"};
+  static constexpr std::string_view kStill[] = {"still", "unchanged", "还是", "仍然", "依然", "照旧", "不变"};
+  std::string out;
+  size_t begin = 0;
+  while (begin < evidence.size()) {
+    size_t end = evidence.size(), mark = 0;
+    for (std::string_view m : kMarks) {
+      const size_t at = evidence.find(m, begin);
+      if (at != std::string_view::npos && at < end) end = at, mark = m.size();
+    }
+    const std::string_view clause = evidence.substr(begin, end - begin);
+    const std::string lowered = extraction::rules::LowerAscii(clause);
+    if (std::none_of(std::begin(kStill), std::end(kStill),
+                     [&](std::string_view w) { return lowered.find(w) != std::string::npos; })) {
+      out.append(evidence.substr(begin, end + mark - begin));
+    }
+    begin = end + mark;
+  }
+  return out;
+}
+
+// True when `evidence`, said at `said_at`, dates what it tells before `h` was said ("In 2015 I
+// changed my email"): an older story, not a change of it.
+bool ToldAsEarlier(std::string_view evidence, TimestampMs said_at, const Claim& h) {
+  for (const text::TimeMention& m : text::FindTimeMentions(evidence, said_at, 0)) {
+    if (m.end <= h.valid_from) return true;
+  }
+  return false;
+}
+
+// The people `text` names through the speaker (extraction/statement_topics.h: "person:wife"),
+// sorted.
+std::vector<std::string> PeopleNamed(std::string_view text) {
+  std::vector<std::string> people;
+  for (std::string& topic : extraction::StatementTopics(text)) {
+    if (text::IsOtherPersonTopic(topic)) people.push_back(std::move(topic));
+  }
+  return people;
+}
+
+// True when the newer statement names someone through the speaker whom the older does not: it is
+// their change ("My wife switched her car to a Tesla"), not the speaker's.
+bool NamesSomeoneElse(const std::vector<std::string>& newer_people, std::string_view older_text) {
+  if (newer_people.empty()) return false;
+  const std::vector<std::string> older = PeopleNamed(older_text);
+  return std::any_of(newer_people.begin(), newer_people.end(),
+                     [&](const std::string& p) { return !std::binary_search(older.begin(), older.end(), p); });
+}
+
+// True when `clause` speaks of a third person's thing (his, her, their, 他的, 她的) and `older` does
+// not.
+bool SaysTheirs(std::string_view clause, std::string_view older) {
+  static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", "他的", "她的", "他们的", "她们的"};
+  const std::string a = " " + extraction::rules::LowerAscii(clause) + " ", b = " " + extraction::rules::LowerAscii(older) + " ";
+  return std::any_of(std::begin(kTheirs), std::end(kTheirs), [&](std::string_view w) {
+    return a.find(w) != std::string::npos && b.find(w) == std::string::npos;
+  });
+}
+
+bool HasHan(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
 }
 
 // True when the candidate says a change of the current state (same_thing.h).
@@ -127,26 +212,28 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   said.insert(new_value.begin(), new_value.end());
   for (const std::string& t : subject) said.erase(t);
   if (said.empty() || new_value.empty()) return std::optional<sqlite::StoredClaim>();
+  // A person's name is no thing they share with what they said before; a thing's name is.
+  const Terms ignored = AboutAThing(c) ? Terms{} : subject;
+  const std::string clause = WithoutRestatements(evidence);
+  const ThingPhrases newer = ReadThingPhrases(*analyzer, clause, ignored);
+  const std::vector<std::string> newer_people = PeopleNamed(evidence);
 
   const bool temporary = SaysATemporaryValue(c, evidence);
   auto olders = OlderStates(store, namespace_id, c, said_at, registry);
   if (!olders) return Error(olders.error());
   std::optional<sqlite::StoredClaim> best;
-  size_t best_shared = 0;
   for (sqlite::StoredClaim& held : *olders) {
     const Claim& h = held.claim;
     if (temporary && SaysTheUsual(h)) continue;  // the usual stays the usual
+    // "my wife switched her car", "the neighbors changed their kitchen lights"
+    if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(clause, h.text)) continue;
+    if (ToldAsEarlier(evidence, said_at, h)) continue;
+    // Its statement, without the subject's own name (a thing's name is what it is about).
+    const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
+    if (!NameTheSameThing(newer, older) && !(HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text))) continue;
     const Terms older_value = ContentTerms(*analyzer, h.value);
-    // Its verbatim words: the slot and the value, and a thing's name.
-    Terms older = ContentTerms(*analyzer, h.subject == c.subject ? h.slot : h.slot + " " + h.subject);
-    older.insert(older_value.begin(), older_value.end());
-    const size_t shared = static_cast<size_t>(
-        std::count_if(said.begin(), said.end(), [&](const std::string& t) { return older.count(t) > 0; }));
-    if (shared == 0 || !HasTermOutside(new_value, older) || !HasTermOutside(older_value, said)) continue;
-    if (shared > best_shared || (shared == best_shared && best && h.valid_from > best->claim.valid_from)) {
-      best_shared = shared;
-      best = std::move(held);
-    }
+    if (!HasTermOutside(new_value, older.terms) || !HasTermOutside(older_value, said)) continue;
+    if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);
   }
   return best;
 }

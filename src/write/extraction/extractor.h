@@ -39,6 +39,11 @@ inline constexpr const char* kScopes[] = {"identity", "preference", "possession"
 //   habit:        habit (value = the activity, with kQualHabitual)
 //   state:        uses (slot = category when known: "ui_theme", "editor"), status
 //   explicit:     explicit_memory (value = the whole statement), from `engram remember TEXT`
+//   state:        statement (value = the whole statement of a change the grammar could not read;
+//                 CandidateClaim::successor_only)
+// The predicate of a statement of change kept whole (CandidateClaim::successor_only).
+inline constexpr const char* kPredicateStatement = "statement";
+
 struct CandidateClaim {
   std::string subject;    // who it is about: the speaker's name (or the role when unnamed), or a
                           // named third person ("Mei"); kept byte for byte
@@ -68,6 +73,11 @@ struct CandidateClaim {
   // `subject` is the speaker or a pronoun, and the claim writer gives it the subject of the
   // attribute said last (write/subject_resolution.h).
   bool subject_unsaid = false;
+  // A statement of change the grammar read nothing from ("Model hosting got migrated over to GCP
+  // last sprint"), kept whole (predicate kPredicateStatement): the claim writer stores it only when
+  // it changes an older claim about the same thing (write/same_thing.h), as that claim's successor
+  // in the speaker's words, and drops it otherwise (most such sentences change nothing stored).
+  bool successor_only = false;
 };
 
 class Extractor {

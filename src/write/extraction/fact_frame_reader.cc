@@ -1266,6 +1266,7 @@ class ClauseReader {
   std::optional<Subject> ThingEndingAt(size_t at, size_t end) const {
     Span np = AfterLastComma(rules::TrimSpan(s_, {at, end}));
     if (np.empty() || rules::CutTimes(s_, np, times_).empty()) return std::nullopt;  // "今天", "last week"
+    np = rules::TrimSpan(s_, rules::CutTimes(s_, np, times_));  // "体检医院今年换成了…": 体检医院
     std::string_view text = rules::SpanText(s_, np);
     std::string low = LowerBytes(text);
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
@@ -1304,9 +1305,16 @@ class ClauseReader {
   std::optional<Span> CopulaAfter(size_t from) const {
     const size_t at = SkipSpaces(s_, from, clause_.end);
     if (size_t len = ContractionAt(s_, at); len > 0 && at == ContractedCopula(at)) return Span{at, at + len};
-    std::vector<PhraseHit> hits = lex_.FindMarkers(low_.substr(from, clause_.end - from), "copula");
+    const std::string_view rest = low_.substr(from, clause_.end - from);
+    std::vector<PhraseHit> hits = lex_.FindMarkers(rest, "copula");
     if (hits.empty()) return std::nullopt;
-    return Span{from + hits.front().begin, from + hits.front().end};
+    Span copula{from + hits.front().begin, from + hits.front().end};
+    // A copula that ends a verb of change (成了 of 换成了, 改成了) is that verb: the subject ends
+    // before it ("体检医院今年换成了朝阳医院").
+    for (const PhraseHit& change : lex_.FindMarkers(rest, "change")) {
+      if (from + change.begin < copula.begin && copula.begin < from + change.end) copula.begin = from + change.begin;
+    }
+    return copula;
   }
 
   // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya

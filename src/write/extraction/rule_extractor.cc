@@ -3,19 +3,23 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
 
+#include "text/person_topic.h"
 #include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
 #include "util/time.h"
+#include "write/extraction/change_statement.h"
 #include "write/extraction/claim_text.h"
 #include "write/extraction/fact_frame_reader.h"
 #include "write/extraction/frame_claims.h"
 #include "write/extraction/rule_sentences.h"
+#include "write/extraction/statement_topics.h"
 #include "write/extraction/rules_chinese.h"
 #include "write/extraction/rules_english.h"
 
@@ -268,6 +272,32 @@ bool FrameOwned(const RawClaim& r) {
   return Lexicon::Get().IsSingleValued(r.predicate, r.slot);
 }
 
+// The event kept whole as a statement of change (CandidateClaim::successor_only), when the grammar
+// read nothing from it, it says a change, lasting or temporary (change_statement.h), and names no
+// one else through the speaker (statement_topics.h); nullopt otherwise.
+std::optional<CandidateClaim> UnreadChange(const Event& event, size_t index, const std::string& speaker,
+                                           std::string_view content) {
+  if (!text::SaysAChange(ReadNowStance(content))) return std::nullopt;
+  // Someone else's change ("邻居上个月搬到北京了") is not the speaker's to keep.
+  for (const std::string& topic : StatementTopics(content)) {
+    if (text::IsOtherPersonTopic(topic)) return std::nullopt;
+  }
+  CandidateClaim claim;
+  claim.subject = speaker;
+  claim.predicate = kPredicateStatement;
+  claim.value = std::string(content);
+  claim.text = claim.value;
+  claim.valid_from = event.occurred_at;
+  claim.scope = "state";
+  claim.confidence = 0.6;
+  claim.importance = 0.5;
+  claim.change = true;
+  claim.successor_only = true;
+  claim.source_events = {index};
+  claim.evidence_span = claim.value;
+  return claim;
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
@@ -300,6 +330,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
     FrameContext& frames = frames_of[speaker];
     frames.person.clear();  // pronouns resolve within a turn
     frames.open = false;
+    const size_t read_before = out.size();
     for (const Sentence& sentence : rules::SplitSentences(content)) {
       if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
@@ -386,6 +417,9 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
         if (!seen.insert(SeenKey(claim)).second) continue;
         out.push_back(std::move(claim));
       }
+    }
+    if (out.size() == read_before) {
+      if (auto unread = UnreadChange(event, index, speaker, content)) out.push_back(std::move(*unread));
     }
   }
   return out;

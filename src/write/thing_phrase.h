@@ -1,0 +1,73 @@
+// write/thing_phrase.h — the phrases of a text that name things, and when two texts name the same
+// one (issue 16, for write/same_thing.h). One shared word is not one thing: "my phone case" and
+// "phone carriers", "my bank" and "my bank password", "the frontend repo" and "the backend repo",
+// 手机壳 and 手机套餐 share a word and name different things.
+//
+// A thing phrase is a run of content terms (text::Analyzer query terms that are no function
+// terms, text/stopwords.h) with nothing between them but spaces or hyphens, cut where a word the
+// lexicon knows as a verb or a marker begins (data/lexicon/verbs.tsv, markers.tsv: "closed down",
+// "换成", "升到", "is", "now", "yesterday"), at an English word in "-ed" (a past tense: "swapped",
+// "moved") and at a term holding a digit (a value, not a name: "Node 16", "cache-stg-01", "500兆").
+// Its last term is its head (English noun phrases end in their head: "phone case" is a case;
+// a CJK run's last character bigram: 手机壳 ends in 机壳), the others its modifiers.
+//
+// A newer text names a thing an older one names when a phrase of each has the same head, the newer's
+// modifiers are terms of the older, and the older's owners ("wife's", 老公的) terms of the newer:
+// "the hallway printer" and "swapped out the hallway printer"; "cloud storage"; 同事小美 and 小美;
+// not "my wife's car" and "my car", not "the frontend repo" and "the backend repo", not
+// 测试环境的服务器 and 生产环境的服务器.
+//
+// Thread safety: pure over the immutable lexicon; the analyzer is the caller's.
+#ifndef ENGRAM_WRITE_THING_PHRASE_H_
+#define ENGRAM_WRITE_THING_PHRASE_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/analyzer.h"
+
+namespace engram {
+
+// A thing phrase: its terms, head last, and those of its modifiers that name an owner ("wife" of
+// "my wife's car", 老公 of 我老公的手机).
+struct ThingPhrase {
+  std::vector<std::string> terms;  // non-empty
+  std::set<std::string> owners;
+};
+
+// A text's content terms and its thing phrases (above).
+struct ThingPhrases {
+  std::set<std::string> terms;  // every content term of the text
+  std::vector<ThingPhrase> phrases;  // in text order
+};
+
+// The thing phrases of `text` (UTF-8, any length), with `ignored` terms (a subject's own name)
+// standing for nothing: neither in a phrase nor ending one. A CJK 的 joins what it stands between
+// (测试环境的服务器 is one phrase, its head 务器). An ASCII head of one or two letters ("Dr", "St")
+// names nothing. Never fails.
+ThingPhrases ReadThingPhrases(text::Analyzer& analyzer, std::string_view text,
+                              const std::set<std::string>& ignored = {});
+
+// True when `newer` names a thing `older` names: a phrase of each with the same head, every
+// modifier of the newer's a term of `older` ("the third-floor printer" after "the office printer
+// on the third floor"), every owner of the older's a term of `newer` ("my car" is not "my wife's
+// car").
+bool NameTheSameThing(const ThingPhrases& newer, const ThingPhrases& older);
+
+// For Chinese, which writes no spaces and whose verbs the lexicon does not all know, the thing a
+// clause is about is its topic, said first (Li & Thompson, *Mandarin Chinese*, 1981, ch. 4:
+// "小美转岗了", "宽带升到了500兆", "手机换成华为了"). True when `newer`, after its opening words of
+// time and discourse, 我/我们 and 把/将, opens with the longest string `older` holds, and that
+// string is a whole word in both: followed by a function character (text/stopwords.h), a mark, a
+// verb or marker of the lexicon, or the end; in `older` not owned by another (…的 after anyone but
+// 我/我们); in `newer` not the owner or the agent of something else (followed by 的, 给, 把, 对,
+// 帮, 替, 让: 笔记本的壁纸, 医生给我换了药): "表弟不干厨师了" after "我表弟在一家餐馆当厨师"; not
+// "手机套餐换成…" after "我的手机壳是蓝色的"
+// (手机 is no whole word of either), not "生产环境的服务器…" after "测试环境的服务器…".
+bool OpensWithTheTopicOf(std::string_view newer, std::string_view older);
+
+}  // namespace engram
+
+#endif  // ENGRAM_WRITE_THING_PHRASE_H_
