@@ -60,9 +60,12 @@ bool HasTermOutside(const Terms& terms, const Terms& outside) {
 constexpr int kOwnLookback = 200;
 constexpr int kThingLookback = 50;
 
-// True when `c` states a thing's attribute (a copula's, or one only things have): its subject is
-// a thing's name, not a person's.
-bool AboutAThing(const extraction::CandidateClaim& c) { return c.predicate == "is" || IsThingAttribute(c.predicate); }
+// True when `c` states a named thing's attribute (a copula's, or one only things have): its
+// subject is the thing's name, not a person's (a thing left unnamed, "bumped it to 3.12", is
+// looked for as a person's change is).
+bool AboutAThing(const extraction::CandidateClaim& c) {
+  return !c.subject_unsaid && (c.predicate == "is" || IsThingAttribute(c.predicate));
+}
 
 bool FreeStatement(const Claim& h) {
   return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement;
@@ -70,9 +73,9 @@ bool FreeStatement(const Claim& h) {
 
 // The current claims change `c` said at `said_at` may end (same_thing.h), affirmed, said before,
 // closable. Of a person's change: the person's own, and things' ("the team chat is on Slack",
-// 办的健身卡是乐刻的). Of a thing's change: the free statements that may name it ("The team chat is
-// on Slack" kept whole, then "The team chat moved to Discord"); its other attributes are other
-// facts, and another thing's are another's ("We upgraded us-east to kubernetes 1.29").
+// 办的健身卡是乐刻的). Of a thing's change: the free statements that may name it, and its own value
+// said with no attribute named; its other named attributes are other facts, and another thing's
+// are another's ("We upgraded us-east to kubernetes 1.29").
 Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, int64_t namespace_id,
                                                     const extraction::CandidateClaim& c, TimestampMs said_at,
                                                     const PredicateRegistry& registry) {
@@ -86,8 +89,11 @@ Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, 
   auto recent = store.RecentCurrent(namespace_id, kThingLookback);
   if (!recent) return Error(recent.error());
   if (AboutAThing(c)) {
+    // Its own value said with no attribute named ("The team chat is on Slack": `is`) is the one
+    // the newer names ("The team chat moved to Discord": `location`).
     for (sqlite::StoredClaim& held : *recent) {
-      if (FreeStatement(held.claim)) keep(held);
+      const Claim& h = held.claim;
+      if (FreeStatement(h) || (h.subject == c.subject && h.predicate == "is" && c.predicate != "is")) keep(held);
     }
     return out;
   }
@@ -232,7 +238,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
     if (!NameTheSameThing(newer, older) && !(HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text))) continue;
     const Terms older_value = ContentTerms(*analyzer, h.value);
-    if (!HasTermOutside(new_value, older.terms) || !HasTermOutside(older_value, said)) continue;
+    if (!HasTermOutside(older_value, said)) continue;  // a restatement
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);
   }
   return best;
