@@ -177,10 +177,10 @@ bool NamesSomeoneElse(const std::vector<std::string>& newer_people, std::string_
                      [&](const std::string& p) { return !std::binary_search(older.begin(), older.end(), p); });
 }
 
-// True when `clause` speaks of a third person's thing (his, her, their, 他的, 她的) and `older` does
-// not.
+// True when `clause` speaks of a third party's thing (his, her, their, its, 他的, 她的) and `older`
+// does not ("Notion changed its pricing").
 bool SaysTheirs(std::string_view clause, std::string_view older) {
-  static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", "他的", "她的", "他们的", "她们的"};
+  static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", " its ", "他的", "她的", "他们的", "她们的"};
   const std::string a = " " + extraction::rules::LowerAscii(clause) + " ", b = " " + extraction::rules::LowerAscii(older) + " ";
   return std::any_of(std::begin(kTheirs), std::end(kTheirs), [&](std::string_view w) {
     return a.find(w) != std::string::npos && b.find(w) == std::string::npos;
@@ -198,7 +198,8 @@ bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence)
   // stand for that span, not a new value (text/now_stance.h kBounded).
   const text::NowStance stance = extraction::ReadNowStance(evidence);
   if (stance == text::NowStance::kBounded) return false;
-  return c.change || c.correction || text::SaysAChange(stance);
+  // A word of the present alone ("now at 90k miles") says no change here (ChangeSentences).
+  return c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
 }
 
 }  // namespace
@@ -216,7 +217,9 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   Terms said = ContentTerms(*analyzer, evidence);
   const Terms new_value = ContentTerms(*analyzer, c.value);
   said.insert(new_value.begin(), new_value.end());
-  for (const std::string& t : subject) said.erase(t);
+  if (!AboutAThing(c)) {
+    for (const std::string& t : subject) said.erase(t);  // a person's name is no thing said
+  }
   if (said.empty() || new_value.empty()) return std::optional<sqlite::StoredClaim>();
   // A person's name is no thing they share with what they said before; a thing's name is.
   const Terms ignored = AboutAThing(c) ? Terms{} : subject;
@@ -230,6 +233,11 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   std::optional<sqlite::StoredClaim> best;
   for (sqlite::StoredClaim& held : *olders) {
     const Claim& h = held.claim;
+    // One thing named by both holds a term of both (its head): most older claims share none.
+    const Terms older_terms = ContentTerms(*analyzer, h.text);
+    if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; })) {
+      continue;
+    }
     if (temporary && SaysTheUsual(h)) continue;  // the usual stays the usual
     // "my wife switched her car", "the neighbors changed their kitchen lights"
     if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(clause, h.text)) continue;

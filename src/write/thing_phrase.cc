@@ -1,6 +1,7 @@
 #include "write/thing_phrase.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include <unicode/utf8.h>
@@ -78,6 +79,49 @@ std::string WithoutDe(std::string_view text, std::vector<size_t>* de_at) {
   return out;
 }
 
+bool IsPreposition(std::string_view token) {
+  static constexpr std::string_view kJoints[] = {"of", "in", "on", "at", "for", "from", "with"};
+  return std::find(std::begin(kJoints), std::end(kJoints), token) != std::end(kJoints);
+}
+
+bool OnlySpacesBetween(std::string_view text, size_t from, size_t to) {
+  if (from >= to) return true;
+  return std::all_of(text.begin() + static_cast<std::ptrdiff_t>(from), text.begin() + static_cast<std::ptrdiff_t>(to),
+                     [](char c) { return c == ' '; });
+}
+
+// True when the verb or marker at [begin, end) of `lowered` leads to a value: it ends in "to",
+// "into", "as", 成, 到 or 为 ("moved to", "switched to", 换成, 升到).
+bool EndsInAValueWord(std::string_view lowered, const std::vector<Span>& cuts, size_t begin, size_t end) {
+  size_t stop = end;
+  for (const Span& s : cuts) {
+    if (s.first < end && begin < s.second) stop = std::max(stop, s.second);
+  }
+  const std::string_view said = lowered.substr(0, stop);
+  for (std::string_view w : {" to", " into", " as", "成", "到", "为"}) {
+    if (said.ends_with(w)) return true;
+  }
+  return false;
+}
+
+// A particle of a phrasal verb ("swapped out", "moved over", "scaled up").
+bool IsParticle(std::string_view token) {
+  static constexpr std::string_view kWords[] = {"out", "up", "down", "over", "back", "off", "away"};
+  return std::find(std::begin(kWords), std::end(kWords), token) != std::end(kWords);
+}
+
+// An article or a possessive pronoun: it opens a phrase and joins nothing.
+bool IsDeterminer(std::string_view token) {
+  static constexpr std::string_view kWords[] = {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its"};
+  return std::find(std::begin(kWords), std::end(kWords), token) != std::end(kWords);
+}
+
+// A pronoun right after a phrase opens a clause that says which one ("the bike I commute on").
+bool OpensAClause(std::string_view token) {
+  static constexpr std::string_view kPronouns[] = {"i", "we", "you", "he", "she", "they", "that", "which", "who"};
+  return std::find(std::begin(kPronouns), std::end(kPronouns), token) != std::end(kPronouns);
+}
+
 // An English possessive: the word as written ends in 's ("wife's", "Tom’s").
 bool Possessive(std::string_view surface) {
   return surface.ends_with("'s") || surface.ends_with("\xE2\x80\x99s");
@@ -93,41 +137,100 @@ ThingPhrases ReadThingPhrases(text::Analyzer& analyzer, std::string_view given, 
   ThingPhrases out;
   ThingPhrase run;
   size_t run_end = 0;
+  // What joins the phrase just read (`last`, an index in out.phrases) to the next one: a
+  // preposition, or a verb (`acting`: "The landlord switched the laundry room…" — unless the verb
+  // leads to a value: "moved to", "switched to", 换成).
+  enum class Joint { kNone, kPreposition, kVerb, kVerbToValue } joint = Joint::kNone;
+  size_t last = SIZE_MAX;
+  bool verb_before = false;  // a verb stands before the phrase being read ("swapped out the printer")
   auto flush = [&] {
-    if (!run.terms.empty() && !TooShortAHead(run.terms.back())) out.phrases.push_back(std::move(run));
+    if (run.terms.empty()) return;
+    if (!TooShortAHead(run.terms.back())) {
+      if (joint == Joint::kPreposition && last != SIZE_MAX) {
+        out.phrases[last].after = run.terms;
+        run.said_of_another = true;  // "my watch" of "the band of my watch" is not what changed
+      }
+      if (joint == Joint::kVerb && last != SIZE_MAX) out.phrases[last].acts_on_another = true;
+      run.object_of_verb = joint == Joint::kVerb || joint == Joint::kVerbToValue || verb_before;
+      out.phrases.push_back(std::move(run));
+      last = out.phrases.size() - 1;
+    }
     run = ThingPhrase{};
+    joint = Joint::kNone;
+    verb_before = false;
+  };
+  auto end_joint = [&] {
+    flush();
+    last = SIZE_MAX;
+    joint = Joint::kNone;
+    verb_before = false;
   };
   analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int b, int e, bool) {
     const auto begin = static_cast<size_t>(b), end = static_cast<size_t>(e);
     if (ignored.count(std::string(token)) > 0) return;
     // A bigram across a removed 的 (公手 of 老公的手机) is no term; the one before it names an owner.
     if (std::any_of(de_at.begin(), de_at.end(), [&](size_t at) { return begin < at && at < end; })) return;
+    if (!Adjacent(text, run.terms.empty() ? begin : run_end, begin) && !OnlySpacesBetween(text, run_end, begin)) {
+      end_joint();  // a mark between: a new clause
+    }
+    run_end = end;
     const bool content = !text::IsFunctionTerm(token);
     if (content) out.terms.emplace(token);
     const std::string_view surface = std::string_view(lowered).substr(begin, end - begin);
-    if (!content || HasDigit(token) || Overlaps(cuts, begin, end) || PastTense(surface)) {
+    const bool verb = content && (Overlaps(cuts, begin, end) || PastTense(surface));
+    if (!content && IsParticle(token)) return;  // "swapped out", "scaled up": part of the verb
+    if (verb || (!content && (IsPreposition(token) || IsDeterminer(token) || token == "to" || token == "into"))) {
       flush();
+      if (verb) verb_before = true;
+      if (last == SIZE_MAX) return;
+      if (verb) {
+        joint = EndsInAValueWord(lowered, cuts, begin, end) ? Joint::kVerbToValue : Joint::kVerb;
+      } else if (token == "to" || token == "into") {
+        joint = joint == Joint::kVerb ? Joint::kVerbToValue : Joint::kNone;  // "to Premium": a value
+      } else if (IsPreposition(token) && joint == Joint::kNone) {
+        // "swapped the printer for an HP", "replaced it with a nylon one": the new value.
+        const bool replacement = (token == "for" || token == "with") && out.phrases[last].object_of_verb;
+        joint = replacement ? Joint::kNone : Joint::kPreposition;
+      }
+      return;  // a determiner ("my", "the") keeps the joint: "the band of my watch"
+    }
+    if (!content || HasDigit(token)) {
+      if (!content && OpensAClause(token) && run.terms.empty() == false) {
+        flush();
+        out.phrases[last].clause_after = true;
+      } else if (!content && OpensAClause(token) && last != SIZE_MAX && joint == Joint::kNone) {
+        out.phrases[last].clause_after = true;
+      }
+      end_joint();
       return;
     }
-    if (!run.terms.empty() && !Adjacent(text, run_end, begin)) flush();
     run.terms.emplace_back(token);
     if (Possessive(surface) || std::find(de_at.begin(), de_at.end(), end) != de_at.end()) run.owners.emplace(token);
-    run_end = end;
   });
   flush();
   return out;
 }
 
+namespace {
+
+// True when every term that says which one `p` is (its modifiers and, with `after`, its following
+// phrase) is a term of `other`.
+bool SaidIn(const ThingPhrase& p, const std::set<std::string>& other, bool after) {
+  auto said = [&](const std::string& t) { return other.count(t) > 0; };
+  return std::all_of(p.terms.begin(), p.terms.end() - 1, said) &&
+         (!after || std::all_of(p.after.begin(), p.after.end(), said));
+}
+
+}  // namespace
+
 bool NameTheSameThing(const ThingPhrases& newer, const ThingPhrases& older) {
   for (const ThingPhrase& n : newer.phrases) {
     for (const ThingPhrase& o : older.phrases) {
-      if (n.terms.back() != o.terms.back()) continue;
-      const bool modifiers_said = std::all_of(n.terms.begin(), n.terms.end() - 1,
-                                              [&](const std::string& t) { return older.terms.count(t) > 0; });
-      const bool owners_said = std::all_of(o.owners.begin(), o.owners.end(), [&](const std::string& t) {
-        return t == o.terms.back() || newer.terms.count(t) > 0;
-      });
-      if (modifiers_said && owners_said) return true;
+      if (n.terms.back() != o.terms.back() || n.clause_after || o.clause_after) continue;
+      if (n.said_of_another || n.acts_on_another) continue;
+      // The older's following phrase need not be said again ("Anytime Fitness closed down" after
+      // "my gym is Anytime Fitness on Main Street"); the newer's must have been said before.
+      if (SaidIn(n, older.terms, true) && SaidIn(o, newer.terms, false)) return true;
     }
   }
   return false;
@@ -162,6 +265,16 @@ bool WordEndsAt(std::string_view text, size_t at, const std::vector<Span>& cuts)
   return std::any_of(cuts.begin(), cuts.end(), [&](const Span& s) { return s.first == at; });
 }
 
+// True when a word starts at `at` of `text`: the start, or after a character no name holds, a
+// function character (的 too) — not the end of a longer word (鞋 of 皮鞋, 阿姨 of 刘阿姨).
+bool WordStartsAt(std::string_view text, size_t at) {
+  if (at == 0) return true;
+  size_t before = at - 1;
+  while (before > 0 && (static_cast<unsigned char>(text[before]) & 0xC0) == 0x80) --before;
+  const auto [c, len] = CharAt(text, before);
+  return !NameChar(c) || FunctionChar(text, before, len);
+}
+
 // Where the topic of `clause` starts: after its opening spaces and marks, words of time, verbs and
 // markers of discourse (`cuts`), and function characters (我, 我们, 把).
 size_t TopicStart(std::string_view clause, const std::vector<Span>& cuts) {
@@ -190,7 +303,7 @@ size_t TopicStart(std::string_view clause, const std::vector<Span>& cuts) {
 bool HoldsAsOwnWord(std::string_view older, std::string_view name, const std::vector<Span>& older_cuts) {
   static constexpr std::string_view kDe = "的";
   for (size_t at = older.find(name); at != std::string_view::npos; at = older.find(name, at + 1)) {
-    if (!WordEndsAt(older, at + name.size(), older_cuts)) continue;
+    if (!WordEndsAt(older, at + name.size(), older_cuts) || !WordStartsAt(older, at)) continue;
     if (at >= kDe.size() && older.substr(at - kDe.size(), kDe.size()) == kDe) {
       const std::string_view before = older.substr(0, at - kDe.size());
       if (!before.ends_with("我") && !before.ends_with("我们")) continue;
@@ -198,6 +311,31 @@ bool HoldsAsOwnWord(std::string_view older, std::string_view name, const std::ve
     return true;
   }
   return false;
+}
+
+// True when what follows a topic ending at `at` is a verb of one character, 了 and an object
+// (眼镜换了一副镜片, 房东最近换了手机号): the topic did something to another thing. Function words
+// between (最近, 又, 已经) are skipped.
+bool ActsOnAnObject(std::string_view text, size_t at) {
+  static constexpr std::string_view kLe = "了";
+  while (at < text.size()) {
+    const auto [c, len] = CharAt(text, at);
+    const auto [c2, len2] = CharAt(text, at + len);
+    if (text::IsCjk(c2) && text::IsChineseFunctionWord(text.substr(at, len + len2))) {
+      at += len + len2;
+    } else if (FunctionChar(text, at, len) && text.substr(at, len) != kLe) {
+      at += len;
+    } else {
+      break;
+    }
+  }
+  if (at >= text.size() || !text::IsCjk(CharAt(text, at).first)) return false;
+  const size_t after_verb = at + CharAt(text, at).second;
+  if (text.substr(after_verb, kLe.size()) != kLe) return false;
+  const size_t object = after_verb + kLe.size();
+  if (object >= text.size()) return false;
+  const auto [c, len] = CharAt(text, object);
+  return NameChar(c) && !FunctionChar(text, object, len);
 }
 
 }  // namespace
@@ -216,6 +354,7 @@ bool OpensWithTheTopicOf(std::string_view newer, std::string_view older) {
     best = end;
   }
   if (best == start || !WordEndsAt(newer_low, best, newer_cuts)) return false;
+  if (ActsOnAnObject(newer_low, best)) return false;
   // A topic that owns what follows (笔记本的壁纸) or acts on something else (医生给我换了药, 他把…) is
   // not the thing that changed.
   for (std::string_view next : {"的", "给", "把", "对", "帮", "替", "让"}) {

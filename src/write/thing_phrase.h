@@ -11,11 +11,11 @@
 // Its last term is its head (English noun phrases end in their head: "phone case" is a case;
 // a CJK run's last character bigram: 手机壳 ends in 机壳), the others its modifiers.
 //
-// A newer text names a thing an older one names when a phrase of each has the same head, the newer's
-// modifiers are terms of the older, and the older's owners ("wife's", 老公的) terms of the newer:
-// "the hallway printer" and "swapped out the hallway printer"; "cloud storage"; 同事小美 and 小美;
-// not "my wife's car" and "my car", not "the frontend repo" and "the backend repo", not
-// 测试环境的服务器 and 生产环境的服务器.
+// A newer text names a thing an older one names when a phrase of each has the same head and each
+// one's modifiers (owners too: "wife's", 老公的) and following phrases ("of my pickup", "at my
+// front door") are terms of the other: "the hallway printer" and "swapped out the hallway
+// printer"; "cloud storage"; not "my wife's car" and "my car", not "the frontend repo" and "the
+// backend repo", not 测试环境的服务器 and 生产环境的服务器.
 //
 // Thread safety: pure over the immutable lexicon; the analyzer is the caller's.
 #ifndef ENGRAM_WRITE_THING_PHRASE_H_
@@ -35,6 +35,17 @@ namespace engram {
 struct ThingPhrase {
   std::vector<std::string> terms;  // non-empty
   std::set<std::string> owners;
+  // The terms of a phrase after it joined by of, in, on, at, for, from or with ("the bed of my
+  // pickup", "the camera at my front door"): they say which one, as its modifiers do.
+  std::vector<std::string> after;
+  bool clause_after = false;  // a clause says which one ("the bike I commute on")
+  // It follows another phrase's preposition ("my watch" of "the band of my watch"): it says which
+  // one the other is, and is not what the newer text changes.
+  bool said_of_another = false;
+  // It does something to another thing ("The landlord switched the laundry room to card-only
+  // machines"): the other changed, not it.
+  bool acts_on_another = false;
+  bool object_of_verb = false;  // a verb stands before it ("swapped out the hallway printer")
 };
 
 // A text's content terms and its thing phrases (above).
@@ -51,9 +62,13 @@ ThingPhrases ReadThingPhrases(text::Analyzer& analyzer, std::string_view text,
                               const std::set<std::string>& ignored = {});
 
 // True when `newer` names a thing `older` names: a phrase of each with the same head, every
-// modifier of the newer's a term of `older` ("the third-floor printer" after "the office printer
-// on the third floor"), every owner of the older's a term of `newer` ("my car" is not "my wife's
-// car").
+// modifier of either a term of the other, the newer's following phrase a term of the older ("the
+// hallway printer" after "the hallway printer is a Brother"; not "my shoes" after "my running
+// shoes", not "the lamp in the living room" after "the lamp in my office", not "my car" after "my
+// wife's car"), no clause saying which one ("the bike I commute on"), and the newer's neither said
+// of another phrase ("the band of my watch") nor doing something to another ("The landlord
+// switched the laundry room…"). "for" and "with" after a verb's object give the new value
+// ("swapped the printer for an HP").
 bool NameTheSameThing(const ThingPhrases& newer, const ThingPhrases& older);
 
 // For Chinese, which writes no spaces and whose verbs the lexicon does not all know, the thing a
