@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "text/analyzer.h"
+#include "text/person_topic.h"
 #include "text/query_intent.h"
 #include "text/stopwords.h"
 #include "text/time_expression.h"
 #include "write/claim_identity.h"
-#include "text/person_topic.h"
 #include "write/extraction/change_statement.h"
 #include "write/extraction/rule_sentences.h"
 #include "write/extraction/statement_topics.h"

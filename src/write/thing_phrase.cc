@@ -10,7 +10,7 @@
 #include "text/stopwords.h"
 #include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
-#include "write/extraction/rule_sentences.h"
+#include "write/extraction/fact_frame_reader.h"
 
 namespace engram {
 namespace {
@@ -127,88 +127,118 @@ bool Possessive(std::string_view surface) {
   return surface.ends_with("'s") || surface.ends_with("\xE2\x80\x99s");
 }
 
+// Reads a text's thing phrases token by token (ReadThingPhrases). What joins the phrase just read
+// (`last_`, an index in out_.phrases) to the next: a preposition ("the band of my watch"), or a
+// verb — one that acts on the next phrase ("The landlord switched the laundry room…") unless it
+// leads to a value ("moved to", "switched to", 换成).
+class PhraseReader {
+ public:
+  PhraseReader(std::string_view given, const std::set<std::string>& ignored)
+      : text_(WithoutDe(given, &de_at_)), lowered_(extraction::LowerAsciiBytes(text_)),
+        cuts_(CuttingSpans(lowered_)), ignored_(ignored) {}
+
+  ThingPhrases Read(text::Analyzer& analyzer) && {
+    analyzer.Tokenize(text_, text::TokenizeMode::kQuery, [this](std::string_view token, int b, int e, bool) {
+      Take(token, static_cast<size_t>(b), static_cast<size_t>(e));
+    });
+    Flush();
+    return std::move(out_);
+  }
+
+ private:
+  enum class Joint { kNone, kPreposition, kVerb, kVerbToValue };
+  static constexpr size_t kNone = SIZE_MAX;
+
+  void Take(std::string_view token, size_t begin, size_t end) {
+    if (ignored_.count(std::string(token)) > 0) return;
+    // A bigram across a removed 的 (公手 of 老公的手机) is no term; the one before it names an owner.
+    if (std::any_of(de_at_.begin(), de_at_.end(), [&](size_t at) { return begin < at && at < end; })) return;
+    if (!Adjacent(text_, run_.terms.empty() ? begin : run_end_, begin) && !OnlySpacesBetween(text_, run_end_, begin)) {
+      EndJoint();  // a mark between: a new clause
+    }
+    run_end_ = end;
+    const bool content = !text::IsFunctionTerm(token);
+    if (content) out_.terms.emplace(token);
+    const std::string_view surface = std::string_view(lowered_).substr(begin, end - begin);
+    const bool verb = content && (Overlaps(cuts_, begin, end) || PastTense(surface));
+    if (!content && IsParticle(token)) return;  // "swapped out", "scaled up": part of the verb
+    if (verb || (!content && (IsPreposition(token) || IsDeterminer(token) || token == "to" || token == "into"))) {
+      Join(token, verb, begin, end);
+    } else if (!content || HasDigit(token)) {
+      if (!content && OpensAClause(token)) Restrict();
+      EndJoint();
+    } else {
+      run_.terms.emplace_back(token);
+      if (Possessive(surface) || std::find(de_at_.begin(), de_at_.end(), end) != de_at_.end()) {
+        run_.owners.emplace(token);
+      }
+    }
+  }
+
+  // A verb, a preposition, "to" or a determiner after the phrase just read.
+  void Join(std::string_view token, bool verb, size_t begin, size_t end) {
+    Flush();
+    if (verb) verb_before_ = true;
+    if (last_ == kNone) return;
+    if (verb) {
+      joint_ = EndsInAValueWord(lowered_, cuts_, begin, end) ? Joint::kVerbToValue : Joint::kVerb;
+    } else if (token == "to" || token == "into") {
+      joint_ = joint_ == Joint::kVerb ? Joint::kVerbToValue : Joint::kNone;  // "to Premium": a value
+    } else if (IsPreposition(token) && joint_ == Joint::kNone) {
+      // "swapped the printer for an HP", "replaced it with a nylon one": the new value.
+      const bool replacement = (token == "for" || token == "with") && out_.phrases[last_].object_of_verb;
+      joint_ = replacement ? Joint::kNone : Joint::kPreposition;
+    }
+    // A determiner ("my", "the") keeps the joint: "the band of my watch".
+  }
+
+  // A pronoun opening a clause right after a phrase: the clause says which one it is.
+  void Restrict() {
+    const bool right_after = !run_.terms.empty() || joint_ == Joint::kNone;
+    Flush();
+    if (right_after && last_ != kNone) out_.phrases[last_].clause_after = true;
+  }
+
+  void Flush() {
+    if (run_.terms.empty()) return;
+    if (!TooShortAHead(run_.terms.back())) {
+      if (joint_ == Joint::kPreposition && last_ != kNone) {
+        out_.phrases[last_].after = run_.terms;
+        run_.said_of_another = true;  // "my watch" of "the band of my watch" is not what changed
+      }
+      if (joint_ == Joint::kVerb && last_ != kNone) out_.phrases[last_].acts_on_another = true;
+      run_.object_of_verb = joint_ == Joint::kVerb || joint_ == Joint::kVerbToValue || verb_before_;
+      out_.phrases.push_back(std::move(run_));
+      last_ = out_.phrases.size() - 1;
+    }
+    run_ = ThingPhrase{};
+    joint_ = Joint::kNone;
+    verb_before_ = false;
+  }
+
+  void EndJoint() {
+    Flush();
+    last_ = kNone;
+    joint_ = Joint::kNone;
+    verb_before_ = false;
+  }
+
+  std::vector<size_t> de_at_;
+  const std::string text_, lowered_;
+  const std::vector<Span> cuts_;
+  const std::set<std::string>& ignored_;
+  ThingPhrases out_;
+  ThingPhrase run_;
+  size_t run_end_ = 0;
+  size_t last_ = kNone;
+  Joint joint_ = Joint::kNone;
+  bool verb_before_ = false;  // a verb stands before the phrase being read ("swapped out the printer")
+};
+
 }  // namespace
 
 ThingPhrases ReadThingPhrases(text::Analyzer& analyzer, std::string_view given, const std::set<std::string>& ignored) {
-  std::vector<size_t> de_at;
-  const std::string text = WithoutDe(given, &de_at);
-  const std::string lowered = extraction::rules::LowerAscii(text);
-  const std::vector<Span> cuts = CuttingSpans(lowered);
-  ThingPhrases out;
-  ThingPhrase run;
-  size_t run_end = 0;
-  // What joins the phrase just read (`last`, an index in out.phrases) to the next one: a
-  // preposition, or a verb (`acting`: "The landlord switched the laundry room…" — unless the verb
-  // leads to a value: "moved to", "switched to", 换成).
-  enum class Joint { kNone, kPreposition, kVerb, kVerbToValue } joint = Joint::kNone;
-  size_t last = SIZE_MAX;
-  bool verb_before = false;  // a verb stands before the phrase being read ("swapped out the printer")
-  auto flush = [&] {
-    if (run.terms.empty()) return;
-    if (!TooShortAHead(run.terms.back())) {
-      if (joint == Joint::kPreposition && last != SIZE_MAX) {
-        out.phrases[last].after = run.terms;
-        run.said_of_another = true;  // "my watch" of "the band of my watch" is not what changed
-      }
-      if (joint == Joint::kVerb && last != SIZE_MAX) out.phrases[last].acts_on_another = true;
-      run.object_of_verb = joint == Joint::kVerb || joint == Joint::kVerbToValue || verb_before;
-      out.phrases.push_back(std::move(run));
-      last = out.phrases.size() - 1;
-    }
-    run = ThingPhrase{};
-    joint = Joint::kNone;
-    verb_before = false;
-  };
-  auto end_joint = [&] {
-    flush();
-    last = SIZE_MAX;
-    joint = Joint::kNone;
-    verb_before = false;
-  };
-  analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int b, int e, bool) {
-    const auto begin = static_cast<size_t>(b), end = static_cast<size_t>(e);
-    if (ignored.count(std::string(token)) > 0) return;
-    // A bigram across a removed 的 (公手 of 老公的手机) is no term; the one before it names an owner.
-    if (std::any_of(de_at.begin(), de_at.end(), [&](size_t at) { return begin < at && at < end; })) return;
-    if (!Adjacent(text, run.terms.empty() ? begin : run_end, begin) && !OnlySpacesBetween(text, run_end, begin)) {
-      end_joint();  // a mark between: a new clause
-    }
-    run_end = end;
-    const bool content = !text::IsFunctionTerm(token);
-    if (content) out.terms.emplace(token);
-    const std::string_view surface = std::string_view(lowered).substr(begin, end - begin);
-    const bool verb = content && (Overlaps(cuts, begin, end) || PastTense(surface));
-    if (!content && IsParticle(token)) return;  // "swapped out", "scaled up": part of the verb
-    if (verb || (!content && (IsPreposition(token) || IsDeterminer(token) || token == "to" || token == "into"))) {
-      flush();
-      if (verb) verb_before = true;
-      if (last == SIZE_MAX) return;
-      if (verb) {
-        joint = EndsInAValueWord(lowered, cuts, begin, end) ? Joint::kVerbToValue : Joint::kVerb;
-      } else if (token == "to" || token == "into") {
-        joint = joint == Joint::kVerb ? Joint::kVerbToValue : Joint::kNone;  // "to Premium": a value
-      } else if (IsPreposition(token) && joint == Joint::kNone) {
-        // "swapped the printer for an HP", "replaced it with a nylon one": the new value.
-        const bool replacement = (token == "for" || token == "with") && out.phrases[last].object_of_verb;
-        joint = replacement ? Joint::kNone : Joint::kPreposition;
-      }
-      return;  // a determiner ("my", "the") keeps the joint: "the band of my watch"
-    }
-    if (!content || HasDigit(token)) {
-      if (!content && OpensAClause(token) && run.terms.empty() == false) {
-        flush();
-        out.phrases[last].clause_after = true;
-      } else if (!content && OpensAClause(token) && last != SIZE_MAX && joint == Joint::kNone) {
-        out.phrases[last].clause_after = true;
-      }
-      end_joint();
-      return;
-    }
-    run.terms.emplace_back(token);
-    if (Possessive(surface) || std::find(de_at.begin(), de_at.end(), end) != de_at.end()) run.owners.emplace(token);
-  });
-  flush();
-  return out;
+  return PhraseReader(given, ignored).Read(analyzer);
 }
 
 namespace {
@@ -341,7 +371,7 @@ bool ActsOnAnObject(std::string_view text, size_t at) {
 }  // namespace
 
 bool OpensWithTheTopicOf(std::string_view newer, std::string_view older) {
-  const std::string newer_low = extraction::rules::LowerAscii(newer), older_low = extraction::rules::LowerAscii(older);
+  const std::string newer_low = extraction::LowerAsciiBytes(newer), older_low = extraction::LowerAsciiBytes(older);
   const std::vector<Span> newer_cuts = CuttingSpans(newer_low), older_cuts = CuttingSpans(older_low);
   const size_t start = TopicStart(newer_low, newer_cuts);
   // The longest run of name characters from `start` that `older` holds.

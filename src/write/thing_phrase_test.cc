@@ -71,5 +71,24 @@ TEST_F(ThingPhraseTest, AChineseTopicIsAWholeWordOfBoth) {
   EXPECT_FALSE(OpensWithTheTopicOf("手机换成苹果了。", "我老公的手机是小米。"));            // another's
 }
 
+// Any bytes — cut mid-character, mixed scripts, stray marks — read without fault, and every phrase
+// read is of terms of the text.
+TEST_F(ThingPhraseTest, AnyBytesReadWithoutFault) {
+  const std::string texts[] = {"我的工作电脑是MacBook，家里那台换成了Windows的。", "The landlord's desk I use, of the lobby, "
+                               "switched to 5th floor!", "眼镜换了一副镜片\xff\xfe的的了", "’s 's of for with to into 的"};
+  for (const std::string& full : texts) {
+    for (size_t cut = 0; cut <= full.size(); ++cut) {
+      const std::string text = full.substr(0, cut);
+      ThingPhrases p = ReadThingPhrases(*analyzer_, text, {"user"});
+      for (const ThingPhrase& phrase : p.phrases) {
+        ASSERT_FALSE(phrase.terms.empty()) << text;
+        EXPECT_TRUE(p.terms.count(phrase.terms.back()) > 0) << text;
+      }
+      OpensWithTheTopicOf(text, full);
+      OpensWithTheTopicOf(full, text);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace engram
