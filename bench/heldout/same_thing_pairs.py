@@ -5,10 +5,12 @@ older statement, newer statement. The first file: 306 pairs written in session 2
 asked to break the first version of the rule (230 keep: a shared word that is not the same thing,
 two things of a kind, someone else's change, not-now, temporary, restated, added; 56 close:
 genuine changes); the second: 205 pairs by a second reviewer against the phrase rule (160 keep,
-45 close). Each pair is remembered in a namespace of its own, six months
+45 close); ended_pairs.tsv: 235 pairs written in session 24, before the rule existed, by a reviewer
+asked to break a rule that closes what the speaker says they ended (write/ended_thing.h: 144 keep,
+91 close; tuned against since). Each pair is remembered in a namespace of its own, six months
 apart; a claim of the older statement left superseded counts as closed. A dev set: it was read.
 
-    ENGRAM=build/engram [PAIRS=same_thing_pairs2.tsv] python3 bench/heldout/same_thing_pairs.py [TAG]
+    ENGRAM=build/engram [PAIRS=same_thing_pairs2.tsv|ended_pairs.tsv] python3 bench/heldout/same_thing_pairs.py [TAG]
 """
 import concurrent.futures as cf
 import json

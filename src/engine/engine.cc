@@ -473,8 +473,11 @@ class EngineImpl final : public Engine {
       if (extracted) candidates = std::move(*extracted);
       // A text remembered is kept whole when the grammar read nothing from it: as explicit_memory,
       // which also changes an older claim about the same thing (write/same_thing.h), so the
-      // extractor's statement kept only as a successor is not needed beside it.
-      std::erase_if(candidates, [](const extraction::CandidateClaim& c) { return c.successor_only; });
+      // extractor's statement kept only as a successor is not needed beside it. Beside claims read,
+      // a sentence kept as a successor ("I'm no longer at Amazon.") stays: it closes what ended.
+      const bool read_any = std::any_of(candidates.begin(), candidates.end(),
+                                        [](const extraction::CandidateClaim& c) { return !c.successor_only; });
+      if (!read_any) candidates.clear();
       if (candidates.empty()) {
         extraction::CandidateClaim c;
         c.subject = subject_default;

@@ -17,6 +17,7 @@
 #include "recall/event_recall.h"
 #include "recall/match_expression.h"
 #include "recall/newer_change.h"
+#include "recall/successor_hits.h"
 #include "providers/rerank_client.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
@@ -415,6 +416,16 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
     auto hits = ctx.claims.Search(match.fts5, **ns, visibility, NowMs(), pool, ctx.options.bm25_k1,
                                   ctx.options.bm25_b);
     if (!hits) return hits.error();
+    // What replaced a claim the question matches stands where it stood (not within a period: the
+    // successor may fall outside it).
+    if (hide_stale && !query.since && !query.until) {
+      auto successors = SuccessorHits(ctx.claims, match.fts5, **ns, visibility, *hits, NowMs(), pool,
+                                      ctx.options.bm25_k1, ctx.options.bm25_b);
+      if (!successors) return successors.error();
+      hits->insert(hits->end(), successors->begin(), successors->end());
+      std::stable_sort(hits->begin(), hits->end(),
+                       [](const sqlite::SearchHit& x, const sqlite::SearchHit& y) { return x.score > y.score; });
+    }
     std::vector<int64_t> seqs;
     std::map<int64_t, double> score_of;
     for (const auto& h : *hits) {

@@ -240,7 +240,9 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
       if (h.polarity_key != keys.polarity_key) opponents.push_back(std::move(h));
     }
   }
-  if (StatesCurrentValue(c)) {
+  // (A change of the same thing may be read as a denial: "sold the civic", "no longer owns civic"
+  // ends "drives a Honda Civic"; same_thing.h allowed it.)
+  if (StatesCurrentValue(c) || same_thing) {
     for (sqlite::StoredClaim& r : *replaced) {
       const bool listed = std::any_of(opponents.begin(), opponents.end(),
                                       [&](const sqlite::StoredClaim& o) { return o.seq == r.seq; });

@@ -16,6 +16,7 @@
 #include "write/extraction/change_statement.h"
 #include "write/extraction/rule_sentences.h"
 #include "write/extraction/statement_topics.h"
+#include "write/ended_thing.h"
 #include "write/subject_resolution.h"
 #include "write/thing_phrase.h"
 
@@ -67,6 +68,12 @@ bool AboutAThing(const extraction::CandidateClaim& c) {
   return !c.subject_unsaid && (c.predicate == "is" || IsThingAttribute(c.predicate));
 }
 
+// Habits, activities and what one owns: ended by naming them as ended ("Ditched coffee", "gave up
+// on keto", "sold the brompton"), never by a shared word (OlderStates).
+bool EndedOnlyClosable(const Claim& h) {
+  return h.predicate == "habit" || h.predicate == "doing" || h.predicate == "owns";
+}
+
 bool FreeStatement(const Claim& h) {
   return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement;
 }
@@ -76,13 +83,17 @@ bool FreeStatement(const Claim& h) {
 // 办的健身卡是乐刻的). Of a thing's change: the free statements that may name it, and its own value
 // said with no attribute named; its other named attributes are other facts, and another thing's
 // are another's ("We upgraded us-east to kubernetes 1.29").
+// With `habits`, the speaker's habits, activities and possessions too: a thing they said they ended is a habit's
+// end ("Ditched coffee" after "I drink black coffee every morning", "gave up on keto" after "I'm
+// doing the keto diet": ended_thing.h), where a shared word is not.
 Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, int64_t namespace_id,
                                                     const extraction::CandidateClaim& c, TimestampMs said_at,
-                                                    const PredicateRegistry& registry) {
+                                                    const PredicateRegistry& registry, bool habits) {
   std::vector<sqlite::StoredClaim> out;
   auto keep = [&](sqlite::StoredClaim& held) {
     const Claim& h = held.claim;
-    if (held.negated || h.status != "active" || h.valid_from >= said_at || !Closable(h, registry)) return;
+    if (held.negated || h.status != "active" || h.valid_from >= said_at) return;
+    if (!Closable(h, registry) && !(habits && EndedOnlyClosable(h))) return;
     if (std::any_of(out.begin(), out.end(), [&](const sqlite::StoredClaim& o) { return o.seq == held.seq; })) return;
     out.push_back(std::move(held));
   };
@@ -191,15 +202,20 @@ bool HasHan(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
 }
 
-// True when the candidate says a change of the current state (same_thing.h).
-bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence) {
-  if (!StatesCurrentValue(c) || !c.replaces_value.empty()) return false;
+// True when the candidate says a change of the current state (same_thing.h); `ends` when it says
+// something ended (ended_thing.h).
+bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence, bool ends) {
+  // An ending may be read as a denial ("no longer owns the Civic") or name what it replaced: the
+  // writer looked for that value first (ReplacedClaims), and found none said as it.
+  extraction::CandidateClaim affirmed = c;
+  if (ends) std::erase(affirmed.qualifiers, std::string(extraction::kQualNegated));
+  if (!StatesCurrentValue(affirmed) || (!c.replaces_value.empty() && !ends)) return false;
   // A state said with its end ("for the next few days, reach me at 555-0199", 这几天) is how things
   // stand for that span, not a new value (text/now_stance.h kBounded).
   const text::NowStance stance = extraction::ReadNowStance(evidence);
   if (stance == text::NowStance::kBounded) return false;
   // A word of the present alone ("now at 90k miles") says no change here (ChangeSentences).
-  return c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
+  return ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
 }
 
 }  // namespace
@@ -208,10 +224,14 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
                                                           const extraction::CandidateClaim& c,
                                                           TimestampMs said_at, const PredicateRegistry& registry) {
   const std::string_view evidence = c.evidence_span.empty() ? std::string_view(c.text) : c.evidence_span;
-  if (!SaysAChange(c, evidence)) return std::optional<sqlite::StoredClaim>();
   text::Analyzer* analyzer = ThreadAnalyzer();
   if (analyzer == nullptr) return std::optional<sqlite::StoredClaim>();
   const Terms subject = ContentTerms(*analyzer, c.subject);
+  // A person's name is no thing they share with what they said before; a thing's name is.
+  const Terms ignored = AboutAThing(c) ? Terms{} : subject;
+  const std::string clause = WithoutRestatements(evidence);
+  const std::vector<EndedThing> ended = ReadEndedThings(*analyzer, clause, ignored);
+  if (!SaysAChange(c, evidence, !ended.empty())) return std::optional<sqlite::StoredClaim>();
   // The words said, verbatim: the candidate's value and evidence (a statement the writer composed
   // holds the speaker's name: "user的爸今年退休").
   Terms said = ContentTerms(*analyzer, evidence);
@@ -221,14 +241,11 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     for (const std::string& t : subject) said.erase(t);  // a person's name is no thing said
   }
   if (said.empty() || new_value.empty()) return std::optional<sqlite::StoredClaim>();
-  // A person's name is no thing they share with what they said before; a thing's name is.
-  const Terms ignored = AboutAThing(c) ? Terms{} : subject;
-  const std::string clause = WithoutRestatements(evidence);
   const ThingPhrases newer = ReadThingPhrases(*analyzer, clause, ignored);
   const std::vector<std::string> newer_people = PeopleNamed(evidence);
 
   const bool temporary = SaysATemporaryValue(c, evidence);
-  auto olders = OlderStates(store, namespace_id, c, said_at, registry);
+  auto olders = OlderStates(store, namespace_id, c, said_at, registry, !ended.empty());
   if (!olders) return Error(olders.error());
   std::optional<sqlite::StoredClaim> best;
   for (sqlite::StoredClaim& held : *olders) {
@@ -238,15 +255,19 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; })) {
       continue;
     }
-    if (temporary && SaysTheUsual(h)) continue;  // the usual stays the usual
     // "my wife switched her car", "the neighbors changed their kitchen lights"
     if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(clause, h.text)) continue;
     if (ToldAsEarlier(evidence, said_at, h)) continue;
     // Its statement, without the subject's own name (a thing's name is what it is about).
     const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
-    if (!NameTheSameThing(newer, older) && !(HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text))) continue;
-    const Terms older_value = ContentTerms(*analyzer, h.value);
-    if (!HasTermOutside(older_value, said)) continue;  // a restatement
+    const bool ends = NamesAnEndedThing(*analyzer, ended, said, older, h.text);
+    // The usual stays the usual beside a temporary value; what ended, ended ("sold the civic,
+    // taking the bus for now").
+    const bool same = !(temporary && SaysTheUsual(h)) && !EndedOnlyClosable(h) &&
+                      (NameTheSameThing(newer, older) || (HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text)));
+    if (!same && !ends) continue;
+    // A restatement says the older's value again; an ending names it as what ended.
+    if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);
   }
   return best;

@@ -21,7 +21,7 @@ constexpr std::string_view kCuttingKinds[] = {
     "bounded",  "change",  "copula",   "correction", "discourse",   "ended",      "hypothetical", "named",
     "negated",  "now",     "past",     "person_event", "placed",    "plan",       "question",     "quotation",
     "recurring", "relocate", "rename", "requirement", "reschedule", "resize",     "retract",      "span",
-    "state_change", "state_verb", "temporary", "uncertain", "usual", "verb_form", "counted"};
+    "state_change", "state_verb", "temporary", "uncertain", "usual", "verb_form", "counted", "ends", "ends_named"};
 
 using Span = std::pair<size_t, size_t>;
 

@@ -158,4 +158,10 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
   return sentences;
 }
 
+bool NamesAnEnding(std::string_view text) {
+  const Lexicon& lex = Lexicon::Get();
+  const std::string lowered = rules::LowerAscii(text);
+  return !lex.FindMarkers(lowered, "ends").empty() || !lex.FindMarkers(lowered, "ends_named").empty();
+}
+
 }  // namespace engram::extraction

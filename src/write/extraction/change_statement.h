@@ -47,6 +47,10 @@ NowStance ReadNowStance(std::string_view text);
 // named in them. Never fails.
 std::vector<std::string_view> ChangeSentences(std::string_view text);
 
+// True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends` and `ends_named`:
+// "quit", "no longer in", "left", 戒了, 不在): what ended is read by write/ended_thing.h. Never fails.
+bool NamesAnEnding(std::string_view text);
+
 }  // namespace engram::extraction
 
 #endif  // ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_

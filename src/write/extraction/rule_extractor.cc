@@ -331,9 +331,11 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
     frames.person.clear();  // pronouns resolve within a turn
     frames.open = false;
     const size_t read_before = out.size();
+    std::vector<std::string_view> endings;  // sentences that say something ended (NamesAnEnding)
     for (const Sentence& sentence : rules::SplitSentences(content)) {
       if (sentence.question || !InsideAny(sentence.span, evidence)) continue;
       std::string_view sentence_text = rules::SpanText(content, sentence.span);
+      if (NamesAnEnding(sentence_text)) endings.push_back(sentence_text);
       SentenceReading reading = ReadSentenceFrames(content, lowered, sentence, times, &frames);
       if (reading.settled && reading.frames.empty()) continue;  // a question or a wish
       std::vector<RawClaim> raw;
@@ -420,6 +422,15 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
     }
     if (out.size() == read_before) {
       if (auto unread = UnreadChange(event, index, speaker, content)) out.push_back(std::move(*unread));
+      continue;
+    }
+    // "I'm no longer at Amazon. Started at a startup on Monday.": an ending the grammar read nothing
+    // from is kept as a statement of change of its own, stored only if it closes something.
+    for (std::string_view ending : endings) {
+      const bool read = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(read_before), out.end(),
+                                    [&](const CandidateClaim& c) { return c.evidence_span == ending; });
+      if (read) continue;
+      if (auto unread = UnreadChange(event, index, speaker, ending)) out.push_back(std::move(*unread));
     }
   }
   return out;

@@ -1,0 +1,48 @@
+#include "recall/successor_hits.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_set>
+
+namespace engram {
+namespace {
+
+// The current claim `replaced` leads to along superseded_by_id, or nullopt.
+Result<std::optional<sqlite::StoredClaim>> CurrentSuccessor(sqlite::ClaimStore& claims, const Claim& replaced) {
+  std::string next = replaced.superseded_by_id;
+  for (int step = 0; step < kMaxSuccessorSteps && !next.empty(); ++step) {
+    auto claim = claims.Get(next);
+    if (!claim) return Error(claim.error());
+    if (claim->claim.status == "active") return std::optional<sqlite::StoredClaim>(std::move(*claim));
+    if (claim->claim.status != "superseded") break;
+    next = claim->claim.superseded_by_id;
+  }
+  return std::optional<sqlite::StoredClaim>();
+}
+
+}  // namespace
+
+Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims, std::string_view match,
+                                                     int64_t namespace_id, const sqlite::ClaimVisibility& visibility,
+                                                     const std::vector<sqlite::SearchHit>& current, TimestampMs now,
+                                                     int pool, double k1, double b) {
+  std::vector<sqlite::SearchHit> out;
+  sqlite::ClaimVisibility any = visibility;
+  any.include_history = true;
+  auto hits = claims.Search(match, namespace_id, any, now, pool, k1, b);
+  if (!hits) return Error(hits.error());
+  std::unordered_set<int64_t> taken;
+  for (const sqlite::SearchHit& h : current) taken.insert(h.seq);
+  for (const sqlite::SearchHit& h : *hits) {
+    if (taken.count(h.seq) > 0) continue;  // current: a hit already
+    auto replaced = claims.BySeq(h.seq);
+    if (!replaced) return Error(replaced.error());
+    if (replaced->claim.status != "superseded") continue;
+    auto successor = CurrentSuccessor(claims, replaced->claim);
+    if (!successor) return Error(successor.error());
+    if (successor->has_value() && taken.insert((*successor)->seq).second) out.push_back({(*successor)->seq, h.score});
+  }
+  return out;
+}
+
+}  // namespace engram

@@ -1,0 +1,39 @@
+// recall/successor_hits.h — for a question about how things stand now, the current claims that
+// replaced the superseded claims the question matches (issue 16, "a current claim ranks above what
+// it superseded"). "Which school do I teach at?" matches "I teach maths at Hillside Academy", which
+// "I left Hillside last month and I am tutoring online now" closed; the successor ("user left
+// Hillside last month") shares no word with the question, yet it is the answer's way in: its claim,
+// and through it the event it was read from, stand where the replaced claim would have stood.
+//
+// Asked only without a valid-time range (recall's since/until): a successor may lie outside it.
+// Each superseded claim among the question's best `pool` claims of any status is followed along
+// superseded_by_id (at most kMaxSuccessorSteps claims) to a claim that is current at `now`; that
+// claim is a hit with the replaced claim's score, unless it is a hit already. Claims retracted,
+// expired or forgotten lead nowhere: nothing replaced them.
+//
+// Thread safety: as ClaimStore (the caller's connection, inside its read transaction).
+#ifndef ENGRAM_RECALL_SUCCESSOR_HITS_H_
+#define ENGRAM_RECALL_SUCCESSOR_HITS_H_
+
+#include <string_view>
+#include <vector>
+
+#include "engram/status.h"
+#include "store/sqlite/claim_store.h"
+
+namespace engram {
+
+// How many replacements a chain is followed through (a value changed that often is still found).
+inline constexpr int kMaxSuccessorSteps = 8;
+
+// The successors' hits (above), best first; `current` are the question's hits among current claims
+// (same match, namespace and visibility but history). `k1`, `b`: BM25 parameters of
+// ClaimStore::Search. Errors: from SQLite.
+Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims, std::string_view match,
+                                                     int64_t namespace_id, const sqlite::ClaimVisibility& visibility,
+                                                     const std::vector<sqlite::SearchHit>& current, TimestampMs now,
+                                                     int pool, double k1, double b);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_SUCCESSOR_HITS_H_

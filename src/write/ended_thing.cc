@@ -1,0 +1,430 @@
+#include "write/ended_thing.h"
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+
+#include "text/stopwords.h"
+#include "text/time_expression.h"
+#include "write/extraction/change_statement.h"
+#include "write/extraction/fact_frame_reader.h"
+#include "write/extraction/lexicon.h"
+#include "write/extraction/rule_sentences.h"
+#include "write/extraction/statement_topics.h"
+#include "text/person_topic.h"
+
+namespace engram {
+namespace {
+
+namespace rules = extraction::rules;
+
+// Byte offsets of the clause of `sentence` around [at, at_end): from after the last punctuation
+// mark before `at` to the first one after `at_end` (rule_sentences.h IsPunctChar; the word joiners
+// ' - & + @ / are none).
+std::pair<size_t, size_t> ClauseAround(std::string_view sentence, size_t at, size_t at_end) {
+  size_t begin = 0, end = sentence.size();
+  for (size_t pos = 0; pos < sentence.size();) {
+    char32_t cp = 0;
+    size_t len = 1;
+    const bool valid = rules::DecodeUtf8(sentence, pos, &cp, &len);
+    if (!valid || rules::IsPunctChar(cp)) {
+      if (pos + len <= at) begin = pos + len;
+      if (pos >= at_end) {
+        end = pos;
+        break;
+      }
+    }
+    pos += len;
+  }
+  return {begin, end};
+}
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t begin = text.find_first_not_of(" \t", pos);
+    if (begin == std::string_view::npos) break;
+    size_t end = text.find_first_of(" \t", begin);
+    if (end == std::string_view::npos) end = text.size();
+    words.push_back(text.substr(begin, end - begin));
+    pos = end;
+  }
+  return words;
+}
+
+bool HasHan(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
+}
+
+bool Capitalised(std::string_view word) { return !word.empty() && word[0] >= 'A' && word[0] <= 'Z'; }
+
+std::string Lower(std::string_view text) { return extraction::LowerAsciiBytes(text); }
+
+// The speaker and their group, as a clause's subject.
+bool SpeakerWord(std::string_view lowered) {
+  static constexpr std::string_view kWords[] = {"i", "i'm", "i've", "we", "we're", "we've"};
+  return std::find(std::begin(kWords), std::end(kWords), lowered) != std::end(kWords);
+}
+
+// `word` lower-cased, without the marks around it ("finally," → "finally", "!!" → "").
+std::string Bare(std::string_view word) {
+  auto mark = [](char c) { return std::ispunct(static_cast<unsigned char>(c)) != 0 && c != '\''; };
+  while (!word.empty() && mark(word.front())) word.remove_prefix(1);
+  while (!word.empty() && mark(word.back())) word.remove_suffix(1);
+  return Lower(word);
+}
+
+// True when `w` (lower case) says no more than when or how surely, between the speaker and a verb
+// of ending or between a thing and it: a word of kind `aside` (data/lexicon/markers.tsv: "have",
+// "just", 已经, 那边) or an English adverb in -ly ("officially").
+bool Aside(std::string_view w) {
+  const std::vector<std::string>& asides = extraction::Lexicon::Get().Markers("aside");
+  return std::find(asides.begin(), asides.end(), w) != asides.end() || (w.size() > 4 && w.ends_with("ly"));
+}
+
+// `text` without the time phrases it names ("last month", 上个月).
+std::string WithoutTimes(std::string_view text) {
+  std::string out;
+  size_t from = 0;
+  for (const text::TimeMention& m : text::FindTimeMentions(text, 0, 0)) {
+    if (m.byte_start < from) continue;
+    out.append(text.substr(from, m.byte_start - from)).push_back(' ');
+    from = m.byte_end;
+  }
+  out.append(text.substr(std::min(from, text.size())));
+  return out;
+}
+
+// `text` with each Chinese word of the speaker (我, 我们) or of kind `aside` a space, the longest
+// first: 新东方我已经辞了 → 新东方  辞了.
+std::string WithoutChineseAsides(std::string_view text) {
+  static constexpr std::string_view kSpeaker[] = {"我们", "咱们", "我", "咱"};
+  std::vector<std::string_view> words(std::begin(kSpeaker), std::end(kSpeaker));
+  for (const std::string& w : extraction::Lexicon::Get().Markers("aside")) {
+    if (HasHan(w)) words.push_back(w);
+  }
+  std::sort(words.begin(), words.end(), [](std::string_view x, std::string_view y) { return x.size() > y.size(); });
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const std::string_view tail = text.substr(i);
+    const auto w = std::find_if(words.begin(), words.end(), [&](std::string_view k) { return tail.starts_with(k); });
+    if (w != words.end()) {
+      out.push_back(' ');
+      i += w->size();
+    } else {
+      out.push_back(text[i++]);
+    }
+  }
+  return out;
+}
+
+// `lowered` without its discourse words (markers.tsv `discourse`: "btw", "honestly", 其实).
+std::string WithoutDiscourse(std::string_view lowered) {
+  std::string kept;
+  size_t from = 0;
+  for (const extraction::PhraseHit& hit : extraction::Lexicon::Get().FindMarkers(lowered, "discourse")) {
+    if (hit.begin < from) continue;
+    kept.append(lowered.substr(from, hit.begin - from)).push_back(' ');
+    from = hit.end;
+  }
+  kept.append(lowered.substr(std::min(from, lowered.size())));
+  return kept;
+}
+
+// True when `text` names someone other than the speaker: he, she, they, 他, 她 (not 其他), or a
+// person through the speaker ("my sister", 我老婆).
+bool NamesAnother(std::string_view text) {
+  const std::string lowered = Lower(text);
+  for (std::string_view w : {"他", "她", "它"}) {
+    for (size_t at = lowered.find(w); at != std::string::npos; at = lowered.find(w, at + w.size())) {
+      if (!(at >= 3 && lowered.compare(at - 3, 3, "其") == 0)) return true;
+    }
+  }
+  for (const std::string& topic : extraction::StatementTopics(text)) {
+    if (text::IsOtherPersonTopic(topic)) return true;
+  }
+  return false;
+}
+
+// True when `before`, a clause's words before its verb of ending, say that the speaker ended it,
+// and nothing more: the speaker (I, we, 我, 我们, or no one said), words of time and discourse
+// ("finally", "last month", 已经, 上个月). Not someone else ("my sister quit", "Tom left", 医生让我把
+// 可乐戒了, "half my team quit"), a denial ("I'd never quit", 没), an attempt or a plan ("tried to
+// quit", "everyone keeps telling me to quit", 等孩子上完小学我们就离开北京).
+bool SpeakerAlone(std::string_view before) {
+  if (NamesAnother(before)) return false;
+  // A reason said first gives no subject: 为了体检把啤酒戒了, 我因为胃不好把咖啡戒了.
+  for (std::string_view why : {"为了", "因为"}) {
+    if (const size_t at = before.find(why); at != std::string_view::npos) before = before.substr(0, at);
+  }
+  const std::string rest = WithoutDiscourse(Lower(WithoutChineseAsides(WithoutTimes(before))));
+  for (std::string_view word : Words(rest)) {
+    const std::string w = Bare(word);
+    if (w.empty() || SpeakerWord(w) || Aside(w)) continue;
+    static constexpr std::string_view kDenials[] = {"not", "never", "didn't", "don't", "won't", "wouldn't",
+                                                    "can't", "couldn't", "shouldn't", "haven't", "hasn't", "wasn't",
+                                                    "to", "will", "gonna", "might", "may", "should", "would", "'d",
+                                                    "i'd", "we'd", "i'll", "we'll", "'ll", "going", "if", "he",
+                                                    "she", "they", "it", "you"};
+    if (std::find(std::begin(kDenials), std::end(kDenials), w) != std::end(kDenials)) return false;
+    if (HasHan(w) || !text::IsFunctionTerm(w)) return false;  // a name, a noun, a verb, 没
+  }
+  return true;
+}
+
+// `region` without trailing white space and Chinese sentence-final particles (广州啦 → 广州).
+std::string_view WithoutFinalParticles(std::string_view region) {
+  static constexpr std::string_view kParticles[] = {"了", "啦", "呀", "哦", "吧", "呢", "嘛", "哈", "啊", "咯"};
+  bool cut = true;
+  while (cut) {
+    cut = false;
+    while (!region.empty() && (region.back() == ' ' || region.back() == '\t')) region.remove_suffix(1);
+    for (std::string_view p : kParticles) {
+      if (region.ends_with(p)) {
+        region.remove_suffix(p.size());
+        cut = true;
+      }
+    }
+  }
+  return region;
+}
+
+// The content terms of `text` in text order (text::Analyzer query terms that are no function terms).
+std::vector<std::string> TermRun(text::Analyzer& analyzer, std::string_view text) {
+  std::vector<std::string> run;
+  analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int, int, bool) {
+    if (!text::IsFunctionTerm(token)) run.emplace_back(token);
+  });
+  return run;
+}
+
+// `region` cut before its first English adverb in -ly after its first word: "coffee completely"
+// → "coffee". A few nouns end in -ly too.
+std::string_view BeforeAnAdverb(std::string_view region) {
+  static constexpr std::string_view kNouns[] = {"family", "italy", "july", "supply", "assembly", "rally", "belly", "ally"};
+  bool first = true;
+  for (std::string_view w : Words(region)) {
+    const std::string lowered = Lower(w);
+    const bool adverb = lowered.size() > 4 && lowered.ends_with("ly") &&
+                        std::all_of(lowered.begin(), lowered.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+                        std::find(std::begin(kNouns), std::end(kNouns), lowered) == std::end(kNouns);
+    if (adverb && !first) return region.substr(0, static_cast<size_t>(w.data() - region.data()));
+    first = false;
+  }
+  return region;
+}
+
+// `region` cut before a time it names after its first byte ("spotify last week" → "spotify").
+std::string_view BeforeATime(std::string_view region) {
+  for (const text::TimeMention& m : text::FindTimeMentions(region, 0, 0)) {
+    if (m.byte_start > 0 && m.byte_start < region.size()) region = region.substr(0, m.byte_start);
+  }
+  return region;
+}
+
+// True when the byte `at` of `sentence` stands inside quotation marks: "…", “…”, 「…」, 《…》, or
+// '…' (a ' after a letter is an apostrophe).
+bool InsideQuotes(std::string_view sentence, size_t at) {
+  bool in_double = false, in_single = false;
+  int curly = 0, corner = 0;
+  for (size_t i = 0; i < at && i < sentence.size(); ++i) {
+    const std::string_view rest = sentence.substr(i);
+    if (rest[0] == '"') in_double = !in_double;
+    if (rest[0] == '\'' && (i == 0 || !std::isalnum(static_cast<unsigned char>(sentence[i - 1])))) in_single = true;
+    if (rest[0] == '\'' && i > 0 && std::isalnum(static_cast<unsigned char>(sentence[i - 1])) &&
+        (i + 1 == sentence.size() || !std::isalnum(static_cast<unsigned char>(sentence[i + 1])))) {
+      in_single = false;
+    }
+    for (std::string_view open : {"\xE2\x80\x9C", "\xE2\x80\x98", "\xE3\x80\x8C", "\xE3\x80\x8A"}) {
+      if (rest.starts_with(open)) ++(open[1] == '\x80' ? curly : corner);
+    }
+    for (std::string_view close : {"\xE2\x80\x9D", "\xE2\x80\x99", "\xE3\x80\x8D", "\xE3\x80\x8B"}) {
+      if (rest.starts_with(close)) --(close[1] == '\x80' ? curly : corner);
+    }
+  }
+  return in_double || in_single || curly > 0 || corner > 0;
+}
+
+// True when the clause of `sentence` around the verb at `at` says the act was for a day or less:
+// a time of day, a day ("today", "at 6am"), "early" or "late".
+bool OneOffAct(std::string_view sentence, size_t at) {
+  const auto [begin, end] = ClauseAround(sentence, at, at);
+  const std::string_view clause = sentence.substr(begin, end - begin);
+  constexpr TimestampMs kDay = 24LL * 3600 * 1000;
+  for (const text::TimeMention& m : text::FindTimeMentions(clause, 0, 0)) {
+    if (m.end - m.start <= kDay) return true;
+  }
+  for (std::string_view w : Words(clause)) {
+    const std::string b = Bare(w);
+    if (b == "early" || b == "late" || b == "tonight" || b == "today" || b == "noon" || b == "midnight") return true;
+    // a time of day: "2am", "6:30", "11pm"
+    if (!b.empty() && std::isdigit(static_cast<unsigned char>(b[0])) &&
+        (b.ends_with("am") || b.ends_with("pm") || b.find(':') != std::string::npos)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
+// [at, at_end) of `sentence`; false when there is none or someone else ended it.
+bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, size_t at_end, bool named_only,
+             const std::set<std::string>& ignored, EndedThing* out) {
+  const auto [begin, end] = ClauseAround(sentence, at, at_end);
+  std::string_view before = sentence.substr(begin, at - begin);
+  std::string_view region = BeforeATime(BeforeAnAdverb(WithoutFinalParticles(sentence.substr(at_end, end - at_end))));
+  if (region.find_first_not_of(" \t") == std::string_view::npos && HasHan(before)) {
+    // 把奶茶戒了, 星辰科技我已经辞了: the thing stands before the verb.
+    size_t ba = std::string_view::npos;
+    for (std::string_view w : {"把", "从", "将"}) {
+      const size_t at = before.rfind(w);
+      if (at != std::string_view::npos && (ba == std::string_view::npos || at > ba)) ba = at;
+    }
+    region = ba == std::string_view::npos ? before : before.substr(ba + 3);
+    before = ba == std::string_view::npos ? std::string_view() : before.substr(0, ba);
+    if (NamesAnother(region)) return false;  // 奶茶她戒了
+  }
+  if (!SpeakerAlone(before)) return false;
+  out->surface = std::string(region);
+  out->named_only = named_only;
+  ThingPhrases read = ReadThingPhrases(analyzer, region, ignored);
+  if (!read.phrases.empty()) out->phrase = std::move(read.phrases.front());
+  return !read.phrases.empty() || HasHan(region);
+}
+
+// The first word of `surface` after an article or possessive ("my", "the").
+std::string_view FirstWord(std::string_view surface) {
+  for (std::string_view w : Words(surface)) {
+    const std::string lowered = Lower(w);
+    if (lowered != "the" && lowered != "my" && lowered != "our" && lowered != "a" && lowered != "an") return w;
+  }
+  return {};
+}
+
+// True when `word` is said capitalised in `text`, as a whole word, case aside.
+bool SaidCapitalised(std::string_view word, std::string_view text) {
+  const std::string w = Lower(word), t = Lower(text);
+  auto letter = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
+    const bool whole = (at == 0 || !letter(t[at - 1])) && (at + w.size() == t.size() || !letter(t[at + w.size()]));
+    if (whole && Capitalised(text.substr(at, 1))) return true;
+  }
+  return false;
+}
+
+// ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
+// dictionary, 我|在|新东方|当|英语|老师); empty when ICU cannot be loaded.
+std::vector<std::string> IcuWords(std::string_view text) {
+  thread_local std::unique_ptr<text::Analyzer> plain = [] {
+    auto made = text::Analyzer::Create(TextAnalysis::kPlain);
+    return made ? std::move(*made) : nullptr;
+  }();
+  std::vector<std::string> words;
+  if (plain == nullptr) return words;
+  plain->Tokenize(text, text::TokenizeMode::kIndex,
+                  [&](std::string_view token, int, int, bool) { words.emplace_back(token); });
+  return words;
+}
+
+// True when Chinese `region` opens with whole words `older` says, two characters or more,
+// followed by nothing, the speaker or an aside (新东方我 of 我在新东方当英语老师; not 手机壳 of 小米手机,
+// nor 小米的耳机, a thing of another).
+bool OpensWithWordsOf(std::string_view region, std::string_view older) {
+  const std::vector<std::string> r = IcuWords(WithoutTimes(region)), o = IcuWords(older);
+  auto follower = [](const std::string& w) { return w == "我" || w == "我们" || w == "咱们" || Aside(w); };
+  for (size_t n = r.size(); n > 0; --n) {
+    if (n < r.size() && !follower(r[n])) continue;
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) bytes += r[i].size();
+    if (bytes < 6 || follower(r[0])) continue;  // one Han character (three bytes), or 我
+    if (std::search(o.begin(), o.end(), r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n)) != o.end()) return true;
+  }
+  return false;
+}
+
+// True when `surface` ends in a word of what one holds of a thing (markers.tsv `holding`: "planet
+// fitness membership", "my Chase account"), not another thing of the name ("google chrome").
+bool Holding(std::string_view surface) {
+  const std::vector<std::string_view> words = Words(surface);
+  if (words.empty()) return false;
+  const std::string last = Bare(words.back());
+  for (const extraction::PhraseHit& hit : extraction::Lexicon::Get().FindMarkers(last, "holding")) {
+    if (hit.begin == 0 && hit.end == last.size()) return true;
+  }
+  return false;
+}
+
+// How many of the first terms of `terms` stand together, in order, in `run`.
+size_t LongestRunIn(const std::vector<std::string>& terms, const std::vector<std::string>& run) {
+  for (size_t n = terms.size(); n > 0; --n) {
+    if (std::search(run.begin(), run.end(), terms.begin(), terms.begin() + static_cast<std::ptrdiff_t>(n)) != run.end()) {
+      return n;
+    }
+  }
+  return 0;
+}
+
+bool AllIn(const std::vector<std::string>& terms, const std::set<std::string>& in) {
+  return std::all_of(terms.begin(), terms.end(), [&](const std::string& t) { return in.count(t) > 0; });
+}
+
+}  // namespace
+
+std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_view evidence,
+                                        const std::set<std::string>& ignored) {
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  std::vector<EndedThing> out;
+  for (const rules::Sentence& s : rules::SplitSentences(evidence)) {
+    if (s.question) continue;
+    const std::string_view sentence = rules::SpanText(evidence, s.span);
+    const text::NowStance stance = extraction::ReadNowStance(sentence);
+    if (stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
+    const std::string lowered = Lower(sentence);
+    for (std::string_view kind : {"ends", "ends_named"}) {
+      for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+        if (InsideQuotes(sentence, hit.begin)) continue;  // a title: "Why I Quit Twitter"
+        // "left the hospital at 2am", "left equinox early today": a place left for the day.
+        if (kind == "ends_named" && OneOffAct(sentence, hit.begin)) continue;
+        EndedThing thing;
+        if (ReadOne(analyzer, sentence, hit.begin, hit.end, kind == "ends_named", ignored, &thing)) {
+          out.push_back(std::move(thing));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& ended,
+                       const std::set<std::string>& newer_terms, const ThingPhrases& older,
+                       std::string_view older_text) {
+  std::vector<std::string> older_run;
+  for (const EndedThing& e : ended) {
+    if (HasHan(e.surface)) {  // 奶茶 of 每天都喝奶茶, 新东方 of 我在新东方当英语老师
+      if (OpensWithWordsOf(e.surface, older_text)) return true;
+      continue;
+    }
+    const ThingPhrase& p = e.phrase;
+    if (p.terms.empty() || p.clause_after) continue;  // "quit the gym I went to in college"
+    const std::string_view first = FirstWord(e.surface);
+    const bool name = !first.empty() && (Capitalised(first) || SaidCapitalised(first, older_text));
+    if (e.named_only && !name) continue;
+    if (name) {  // a name or a run of its words ("Austin" of "Austin TX"), or a holding of it
+      if (older_run.empty()) older_run = TermRun(analyzer, older_text);
+      const size_t run = LongestRunIn(p.terms, older_run);
+      if (run == p.terms.size() || (run + 1 == p.terms.size() && run > 0 && Holding(e.surface))) return true;
+    }
+    const std::vector<std::string> modifiers(p.terms.begin(), p.terms.end() - 1);
+    if (!AllIn(modifiers, older.terms) || !AllIn(p.after, older.terms)) continue;
+    for (const ThingPhrase& o : older.phrases) {
+      if (o.clause_after || o.terms.back() != p.terms.back()) continue;
+      if (std::all_of(o.owners.begin(), o.owners.end(), [&](const std::string& t) { return newer_terms.count(t) > 0; })) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace engram
