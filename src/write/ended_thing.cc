@@ -246,25 +246,31 @@ bool InsideQuotes(std::string_view sentence, size_t at) {
   return in_double || in_single || curly > 0 || corner > 0;
 }
 
-// True when the clause of `sentence` around the verb at `at` says the act was for a day or less:
-// a time of day, a day ("today", "at 6am"), "early" or "late".
-bool OneOffAct(std::string_view sentence, size_t at) {
+// True when `lowered` holds a marker of `kind` (data/lexicon/markers.tsv).
+bool HasMarker(std::string_view lowered, std::string_view kind) {
+  return !extraction::Lexicon::Get().FindMarkers(lowered, kind).empty();
+}
+
+// True when the ending at `at` of `sentence` lasts a while only or was one act of a day: its clause
+// holds a marker of kind `bounded`, `temporary` or `one_off` ("for this week", "for a
+// while", "today", "over the weekend", 今天) or a time of day ("at 2am", "6:30"); or the rest of
+// the sentence undoes it (`undone`: "deleted Instagram for a day and reinstalled it", 又装回来了);
+// or the sentence tells of a trip (`away`: 刚离开北京，去上海出差三天).
+bool NotALastingEnd(std::string_view sentence, size_t at) {
   const auto [begin, end] = ClauseAround(sentence, at, at);
-  const std::string_view clause = sentence.substr(begin, end - begin);
-  constexpr TimestampMs kDay = 24LL * 3600 * 1000;
-  for (const text::TimeMention& m : text::FindTimeMentions(clause, 0, 0)) {
-    if (m.end - m.start <= kDay) return true;
+  const std::string clause = Lower(sentence.substr(begin, end - begin));
+  // (A span alone says when a lasting end happened: "I left Hillside this week".)
+  for (std::string_view kind : {"bounded", "temporary", "one_off"}) {
+    if (HasMarker(clause, kind)) return true;
   }
   for (std::string_view w : Words(clause)) {
     const std::string b = Bare(w);
-    if (b == "early" || b == "late" || b == "tonight" || b == "today" || b == "noon" || b == "midnight") return true;
-    // a time of day: "2am", "6:30", "11pm"
     if (!b.empty() && std::isdigit(static_cast<unsigned char>(b[0])) &&
         (b.ends_with("am") || b.ends_with("pm") || b.find(':') != std::string::npos)) {
       return true;
     }
   }
-  return false;
+  return HasMarker(Lower(sentence.substr(end)), "undone") || HasMarker(Lower(sentence), "away");
 }
 
 // The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
@@ -274,7 +280,7 @@ bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, siz
   const auto [begin, end] = ClauseAround(sentence, at, at_end);
   std::string_view before = sentence.substr(begin, at - begin);
   std::string_view region = BeforeATime(BeforeAnAdverb(WithoutFinalParticles(sentence.substr(at_end, end - at_end))));
-  if (region.find_first_not_of(" \t") == std::string_view::npos && HasHan(before)) {
+  if (region.find_first_not_of(" \t") == std::string_view::npos && HasHan(sentence)) {
     // 把奶茶戒了, 星辰科技我已经辞了: the thing stands before the verb.
     size_t ba = std::string_view::npos;
     for (std::string_view w : {"把", "从", "将"}) {
@@ -291,6 +297,11 @@ bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, siz
   ThingPhrases read = ReadThingPhrases(analyzer, region, ignored);
   if (!read.phrases.empty()) out->phrase = std::move(read.phrases.front());
   return !read.phrases.empty() || HasHan(region);
+}
+
+bool IsArticleOrOwner(std::string_view w) {
+  static constexpr std::string_view kWords[] = {"the", "a", "an", "my", "our", "your", "his", "her", "their", "some"};
+  return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
 // The first word of `surface` after an article or possessive ("my", "the").
@@ -313,6 +324,41 @@ bool SaidCapitalised(std::string_view word, std::string_view text) {
   return false;
 }
 
+bool IsMarker(std::string_view lowered, std::string_view kind) {
+  const std::vector<std::string>& words = extraction::Lexicon::Get().Markers(kind);
+  return std::find(words.begin(), words.end(), lowered) != words.end();
+}
+
+// What one holds of a named thing (markers.tsv `holding`, `holding_work`): a membership, an account,
+// a job at it.
+bool HoldingWord(std::string_view lowered) { return IsMarker(lowered, "holding") || IsMarker(lowered, "holding_work"); }
+
+// True when `older` says the speaker works somewhere (a verb of the lexicon with the attribute
+// `employer` or `job`: "I work at Starbucks", 我在星巴克上班).
+bool SaysWork(std::string_view older) {
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  for (const extraction::PhraseHit& hit : lex.FindVerbs(Lower(older))) {
+    const extraction::VerbEntry* verb = lex.Verb(hit.phrase);
+    if (verb != nullptr && (verb->target.attribute == "employer" || verb->target.attribute == "job")) return true;
+  }
+  return false;
+}
+
+// True when ending `holding` (a word of what one holds of a thing) may end `older`: a customer's
+// hold (a membership, 会员卡) ends no work there, and a job ends only work.
+bool HoldingEnds(std::string_view holding, std::string_view older) {
+  return IsMarker(holding, "holding_work") == SaysWork(older);
+}
+
+// True when `surface` ends in a word of what one holds of a thing (markers.tsv `holding`: "planet
+// fitness membership", "my Chase account"), not another thing of the name ("google chrome").
+bool Holding(std::string_view surface, std::string_view older) {
+  const std::vector<std::string_view> words = Words(surface);
+  if (words.empty()) return false;
+  const std::string last = Bare(words.back());
+  return HoldingWord(last) && HoldingEnds(last, older);
+}
+
 // ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
 // dictionary, 我|在|新东方|当|英语|老师); empty when ICU cannot be loaded.
 std::vector<std::string> IcuWords(std::string_view text) {
@@ -333,24 +379,16 @@ std::vector<std::string> IcuWords(std::string_view text) {
 bool OpensWithWordsOf(std::string_view region, std::string_view older) {
   const std::vector<std::string> r = IcuWords(WithoutTimes(region)), o = IcuWords(older);
   auto follower = [](const std::string& w) { return w == "我" || w == "我们" || w == "咱们" || Aside(w); };
+  // 新东方的工作辞了, 威尔仕的卡退了: what one holds of the thing.
+  auto holding = [&](size_t n) {
+    return n + 1 < r.size() && r[n] == "的" && HoldingWord(r[n + 1]) && HoldingEnds(r[n + 1], older);
+  };
   for (size_t n = r.size(); n > 0; --n) {
-    if (n < r.size() && !follower(r[n])) continue;
+    if (n < r.size() && !follower(r[n]) && !holding(n)) continue;
     size_t bytes = 0;
     for (size_t i = 0; i < n; ++i) bytes += r[i].size();
     if (bytes < 6 || follower(r[0])) continue;  // one Han character (three bytes), or 我
     if (std::search(o.begin(), o.end(), r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n)) != o.end()) return true;
-  }
-  return false;
-}
-
-// True when `surface` ends in a word of what one holds of a thing (markers.tsv `holding`: "planet
-// fitness membership", "my Chase account"), not another thing of the name ("google chrome").
-bool Holding(std::string_view surface) {
-  const std::vector<std::string_view> words = Words(surface);
-  if (words.empty()) return false;
-  const std::string last = Bare(words.back());
-  for (const extraction::PhraseHit& hit : extraction::Lexicon::Get().FindMarkers(last, "holding")) {
-    if (hit.begin == 0 && hit.end == last.size()) return true;
   }
   return false;
 }
@@ -363,6 +401,26 @@ size_t LongestRunIn(const std::vector<std::string>& terms, const std::vector<std
     }
   }
   return 0;
+}
+
+// For a verb that ends only a name ("left", "dropped"): the name stands right after it, or after
+// "my" when what one holds of it follows ("closed my Chase Sapphire account"; not "left my MacBook
+// at the office"), and is not the first of two objects ("left Sarah a voicemail", "left Tom in
+// charge").
+bool NameRightAfter(std::string_view surface, std::string_view older_text) {
+  const std::vector<std::string_view> words = Words(surface);
+  auto is_name = [&](std::string_view w) { return Capitalised(w) || SaidCapitalised(Bare(w), older_text); };
+  size_t i = 0;
+  // "Left The Loose Ends": a capitalised article after the verb opens the name.
+  if (!words.empty() && IsArticleOrOwner(Bare(words[0])) && !Capitalised(words[0])) {
+    if (!Holding(surface, older_text)) return false;
+    i = 1;
+  }
+  if (i >= words.size() || !is_name(words[i])) return false;
+  while (i < words.size() && is_name(words[i])) ++i;
+  if (i == words.size()) return true;
+  const std::string next = Bare(words[i]);
+  return !IsArticleOrOwner(next) && !(next == "in" && i + 1 < words.size() && Bare(words[i + 1]) == "charge");
 }
 
 bool AllIn(const std::vector<std::string>& terms, const std::set<std::string>& in) {
@@ -384,8 +442,8 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
     for (std::string_view kind : {"ends", "ends_named"}) {
       for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
         if (InsideQuotes(sentence, hit.begin)) continue;  // a title: "Why I Quit Twitter"
-        // "left the hospital at 2am", "left equinox early today": a place left for the day.
-        if (kind == "ends_named" && OneOffAct(sentence, hit.begin)) continue;
+        // "left the hospital at 2am", 今天不去健身房了, "gave up the gym for this week".
+        if (NotALastingEnd(sentence, hit.begin)) continue;
         EndedThing thing;
         if (ReadOne(analyzer, sentence, hit.begin, hit.end, kind == "ends_named", ignored, &thing)) {
           out.push_back(std::move(thing));
@@ -409,11 +467,13 @@ bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& 
     if (p.terms.empty() || p.clause_after) continue;  // "quit the gym I went to in college"
     const std::string_view first = FirstWord(e.surface);
     const bool name = !first.empty() && (Capitalised(first) || SaidCapitalised(first, older_text));
-    if (e.named_only && !name) continue;
+    if (e.named_only && !(name && NameRightAfter(e.surface, older_text))) continue;
     if (name) {  // a name or a run of its words ("Austin" of "Austin TX"), or a holding of it
       if (older_run.empty()) older_run = TermRun(analyzer, older_text);
       const size_t run = LongestRunIn(p.terms, older_run);
-      if (run == p.terms.size() || (run + 1 == p.terms.size() && run > 0 && Holding(e.surface))) return true;
+      if (run == p.terms.size() || (run + 1 == p.terms.size() && run > 0 && Holding(e.surface, older_text))) {
+        return true;
+      }
     }
     const std::vector<std::string> modifiers(p.terms.begin(), p.terms.end() - 1);
     if (!AllIn(modifiers, older.terms) || !AllIn(p.after, older.terms)) continue;
