@@ -199,8 +199,8 @@ std::vector<std::string> TermRun(text::Analyzer& analyzer, std::string_view text
   return run;
 }
 
-// `region` cut before its first English adverb in -ly after its first word: "coffee completely"
-// → "coffee". A few nouns end in -ly too.
+// `region` cut before its first English adverb in -ly, or "anymore", after its first word:
+// "coffee completely" → "coffee". A few nouns end in -ly too.
 std::string_view BeforeAnAdverb(std::string_view region) {
   static constexpr std::string_view kNouns[] = {"family", "italy", "july", "supply", "assembly", "rally", "belly", "ally"};
   bool first = true;
@@ -209,7 +209,7 @@ std::string_view BeforeAnAdverb(std::string_view region) {
     const bool adverb = lowered.size() > 4 && lowered.ends_with("ly") &&
                         std::all_of(lowered.begin(), lowered.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
                         std::find(std::begin(kNouns), std::end(kNouns), lowered) == std::end(kNouns);
-    if (adverb && !first) return region.substr(0, static_cast<size_t>(w.data() - region.data()));
+    if ((adverb || lowered == "anymore") && !first) return region.substr(0, static_cast<size_t>(w.data() - region.data()));
     first = false;
   }
   return region;
@@ -271,6 +271,17 @@ bool NotALastingEnd(std::string_view sentence, size_t at) {
     }
   }
   return HasMarker(Lower(sentence.substr(end)), "undone") || HasMarker(Lower(sentence), "away");
+}
+
+// True when the clause of `sentence` around `at` says "anymore" or "any more".
+bool SaysAnymore(std::string_view sentence, size_t at) {
+  const auto [begin, end] = ClauseAround(sentence, at, at);
+  const std::vector<std::string_view> words = Words(sentence.substr(begin, end - begin));
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string b = Bare(words[i]);
+    if (b == "anymore" || (b == "any" && i + 1 < words.size() && Bare(words[i + 1]) == "more")) return true;
+  }
+  return false;
 }
 
 // The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
@@ -439,8 +450,9 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
     const text::NowStance stance = extraction::ReadNowStance(sentence);
     if (stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
     const std::string lowered = Lower(sentence);
-    for (std::string_view kind : {"ends", "ends_named"}) {
+    for (std::string_view kind : {"ends", "ends_named", "ends_anymore"}) {
       for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+        if (kind == "ends_anymore" && !SaysAnymore(sentence, hit.begin)) continue;
         if (InsideQuotes(sentence, hit.begin)) continue;  // a title: "Why I Quit Twitter"
         // "left the hospital at 2am", 今天不去健身房了, "gave up the gym for this week".
         if (NotALastingEnd(sentence, hit.begin)) continue;

@@ -55,6 +55,8 @@ TEST_F(EndedThingTest, AnOlderStatementNamingTheThingEnded) {
   EXPECT_TRUE(Ends("为了睡眠把咖啡戒了", "我每天早上喝一杯咖啡"));
   EXPECT_TRUE(Ends("宏达科技我上周已经辞了", "我在宏达科技做会计"));
   EXPECT_TRUE(Ends("已经不在深圳了，回老家了", "我在深圳上班"));
+  EXPECT_TRUE(Ends("I'm not at Acme Corp anymore", "I'm an accountant at Acme Corp"));
+  EXPECT_TRUE(Ends("威尔仕的卡我退了", "我在威尔仕健身办了年卡"));
 }
 
 TEST_F(EndedThingTest, WhatIsNotTheThingEnded) {
@@ -67,6 +69,17 @@ TEST_F(EndedThingTest, WhatIsNotTheThingEnded) {
   EXPECT_FALSE(Ends("quit google chrome, firefox is nicer", "I work at Google"));
   EXPECT_FALSE(Ends("sold my old bike", "My bike is a Trek"));
   EXPECT_FALSE(Ends("华为手表我卖了", "我用的是华为手机"));
+  EXPECT_FALSE(Ends("I'm not at Acme Corp today, working from home", "I'm an accountant at Acme Corp"));
+  // A customer's hold ends no work there.
+  EXPECT_FALSE(Ends("星巴克的会员卡我退了", "我在星巴克上班"));
+  EXPECT_FALSE(Ends("cancelled my Acme Corp membership", "I work at Acme Corp"));
+  // "left" ends a name right after it, and not the first of two objects.
+  EXPECT_FALSE(Ends("Left my MacBook at the office over the weekend", "I use a MacBook Pro for work"));
+  EXPECT_FALSE(Ends("Left Sarah a voicemail about dinner", "I live with my girlfriend Sarah"));
+  // For a day, for a while, on a trip, or undone.
+  EXPECT_FALSE(Ends("Gave up the gym for this week, my ankle hurts", "I go to the gym every morning"));
+  EXPECT_FALSE(Ends("刚离开北京，去上海出差三天", "我住在北京"));
+  EXPECT_FALSE(Ends("Deleted Instagram for a day and reinstalled it by dinner", "I use Instagram a lot"));
   // A title, a plan, a story of long ago.
   EXPECT_FALSE(Ends("read a post titled 'Why I Quit Soda' today", "I drink a lot of soda with lunch"));
   EXPECT_FALSE(Ends("I'll quit soda after the holidays", "I drink a lot of soda with lunch"));

@@ -161,7 +161,10 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
 bool NamesAnEnding(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   const std::string lowered = rules::LowerAscii(text);
-  return !lex.FindMarkers(lowered, "ends").empty() || !lex.FindMarkers(lowered, "ends_named").empty();
+  for (std::string_view kind : {"ends", "ends_named", "ends_anymore"}) {
+    if (!lex.FindMarkers(lowered, kind).empty()) return true;
+  }
+  return false;
 }
 
 }  // namespace engram::extraction

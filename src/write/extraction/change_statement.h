@@ -47,7 +47,8 @@ NowStance ReadNowStance(std::string_view text);
 // named in them. Never fails.
 std::vector<std::string_view> ChangeSentences(std::string_view text);
 
-// True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends` and `ends_named`:
+// True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends`, `ends_named`,
+// `ends_anymore`:
 // "quit", "no longer in", "left", 戒了, 不在): what ended is read by write/ended_thing.h. Never fails.
 bool NamesAnEnding(std::string_view text);
 
