@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "text/stopwords.h"
 #include "write/extraction/lexicon.h"
 
 namespace engram::extraction {
@@ -2343,6 +2344,20 @@ class ClauseReader {
 
   // `span` cut before a qualifier (temporary, recurring, "because"), trimmed, leading
   // prepositions and articles dropped.
+  // True when `text` holds a word that is no function word ("Stripe" of "Stripe on Monday", not
+  // "is" of "is on Tuesday": the day is the value then).
+  static bool HasContentWord(std::string_view text) {
+    size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && !IsAsciiAlnum(text[i]) && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+      size_t j = i;
+      while (j < text.size() && (IsAsciiAlnum(text[j]) || text[j] == '\'' || static_cast<unsigned char>(text[j]) >= 0x80)) ++j;
+      if (j > i && !text::IsFunctionTerm(text.substr(i, j - i))) return true;
+      i = j;
+    }
+    return false;
+  }
+
   Span TrimValue(Span span) const {
     if (span.empty()) return span;
     std::string_view text = low_.substr(span.begin, span.end - span.begin);
@@ -2356,6 +2371,14 @@ class ClauseReader {
                                   "while", "until", "which", "who", "where"}) {
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+    }
+    // A day of the week said after the value ("started at Stripe on Monday", "moved to Porto last
+    // Friday"): a bare weekday is no time mention (text/time_expression.h), yet never a value's part.
+    for (std::string_view day : {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}) {
+      for (std::string_view before : {"on ", "this ", "last ", "next ", "coming ", "since "}) {
+        size_t at = FindWord(text, std::string(before) + std::string(day));
+        if (at != std::string::npos && HasContentWord(text.substr(0, at))) cut = std::min(cut, at);
+      }
     }
     for (std::string_view stop : {"就好了", "因为", "了。", "状态"}) {
       size_t at = text.find(stop);

@@ -34,6 +34,25 @@ bool IsAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
+// English verb phrases that end in "to" or "into" ("moved to", "switched to") said with a particle
+// of direction before it ("moved back to Leeds", "moved down to Manchester", "switched over to
+// Linux"): the same verb, added to `verbs` as its own phrase unless listed already.
+template <typename Map>
+void AddParticleForms(Map& verbs) {
+  static constexpr std::string_view kParticles[] = {"back", "down", "up", "over", "out", "away", "across"};
+  std::vector<std::pair<std::string, VerbEntry>> added;
+  for (const auto& [phrase, verb] : verbs) {
+    for (std::string_view last : {" to", " into"}) {
+      if (!phrase.ends_with(last) || phrase.size() == last.size() || static_cast<unsigned char>(phrase[0]) >= 0x80) continue;
+      const std::string head = phrase.substr(0, phrase.size() - last.size());
+      for (std::string_view particle : kParticles) {
+        added.emplace_back(head + " " + std::string(particle) + std::string(last), verb);
+      }
+    }
+  }
+  for (auto& [phrase, verb] : added) verbs.emplace(std::move(phrase), verb);
+}
+
 std::vector<std::string> Keys(const auto& map) {
   std::vector<std::string> out;
   for (const auto& [key, unused] : map) out.push_back(key);
@@ -145,6 +164,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
       }
     }
   }
+  AddParticleForms(lex.verbs_);
   for (const auto& [kind, phrases] : lex.markers_) lex.marker_sets_[kind] = PhraseSet(phrases);
   lex.value_set_ = PhraseSet(Keys(lex.values_));
   lex.verb_set_ = PhraseSet(Keys(lex.verbs_));
