@@ -7,13 +7,21 @@
 namespace engram {
 namespace {
 
-// The current claim `replaced` leads to along superseded_by_id, or nullopt.
-Result<std::optional<sqlite::StoredClaim>> CurrentSuccessor(sqlite::ClaimStore& claims, const Claim& replaced) {
+// True when `c` holds at `now`: active, its valid time not ended and its TTL not passed.
+bool CurrentAt(const Claim& c, TimestampMs now) {
+  return c.status == "active" && !(c.valid_to && *c.valid_to <= now) && !(c.expires_at && *c.expires_at <= now);
+}
+
+// The current claim `replaced` leads to along superseded_by_id, or nullopt (a forgotten successor,
+// whose row is gone, leads nowhere).
+Result<std::optional<sqlite::StoredClaim>> CurrentSuccessor(sqlite::ClaimStore& claims, const Claim& replaced,
+                                                            TimestampMs now) {
   std::string next = replaced.superseded_by_id;
   for (int step = 0; step < kMaxSuccessorSteps && !next.empty(); ++step) {
     auto claim = claims.Get(next);
+    if (!claim && claim.error().code() == StatusCode::kNotFound) break;
     if (!claim) return Error(claim.error());
-    if (claim->claim.status == "active") return std::optional<sqlite::StoredClaim>(std::move(*claim));
+    if (CurrentAt(claim->claim, now)) return std::optional<sqlite::StoredClaim>(std::move(*claim));
     if (claim->claim.status != "superseded") break;
     next = claim->claim.superseded_by_id;
   }
@@ -38,7 +46,7 @@ Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims,
     auto replaced = claims.BySeq(h.seq);
     if (!replaced) return Error(replaced.error());
     if (replaced->claim.status != "superseded") continue;
-    auto successor = CurrentSuccessor(claims, replaced->claim);
+    auto successor = CurrentSuccessor(claims, replaced->claim, now);
     if (!successor) return Error(successor.error());
     if (successor->has_value() && taken.insert((*successor)->seq).second) out.push_back({(*successor)->seq, h.score});
   }

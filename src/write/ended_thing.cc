@@ -53,9 +53,7 @@ std::vector<std::string_view> Words(std::string_view text) {
   return words;
 }
 
-bool HasHan(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
-}
+using rules::HasHan;
 
 bool Capitalised(std::string_view word) { return !word.empty() && word[0] >= 'A' && word[0] <= 'Z'; }
 
@@ -75,12 +73,29 @@ std::string Bare(std::string_view word) {
   return Lower(word);
 }
 
+// `text` with each curly apostrophe (U+2019, as phones type "I’m") a straight one: the lexicon's
+// phrases ("don't use") and the speaker's words ("i'm") are written so.
+std::string StraightApostrophes(std::string_view text) {
+  static constexpr std::string_view kCurly = "\xE2\x80\x99";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.substr(i, kCurly.size()) == kCurly) {
+      out.push_back('\'');
+      i += kCurly.size();
+    } else {
+      out.push_back(text[i++]);
+    }
+  }
+  return out;
+}
+
 // True when `w` (lower case) says no more than when or how surely, between the speaker and a verb
 // of ending or between a thing and it: a word of kind `aside` (data/lexicon/markers.tsv: "have",
-// "just", 已经, 那边) or an English adverb in -ly ("officially").
+// "just", "finally", 已经, 那边). Not any word in -ly: names end so too (Emily, Kelly).
 bool Aside(std::string_view w) {
   const std::vector<std::string>& asides = extraction::Lexicon::Get().Markers("aside");
-  return std::find(asides.begin(), asides.end(), w) != asides.end() || (w.size() > 4 && w.ends_with("ly"));
+  return std::find(asides.begin(), asides.end(), w) != asides.end();
 }
 
 // `text` without the time phrases it names ("last month", 上个月).
@@ -138,7 +153,8 @@ bool NamesAnother(std::string_view text) {
   const std::string lowered = Lower(text);
   for (std::string_view w : {"他", "她", "它"}) {
     for (size_t at = lowered.find(w); at != std::string::npos; at = lowered.find(w, at + w.size())) {
-      if (!(at >= 3 && lowered.compare(at - 3, 3, "其") == 0)) return true;
+      const bool word = (at >= 3 && (lowered.compare(at - 3, 3, "其") == 0 || lowered.compare(at - 3, 3, "吉") == 0));
+      if (!word) return true;  // not 其他, 吉他
     }
   }
   for (const std::string& topic : extraction::StatementTopics(text)) {
@@ -255,22 +271,30 @@ bool HasMarker(std::string_view lowered, std::string_view kind) {
 // holds a marker of kind `bounded`, `temporary` or `one_off` ("for this week", "for a
 // while", "today", "over the weekend", 今天) or a time of day ("at 2am", "6:30"); or the rest of
 // the sentence undoes it (`undone`: "deleted Instagram for a day and reinstalled it", 又装回来了);
-// or the sentence tells of a trip (`away`: 刚离开北京，去上海出差三天).
-bool NotALastingEnd(std::string_view sentence, size_t at) {
+// with `named` (a verb that ends only a name), also "early" or "late".
+bool NotALastingEnd(std::string_view sentence, size_t at, bool named) {
   const auto [begin, end] = ClauseAround(sentence, at, at);
   const std::string clause = Lower(sentence.substr(begin, end - begin));
+  // A name left early or late was left for the day ("Left Lakeside Tennis Club early").
+  const std::vector<std::string_view> words = Words(clause);
+  if (named && std::any_of(words.begin(), words.end(), [](std::string_view w) {
+        const std::string b = Bare(w);
+        return b == "early" || b == "late";
+      })) {
+    return true;
+  }
   // (A span alone says when a lasting end happened: "I left Hillside this week".)
   for (std::string_view kind : {"bounded", "temporary", "one_off"}) {
     if (HasMarker(clause, kind)) return true;
   }
-  for (std::string_view w : Words(clause)) {
+  for (std::string_view w : words) {
     const std::string b = Bare(w);
     if (!b.empty() && std::isdigit(static_cast<unsigned char>(b[0])) &&
         (b.ends_with("am") || b.ends_with("pm") || b.find(':') != std::string::npos)) {
       return true;
     }
   }
-  return HasMarker(Lower(sentence.substr(end)), "undone") || HasMarker(Lower(sentence), "away");
+  return HasMarker(Lower(sentence.substr(end)), "undone");
 }
 
 // True when the clause of `sentence` around `at` says "anymore" or "any more".
@@ -284,6 +308,30 @@ bool SaysAnymore(std::string_view sentence, size_t at) {
   return false;
 }
 
+// For 不在, 不用, 不去 (`ends_le`): true when the clause says the state ended, with 了 (啦) after the
+// verb, or 已经 or 不再 before it (已经不在广州啦); not where one is or what one does now (我现在不在
+// 公司，在楼下买咖啡; 我晚上不喝咖啡).
+bool SaysLe(std::string_view sentence, size_t at, size_t at_end) {
+  const auto [begin, end] = ClauseAround(sentence, at, at_end);
+  const std::string_view after = sentence.substr(at_end, end - at_end), before = sentence.substr(begin, at - begin);
+  return after.find("了") != std::string_view::npos || after.find("啦") != std::string_view::npos ||
+         before.find("已经") != std::string_view::npos || before.find("不再") != std::string_view::npos;
+}
+
+// ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
+// dictionary, 我|在|新东方|当|英语|老师); empty when ICU cannot be loaded.
+std::vector<std::string> IcuWords(std::string_view text) {
+  thread_local std::unique_ptr<text::Analyzer> plain = [] {
+    auto made = text::Analyzer::Create(TextAnalysis::kPlain);
+    return made ? std::move(*made) : nullptr;
+  }();
+  std::vector<std::string> words;
+  if (plain == nullptr) return words;
+  plain->Tokenize(text, text::TokenizeMode::kIndex,
+                  [&](std::string_view token, int, int, bool) { words.emplace_back(token); });
+  return words;
+}
+
 // The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
 // [at, at_end) of `sentence`; false when there is none or someone else ended it.
 bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, size_t at_end, bool named_only,
@@ -293,18 +341,23 @@ bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, siz
   std::string_view region = BeforeATime(BeforeAnAdverb(WithoutFinalParticles(sentence.substr(at_end, end - at_end))));
   if (region.find_first_not_of(" \t") == std::string_view::npos && HasHan(sentence)) {
     // 把奶茶戒了, 星辰科技我已经辞了: the thing stands before the verb.
-    size_t ba = std::string_view::npos;
+    size_t ba = std::string_view::npos, ba_len = 0;
     for (std::string_view w : {"把", "从", "将"}) {
-      const size_t at = before.rfind(w);
-      if (at != std::string_view::npos && (ba == std::string_view::npos || at > ba)) ba = at;
+      for (size_t pos = before.rfind(w); pos != std::string_view::npos; pos = pos == 0 ? std::string_view::npos : before.rfind(w, pos - 1)) {
+        const std::string_view next = before.substr(pos + w.size());
+        if (next.starts_with("来") || next.starts_with("近")) continue;  // 从来, 将来, 将近
+        if (ba == std::string_view::npos || pos > ba) ba = pos, ba_len = w.size();
+        break;
+      }
     }
-    region = ba == std::string_view::npos ? before : before.substr(ba + 3);
+    region = ba == std::string_view::npos ? before : before.substr(ba + ba_len);
     before = ba == std::string_view::npos ? std::string_view() : before.substr(0, ba);
     if (NamesAnother(region)) return false;  // 奶茶她戒了
   }
   if (!SpeakerAlone(before)) return false;
   out->surface = std::string(region);
   out->named_only = named_only;
+  if (HasHan(region)) out->icu_words = IcuWords(WithoutTimes(region));
   ThingPhrases read = ReadThingPhrases(analyzer, region, ignored);
   if (!read.phrases.empty()) out->phrase = std::move(read.phrases.front());
   return !read.phrases.empty() || HasHan(region);
@@ -324,13 +377,27 @@ std::string_view FirstWord(std::string_view surface) {
   return {};
 }
 
-// True when `word` is said capitalised in `text`, as a whole word, case aside.
+// True when `text` writes in capitals only ("JUST LEFT WORK"): its capitals name nothing.
+bool Shouted(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// True when the byte `at` of `text` opens a sentence: nothing but spaces and quotes before it since
+// the start or a . ! ? or line break.
+bool OpensASentence(std::string_view text, size_t at) {
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '"' || text[at - 1] == '\'' || text[at - 1] == '(')) --at;
+  return at == 0 || text[at - 1] == '.' || text[at - 1] == '!' || text[at - 1] == '?' || text[at - 1] == '\n';
+}
+
+// True when `word` is said capitalised in `text`, as a whole word, case aside: not only because it
+// opens a sentence ("Home base is Austin TX"), nor in a text of capitals only.
 bool SaidCapitalised(std::string_view word, std::string_view text) {
+  if (Shouted(text)) return false;
   const std::string w = Lower(word), t = Lower(text);
   auto letter = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
     const bool whole = (at == 0 || !letter(t[at - 1])) && (at + w.size() == t.size() || !letter(t[at + w.size()]));
-    if (whole && Capitalised(text.substr(at, 1))) return true;
+    if (whole && Capitalised(text.substr(at, 1)) && !OpensASentence(text, at)) return true;
   }
   return false;
 }
@@ -370,25 +437,12 @@ bool Holding(std::string_view surface, std::string_view older) {
   return HoldingWord(last) && HoldingEnds(last, older);
 }
 
-// ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
-// dictionary, 我|在|新东方|当|英语|老师); empty when ICU cannot be loaded.
-std::vector<std::string> IcuWords(std::string_view text) {
-  thread_local std::unique_ptr<text::Analyzer> plain = [] {
-    auto made = text::Analyzer::Create(TextAnalysis::kPlain);
-    return made ? std::move(*made) : nullptr;
-  }();
-  std::vector<std::string> words;
-  if (plain == nullptr) return words;
-  plain->Tokenize(text, text::TokenizeMode::kIndex,
-                  [&](std::string_view token, int, int, bool) { words.emplace_back(token); });
-  return words;
-}
 
-// True when Chinese `region` opens with whole words `older` says, two characters or more,
-// followed by nothing, the speaker or an aside (新东方我 of 我在新东方当英语老师; not 手机壳 of 小米手机,
+// True when a Chinese thing, `r` (ICU's words of it), opens with whole words of an older statement
+// (`o`, ICU's words of `older`), two characters or more, followed by nothing, the speaker, an aside
+// or 的 and what one holds of it (新东方我 of 我在新东方当英语老师, 威尔仕的卡; not 手机壳 of 小米手机,
 // nor 小米的耳机, a thing of another).
-bool OpensWithWordsOf(std::string_view region, std::string_view older) {
-  const std::vector<std::string> r = IcuWords(WithoutTimes(region)), o = IcuWords(older);
+bool OpensWithWordsOf(const std::vector<std::string>& r, const std::vector<std::string>& o, std::string_view older) {
   auto follower = [](const std::string& w) { return w == "我" || w == "我们" || w == "咱们" || Aside(w); };
   // 新东方的工作辞了, 威尔仕的卡退了: what one holds of the thing.
   auto holding = [&](size_t n) {
@@ -431,6 +485,10 @@ bool NameRightAfter(std::string_view surface, std::string_view older_text) {
   while (i < words.size() && is_name(words[i])) ++i;
   if (i == words.size()) return true;
   const std::string next = Bare(words[i]);
+  // "left Sarah a voicemail", "left Tom in charge", "left Emma at daycare", "left Max with the
+  // neighbors": a person left something or somewhere.
+  static constexpr std::string_view kLeftSomewhere[] = {"at", "with", "off", "to", "behind", "alone", "home"};
+  if (std::find(std::begin(kLeftSomewhere), std::end(kLeftSomewhere), next) != std::end(kLeftSomewhere)) return false;
   return !IsArticleOrOwner(next) && !(next == "in" && i + 1 < words.size() && Bare(words[i + 1]) == "charge");
 }
 
@@ -442,22 +500,28 @@ bool AllIn(const std::vector<std::string>& terms, const std::set<std::string>& i
 
 std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_view evidence,
                                         const std::set<std::string>& ignored) {
-  const extraction::Lexicon& lex = extraction::Lexicon::Get();
   std::vector<EndedThing> out;
-  for (const rules::Sentence& s : rules::SplitSentences(evidence)) {
+  if (!extraction::NamesAnEnding(evidence)) return out;  // most statements: one scan of markers
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  const std::string text = StraightApostrophes(evidence);
+  for (const rules::Sentence& s : rules::SplitSentences(text)) {
     if (s.question) continue;
-    const std::string_view sentence = rules::SpanText(evidence, s.span);
+    const std::string_view sentence = rules::SpanText(text, s.span);
     const text::NowStance stance = extraction::ReadNowStance(sentence);
     if (stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
     const std::string lowered = Lower(sentence);
-    for (std::string_view kind : {"ends", "ends_named", "ends_anymore"}) {
+    if (HasMarker(lowered, "away")) continue;  // a trip: 刚离开北京，去上海出差三天
+    for (std::string_view kind : {"ends", "ends_named", "ends_anymore", "ends_le"}) {
       for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+        if (out.size() >= kMaxEndedThings) return out;
         if (kind == "ends_anymore" && !SaysAnymore(sentence, hit.begin)) continue;
+        if (kind == "ends_le" && !SaysLe(sentence, hit.begin, hit.end)) continue;
         if (InsideQuotes(sentence, hit.begin)) continue;  // a title: "Why I Quit Twitter"
         // "left the hospital at 2am", 今天不去健身房了, "gave up the gym for this week".
-        if (NotALastingEnd(sentence, hit.begin)) continue;
+        if (NotALastingEnd(sentence, hit.begin, kind == "ends_named")) continue;
         EndedThing thing;
         if (ReadOne(analyzer, sentence, hit.begin, hit.end, kind == "ends_named", ignored, &thing)) {
+          thing.shouted = Shouted(sentence);
           out.push_back(std::move(thing));
         }
       }
@@ -469,16 +533,17 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
 bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& ended,
                        const std::set<std::string>& newer_terms, const ThingPhrases& older,
                        std::string_view older_text) {
-  std::vector<std::string> older_run;
+  std::vector<std::string> older_run, older_words;
   for (const EndedThing& e : ended) {
-    if (HasHan(e.surface)) {  // 奶茶 of 每天都喝奶茶, 新东方 of 我在新东方当英语老师
-      if (OpensWithWordsOf(e.surface, older_text)) return true;
+    if (!e.icu_words.empty() || HasHan(e.surface)) {  // 奶茶 of 每天都喝奶茶, 新东方 of 我在新东方当英语老师
+      if (older_words.empty()) older_words = IcuWords(older_text);
+      if (OpensWithWordsOf(e.icu_words, older_words, older_text)) return true;
       continue;
     }
     const ThingPhrase& p = e.phrase;
     if (p.terms.empty() || p.clause_after) continue;  // "quit the gym I went to in college"
     const std::string_view first = FirstWord(e.surface);
-    const bool name = !first.empty() && (Capitalised(first) || SaidCapitalised(first, older_text));
+    const bool name = !first.empty() && ((Capitalised(first) && !e.shouted) || SaidCapitalised(first, older_text));
     if (e.named_only && !(name && NameRightAfter(e.surface, older_text))) continue;
     if (name) {  // a name or a run of its words ("Austin" of "Austin TX"), or a holding of it
       if (older_run.empty()) older_run = TermRun(analyzer, older_text);

@@ -7,15 +7,18 @@
 // about ("coffee", not "morning drink"), so the older's thing need not be named again: the thing
 // ended is.
 //
-// An ended thing is read from a sentence that says a change (extraction/change_statement.h
-// ChangeSentences: never a question, plan, wish, quotation, requirement, hedge, or a story of the
-// past): the first thing phrase (write/thing_phrase.h) right after a phrase of kind `ends` in
+// An ended thing is read from a sentence that is about now (extraction/change_statement.h
+// ReadNowStance: never a question, plan, wish, quotation, requirement, hedge, a story of the past,
+// or a state said with its end), curly apostrophes read as straight ones: the first thing phrase (write/thing_phrase.h) right after a phrase of kind `ends` in
 // data/lexicon/markers.tsv ("quit", "gave up", "no longer in", 戒了, 不在, 离开了), up to the end of
 // its clause; in Chinese, when nothing follows the verb, the first phrase before it in its clause,
 // after 把 when it stands there (把奶茶戒了, 星辰科技我已经辞了). A phrase of kind `ends_named` ("left",
-// "dropped", "stopped", "deleted") ends only a name: a word said capitalised, here or in the older
-// statement, right after it ("left Lyon", "left hillcrest"; not "left my keys at the office",
-// "dropped my phone", "stopped at Starbucks"). The clause's words before the verb must name no one
+// "dropped", "closed", "deleted", "got out of") ends only a name: a word said capitalised, here or
+// in the older statement (not only because it opens a sentence), right after it ("left Lyon",
+// "left hillcrest"; not "left my keys at the office", "dropped my phone"), and not the first of two
+// objects or a person left somewhere ("left Sarah a voicemail", "left Emma at daycare"). Kind
+// `ends_anymore` ("not at", "don't use") ends only with "anymore" in the clause, and `ends_le`
+// (不在, 不用, 不去) only with 了 after it or 已经 or 不再 before it (我现在不在公司 is where one is now). The clause's words before the verb must name no one
 // else: no he, she, they, 他, 她, no relative ("my sister quit Google", 她把奶茶戒了) and no name
 // ("Tom quit Acme").
 //
@@ -24,7 +27,8 @@
 // owners are said in the newer ("ditched coffee" ends "black coffee"; "sold my old car" does not
 // end "my car is a Tesla", nor "sold my car" "my wife's car is a Honda").
 //
-// Thread safety: pure over the immutable lexicon; the analyzer is the caller's.
+// Thread safety: pure over the immutable lexicon; the analyzer is the caller's, and Chinese words
+// come from an ICU analyzer of this thread's own (text::TextAnalysis::kPlain).
 #ifndef ENGRAM_WRITE_ENDED_THING_H_
 #define ENGRAM_WRITE_ENDED_THING_H_
 
@@ -40,10 +44,15 @@ namespace engram {
 
 // A thing a statement says its speaker ended (above).
 struct EndedThing {
-  ThingPhrase phrase;        // its terms, head last
+  ThingPhrase phrase;        // its terms, head last (empty for a Chinese thing)
   std::string surface;       // the words it was read from, as written (for the name check)
+  std::vector<std::string> icu_words;  // of a Chinese thing: ICU's words of `surface`, times cut
   bool named_only = false;   // read after an `ends_named` phrase: ends only a name
+  bool shouted = false;      // its sentence is in capitals only: no capital names anything
 };
+
+// At most this many ended things are read from one statement (a long message names a few).
+inline constexpr size_t kMaxEndedThings = 16;
 
 // The ended things of `evidence` (UTF-8, any length), with `ignored` terms (the speaker's own name)
 // standing for nothing; empty when it says none. Never fails.

@@ -80,6 +80,19 @@ TEST_F(EndedThingTest, WhatIsNotTheThingEnded) {
   EXPECT_FALSE(Ends("Gave up the gym for this week, my ankle hurts", "I go to the gym every morning"));
   EXPECT_FALSE(Ends("刚离开北京，去上海出差三天", "我住在北京"));
   EXPECT_FALSE(Ends("Deleted Instagram for a day and reinstalled it by dinner", "I use Instagram a lot"));
+  // A name is not the speaker (Emily, Kelly end in -ly too); a capital that only opens a sentence,
+  // or a message in capitals, names nothing; 不在 without 了 is where one is now; "kicked off"
+  // starts; a person left somewhere.
+  EXPECT_FALSE(Ends("Emily quit Acme Corp last month", "I'm an accountant at Acme Corp"));
+  EXPECT_FALSE(Ends("Just left home, on my way now", "Home base is Austin TX"));
+  EXPECT_FALSE(Ends("JUST LEFT WORK", "I work at Globex"));
+  EXPECT_FALSE(Ends("我现在不在公司，在楼下买咖啡", "我在公司做产品经理"));
+  EXPECT_FALSE(Ends("We kicked off the Atlas project", "I'm leading the Atlas project"));
+  EXPECT_FALSE(Ends("Left Emma at daycare and drove to work", "I take Emma to swim class every Tuesday"));
+  EXPECT_FALSE(Ends("cancelled Friday's meeting with Sarah", "I have a weekly meeting with Sarah"));
+  // 他 of 吉他 is no one else; curly apostrophes read as straight ones.
+  EXPECT_TRUE(Ends("我把吉他卖了", "我有一把吉他"));
+  EXPECT_TRUE(Ends("I\u2019m no longer at Acme Corp", "I'm an accountant at Acme Corp"));
   // A title, a plan, a story of long ago.
   EXPECT_FALSE(Ends("read a post titled 'Why I Quit Soda' today", "I drink a lot of soda with lunch"));
   EXPECT_FALSE(Ends("I'll quit soda after the holidays", "I drink a lot of soda with lunch"));

@@ -1,6 +1,7 @@
 #include "write/same_thing.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <set>
 #include <string>
@@ -143,11 +144,14 @@ std::string WithoutRestatements(std::string_view evidence) {
   static constexpr std::string_view kStill[] = {"still", "unchanged", "还是", "仍然", "依然", "照旧", "不变"};
   std::string out;
   size_t begin = 0;
+  // Where each mark is next found, at or after `begin` (found again only once passed: linear).
+  std::array<size_t, std::size(kMarks)> next{};
+  for (size_t i = 0; i < next.size(); ++i) next[i] = evidence.find(kMarks[i]);
   while (begin < evidence.size()) {
     size_t end = evidence.size(), mark = 0;
-    for (std::string_view m : kMarks) {
-      const size_t at = evidence.find(m, begin);
-      if (at != std::string_view::npos && at < end) end = at, mark = m.size();
+    for (size_t i = 0; i < next.size(); ++i) {
+      if (next[i] != std::string_view::npos && next[i] < begin) next[i] = evidence.find(kMarks[i], begin);
+      if (next[i] != std::string_view::npos && next[i] < end) end = next[i], mark = kMarks[i].size();
     }
     const std::string_view clause = evidence.substr(begin, end - begin);
     const std::string lowered = extraction::rules::LowerAscii(clause);
@@ -198,9 +202,6 @@ bool SaysTheirs(std::string_view clause, std::string_view older) {
   });
 }
 
-bool HasHan(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
-}
 
 // True when the candidate says a change of the current state (same_thing.h); `ends` when it says
 // something ended (ended_thing.h).
@@ -230,7 +231,11 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   // A person's name is no thing they share with what they said before; a thing's name is.
   const Terms ignored = AboutAThing(c) ? Terms{} : subject;
   const std::string clause = WithoutRestatements(evidence);
-  const std::vector<EndedThing> ended = ReadEndedThings(*analyzer, clause, ignored);
+  // What the speaker ended closes only the speaker's, or a thing's, older statements: another
+  // person's candidate read from the same sentence ("I cancelled Netflix and my sister moved to
+  // Denver") is theirs.
+  const bool others = !AboutAThing(c) && !PeopleNamed(c.subject).empty();
+  const std::vector<EndedThing> ended = others ? std::vector<EndedThing>{} : ReadEndedThings(*analyzer, clause, ignored);
   if (!SaysAChange(c, evidence, !ended.empty())) return std::optional<sqlite::StoredClaim>();
   // The words said, verbatim: the candidate's value and evidence (a statement the writer composed
   // holds the speaker's name: "user的爸今年退休").
@@ -245,6 +250,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   const std::vector<std::string> newer_people = PeopleNamed(evidence);
 
   const bool temporary = SaysATemporaryValue(c, evidence);
+  const bool affirmed = StatesCurrentValue(c);  // a denial closes only what it names as ended
   auto olders = OlderStates(store, namespace_id, c, said_at, registry, !ended.empty());
   if (!olders) return Error(olders.error());
   std::optional<sqlite::StoredClaim> best;
@@ -263,8 +269,8 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     const bool ends = NamesAnEndedThing(*analyzer, ended, said, older, h.text);
     // The usual stays the usual beside a temporary value; what ended, ended ("sold the civic,
     // taking the bus for now").
-    const bool same = !(temporary && SaysTheUsual(h)) && !EndedOnlyClosable(h) &&
-                      (NameTheSameThing(newer, older) || (HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text)));
+    const bool same = affirmed && !(temporary && SaysTheUsual(h)) && !EndedOnlyClosable(h) &&
+                      (NameTheSameThing(newer, older) || (extraction::rules::HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text)));
     if (!same && !ends) continue;
     // A restatement says the older's value again; an ending names it as what ended.
     if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;

@@ -161,7 +161,7 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
 bool NamesAnEnding(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   const std::string lowered = rules::LowerAscii(text);
-  for (std::string_view kind : {"ends", "ends_named", "ends_anymore"}) {
+  for (std::string_view kind : {"ends", "ends_named", "ends_anymore", "ends_le"}) {
     if (!lex.FindMarkers(lowered, kind).empty()) return true;
   }
   return false;

@@ -48,7 +48,7 @@ NowStance ReadNowStance(std::string_view text);
 std::vector<std::string_view> ChangeSentences(std::string_view text);
 
 // True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends`, `ends_named`,
-// `ends_anymore`:
+// `ends_anymore`, `ends_le`:
 // "quit", "no longer in", "left", 戒了, 不在): what ended is read by write/ended_thing.h. Never fails.
 bool NamesAnEnding(std::string_view text);
 

@@ -2342,8 +2342,6 @@ class ClauseReader {
     return std::string::npos;
   }
 
-  // `span` cut before a qualifier (temporary, recurring, "because"), trimmed, leading
-  // prepositions and articles dropped.
   // True when `text` holds a word that is no function word ("Stripe" of "Stripe on Monday", not
   // "is" of "is on Tuesday": the day is the value then).
   static bool HasContentWord(std::string_view text) {
@@ -2358,6 +2356,8 @@ class ClauseReader {
     return false;
   }
 
+  // `span` cut before a qualifier (temporary, recurring, "because", a day of the week), trimmed,
+  // leading prepositions and articles dropped.
   Span TrimValue(Span span) const {
     if (span.empty()) return span;
     std::string_view text = low_.substr(span.begin, span.end - span.begin);
@@ -2374,8 +2374,9 @@ class ClauseReader {
     }
     // A day of the week said after the value ("started at Stripe on Monday", "moved to Porto last
     // Friday"): a bare weekday is no time mention (text/time_expression.h), yet never a value's part.
+    // ("next Monday" is left whole: a plan unread is no current value.)
     for (std::string_view day : {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}) {
-      for (std::string_view before : {"on ", "this ", "last ", "next ", "coming ", "since "}) {
+      for (std::string_view before : {"on ", "last ", "since "}) {
         size_t at = FindWord(text, std::string(before) + std::string(day));
         if (at != std::string::npos && HasContentWord(text.substr(0, at))) cut = std::min(cut, at);
       }

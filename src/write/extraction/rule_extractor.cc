@@ -182,22 +182,13 @@ std::tuple<std::string, std::string, std::string, std::string, bool> SeenKey(con
   return {c.subject, c.predicate, slot, c.value, HasQualifier(c, kQualNegated)};
 }
 
-bool HasHan(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    char32_t cp = 0;
-    size_t len = 1;
-    if (rules::DecodeUtf8(text, i, &cp, &len) && rules::IsHan(cp)) return true;
-    i += len;
-  }
-  return false;
-}
 
 // The candidate of a frame read from `sentence`, its valid time from the clause's time mention
 // outside its value (else the event's time); a fact dated after the event is a plan.
 CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std::string& speaker,
                           const Sentence& sentence, std::string_view content,
                           const std::vector<text::TimeMention>& mentions) {
-  const bool chinese = HasHan(content.substr(frame.clause_begin, frame.clause_end - frame.clause_begin));
+  const bool chinese = rules::HasHan(content.substr(frame.clause_begin, frame.clause_end - frame.clause_begin));
   CandidateClaim claim = FrameToCandidate(frame, speaker, chinese);
   RawClaim located;
   located.clause = {frame.clause_begin, frame.clause_end};

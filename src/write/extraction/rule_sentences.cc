@@ -207,6 +207,16 @@ bool IsHan(char32_t cp) {
          (cp >= 0x20000 && cp <= 0x2EBEF) || (cp >= 0xF900 && cp <= 0xFAFF) || cp == 0x3007;
 }
 
+bool HasHan(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    size_t len = 1;
+    if (DecodeUtf8(text, i, &cp, &len) && IsHan(cp)) return true;
+    i += len;
+  }
+  return false;
+}
+
 bool IsSpaceChar(char32_t cp) {
   if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v') return true;
   if (cp < 0x80) return false;

@@ -47,6 +47,8 @@ struct Sentence {
 bool DecodeUtf8(std::string_view text, size_t pos, char32_t* cp, size_t* len);
 
 bool IsHan(char32_t cp);
+// True when `text` holds a Han character (decoded: emoji, kana and full-width marks are none).
+bool HasHan(std::string_view text);
 bool IsSpaceChar(char32_t cp);
 // Punctuation and symbols: ASCII punctuation except the word joiners ' - _ & # + @ /, Unicode
 // punctuation (general, CJK, full-width) and emoji/symbols. A letter or digit is never punctuation.
