@@ -7,10 +7,13 @@ two things of a kind, someone else's change, not-now, temporary, restated, added
 genuine changes); the second: 205 pairs by a second reviewer against the phrase rule (160 keep,
 45 close); ended_pairs.tsv: 235 pairs written in session 24, before the rule existed, by a reviewer
 asked to break a rule that closes what the speaker says they ended (write/ended_thing.h: 144 keep,
-91 close; tuned against since). Each pair is remembered in a namespace of its own, six months
+91 close; tuned against since); kind_pairs.tsv (216 pairs, written blind in session 25 against the
+rule that a newer value of the same kind closes the older, write/same_kind.h: 134 keep, 82 close),
+kind_pairs2.tsv (113, by the same reviewer after probing its first version: 87 keep, 26 close) and
+kind_pairs3.tsv (123, a second reviewer probing the tightened version: 97 keep, 26 close). Each pair is remembered in a namespace of its own, six months
 apart; a claim of the older statement left superseded counts as closed. A dev set: it was read.
 
-    ENGRAM=build/engram [PAIRS=same_thing_pairs2.tsv|ended_pairs.tsv] python3 bench/heldout/same_thing_pairs.py [TAG]
+    ENGRAM=build/engram [PAIRS=same_thing_pairs2.tsv|ended_pairs.tsv|kind_pairs.tsv|…] python3 bench/heldout/same_thing_pairs.py [TAG]
 """
 import concurrent.futures as cf
 import json

@@ -114,7 +114,7 @@ std::string WithoutTimes(std::string_view text) {
 // `text` with each Chinese word of the speaker (我, 我们) or of kind `aside` a space, the longest
 // first: 新东方我已经辞了 → 新东方  辞了.
 std::string WithoutChineseAsides(std::string_view text) {
-  static constexpr std::string_view kSpeaker[] = {"我们", "咱们", "我", "咱"};
+  static constexpr std::string_view kSpeaker[] = {"我们家", "我家", "咱家", "我们", "咱们", "我", "咱"};
   std::vector<std::string_view> words(std::begin(kSpeaker), std::end(kSpeaker));
   for (const std::string& w : extraction::Lexicon::Get().Markers("aside")) {
     if (HasHan(w)) words.push_back(w);
@@ -318,20 +318,6 @@ bool SaysLe(std::string_view sentence, size_t at, size_t at_end) {
          before.find("已经") != std::string_view::npos || before.find("不再") != std::string_view::npos;
 }
 
-// ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
-// dictionary, 我|在|新东方|当|英语|老师); empty when ICU cannot be loaded.
-std::vector<std::string> IcuWords(std::string_view text) {
-  thread_local std::unique_ptr<text::Analyzer> plain = [] {
-    auto made = text::Analyzer::Create(TextAnalysis::kPlain);
-    return made ? std::move(*made) : nullptr;
-  }();
-  std::vector<std::string> words;
-  if (plain == nullptr) return words;
-  plain->Tokenize(text, text::TokenizeMode::kIndex,
-                  [&](std::string_view token, int, int, bool) { words.emplace_back(token); });
-  return words;
-}
-
 // The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
 // [at, at_end) of `sentence`; false when there is none or someone else ended it.
 bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, size_t at_end, bool named_only,
@@ -357,7 +343,7 @@ bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, siz
   if (!SpeakerAlone(before)) return false;
   out->surface = std::string(region);
   out->named_only = named_only;
-  if (HasHan(region)) out->icu_words = IcuWords(WithoutTimes(region));
+  if (HasHan(region)) out->icu_words = PlainWords(WithoutTimes(region));
   ThingPhrases read = ReadThingPhrases(analyzer, region, ignored);
   if (!read.phrases.empty()) out->phrase = std::move(read.phrases.front());
   return !read.phrases.empty() || HasHan(region);
@@ -530,13 +516,15 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
   return out;
 }
 
+bool SaysOnlyTheSpeaker(std::string_view before) { return SpeakerAlone(before); }
+
 bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& ended,
                        const std::set<std::string>& newer_terms, const ThingPhrases& older,
                        std::string_view older_text) {
   std::vector<std::string> older_run, older_words;
   for (const EndedThing& e : ended) {
     if (!e.icu_words.empty() || HasHan(e.surface)) {  // 奶茶 of 每天都喝奶茶, 新东方 of 我在新东方当英语老师
-      if (older_words.empty()) older_words = IcuWords(older_text);
+      if (older_words.empty()) older_words = PlainWords(older_text);
       if (OpensWithWordsOf(e.icu_words, older_words, older_text)) return true;
       continue;
     }

@@ -65,6 +65,12 @@ bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& 
                        const std::set<std::string>& newer_terms, const ThingPhrases& older,
                        std::string_view older_text);
 
+// True when `before`, the words of a clause before its verb, name no one but the speaker: only
+// I/we (我, 我们, 我家), words of time, discourse and asides ("finally", "just", 已经); never
+// another person, a noun, a modal, a negation or "to" ("my sister quit", "tried to quit", "I'd
+// never quit", 医生让我). Also read by write/same_kind.h. Never fails.
+bool SaysOnlyTheSpeaker(std::string_view before);
+
 }  // namespace engram
 
 #endif  // ENGRAM_WRITE_ENDED_THING_H_

@@ -18,6 +18,7 @@
 #include "write/extraction/rule_sentences.h"
 #include "write/extraction/statement_topics.h"
 #include "write/ended_thing.h"
+#include "write/same_kind.h"
 #include "write/subject_resolution.h"
 #include "write/thing_phrase.h"
 
@@ -192,16 +193,45 @@ bool NamesSomeoneElse(const std::vector<std::string>& newer_people, std::string_
                      [&](const std::string& p) { return !std::binary_search(older.begin(), older.end(), p); });
 }
 
-// True when `clause` speaks of a third party's thing (his, her, their, its, 他的, 她的) and `older`
-// does not ("Notion changed its pricing").
-bool SaysTheirs(std::string_view clause, std::string_view older) {
-  static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", " its ", "他的", "她的", "他们的", "她们的"};
-  const std::string a = " " + extraction::rules::LowerAscii(clause) + " ", b = " " + extraction::rules::LowerAscii(older) + " ";
-  return std::any_of(std::begin(kTheirs), std::end(kTheirs), [&](std::string_view w) {
-    return a.find(w) != std::string::npos && b.find(w) == std::string::npos;
-  });
+// The parts of `clause` between marks (, ; — – . ! ? and the Chinese ones) that hold a term of
+// `older_terms`: where the newer speaks of what the older named. Empty when none does.
+std::vector<std::string_view> PartsNaming(text::Analyzer& analyzer, std::string_view clause, const Terms& older_terms) {
+  static constexpr std::string_view kMarks[] = {",", ";", "\xE2\x80\x94", "\xE2\x80\x93", ". ", "!", "?",
+                                                "，", "；", "。", "！", "？"};
+  std::vector<std::string_view> parts;
+  size_t begin = 0;
+  while (begin < clause.size()) {
+    size_t end = clause.size(), mark = 0;
+    for (std::string_view m : kMarks) {
+      const size_t at = clause.find(m, begin);
+      if (at != std::string_view::npos && at < end) end = at, mark = m.size();
+    }
+    const std::string_view part = clause.substr(begin, end - begin);
+    const Terms terms = ContentTerms(analyzer, part);
+    if (std::any_of(terms.begin(), terms.end(), [&](const std::string& t) { return older_terms.count(t) > 0; })) {
+      parts.push_back(part);
+    }
+    begin = end + mark;
+  }
+  return parts;
 }
 
+// True when `clause` speaks of a third party's thing (his, her, their, its, 他的, 她的) and `older`
+// does not ("Notion changed its pricing"), in the parts of it that name what the older named (all
+// of it when none does): "We left Lyon in May — we're in Marseille now, closer to her family" is
+// the speaker's move.
+bool SaysTheirs(text::Analyzer& analyzer, std::string_view clause, std::string_view older, const Terms& older_terms) {
+  static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", " its ", "他的", "她的", "他们的", "她们的"};
+  const std::string b = " " + extraction::rules::LowerAscii(older) + " ";
+  std::vector<std::string_view> parts = PartsNaming(analyzer, clause, older_terms);
+  if (parts.empty()) parts.push_back(clause);
+  return std::any_of(parts.begin(), parts.end(), [&](std::string_view part) {
+    const std::string a = " " + extraction::rules::LowerAscii(part) + " ";
+    return std::any_of(std::begin(kTheirs), std::end(kTheirs), [&](std::string_view w) {
+      return a.find(w) != std::string::npos && b.find(w) == std::string::npos;
+    });
+  });
+}
 
 // True when the candidate says a change of the current state (same_thing.h); `ends` when it says
 // something ended (ended_thing.h).
@@ -217,6 +247,20 @@ bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence,
   if (stance == text::NowStance::kBounded) return false;
   // A word of the present alone ("now at 90k miles") says no change here (ChangeSentences).
   return ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
+}
+
+// The thing phrase a claim's value opens with, read as said of its subject ("Chrome browser" of
+// `uses` "Chrome browser for everything"; not "payments squad" of "proud of what the payments squad
+// built"); none when the value opens with another word.
+ThingPhrases ValuePhrases(text::Analyzer& analyzer, std::string_view value) {
+  ThingPhrases read = ReadThingPhrases(analyzer, value);
+  if (!read.phrases.empty() && read.phrases.front().opens_clause) {
+    read.phrases.resize(1);
+    read.phrases.front().opens_clause = false;
+  } else {
+    read.phrases.clear();
+  }
+  return read;
 }
 
 }  // namespace
@@ -247,31 +291,44 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   }
   if (said.empty() || new_value.empty()) return std::optional<sqlite::StoredClaim>();
   const ThingPhrases newer = ReadThingPhrases(*analyzer, clause, ignored);
+  const ChangedValues changed = ReadChangedValues(*analyzer, clause, ignored);
   const std::vector<std::string> newer_people = PeopleNamed(evidence);
 
   const bool temporary = SaysATemporaryValue(c, evidence);
   const bool affirmed = StatesCurrentValue(c);  // a denial closes only what it names as ended
-  auto olders = OlderStates(store, namespace_id, c, said_at, registry, !ended.empty());
+  auto olders = OlderStates(store, namespace_id, c, said_at, registry, !ended.empty() || !changed.values.phrases.empty());
   if (!olders) return Error(olders.error());
   std::optional<sqlite::StoredClaim> best;
   for (sqlite::StoredClaim& held : *olders) {
     const Claim& h = held.claim;
     // One thing named by both holds a term of both (its head): most older claims share none.
+    // (Two of one kind share a head, which a Chinese one of one character holds in no bigram.)
     const Terms older_terms = ContentTerms(*analyzer, h.text);
-    if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; })) {
+    if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; }) &&
+        !MayNameOneKind(changed, h.text)) {
       continue;
     }
     // "my wife switched her car", "the neighbors changed their kitchen lights"
-    if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(clause, h.text)) continue;
+    if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(*analyzer, clause, h.text, older_terms)) continue;
     if (ToldAsEarlier(evidence, said_at, h)) continue;
     // Its statement, without the subject's own name (a thing's name is what it is about).
     const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
     const bool ends = NamesAnEndedThing(*analyzer, ended, said, older, h.text);
     // The usual stays the usual beside a temporary value; what ended, ended ("sold the civic,
     // taking the bus for now").
-    const bool same = affirmed && !(temporary && SaysTheUsual(h)) && !EndedOnlyClosable(h) &&
-                      (NameTheSameThing(newer, older) || (extraction::rules::HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text)));
-    if (!same && !ends) continue;
+    const bool replaceable = affirmed && !(temporary && SaysTheUsual(h));
+    const bool same = replaceable && !EndedOnlyClosable(h) &&
+                      (NameTheSameThing(newer, older) ||
+                       (extraction::rules::HasHan(evidence) && OpensWithTheTopicOf(evidence, h.text)));
+    // Or, in place of the thing the older names, another of its kind (same_kind.h), a habit's too
+    // ("switched to the night shift" after "I work the early shift"); never what one owns, which
+    // one adds to.
+    // ("My wife is on the night shift" is hers: the speaker's change of shift leaves it.)
+    const bool kind = replaceable && !same && h.predicate != "owns" &&
+                      NameOneKind(changed, newer.terms, clause,
+                                  FreeStatement(h) ? StatedValuePhrases(*analyzer, h.text, ignored) : ValuePhrases(*analyzer, h.value),
+                                  h.text, NamesSomeoneElse(PeopleNamed(h.text), evidence));
+    if (!same && !ends && !kind) continue;
     // A restatement says the older's value again; an ending names it as what ended.
     if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 #include <unicode/utf8.h>
@@ -11,6 +12,7 @@
 #include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
 #include "write/extraction/fact_frame_reader.h"
+#include "write/extraction/rule_sentences.h"
 
 namespace engram {
 namespace {
@@ -104,6 +106,18 @@ bool EndsInAValueWord(std::string_view lowered, const std::vector<Span>& cuts, s
   return false;
 }
 
+// True when a mark that ends a clause stands in [from, to) of `text` (, . ; : ! ? — and the
+// Chinese ones).
+bool ClauseMarkBetween(std::string_view text, size_t from, size_t to) {
+  if (from >= to) return false;
+  const std::string_view gap = text.substr(from, to - from);
+  if (gap.find_first_of(",.;:!?") != std::string_view::npos) return true;
+  for (std::string_view mark : {"，", "。", "；", "：", "！", "？", "—", "、"}) {
+    if (gap.find(mark) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // A particle of a phrasal verb ("swapped out", "moved over", "scaled up").
 bool IsParticle(std::string_view token) {
   static constexpr std::string_view kWords[] = {"out", "up", "down", "over", "back", "off", "away"};
@@ -150,9 +164,13 @@ class PhraseReader {
   static constexpr size_t kNone = SIZE_MAX;
 
   void Take(std::string_view token, size_t begin, size_t end) {
+    if (ClauseMarkBetween(text_, token_end_, begin)) clause_tokens_ = 0;
+    token_end_ = std::max(token_end_, end);
     if (ignored_.count(std::string(token)) > 0) return;
     // A bigram across a removed 的 (公手 of 老公的手机) is no term; the one before it names an owner.
     if (std::any_of(de_at_.begin(), de_at_.end(), [&](size_t at) { return begin < at && at < end; })) return;
+    const bool opens = clause_tokens_ == 0;
+    if (!IsDeterminer(token)) ++clause_tokens_;
     if (!Adjacent(text_, run_.terms.empty() ? begin : run_end_, begin) && !OnlySpacesBetween(text_, run_end_, begin)) {
       EndJoint();  // a mark between: a new clause
     }
@@ -168,6 +186,7 @@ class PhraseReader {
       if (!content && OpensAClause(token)) Restrict();
       EndJoint();
     } else {
+      if (run_.terms.empty()) run_.opens_clause = opens;
       run_.terms.emplace_back(token);
       if (Possessive(surface) || std::find(de_at_.begin(), de_at_.end(), end) != de_at_.end()) {
         run_.owners.emplace(token);
@@ -230,6 +249,8 @@ class PhraseReader {
   ThingPhrases out_;
   ThingPhrase run_;
   size_t run_end_ = 0;
+  size_t token_end_ = 0;       // where the last token taken ends
+  size_t clause_tokens_ = 0;   // tokens but articles and possessives since the clause began
   size_t last_ = kNone;
   Joint joint_ = Joint::kNone;
   bool verb_before_ = false;  // a verb stands before the phrase being read ("swapped out the printer")
@@ -393,6 +414,65 @@ bool OpensWithTheTopicOf(std::string_view newer, std::string_view older) {
   const std::string_view topic = std::string_view(newer_low).substr(start, best - start);
   if (topic.size() < 3 && !text::IsCjk(CharAt(topic, 0).first)) return false;  // "ok", "v2": no name
   return HoldsAsOwnWord(older_low, topic, older_cuts);
+}
+
+namespace {
+
+// ICU's own words of `text` (PlainWords), each passed to `take(word, begin, end)`.
+template <typename Take>
+void ReadPlainWords(std::string_view text, Take take) {
+  thread_local std::unique_ptr<text::Analyzer> plain = [] {
+    auto made = text::Analyzer::Create(TextAnalysis::kPlain);
+    return made ? std::move(*made) : nullptr;
+  }();
+  if (plain == nullptr) return;
+  plain->Tokenize(text, text::TokenizeMode::kIndex, [&](std::string_view token, int begin, int end, bool) {
+    take(token, static_cast<size_t>(begin), static_cast<size_t>(end));
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> Characters(std::string_view text) {
+  std::vector<std::string> out;
+  int32_t i = 0;
+  const auto size = static_cast<int32_t>(text.size());
+  while (i < size) {
+    const int32_t start = i;
+    UChar32 c = 0;
+    U8_NEXT(text.data(), i, size, c);
+    out.emplace_back(text.substr(static_cast<size_t>(start), static_cast<size_t>(i - start)));
+  }
+  return out;
+}
+
+std::vector<std::string> PhraseUnits(const ThingPhrase& p) {
+  std::vector<std::string> units;
+  bool after_han = false;
+  for (const std::string& term : p.terms) {
+    if (!extraction::rules::HasHan(term)) {
+      units.push_back(term);
+      after_han = false;
+      continue;
+    }
+    const std::vector<std::string> chars = Characters(term);
+    const bool overlaps = after_han && chars.size() == 2 && !units.empty() && units.back() == chars.front();
+    units.insert(units.end(), chars.begin() + (overlaps ? 1 : 0), chars.end());
+    after_han = true;
+  }
+  return units;
+}
+
+std::vector<std::string> PlainWords(std::string_view text) {
+  std::vector<std::string> words;
+  ReadPlainWords(text, [&](std::string_view word, size_t, size_t) { words.emplace_back(word); });
+  return words;
+}
+
+std::vector<std::pair<size_t, size_t>> PlainWordSpans(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  ReadPlainWords(text, [&](std::string_view, size_t begin, size_t end) { spans.emplace_back(begin, end); });
+  return spans;
 }
 
 }  // namespace engram

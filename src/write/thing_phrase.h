@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/analyzer.h"
@@ -46,6 +47,9 @@ struct ThingPhrase {
   // machines"): the other changed, not it.
   bool acts_on_another = false;
   bool object_of_verb = false;  // a verb stands before it ("swapped out the hallway printer")
+  // Nothing but articles and possessives stands before it in its clause: it is what the clause is
+  // about ("Our Berlin office moved to Kreuzberg", 上海的办公室搬到徐汇了), not a value said of it.
+  bool opens_clause = false;
 };
 
 // A text's content terms and its thing phrases (above).
@@ -82,6 +86,21 @@ bool NameTheSameThing(const ThingPhrases& newer, const ThingPhrases& older);
 // "手机套餐换成…" after "我的手机壳是蓝色的"
 // (手机 is no whole word of either), not "生产环境的服务器…" after "测试环境的服务器…".
 bool OpensWithTheTopicOf(std::string_view newer, std::string_view older);
+
+// ICU's own words of `text` (text::TextAnalysis::kPlain: case-folded, CJK words by ICU's
+// dictionary: 我|在|新东方|当|英语|老师), in text order; empty when ICU cannot be loaded. One
+// analyzer per thread.
+std::vector<std::string> PlainWords(std::string_view text);
+
+// The characters of `text` (UTF-8), one string each; a bad byte is one of its own.
+std::vector<std::string> Characters(std::string_view text);
+
+// A phrase as the units its head and modifiers are made of: an English term each, a Chinese
+// character each (its terms are overlapping character bigrams: 蓝天 天幼 幼儿 儿园 → 蓝 天 幼 儿 园).
+std::vector<std::string> PhraseUnits(const ThingPhrase& p);
+
+// Where ICU's own words of `text` stand (PlainWords): byte offsets [begin, end), in text order.
+std::vector<std::pair<size_t, size_t>> PlainWordSpans(std::string_view text);
 
 }  // namespace engram
 
