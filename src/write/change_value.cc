@@ -27,7 +27,8 @@ bool HasMarker(std::string_view lowered, std::string_view kind) {
 }
 
 // True when the words of `lowered` at [begin, end) are a verb of the lexicon or a marker of change
-// (verbs.tsv; markers.tsv `change`, `state_change`, `relocate`), or an English past tense.
+// (verbs.tsv; markers.tsv `change`, `state_change`, `relocate`): not any past tense ("then talked
+// to the night nurse").
 bool ChangeVerbAt(std::string_view lowered, size_t begin, size_t end) {
   const extraction::Lexicon& lex = extraction::Lexicon::Get();
   auto covers = [&](const std::vector<extraction::PhraseHit>& hits) {
@@ -37,8 +38,7 @@ bool ChangeVerbAt(std::string_view lowered, size_t begin, size_t end) {
   for (std::string_view kind : {"change", "state_change", "relocate"}) {
     if (covers(lex.FindMarkers(lowered, kind))) return true;
   }
-  const std::string_view word = lowered.substr(begin, end - begin);
-  return word.size() >= 4 && word.ends_with("ed");
+  return false;
 }
 
 struct Word {
@@ -50,9 +50,9 @@ std::vector<Word> WordsOf(std::string_view text, size_t begin, size_t end) {
   std::vector<Word> words;
   size_t at = begin;
   while (at < end) {
-    const size_t b = text.find_first_not_of(' ', at);
+    const size_t b = text.find_first_not_of(" \t", at);
     if (b == std::string_view::npos || b >= end) break;
-    size_t e = text.find(' ', b);
+    size_t e = text.find_first_of(" \t", b);
     if (e == std::string_view::npos || e > end) e = end;
     words.push_back({text.substr(b, e - b), b});
     at = e;
@@ -84,6 +84,11 @@ std::optional<std::string> ThemeOf(std::string_view said) {
   if (t.empty()) return std::nullopt;
   const std::string lowered = extraction::LowerAsciiBytes(t);
   if (OneOf(lowered, {"he", "she", "他", "她", "他也", "她也"})) return lowered.substr(0, lowered.find("也"));
+  // Pronouns and quantifiers name no one person ("They moved to…", "Everyone's moving to…").
+  if (OneOf(lowered, {"they", "everyone", "everybody", "nobody", "no one", "someone", "somebody", "people", "all",
+                      "it", "you", "他们", "她们", "大家", "别人", "有人"})) {
+    return std::nullopt;
+  }
   for (const std::string& topic : extraction::StatementTopics(t)) {
     if (text::IsOtherPersonTopic(topic)) return lowered;
   }
@@ -126,7 +131,7 @@ std::vector<ValueStart> EnglishValueStarts(std::string_view said, std::string_vi
     // transferred to").
     size_t subject_end = v - 1;
     while (subject_end > 0 && OneOf(words[subject_end - 1].text, {"got", "get", "gets", "was", "were", "been", "being",
-                                                                   "have", "has", "had", "i've", "we've", "i've", "i'd"})) {
+                                                                   "have", "has", "had"})) {
       --subject_end;
     }
     const size_t subject_to = subject_end < v - 1 ? words[subject_end].begin : verb.begin;
@@ -179,7 +184,11 @@ bool OnlyThePhrase(std::string_view value, const ThingPhrase& p) {
   if (extraction::rules::HasHan(lowered)) {
     size_t chars = 0;
     for (const std::string& c : Characters(lowered)) {
-      if (c == " " || OneOf(c, {"了", "啦", "的", "呢", "哦", "吧", "啊"})) continue;
+      char32_t cp = 0;
+      size_t len = 0;
+      const bool punct = !extraction::rules::DecodeUtf8(c, 0, &cp, &len) || extraction::rules::IsPunctChar(cp) ||
+                         extraction::rules::IsSpaceChar(cp);
+      if (punct || OneOf(c, {"了", "啦", "的", "呢", "哦", "吧", "啊"})) continue;
       ++chars;
     }
     return chars == PhraseUnits(p).size();
@@ -211,23 +220,6 @@ std::string_view WithoutTrailingPrepositions(std::string_view value) {
   return value;
 }
 
-// The clauses of `sentence`: byte spans between , ; : — and the Chinese marks.
-std::vector<std::pair<size_t, size_t>> Clauses(std::string_view sentence) {
-  std::vector<std::pair<size_t, size_t>> out;
-  size_t begin = 0;
-  while (begin <= sentence.size()) {
-    size_t end = sentence.size(), mark = 0;
-    for (std::string_view m : {",", ";", ":", "\xE2\x80\x94", "\xE2\x80\x93", "，", "；", "：", "、"}) {
-      const size_t at = sentence.find(m, begin);
-      if (at != std::string_view::npos && at < end) end = at, mark = m.size();
-    }
-    out.emplace_back(begin, end);
-    if (mark == 0) break;
-    begin = end + mark;
-  }
-  return out;
-}
-
 // True when `clause` (lower-cased) opens with the speaker: I, I'm, we…, 我, 我们, 我家 (after
 // spaces).
 bool OpensWithTheSpeaker(std::string_view clause) {
@@ -252,6 +244,37 @@ std::string WithoutSpeakerWords(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::pair<size_t, size_t>> ClauseSpans(std::string_view text) {
+  static constexpr std::string_view kWide[] = {"\xE2\x80\x94", "\xE2\x80\x93", "，", "；", "：", "、", "。", "！", "？"};
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t begin = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t mark = 0;
+    const char c = text[i];
+    if (c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == '\n') {
+      mark = 1;
+    } else if (c == '.' && (i + 1 == text.size() || text[i + 1] == ' ')) {  // not 3.12, node.js
+      mark = 1;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      for (std::string_view w : kWide) {
+        if (text.substr(i, w.size()) == w) mark = w.size();
+      }
+    }
+    if (mark == 0) {
+      ++i;
+      continue;
+    }
+    out.emplace_back(begin, i);
+    i += mark;
+    begin = i;
+  }
+  out.emplace_back(begin, text.size());
+  return out;
+}
+
+// At most this many values are read from one text (a bound on the cost of comparing them).
+constexpr size_t kMaxValues = 16;
+
 ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view clause,
                                   const std::set<std::string>& ignored) {
   ChangedValues out;
@@ -264,7 +287,7 @@ ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view claus
     if (std::any_of(std::begin(kNotReplacing), std::end(kNotReplacing), [&](std::string_view kind) { return HasMarker(lowered, kind); })) {
       continue;
     }
-    for (const auto& [begin, end] : Clauses(lowered)) {
+    for (const auto& [begin, end] : ClauseSpans(lowered)) {
       std::vector<ValueStart> starts = EnglishValueStarts(sentence, lowered, begin, end);
       std::vector<ValueStart> han = ChineseValueStarts(lowered, begin, end);
       starts.insert(starts.end(), han.begin(), han.end());
@@ -276,14 +299,23 @@ ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view claus
         value = WithoutTrailingPrepositions(value);  // "… in" of "… in March"
         ThingPhrases read = ReadThingPhrases(analyzer, value, ignored);
         if (read.phrases.empty() || !read.phrases.front().opens_clause || !OnlyThePhrase(value, read.phrases.front())) continue;
+        ThingPhrase& p = read.phrases.front();
+        bool seen = false;
+        for (size_t i = 0; i < out.themes.size(); ++i) seen = seen || (out.values.phrases[i].terms == p.terms && out.themes[i] == start.theme);
+        if (seen) continue;
         out.values.terms.insert(read.terms.begin(), read.terms.end());
-        out.values.phrases.push_back(std::move(read.phrases.front()));
+        out.values.phrases.push_back(std::move(p));
         out.themes.push_back(std::move(start.theme));
+        if (out.themes.size() >= kMaxValues) return out;
       }
     }
   }
   return out;
 }
+
+// How many words into a clause an older statement's value may start (twice as many Chinese
+// characters): "I'm a teller at the | York branch" is the longest shape read; a bound on the cost.
+constexpr size_t kValuePositions = 6;
 
 ThingPhrases StatedValuePhrases(text::Analyzer& analyzer, std::string_view text, const std::set<std::string>& ignored) {
   ThingPhrases out;
@@ -298,7 +330,7 @@ ThingPhrases StatedValuePhrases(text::Analyzer& analyzer, std::string_view text,
     out.terms.insert(read.terms.begin(), read.terms.end());
     out.phrases.push_back(std::move(p));
   };
-  for (const auto& [begin, end] : Clauses(lowered)) {
+  for (const auto& [begin, end] : ClauseSpans(lowered)) {
     const std::string_view clause = std::string_view(lowered).substr(begin, end - begin);
     if (!OpensWithTheSpeaker(clause)) continue;
     if (extraction::rules::HasHan(clause)) {
@@ -306,7 +338,7 @@ ThingPhrases StatedValuePhrases(text::Analyzer& analyzer, std::string_view text,
       // speaker (and the person through the speaker) before the value.
       const Units chars = Characters(clause);
       size_t at = 0;
-      for (size_t k = 1; k < chars.size() && k <= 8; ++k) {
+      for (size_t k = 1; k < chars.size() && k <= 2 * kValuePositions; ++k) {
         at += chars[k - 1].size();
         const Units rest = Characters(WithoutSpeakerWords(clause.substr(0, at)));
         if (rest.size() <= 3) take(clause.substr(at));
@@ -317,7 +349,7 @@ ThingPhrases StatedValuePhrases(text::Analyzer& analyzer, std::string_view text,
     // the speaker, then at most two words besides articles and possessives.
     const std::vector<Word> words = WordsOf(clause, 0, clause.size());
     size_t others = 0;
-    for (size_t k = 1; k < words.size() && others <= 2; ++k) {
+    for (size_t k = 1; k < words.size() && k <= kValuePositions && others <= 2; ++k) {
       const std::string_view w = words[k - 1].text;
       if (!OneOf(w, {"i", "i'm", "i've", "we", "we're", "we've", "the", "a", "an", "my", "our", "now", "currently", "still",
                      "also", "usually", "always", "mostly", "normally"})) {

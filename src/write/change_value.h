@@ -11,8 +11,11 @@
 // * in Chinese, a verb of markers.tsv `changes_to` (搬到, 调到, 换成, 现在在; after 被 or 把我 too);
 // when the words before the verb say whose change it is: the speaker alone
 // (ended_thing.h SaysOnlyTheSpeaker), or one person — a pronoun, a person through the speaker ("my
-// wife", 我老婆), a capitalised name, a short Chinese name — and never a thing, a team or "everyone"
-// ("Switched Netflix to the Basic plan", "Half of my team moved to…", 我把信用卡换成…, 我们公司搬到…).
+// wife", 我老婆), a capitalised name, a short Chinese name — and never a pronoun or quantifier of
+// many ("they", "everyone", 大家), a phrase ("Half of my team moved to…", 我们公司搬到…) or a
+// thing acted on ("Switched Netflix to the Basic plan", 我把信用卡换成…). A name must be named by
+// the older statement too (write/same_kind.h), as a whole word; a short Chinese name may be a
+// thing's (腾讯视频改成年度会员了 after 我开的是腾讯视频月度会员: the plan of the thing the older names).
 // The value must end its clause but for a time and words that say the change lasts ("now",
 // "instead", "for good"): "for my smoothies", "on weekends", "of the parking garage", "while Tom is
 // on leave" say where, when or of what it holds. Only sentences of change are read
@@ -27,12 +30,18 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/analyzer.h"
 #include "write/thing_phrase.h"
 
 namespace engram {
+
+// The clauses of `text`: byte spans between the marks that end a clause or a sentence (, ; : ! ?
+// and line breaks; "." before a space or the end, not in 3.12 or node.js; — – 、 ，；：。！？), in
+// text order; linear in the text's length. Never fails.
+std::vector<std::pair<size_t, size_t>> ClauseSpans(std::string_view text);
 
 // The values of the changes `clause` states, and whose change each is (above).
 struct ChangedValues {
@@ -43,7 +52,8 @@ struct ChangedValues {
 // The values of the changes stated by `clause`'s sentences of change that neither add, ask, take
 // back, bound nor limit the change (markers.tsv), each the phrase right after a verb of change
 // whose subject is the speaker or one person, and nothing after it in its clause but a time or
-// "now" (above). Read with `ignored` terms standing for nothing (ReadThingPhrases). Never fails.
+// "now" (above); at most 16, each once. Read with `ignored` terms standing for nothing
+// (ReadThingPhrases). Never fails.
 ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view clause,
                                 const std::set<std::string>& ignored);
 

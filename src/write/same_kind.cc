@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -30,6 +29,9 @@ std::string Joined(const Units& units, size_t begin, size_t end) {
   return out;
 }
 
+// How many occurrences of a phrase in a text are looked at for its head's word (a bound on cost).
+constexpr int kOccurrences = 8;
+
 // A text and, read when first asked for, where ICU's words of it stand (PlainWordSpans).
 class WordedText {
  public:
@@ -45,16 +47,15 @@ class WordedText {
   // `whole`, ending with it), the word of ICU right before that start, inside the phrase: the
   // head's modifier (西城 of 西城|分局); "" when there is none.
   std::string WordBefore(const std::string& phrase, size_t head_at, bool whole) {
-    for (size_t at = text_.find(phrase); at != std::string::npos; at = text_.find(phrase, at + 1)) {
+    const auto& spans = Spans();  // in text order: sorted by start
+    int looked = 0;
+    for (size_t at = text_.find(phrase); at != std::string::npos && looked < kOccurrences; at = text_.find(phrase, at + 1)) {
+      ++looked;
       const size_t begin = at + head_at, end = at + phrase.size();
-      const auto& spans = Spans();
-      const bool head = std::any_of(spans.begin(), spans.end(), [&](const std::pair<size_t, size_t>& s) {
-        return s.first == begin && (!whole || s.second == end);
-      });
-      if (!head) continue;
-      for (const auto& [b, e] : spans) {
-        if (e == begin && b >= at) return text_.substr(b, e - b);
-      }
+      const auto head = std::lower_bound(spans.begin(), spans.end(), std::make_pair(begin, size_t{0}));
+      if (head == spans.end() || head->first != begin || (whole && head->second != end) || head == spans.begin()) continue;
+      const auto& [b, e] = *(head - 1);
+      if (e == begin && b >= at) return text_.substr(b, e - b);
     }
     return "";
   }
@@ -87,8 +88,8 @@ bool OneKind(const Units& n, const Units& o, WordedText& newer, const std::set<s
       size_t k = 0;
       while (i + k < n.size() && j + k < o.size() && n[i + k] == o[j + k]) ++k;
       if (i + k != n.size()) continue;  // the head ends the value ("the growth team's channel" is a channel)
-      if (!han) {
-        if (!newer.Says(o[j - 1], newer_terms) && !text::IsFunctionTerm(n.back())) return true;
+      if (!han) {  // an English head ends both phrases ("day shift" is no kind of "night shift nurse")
+        if (j + k == o.size() && !newer.Says(o[j - 1], newer_terms) && !text::IsFunctionTerm(n.back())) return true;
         continue;
       }
       const std::string head = Joined(n, i, n.size());
@@ -109,21 +110,24 @@ bool OneKind(const Units& n, const Units& o, WordedText& newer, const std::set<s
   return false;
 }
 
-bool OneOf(std::string_view word, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
-
 // True when a change of `theme` (ChangedValues::themes) is of whom the older statement is about:
 // the speaker's when the older names no one else; a pronoun's when it names someone; a named
 // person's when it names them.
 bool OfWhomTheOlderIs(const std::string& theme, std::string_view older_text, const std::string& older_lowered,
                       bool older_names_another) {
   if (theme.empty()) return !older_names_another;
-  if (OneOf(theme, {"he", "she", "他", "她"})) {
+  if (theme == "he" || theme == "she" || theme == "他" || theme == "她") {
     const std::vector<std::string> topics = extraction::StatementTopics(older_text);
     return std::any_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsOtherPersonTopic(t); });
   }
-  return older_lowered.find(theme) != std::string::npos;
+  if (extraction::rules::HasHan(theme)) return older_lowered.find(theme) != std::string::npos;
+  // An English name, as a whole word of the older ("dev" is not in "developer"; "Al" not in "also").
+  for (size_t at = older_lowered.find(theme); at != std::string::npos; at = older_lowered.find(theme, at + 1)) {
+    const size_t end = at + theme.size();
+    auto letter = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(older_lowered[i])) != 0; };
+    if ((at == 0 || !letter(at - 1)) && (end == older_lowered.size() || !letter(end))) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -143,14 +147,15 @@ bool NameOneKind(const ChangedValues& changed, const std::set<std::string>& newe
                  const ThingPhrases& older, std::string_view older_text, bool older_names_another) {
   WordedText newer(newer_text), older_words(older_text);
   const std::string older_lowered = extraction::LowerAsciiBytes(older_text);
+  // (The older's may be said of another: "York branch" of "I'm a teller at the York branch".)
+  std::vector<Units> older_units;
+  for (const ThingPhrase& o : older.phrases) older_units.push_back(o.opens_clause ? Units{} : PhraseUnits(o));
   for (size_t v = 0; v < changed.values.phrases.size(); ++v) {
     const ThingPhrase& n = changed.values.phrases[v];
     if (n.terms.empty() || !OfWhomTheOlderIs(changed.themes[v], older_text, older_lowered, older_names_another)) continue;
     const Units newer_units = PhraseUnits(n);
-    for (const ThingPhrase& o : older.phrases) {
-      // (The older's may be said of another: "York branch" of "I'm a teller at the York branch".)
-      if (o.opens_clause || o.terms.empty()) continue;
-      if (OneKind(newer_units, PhraseUnits(o), newer, newer_terms, older_words, older.terms)) return true;
+    for (size_t i = 0; i < older.phrases.size(); ++i) {
+      if (OneKind(newer_units, older_units[i], newer, newer_terms, older_words, older.terms)) return true;
     }
   }
   return false;

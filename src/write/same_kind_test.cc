@@ -41,6 +41,9 @@ TEST_F(SameKindTest, AnotherOfTheKindInPlaceOfTheOlder) {
   EXPECT_TRUE(OneKind("Coach moved me up to the varsity team", "I'm on the junior team"));
   EXPECT_TRUE(OneKind("got transferred over to the Leeds depot", "I'm a driver at the York depot"));
   EXPECT_TRUE(OneKind("她调到市第二医院了", "我老婆在市第一医院当护士"));
+  // A sentence's end mark, or an older statement after another sentence, changes nothing.
+  EXPECT_TRUE(OneKind("我上个月调到西城分局了。", "我在东城分局上班"));
+  EXPECT_TRUE(OneKind("switched to the day shift", "Work is busy. I work the night shift"));
 }
 
 TEST_F(SameKindTest, NotAnotherOfTheKind) {
@@ -64,6 +67,12 @@ TEST_F(SameKindTest, NotAnotherOfTheKind) {
   // Another thing changed, or someone else's.
   EXPECT_FALSE(OneKind("Switched Netflix to the Basic plan", "I'm on the Spotify Premium plan"));
   EXPECT_FALSE(OneKind("Half of my team moved to the growth team", "I'm on the payments team"));
+  // Whose change: a pronoun of many, or a name the older holds only inside a word.
+  EXPECT_FALSE(OneKind("They moved to the growth squad.", "I'm on the payments squad, they are great."));
+  EXPECT_FALSE(OneKind("Dev moved over to the data team", "I'm a developer on the platform team"));
+  // Not a verb of change ("talked to"), nor a head that ends only one of the two phrases.
+  EXPECT_FALSE(OneKind("I moved to Leeds last week, then talked to the night nurse.", "I work as a day nurse."));
+  EXPECT_FALSE(OneKind("switched to the day shift", "I'm a night shift nurse"));
   // The older says no state of the speaker's.
   EXPECT_FALSE(OneKind("I switched to the JV soccer team", "I know everyone on the varsity soccer team"));
   EXPECT_FALSE(OneKind("I moved to the growth squad", "I'm proud of what the payments squad built"));

@@ -193,39 +193,36 @@ bool NamesSomeoneElse(const std::vector<std::string>& newer_people, std::string_
                      [&](const std::string& p) { return !std::binary_search(older.begin(), older.end(), p); });
 }
 
-// The parts of `clause` between marks (, ; — – . ! ? and the Chinese ones) that hold a term of
-// `older_terms`: where the newer speaks of what the older named. Empty when none does.
-std::vector<std::string_view> PartsNaming(text::Analyzer& analyzer, std::string_view clause, const Terms& older_terms) {
-  static constexpr std::string_view kMarks[] = {",", ";", "\xE2\x80\x94", "\xE2\x80\x93", ". ", "!", "?",
-                                                "，", "；", "。", "！", "？"};
-  std::vector<std::string_view> parts;
-  size_t begin = 0;
-  while (begin < clause.size()) {
-    size_t end = clause.size(), mark = 0;
-    for (std::string_view m : kMarks) {
-      const size_t at = clause.find(m, begin);
-      if (at != std::string_view::npos && at < end) end = at, mark = m.size();
-    }
+// A part of a newer clause between marks (change_value.h ClauseSpans), and its content terms.
+struct ClausePart {
+  std::string_view text;
+  Terms terms;
+};
+
+std::vector<ClausePart> ClauseParts(text::Analyzer& analyzer, std::string_view clause) {
+  std::vector<ClausePart> parts;
+  for (const auto& [begin, end] : ClauseSpans(clause)) {
     const std::string_view part = clause.substr(begin, end - begin);
-    const Terms terms = ContentTerms(analyzer, part);
-    if (std::any_of(terms.begin(), terms.end(), [&](const std::string& t) { return older_terms.count(t) > 0; })) {
-      parts.push_back(part);
-    }
-    begin = end + mark;
+    parts.push_back({part, ContentTerms(analyzer, part)});
   }
   return parts;
 }
 
 // True when `clause` speaks of a third party's thing (his, her, their, its, 他的, 她的) and `older`
-// does not ("Notion changed its pricing"), in the parts of it that name what the older named (all
-// of it when none does): "We left Lyon in May — we're in Marseille now, closer to her family" is
-// the speaker's move.
-bool SaysTheirs(text::Analyzer& analyzer, std::string_view clause, std::string_view older, const Terms& older_terms) {
+// does not ("Notion changed its pricing"), in the parts of it (`parts`) that name what the older
+// named (all of it when none does): "We left Lyon in May — we're in Marseille now, closer to her
+// family" is the speaker's move.
+bool SaysTheirs(const std::vector<ClausePart>& parts, std::string_view clause, std::string_view older,
+                const Terms& older_terms) {
   static constexpr std::string_view kTheirs[] = {" his ", " her ", " their ", " its ", "他的", "她的", "他们的", "她们的"};
   const std::string b = " " + extraction::rules::LowerAscii(older) + " ";
-  std::vector<std::string_view> parts = PartsNaming(analyzer, clause, older_terms);
-  if (parts.empty()) parts.push_back(clause);
-  return std::any_of(parts.begin(), parts.end(), [&](std::string_view part) {
+  std::vector<std::string_view> naming;
+  for (const ClausePart& part : parts) {
+    const bool names = std::any_of(part.terms.begin(), part.terms.end(), [&](const std::string& t) { return older_terms.count(t) > 0; });
+    if (names) naming.push_back(part.text);
+  }
+  if (naming.empty()) naming.push_back(clause);
+  return std::any_of(naming.begin(), naming.end(), [&](std::string_view part) {
     const std::string a = " " + extraction::rules::LowerAscii(part) + " ";
     return std::any_of(std::begin(kTheirs), std::end(kTheirs), [&](std::string_view w) {
       return a.find(w) != std::string::npos && b.find(w) == std::string::npos;
@@ -292,6 +289,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   if (said.empty() || new_value.empty()) return std::optional<sqlite::StoredClaim>();
   const ThingPhrases newer = ReadThingPhrases(*analyzer, clause, ignored);
   const ChangedValues changed = ReadChangedValues(*analyzer, clause, ignored);
+  const std::vector<ClausePart> parts = ClauseParts(*analyzer, clause);
   const std::vector<std::string> newer_people = PeopleNamed(evidence);
 
   const bool temporary = SaysATemporaryValue(c, evidence);
@@ -309,7 +307,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
       continue;
     }
     // "my wife switched her car", "the neighbors changed their kitchen lights"
-    if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(*analyzer, clause, h.text, older_terms)) continue;
+    if (NamesSomeoneElse(newer_people, h.text) || SaysTheirs(parts, clause, h.text, older_terms)) continue;
     if (ToldAsEarlier(evidence, said_at, h)) continue;
     // Its statement, without the subject's own name (a thing's name is what it is about).
     const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
