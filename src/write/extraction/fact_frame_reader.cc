@@ -2150,7 +2150,7 @@ class ClauseReader {
     if (const AttributeRef* head = HeadWord(*r.value)) chosen = *head;
     else if (r.by_value && r.by_value->attribute != "status") chosen = *r.by_value;
     else if (r.word != nullptr && r.word->attribute != "status") chosen = *r.word;
-    else if (r.verb != nullptr) chosen = r.verb->target;
+    else if (r.verb != nullptr) chosen = PlaceOrItsKind(r.verb->target, *r.value);
     else if (!facet_attribute_.empty()) chosen = {facet_attribute_, ""};
     else if (r.by_value) chosen = *r.by_value;
     else if (r.word != nullptr) chosen = *r.word;
@@ -2429,6 +2429,28 @@ class ClauseReader {
       }
     }
     return span;
+  }
+
+  // A verb of moving gives a place, unless its value ends in a word that names another attribute:
+  // "moved over to the data team" joins a team (project), "moved to a new school" a school, "搬到
+  // 新公司" an employer; "moved to the Mission district" is a place.
+  AttributeRef PlaceOrItsKind(const AttributeRef& target, Span value) const {
+    if (target.attribute != "lives_in") return target;
+    size_t end = value.end;
+    for (const Span& t : times_) {
+      if (t.begin > value.begin && t.begin < end) end = t.begin;  // "the data team last week"
+    }
+    std::string_view low = low_.substr(value.begin, end - value.begin);
+    while (!low.empty() && (low.back() == ' ' || low.back() == ',' || low.back() == '.')) low.remove_suffix(1);
+    for (const PhraseHit& hit : lex_.FindAttributeWords(low)) {
+      if (hit.end != low.size()) continue;  // the value's last word
+      const AttributeRef* ref = lex_.AttributeWord(hit.phrase);
+      if (ref != nullptr && ref->attribute != "lives_in" && ref->attribute != "status" && ref->attribute != "version" &&
+          ref->attribute != "hometown") {
+        return *ref;
+      }
+    }
+    return target;
   }
 
   // A value whose first word names its attribute and is followed by a name ("Project Zephyr" →
