@@ -11,10 +11,6 @@
 namespace engram::experience {
 namespace {
 
-bool HasMarker(std::string_view lowered, std::string_view kind) {
-  return !extraction::Lexicon::Get().FindMarkers(lowered, kind).empty();
-}
-
 // True when the text's first word-like characters are a greeting ("Hi! ...", "你好，...").
 bool StartsWithGreeting(std::string_view lowered) {
   const auto hits = extraction::Lexicon::Get().FindMarkers(lowered, "opening");
@@ -77,15 +73,15 @@ double BoundaryEvidence::MaxConfidence() const {
 
 double BoundaryDetector::ClosingStrength(std::string_view text) {
   const std::string lowered = extraction::rules::LowerAscii(text);
-  if (!HasMarker(lowered, "closing")) return 0;
-  if (text::AsksQuestion(text) || HasMarker(lowered, "request")) return 0.5;
+  if (!extraction::Lexicon::Get().HasMarker(lowered, "closing")) return 0;
+  if (text::AsksQuestion(text) || extraction::Lexicon::Get().HasMarker(lowered, "request")) return 0.5;
   return 1;
 }
 
 double BoundaryDetector::RequestStrength(std::string_view text, bool answers_question) {
   const std::string lowered = extraction::rules::LowerAscii(text);
   if (StartsWithGreeting(lowered)) return 1;
-  if (!HasMarker(lowered, "request")) return 0;
+  if (!extraction::Lexicon::Get().HasMarker(lowered, "request")) return 0;
   return answers_question ? 0.5 : 1.0;
 }
 

@@ -21,11 +21,6 @@ namespace {
 
 using Units = std::vector<std::string>;
 
-// True when `lowered` holds a marker of `kind` (markers.tsv).
-bool HasMarker(std::string_view lowered, std::string_view kind) {
-  return !extraction::Lexicon::Get().FindMarkers(lowered, kind).empty();
-}
-
 // True when the words of `lowered` at [begin, end) are a verb of the lexicon or a marker of change
 // (verbs.tsv; markers.tsv `change`, `state_change`, `relocate`): not any past tense ("then talked
 // to the night nurse").
@@ -279,14 +274,14 @@ ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view claus
                                   const std::set<std::string>& ignored) {
   ChangedValues out;
   // A limit said anywhere limits the change ("I moved to the Austin branch. April fools!").
-  if (HasMarker(extraction::LowerAsciiBytes(clause), "limits")) return out;
+  if (extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(clause), "limits")) return out;
   for (std::string_view sentence : extraction::ChangeSentences(clause)) {
     const std::string lowered = extraction::LowerAsciiBytes(sentence);
     // A sentence that adds, asks, takes its change back ("just kidding", "fell through") or bounds
     // it ("for the summer", 临时): the older still stands.
-    if (std::any_of(std::begin(kNotReplacing), std::end(kNotReplacing), [&](std::string_view kind) { return HasMarker(lowered, kind); })) {
-      continue;
-    }
+    const extraction::Lexicon& lex = extraction::Lexicon::Get();
+    auto holds = [&](std::string_view kind) { return lex.HasMarker(lowered, kind); };
+    if (std::any_of(std::begin(kNotReplacing), std::end(kNotReplacing), holds)) continue;
     for (const auto& [begin, end] : ClauseSpans(lowered)) {
       std::vector<ValueStart> starts = EnglishValueStarts(sentence, lowered, begin, end);
       std::vector<ValueStart> han = ChineseValueStarts(lowered, begin, end);

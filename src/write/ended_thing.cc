@@ -262,11 +262,6 @@ bool InsideQuotes(std::string_view sentence, size_t at) {
   return in_double || in_single || curly > 0 || corner > 0;
 }
 
-// True when `lowered` holds a marker of `kind` (data/lexicon/markers.tsv).
-bool HasMarker(std::string_view lowered, std::string_view kind) {
-  return !extraction::Lexicon::Get().FindMarkers(lowered, kind).empty();
-}
-
 // True when the ending at `at` of `sentence` lasts a while only or was one act of a day: its clause
 // holds a marker of kind `bounded`, `temporary` or `one_off` ("for this week", "for a
 // while", "today", "over the weekend", 今天) or a time of day ("at 2am", "6:30"); or the rest of
@@ -285,7 +280,7 @@ bool NotALastingEnd(std::string_view sentence, size_t at, bool named) {
   }
   // (A span alone says when a lasting end happened: "I left Hillside this week".)
   for (std::string_view kind : {"bounded", "temporary", "one_off"}) {
-    if (HasMarker(clause, kind)) return true;
+    if (extraction::Lexicon::Get().HasMarker(clause, kind)) return true;
   }
   for (std::string_view w : words) {
     const std::string b = Bare(w);
@@ -294,7 +289,7 @@ bool NotALastingEnd(std::string_view sentence, size_t at, bool named) {
       return true;
     }
   }
-  return HasMarker(Lower(sentence.substr(end)), "undone");
+  return extraction::Lexicon::Get().HasMarker(Lower(sentence.substr(end)), "undone");
 }
 
 // True when the clause of `sentence` around `at` says "anymore" or "any more".
@@ -496,7 +491,7 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
     const text::NowStance stance = extraction::ReadNowStance(sentence);
     if (stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
     const std::string lowered = Lower(sentence);
-    if (HasMarker(lowered, "away")) continue;  // a trip: 刚离开北京，去上海出差三天
+    if (extraction::Lexicon::Get().HasMarker(lowered, "away")) continue;  // a trip: 刚离开北京，去上海出差三天
     for (std::string_view kind : {"ends", "ends_named", "ends_anymore", "ends_le"}) {
       for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
         if (out.size() >= kMaxEndedThings) return out;

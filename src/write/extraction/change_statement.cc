@@ -14,10 +14,6 @@ constexpr std::string_view kOtherTimeOrMind[] = {"plan", "hypothetical", "quotat
 // Markers that say a state changed or how it stands now.
 constexpr std::string_view kChangeKinds[] = {"change", "state_change", "correction", "now"};
 
-bool HasMarker(const Lexicon& lex, std::string_view lowered, std::string_view kind) {
-  return !lex.FindMarkers(lowered, kind).empty();
-}
-
 bool HasChangeVerb(const Lexicon& lex, std::string_view lowered) {
   for (const PhraseHit& hit : lex.FindVerbs(lowered)) {
     const VerbEntry* verb = lex.Verb(hit.phrase);
@@ -106,25 +102,25 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   if (question) return NowStance::kNotNow;
   const std::string lowered = rules::LowerAscii(sentence);
   for (std::string_view kind : kOtherTimeOrMind) {
-    if (HasMarker(lex, lowered, kind)) return NowStance::kNotNow;
+    if (lex.HasMarker(lowered, kind)) return NowStance::kNotNow;
   }
-  const bool past = HasMarker(lex, lowered, "past");
-  if (past && !HasMarker(lex, lowered, "now")) return NowStance::kNotNow;
-  if (HasMarker(lex, lowered, "bounded") || UntilATime(lowered)) return NowStance::kBounded;
+  const bool past = lex.HasMarker(lowered, "past");
+  if (past && !lex.HasMarker(lowered, "now")) return NowStance::kNotNow;
+  if (lex.HasMarker(lowered, "bounded") || UntilATime(lowered)) return NowStance::kBounded;
   // A span bounds a state unless the sentence states a lasting change ("I left Hillside this week").
-  if (HasMarker(lex, lowered, "span") && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {
+  if (lex.HasMarker(lowered, "span") && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {
     return NowStance::kBounded;
   }
-  if (HasMarker(lex, lowered, "temporary")) return NowStance::kTemporary;
+  if (lex.HasMarker(lowered, "temporary")) return NowStance::kTemporary;
   if (now_words) {
     for (std::string_view kind : kChangeKinds) {
-      if (HasMarker(lex, lowered, kind)) return NowStance::kChange;
+      if (lex.HasMarker(lowered, kind)) return NowStance::kChange;
     }
   } else if (HasStrictChange(lex, lowered)) {
     return NowStance::kChange;
   }
   if (HasChangeVerb(lex, lowered) || HasClauseFinalLe(sentence)) return NowStance::kChange;
-  return HasMarker(lex, lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
+  return lex.HasMarker(lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
 }
 
 }  // namespace

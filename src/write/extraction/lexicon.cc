@@ -278,6 +278,10 @@ std::vector<PhraseHit> Lexicon::FindMarkers(std::string_view lowered, std::strin
   return it == marker_sets_.end() ? std::vector<PhraseHit>{} : it->second.Find(lowered);
 }
 
+bool Lexicon::HasMarker(std::string_view lowered, std::string_view kind) const {
+  return !FindMarkers(lowered, kind).empty();
+}
+
 std::vector<PhraseHit> Lexicon::FindValues(std::string_view lowered) const { return value_set_.Find(lowered); }
 std::vector<PhraseHit> Lexicon::FindVerbs(std::string_view lowered) const { return verb_set_.Find(lowered); }
 std::vector<PhraseHit> Lexicon::FindFacets(std::string_view lowered) const { return facet_set_.Find(lowered); }

@@ -94,6 +94,8 @@ class Lexicon {
   // Phrases of a list found in `text` (`lowered` = LowerAscii(text)): English phrases at word
   // boundaries, Chinese ones anywhere; leftmost-longest, non-overlapping, in text order.
   std::vector<PhraseHit> FindMarkers(std::string_view lowered, std::string_view kind) const;
+  // True when FindMarkers(lowered, kind) finds any.
+  bool HasMarker(std::string_view lowered, std::string_view kind) const;
   std::vector<PhraseHit> FindValues(std::string_view lowered) const;
   std::vector<PhraseHit> FindVerbs(std::string_view lowered) const;
   std::vector<PhraseHit> FindFacets(std::string_view lowered) const;
