@@ -260,6 +260,12 @@ struct Options {
   // "glove": the word-vector file; empty = DefaultGloveModelPath(). $ENGRAM_EMBEDDER_MODEL
   // overrides it when set.
   std::string embedder_model;
+  // Kin words for current-first recall (docs/retrieval.md, "Kin words"; providers/word_kin.h): a
+  // newer statement naming another thing of the kind an older one named ("Firefox" after "Chrome")
+  // comes before it. "auto" (default): the word-vector file of `engram models install glove`
+  // (DefaultGloveModelPath()) when it is installed, else off; "none": off; else the path of a
+  // word-vector file. $ENGRAM_WORD_KIN overrides it when set.
+  std::string word_kin = "auto";
 
   // The optional reranker (off by default; see RerankOptions).
   RerankOptions rerank;

@@ -45,6 +45,10 @@ Options EngineOptions(const GlobalFlags& flags, OpenMode mode) {
     options.embedder_model = flags.embedder_model;
     unsetenv("ENGRAM_EMBEDDER_MODEL");
   }
+  if (!flags.word_kin.empty()) {
+    options.word_kin = flags.word_kin;
+    unsetenv("ENGRAM_WORD_KIN");
+  }
   auto take = [](const auto& flag, auto& field, const char* variable) {
     if (!flag.has_value()) return;
     field = *flag;

@@ -24,6 +24,7 @@ struct GlobalFlags {
   bool create = false;         // --create: a writing command may create the missing folders of --db
   std::string embedder;        // Options::embedder when given
   std::string embedder_model;  // Options::embedder_model when given
+  std::string word_kin;        // Options::word_kin when given
   // Options::rerank fields when given (a given flag wins over its $ENGRAM_RERANK_* variable).
   std::optional<std::string> rerank_url;
   std::optional<std::string> rerank_model;

@@ -43,6 +43,9 @@ int Main(int argc, char** argv) {
                  "dense channel: none, glove, hash or openai (default: $ENGRAM_EMBEDDER, else none)");
   app.add_option("--embedder-model", flags.embedder_model,
                  "glove: word-vector file (default: $ENGRAM_EMBEDDER_MODEL, else the installed one)");
+  app.add_option("--word-kin", flags.word_kin,
+                 "kin words for current-first recall: auto (the installed GloVe file, if any), none, or a "
+                 "word-vector file (default: $ENGRAM_WORD_KIN, else auto)");
   app.add_option("--rerank-url", flags.rerank_url,
                  "reranker base URL, before /rerank, e.g. http://127.0.0.1:8000/v1 (default: $ENGRAM_RERANK_BASE_URL, else none)");
   app.add_option("--rerank-model", flags.rerank_model, "reranker model name (default: $ENGRAM_RERANK_MODEL)");

@@ -31,6 +31,7 @@
 #include "lifecycle/maintain.h"
 #include "lifecycle/resurrect.h"
 #include "providers/embedder_factory.h"
+#include "providers/word_kin.h"
 #include "providers/rerank_client.h"
 #include "recall/context_packet.h"
 #include "recall/dense_index.h"
@@ -189,6 +190,21 @@ class EngineImpl final : public Engine {
     }
   }
 
+  // The word kin of Options::word_kin, opened the first time it is asked for (caller holds mu_);
+  // null when off or the file cannot be opened (word_kin_status_ then holds the error).
+  providers::WordKin* WordKinLocked() {
+    if (!word_kin_status_) {
+      auto opened = providers::OpenConfiguredWordKin(options_.word_kin);
+      if (opened) {
+        word_kin_ = std::move(*opened);
+        word_kin_status_ = Status::Ok();
+      } else {
+        word_kin_status_ = opened.error();
+      }
+    }
+    return word_kin_.get();
+  }
+
   // Appends the batched recall hits to the hits log (never the database).
   ~EngineImpl() override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -297,6 +313,7 @@ class EngineImpl final : public Engine {
         reranker_ != nullptr && query.rerank.value_or(true) ? reranker_.get() : nullptr;
     RecallCandidates candidates;
     DenseIndex::Prepared dense;
+    std::string kin_warning;  // why Options::word_kin is off, when it names a file that cannot be used
     double prepare_ms = 0;
     {
       // The database steps under the lock; the reranker's network call, below, without it: a slow
@@ -310,6 +327,14 @@ class EngineImpl final : public Engine {
       ctx.topics_of = [this](std::string_view text) { return readings_.Topics(text); };
       ctx.looks_like_instruction = [this](std::string_view text) { return readings_.LooksLikeInstruction(text); };
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };
+      providers::WordKin* kin = WordKinLocked();
+      if (!word_kin_status_->ok()) kin_warning = "kin words disabled: " + word_kin_status_->ToString();
+      if (kin != nullptr) {
+        ctx.kin_words = [kin](std::string_view text) { return kin->KinCandidates(text); };
+        ctx.kin = [kin](const std::vector<std::string>& older, const std::vector<std::string>& newer) {
+          return kin->FindKin(older, newer).has_value();
+        };
+      }
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it
         ctx.rerank_pool = reranker->options().endpoint.pool;
@@ -349,6 +374,7 @@ class EngineImpl final : public Engine {
     RecallResult result = FinishRecall(std::move(candidates));
     result.took_ms += prepare_ms;
     if (!dense.warning.empty()) result.warnings.push_back(std::move(dense.warning));
+    if (!kin_warning.empty()) result.warnings.push_back(std::move(kin_warning));
     // Recall hits feed activation (lifecycle/decay.h): counted in memory, appended to the hits log
     // when due, written into the claims by the next maintenance pass. Never a database write here.
     std::vector<std::string> hit_claims;
@@ -1264,6 +1290,10 @@ class EngineImpl final : public Engine {
   std::unique_ptr<experience::LlmRuleDistiller> llm_distiller_;  // null = offline distillation only
   Status distiller_status_;  // why the configured distiller cannot be set up (OK when it can)
   std::unique_ptr<DenseIndex> dense_;
+  // Options::word_kin, opened by the first recall (under mu_): a CLI call that only writes never
+  // maps the file. Null when off or it cannot be opened (word_kin_status_ says why).
+  std::unique_ptr<providers::WordKin> word_kin_;
+  std::optional<Status> word_kin_status_;  // set once tried
   lifecycle::AccessBatch access_;  // recall hits not yet in the log or the claims (guarded by mu_)
   std::unique_ptr<lifecycle::HitsLog> hits_log_;  // null: no log (see SpillAccess)
   bool damaged_ = false;  // a read found the file damaged (guarded by mu_)

@@ -94,6 +94,19 @@ bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& ol
   return names_it && !OtherFacts(newer.Facts(), older.Facts());
 }
 
+// A newer statement of the speaker that names another thing of the kind the older one named (the
+// header).
+bool NamesAKinThing(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  // The older answers the question: it holds half of its content terms.
+  if (!question.kin || 2 * older.content_held < question.content || older.content_held == 0) return false;
+  if (!AboutTheSameOne(newer, older, question)) return false;
+  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
+  const std::vector<std::string>& older_words = older.kin_words();
+  const std::vector<std::string>& newer_words = newer.kin_words();
+  if (older_words.empty() || older_words.size() > kMaxKinWords || newer_words.size() > kMaxKinWords) return false;
+  return question.kin(older_words, newer_words);
+}
+
 }  // namespace
 
 std::string_view StatementOf(const RecallItem& item) {
@@ -147,6 +160,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   // shares its words ("I wish I worked at Valve" after "I work at Oracle") is not its new value.
   if (!older.slot.empty() && newer.slot == older.slot) return true;
   if (ChangeNamesTheOlder(newer, older, question)) return true;
+  if (NamesAKinThing(newer, older, question)) return true;
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
   if (ChangeOfTheTopic(newer, older, question)) return true;

@@ -40,6 +40,15 @@
 // ("Today was my first day at Stripe, I left Spotify" after `employer Spotify`, though it holds no
 // term of "Where do I work now?"; "我不喝咖啡了" after `drinks 咖啡`); naming its subject is not
 // enough ("We upgraded us-east; eu-west is unchanged" leaves eu-west's version alone).
+// A newer statement of the speaker that names another thing of the kind the older one named passes
+// it, when the older answers the question (half of its content terms) and the newer names no one else
+// through the speaker (the facts read from both are not compared: the grammar reads such changes
+// into other attributes and subjects, "earlier — the dentist when Tuesday"): "moved over to Firefox after the adblock mess" after "Chrome is my main
+// browser" for "Which browser do I use?", "Jumped ship to KPMG" after "My employer is Deloitte".
+// A change names the new value, and the new value is of the old one's kind; which words are of one
+// kind is read from word vectors (providers/word_kin.h; English only, and only when `engram models
+// install glove` has installed them), not from a list: "Heathrow" and "Gatwick", "vegan" and
+// "vegetarian" are kin, "Firefox" and "Leeds" are not. The older holds at most kMaxKinWords of them.
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -115,6 +124,10 @@ struct CurrentFirstKey {
   // out); of its sentences that state a change (RecallContext::change_sentences); and, claims
   // only, of the claim's value. Each sorted, read like the stance (LazyTerms). Left to the caller.
   LazyTerms terms, changed_terms, value_terms;
+  // The words that may be kin to another item's (providers/word_kin.h, KinCandidates) of its
+  // statement — a claim: of its value — less the question's own words, sorted; read like the
+  // stance. Left to the caller (null = none).
+  LazyTerms kin_words;
 };
 
 // The words a recalled item was said in: an event's text; a claim's first supporting event (its
@@ -138,7 +151,17 @@ struct QuestionTermCount {
   size_t all = 0;
   size_t content = 0;
   std::vector<std::string> topics;  // the topics the question asks about (topics_of), sorted
+  // True when the older item's kin words (CurrentFirstKey::kin_words) and the newer's hold a pair
+  // of kin words (providers::WordKin::FindKin: "chrome" and "firefox"); null when no word vectors
+  // are installed.
+  std::function<bool(const std::vector<std::string>& older, const std::vector<std::string>& newer)> kin;
 };
+
+// The most kin words (providers::WordKin::KinCandidates, beyond the question's words) an older
+// item may hold for the kin rule and for recall/newer_change.h's kin search: a short statement's
+// words are about its point; a long chat turn's are about many things, and one of them is kin to a
+// later turn's by chance (on LoCoMo dev, without the bound, recall_any@5 fell 0.791 → 0.784).
+inline constexpr size_t kMaxKinWords = 8;
 
 // True when `newer` was said after `older` about the same thing (above).
 bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace engram {
 namespace {
 
@@ -315,6 +318,69 @@ TEST(CurrentFirstTest, AChangeNamingAFactsValuePassesIt) {
   CurrentFirstKey held = fact({"spotify"});
   held.read_facts = [] { return std::vector<std::string>{"user|employer|"}; };
   EXPECT_EQ(CurrentFirstOrder({held, other}, Q(2)), (std::vector<size_t>{0, 1}));
+}
+
+// A stand-in for providers::WordKin::FindKin: kin when the older holds the first word of a pair and
+// the newer the second.
+QuestionTermCount WithKin(size_t n, std::vector<std::pair<std::string, std::string>> pairs) {
+  QuestionTermCount q = Q(n);
+  q.kin = [pairs](const std::vector<std::string>& older, const std::vector<std::string>& newer) {
+    for (const auto& [a, b] : pairs) {
+      if (std::count(older.begin(), older.end(), a) > 0 && std::count(newer.begin(), newer.end(), b) > 0) return true;
+    }
+    return false;
+  };
+  return q;
+}
+
+CurrentFirstKey WithKinWords(CurrentFirstKey k, std::vector<std::string> words, std::vector<std::string> facts = {},
+                             std::vector<std::string> topics = {"@"}) {
+  k.kin_words.read = [words] { return words; };
+  k.read_facts = [facts] { return facts; };
+  k.read_topics = [topics] { return topics; };
+  return k;
+}
+
+TEST(CurrentFirstTest, ANewerStatementNamingAKinThingPassesTheOlderAnswer) {
+  // "Which browser do I use?": "Chrome is my main browser", later "moved over to Firefox after the
+  // adblock mess" (no word of the question).
+  const QuestionTermCount q = WithKin(2, {{"chrome", "firefox"}});
+  std::vector<CurrentFirstKey> keys = {WithKinWords(Key(100, {"browser"}), {"chrome", "main"}),
+                                       WithKinWords(Key(200, {}), {"adblock", "firefox", "mess"})};
+  EXPECT_EQ(CurrentFirstOrder(keys, q), (std::vector<size_t>{1, 0}));
+  // Without word vectors, or without a kin word, nothing moves.
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
+  std::vector<CurrentFirstKey> unrelated = {WithKinWords(Key(100, {"browser"}), {"chrome", "main"}),
+                                            WithKinWords(Key(200, {}), {"adblock", "mess"})};
+  EXPECT_EQ(CurrentFirstOrder(unrelated, q), (std::vector<size_t>{0, 1}));
+  // Nor when the older does not answer the question, or the newer says nothing of now ("If I
+  // could, I'd use Firefox").
+  std::vector<CurrentFirstKey> unanswered = {WithKinWords(Key(100, {}), {"chrome"}),
+                                             WithKinWords(Key(200, {}), {"firefox"})};
+  EXPECT_EQ(CurrentFirstOrder(unanswered, q), (std::vector<size_t>{0, 1}));
+  CurrentFirstKey wish = WithKinWords(Key(200, {}), {"firefox"});
+  wish.read_stance = [] { return text::NowStance::kNotNow; };
+  EXPECT_EQ(CurrentFirstOrder({keys[0], wish}, q), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, AKinThingOfSomeoneElsePassesNothing) {
+  const QuestionTermCount q = WithKin(2, {{"leeds", "bristol"}});
+  // "Where do I live?": "I live in Leeds", later "My sister lives in Bristol now": facts of two
+  // subjects, and the newer names someone else.
+  std::vector<CurrentFirstKey> sister = {
+      WithKinWords(Key(100, {"live"}), {"leeds"}, {"user|lives_in|"}),
+      WithKinWords(Key(200, {"live"}, "user"), {"bristol", "sister"}, {"my sister|lives_in|"}, {"@", "@sister"})};
+  EXPECT_EQ(CurrentFirstOrder(sister, q), (std::vector<size_t>{0, 1}));
+  // Another speaker's statement is theirs.
+  std::vector<CurrentFirstKey> other = {WithKinWords(Key(100, {"live"}), {"leeds"}),
+                                        WithKinWords(Key(200, {}, "Ana"), {"bristol"})};
+  EXPECT_EQ(CurrentFirstOrder(other, q), (std::vector<size_t>{0, 1}));
+  // Facts of one subject, other attributes: "I work as a backend engineer at Shopify" (job), later
+  // "joined Stripe" (employer) is the speaker's still.
+  const QuestionTermCount work = WithKin(2, {{"shopify", "stripe"}});
+  std::vector<CurrentFirstKey> job = {WithKinWords(Key(100, {"work"}), {"shopify"}, {"user|job|"}),
+                                      WithKinWords(Key(200, {}), {"stripe"}, {"user|employer|"})};
+  EXPECT_EQ(CurrentFirstOrder(job, work), (std::vector<size_t>{1, 0}));
 }
 
 }  // namespace

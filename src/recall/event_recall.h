@@ -55,6 +55,11 @@ struct RecallContext {
   // Whether a text reads like an instruction (text::LooksLikeInstruction, which null means; the
   // engine gives its memo of it), for the items' "instruction_like" flag.
   std::function<bool(std::string_view text)> looks_like_instruction;
+  // The words of a text that may be kin to another text's (providers::WordKin::KinCandidates),
+  // and whether an older text's such words and a newer one's hold a pair of kin words
+  // (WordKin::FindKin), for current-first order (recall/current_first.h); null = no word vectors.
+  std::function<std::vector<std::string>(std::string_view text)> kin_words;
+  std::function<bool(const std::vector<std::string>& older, const std::vector<std::string>& newer)> kin;
 };
 
 // ctx.looks_like_instruction(text), or text::LooksLikeInstruction(text) when it is unset.

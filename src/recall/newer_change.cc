@@ -1,7 +1,10 @@
 #include "recall/newer_change.h"
 
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -153,6 +156,121 @@ TimestampMs LastSaid(const RecallItem& item) {
   return any ? last : item.valid_from;
 }
 
+// True when `text` opens with a verb in the past tense, its subject left out as chat leaves out
+// "I" ("moved over to Firefox", "Jumped ship to KPMG", "ok so, switched to…"): the first word
+// that is not a word of address or filler ends in "ed" and has at least five letters.
+bool OpensWithAPastVerb(std::string_view text) {
+  static constexpr std::string_view kFillers[] = {"ok", "okay", "so", "well", "finally", "just", "update", "btw",
+                                                  "fyi", "yeah", "yes", "also", "anyway", "quick", "oh", "lol"};
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+    size_t end = i;
+    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == i) return false;
+    std::string word(text.substr(i, end - i));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(std::begin(kFillers), std::end(kFillers), word) == std::end(kFillers)) {
+      return word.size() >= 5 && word.ends_with("ed");
+    }
+    i = end;
+  }
+  return false;
+}
+
+// True when `text` states a change of the speaker's: a statement of change (ctx.now_stance) that
+// speaks of the speaker (a text::IsWhoTopic topic: "I switched to Firefox"), or a past tense whose
+// subject is left out ("Jumped ship to KPMG", which names no verb of change) in a text that is not
+// about another time or mind. "Firefox shipped a new release" is not.
+bool StatesAChangeOfTheSpeaker(RecallContext& ctx, std::string_view text) {
+  const text::NowStance stance = ctx.now_stance(text);
+  if (stance == text::NowStance::kNotNow) return false;
+  if (OpensWithAPastVerb(text)) return true;
+  if (!text::SaysAChange(stance) || !ctx.topics_of) return false;
+  const std::vector<std::string> topics = ctx.topics_of(text);
+  return std::any_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsWhoTopic(t); });
+}
+
+// The words of `older` that may be kin to a newer statement's (a claim: of its value; an event: of
+// its statement's opening), the question's own words left out.
+std::vector<std::string> OlderKinWords(RecallContext& ctx, std::string_view question, const RecallItem& older) {
+  std::vector<std::string> words = ctx.kin_words(older.type == "claim" ? std::string_view(older.value) : Opening(StatementOf(older)));
+  const std::vector<std::string> asked = ctx.kin_words(question);
+  std::erase_if(words, [&](const std::string& w) { return std::binary_search(asked.begin(), asked.end(), w); });
+  return words;
+}
+
+// The kin words (ctx.kin_words) of the sentences of `text` that state a change (ctx.change_sentences),
+// and of its first sentence when it opens with a past tense without a subject ("Jumped ship to
+// KPMG. Same kind of work, better pay"): a change names its new value where it says the change.
+std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view text) {
+  std::string said;
+  for (std::string_view sentence : ctx.change_sentences(text)) {
+    said += sentence;
+    said += '\n';
+  }
+  if (OpensWithAPastVerb(text)) {
+    const size_t end = text.find_first_of(".!?;\n");
+    said += text.substr(0, end);
+  }
+  return ctx.kin_words(said);
+}
+
+// An event as a recalled item.
+RecallItem EventItem(Event event) {
+  RecallItem item;
+  item.id = std::move(event.id);
+  item.text = std::move(event.content);
+  item.occurred_at = event.occurred_at;
+  item.recorded_at = event.recorded_at;
+  item.session_id = std::move(event.session_id);
+  item.speaker = std::move(event.speaker);
+  item.role = std::move(event.role);
+  item.metadata_json = std::move(event.metadata_json);
+  return item;
+}
+
+// What the kin search (FindKinChange) needs of the search FindNewerChange made.
+struct KinSearch {
+  TimestampMs since = 0;
+  TimestampMs until = 0;                   // exclusive
+  const SharedAboutness* about = nullptr;
+  std::function<Result<bool>(int64_t seq)> keep;  // null = keep every event
+};
+
+// The newest of the kKinPool latest events after the older statement that is the speaker's
+// statement of change of another thing of its kind (the header). Runs in the caller's read
+// transaction.
+Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const RecallQuery& question, const RecallItem& older,
+                                                const KinSearch& search) {
+  const std::vector<std::string> older_words = OlderKinWords(ctx, question.text, older);
+  if (older_words.empty() || older_words.size() > kMaxKinWords) return std::optional<RecallItem>{};
+  auto ns = ctx.store.FindNamespace(question.namespace_name);
+  if (!ns) return Error(ns.error());
+  if (!*ns) return std::optional<RecallItem>{};
+  auto seqs = ctx.store.LatestSeqsInTimeRange(**ns, search.since, search.until, kKinPool);
+  if (!seqs) return Error(seqs.error());
+  auto events = ctx.store.GetBySeqs(*seqs);
+  if (!events) return Error(events.error());
+  const std::string speaker = CurrentFirstKeyOf(older).speaker;
+  for (size_t i = 0; i < events->size(); ++i) {
+    Event& event = (*events)[i];
+    const std::string& said_by = event.speaker.empty() ? event.role : event.speaker;
+    if (!speaker.empty() && !said_by.empty() && said_by != speaker) continue;
+    if (!question.session_id.empty() && event.session_id != question.session_id) continue;
+    if (event.id == older.id || !StatesAChangeOfTheSpeaker(ctx, event.content)) continue;
+    if (NamesSomeoneElse(ctx, event.content, *search.about)) continue;
+    if (!ctx.kin(older_words, ChangedKinWords(ctx, event.content))) continue;
+    if (search.keep) {
+      auto keep = search.keep((*seqs)[i]);
+      if (!keep) return Error(keep.error());
+      if (!*keep) continue;
+    }
+    return std::optional<RecallItem>(EventItem(std::move(event)));
+  }
+  return std::optional<RecallItem>{};
+}
+
 }  // namespace
 
 Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const RecallQuery& question,
@@ -213,6 +331,12 @@ Result<std::optional<RecallItem>> FindNewerChange(RecallContext& ctx, const Reca
       found = std::move(item);
       return Status::Ok();
     }
+    if (!ctx.kin || !ctx.kin_words) return Status::Ok();
+    KinSearch kin_search{since, question.until.value_or(std::numeric_limits<TimestampMs>::max()), &about, nullptr};
+    if (check_stale) kin_search.keep = stale_filter.keep;
+    auto kin = FindKinChange(ctx, question, older, kin_search);
+    if (!kin) return kin.error();
+    found = std::move(*kin);
     return Status::Ok();
   });
   if (!st.ok()) return Error(st);

@@ -21,6 +21,17 @@
 // read from both and none is the same (claims' conflict keys: "We upgraded us-east to kubernetes
 // 1.29; eu-west is unchanged" is not a change of "The eu-west cluster runs kubernetes 1.27").
 //
+// When the older statement's words find no such change and word vectors are installed
+// (RecallContext::kin, providers/word_kin.h), the kKinPool latest events said after it are read,
+// newest first: the first that is the same speaker's statement of change, speaks of the speaker,
+// names no one else through the speaker and holds, where it states the change, a word kin to one
+// of the older statement's (a claim: of its value; at most kMaxKinWords of them, recall/current_first.h) beyond the
+// question's words is its newer change (the facts read from it
+// are not compared: the kin value is what says it is of the older's slot, and the grammar often
+// reads such a change into another attribute, or none): "moved over to Firefox after the adblock mess" for "Which
+// browser do I use?" after "Chrome is my main browser" (no word shared), "Jumped ship to KPMG"
+// after "My employer is Deloitte".
+//
 // Thread safety: as RecallEvents (runs on the caller's connection; the caller holds the engine lock).
 #ifndef ENGRAM_RECALL_NEWER_CHANGE_H_
 #define ENGRAM_RECALL_NEWER_CHANGE_H_
@@ -36,6 +47,12 @@ namespace engram {
 // How many of the best matches of the older statement among later events are looked at: a change
 // of it is among the few that say most of its words (the rest share a name or a common word).
 inline constexpr int kNewerChangePool = 3;
+
+// How many of the latest events said after the older statement the kin search reads: a change of
+// what the speaker said is among what they said since, and a bound keeps the read to one short
+// index scan in a namespace of any size.
+inline constexpr int kKinPool = 32;
+
 
 // The newer change of `older` (above), or nullopt when there is none or ctx.now_stance is unset.
 // `question` gives the namespace, session and `until`. Errors: from the store.

@@ -152,6 +152,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
   Status read_error = Status::Ok();  // the first error of a key's read_facts
   std::vector<CurrentFirstKey> keys;
   keys.reserve(items.size());
+  const std::vector<std::string> asked_kin_words = ctx.kin_words ? ctx.kin_words(question_text) : std::vector<std::string>{};
   for (size_t i = 0; i < items.size(); ++i) {
     const RecallItem& item = items[i];
     CurrentFirstKey key = CurrentFirstKeyOf(item);
@@ -175,6 +176,15 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
     key.terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };
     if (item.type == "claim") key.value_terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {item.value}); };
+    if (ctx.kin_words) {
+      key.kin_words.read = [&ctx, &item, &asked_kin_words] {
+        std::vector<std::string> words = ctx.kin_words(item.type == "claim" ? std::string_view(item.value) : StatementOf(item));
+        std::erase_if(words, [&](const std::string& w) {
+          return std::binary_search(asked_kin_words.begin(), asked_kin_words.end(), w);
+        });
+        return words;
+      };
+    }
     if (ctx.change_sentences) {
       key.changed_terms.read = [&ctx, &item] { return ContentTermsOf(ctx.analyzer, ctx.change_sentences(StatementOf(item))); };
     }
@@ -197,6 +207,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     count.content = static_cast<size_t>(std::count_if(held_by_some.begin(), held_by_some.end(), IsContentTerm));
   }
   if (ctx.topics_of) count.topics = ctx.topics_of(question_text);
+  count.kin = ctx.kin;
   std::vector<size_t> order = CurrentFirstOrder(keys, count);
   if (!read_error.ok()) return read_error;
   std::vector<RecallItem> items_in_order;

@@ -786,6 +786,16 @@ Result<std::vector<int64_t>> EventStore::SeqsInTimeRange(int64_t namespace_id, T
   return (*st)->Ints();
 }
 
+Result<std::vector<int64_t>> EventStore::LatestSeqsInTimeRange(int64_t namespace_id, TimestampMs start,
+                                                               TimestampMs end, int limit) {
+  auto st = db_.Cached(
+      "SELECT seq FROM events WHERE namespace_id = ? AND occurred_at >= ? AND occurred_at < ? "
+      "ORDER BY occurred_at DESC LIMIT ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id).Bind(2, start).Bind(3, end).Bind(4, static_cast<int64_t>(limit));
+  return (*st)->Ints();
+}
+
 Result<std::vector<Event>> EventStore::SessionEvents(int64_t session_rowid, int64_t offset,
                                                      int64_t count) {
   auto st = db_.Cached(std::string(kEventColumns) +

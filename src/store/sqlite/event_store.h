@@ -160,6 +160,10 @@ class EventStore {
   // range scan (events_namespace_time).
   Result<std::vector<int64_t>> SeqsInTimeRange(int64_t namespace_id, TimestampMs start, TimestampMs end,
                                                int max_events);
+  // Seqs of the namespace's latest events with start <= occurred_at < end (ms UTC), newest first,
+  // at most `limit`. One index range scan (events_namespace_time), backwards.
+  Result<std::vector<int64_t>> LatestSeqsInTimeRange(int64_t namespace_id, TimestampMs start, TimestampMs end,
+                                                     int limit);
   // True when every stored event (or none) belongs to the namespace.
   Result<bool> NamespaceHoldsAllEvents(int64_t namespace_id);
   // The distinct speaker names of the namespace's events, sorted ("" stands for events without
