@@ -334,6 +334,7 @@ class EngineImpl final : public Engine {
         ctx.kin = [kin](const std::vector<std::string>& older, const std::vector<std::string>& newer) {
           return kin->FindKin(older, newer).has_value();
         };
+        ctx.kin_names = [kin](std::string_view text) { return kin->KinNames(text); };
       }
       if (reranker != nullptr) {
         ctx.reranker = reranker;  // only sizes the candidates: FindRecallCandidates never calls it

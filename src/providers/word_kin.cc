@@ -1,6 +1,7 @@
 #include "providers/word_kin.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +52,31 @@ std::vector<std::string> WordKin::KinCandidates(std::string_view text) {
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+std::vector<std::string> WordKin::KinNames(std::string_view text) {
+  std::vector<std::string> names;
+  bool sentence_start = true;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (!std::isalnum(c)) {
+      if (c == '.' || c == '!' || c == '?' || c == '\n' || c == ':' || c == ';') sentence_start = true;
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) ++end;
+    if (!sentence_start && std::isupper(c)) {
+      std::string word(text.substr(i, end - i));
+      for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (UnitVector(word)) names.push_back(std::move(word));
+    }
+    sentence_start = false;
+    i = end;
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 std::optional<WordKin::Unit> WordKin::UnitVector(std::string_view word) const {

@@ -62,6 +62,12 @@ class WordKin {
   // True when two words are kin (see the header).
   bool AreKin(std::string_view a, std::string_view b) const;
 
+  // The kin candidates of `text` that it writes as names: capitalised where no sentence starts
+  // ("moved over to Firefox" → firefox; not "Actually" opening a sentence, nor "warm" and "cool",
+  // which are kin in one sense of each). ASCII capitals only (the file's words are English).
+  // Folded, sorted, each once.
+  std::vector<std::string> KinNames(std::string_view text);
+
   // The pair (a word of `older`, a word of `newer`) of kin words whose cosine is furthest above
   // its least (AreKin), or nullopt; a word is never kin to itself. Both lists as KinCandidates gives them. Cost: |older| × |newer| dot
   // products of the file's dimension.

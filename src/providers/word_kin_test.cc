@@ -59,6 +59,7 @@ TEST_F(WordKinTest, TwoThingsOfOneKindAreKin) {
   EXPECT_NEAR(*kin_->Cosine("brooklyn", "queens"), 0.6f, 1e-3);
   EXPECT_TRUE(kin_->AreKin("brooklyn", "queens"));
   EXPECT_FALSE(kin_->FindKin({"goes"}, {"today"}));
+
   auto pair = kin_->FindKin({"chrome", "main"}, {"adblock", "firefox", "mess"});
   ASSERT_TRUE(pair);
   EXPECT_EQ(pair->first, "chrome");
@@ -67,6 +68,13 @@ TEST_F(WordKinTest, TwoThingsOfOneKindAreKin) {
   // The same word on both sides is no kin; another word of the older's kind still is.
   EXPECT_FALSE(kin_->FindKin({"chrome"}, {"chrome"}));
   EXPECT_TRUE(kin_->FindKin({"leeds"}, {"bristol", "leeds"}));
+}
+
+TEST_F(WordKinTest, NamesAreCapitalisedWhereNoSentenceStarts) {
+  EXPECT_EQ(kin_->KinNames("moved over to Firefox. Chrome was slow; Leeds too"), (std::vector<std::string>{"firefox"}));
+  EXPECT_EQ(kin_->KinNames("I left Leeds for Bristol, and Safari"), (std::vector<std::string>{"bristol", "leeds"}));
+  EXPECT_TRUE(kin_->KinNames("chrome and firefox, lower case").empty());
+  EXPECT_TRUE(kin_->KinNames("").empty());
 }
 
 TEST_F(WordKinTest, TheConfiguredFileOrNone) {

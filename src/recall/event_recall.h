@@ -57,9 +57,12 @@ struct RecallContext {
   std::function<bool(std::string_view text)> looks_like_instruction;
   // The words of a text that may be kin to another text's (providers::WordKin::KinCandidates),
   // and whether an older text's such words and a newer one's hold a pair of kin words
-  // (WordKin::FindKin), for current-first order (recall/current_first.h); null = no word vectors.
+  // (WordKin::FindKin), and those of its words that a text writes as names (WordKin::KinNames), for
+  // current-first order (recall/current_first.h) and the later-change search; null = no word
+  // vectors.
   std::function<std::vector<std::string>(std::string_view text)> kin_words;
   std::function<bool(const std::vector<std::string>& older, const std::vector<std::string>& newer)> kin;
+  std::function<std::vector<std::string>(std::string_view text)> kin_names;
 };
 
 // ctx.looks_like_instruction(text), or text::LooksLikeInstruction(text) when it is unset.

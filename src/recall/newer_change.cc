@@ -216,6 +216,22 @@ std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view te
   return ctx.kin_words(said);
 }
 
+// True when `newer` names, where it states the change, a thing kin to one `older_words` (of
+// `older_text`) names, one of the two written as a name: this event matched nothing of the question
+// or of the older statement, and two everyday words are kin in one sense of each ("warm" and
+// "cool": "it feels really cool" after "I like sunny and warm weather").
+bool NamesAKinThing(RecallContext& ctx, std::string_view older_text, const std::vector<std::string>& older_words,
+                    std::string_view newer) {
+  if (!ctx.kin_names) return false;
+  const std::vector<std::string> newer_words = ChangedKinWords(ctx, newer);
+  std::vector<std::string> older_names = ctx.kin_names(older_text);
+  std::erase_if(older_names, [&](const std::string& w) { return !std::binary_search(older_words.begin(), older_words.end(), w); });
+  if (ctx.kin(older_names, newer_words)) return true;
+  std::vector<std::string> newer_names = ctx.kin_names(newer);
+  std::erase_if(newer_names, [&](const std::string& w) { return !std::binary_search(newer_words.begin(), newer_words.end(), w); });
+  return ctx.kin(older_words, newer_names);
+}
+
 // An event as a recalled item.
 RecallItem EventItem(Event event) {
   RecallItem item;
@@ -243,6 +259,7 @@ struct KinSearch {
 // transaction.
 Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const RecallQuery& question, const RecallItem& older,
                                                 const KinSearch& search) {
+  const std::string_view older_text = older.type == "claim" ? std::string_view(older.value) : Opening(StatementOf(older));
   const std::vector<std::string> older_words = OlderKinWords(ctx, question.text, older);
   if (older_words.empty() || older_words.size() > kMaxKinWords) return std::optional<RecallItem>{};
   auto ns = ctx.store.FindNamespace(question.namespace_name);
@@ -260,7 +277,7 @@ Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const Recall
     if (!question.session_id.empty() && event.session_id != question.session_id) continue;
     if (event.id == older.id || !StatesAChangeOfTheSpeaker(ctx, event.content)) continue;
     if (NamesSomeoneElse(ctx, event.content, *search.about)) continue;
-    if (!ctx.kin(older_words, ChangedKinWords(ctx, event.content))) continue;
+    if (!NamesAKinThing(ctx, older_text, older_words, event.content)) continue;
     if (search.keep) {
       auto keep = search.keep((*seqs)[i]);
       if (!keep) return Error(keep.error());

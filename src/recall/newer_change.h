@@ -26,7 +26,8 @@
 // newest first: the first that is the same speaker's statement of change, speaks of the speaker,
 // names no one else through the speaker and holds, where it states the change, a word kin to one
 // of the older statement's (a claim: of its value; at most kMaxKinWords of them, recall/current_first.h) beyond the
-// question's words is its newer change (the facts read from it
+// question's words, one of the two written as a name (WordKin::KinNames: "Firefox", not "cool"
+// of "it feels really cool" after "warm weather"), is its newer change (the facts read from it
 // are not compared: the kin value is what says it is of the older's slot, and the grammar often
 // reads such a change into another attribute, or none): "moved over to Firefox after the adblock mess" for "Which
 // browser do I use?" after "Chrome is my main browser" (no word shared), "Jumped ship to KPMG"
