@@ -29,6 +29,7 @@ class KinRecallTest : public ::testing::Test {
         {"chrome", 5000, {1, 0.1f, 0, 0}},  {"firefox", 6000, {0.9f, 0.2f, 0, 0}},
         {"leeds", 7000, {0, 0, 1, 0.1f}},   {"bristol", 7100, {0, 0.1f, 0.9f, 0}},
         {"adblock", 9000, {0, 1, 0, 0}},    {"mess", 9100, {0, 0, 0, 1}},
+        {"deloitte", 9200, {0.1f, 0, 0, 1}}, {"kpmg", 9300, {0, 0.1f, 0, 0.9f}},
     };
     ASSERT_OK(providers::WriteWordVectors(vectors_, "kin-fixture", 4, providers::WordVectorType::kFloat32, words));
   }
@@ -93,10 +94,38 @@ TEST_F(KinRecallTest, SomeoneElsesChangeAWishOrAnotherSpeakerLeaveTheAnswer) {
     const std::string first = First(*engine, ns, "Where do I live?");
     EXPECT_NE(first.find("Leeds"), std::string::npos) << ns << ": " << first;
   }
+  // What may be, a try that did not take, and a client's change (a review of the rule found them).
+  const std::vector<std::pair<std::string, std::string>> browsers = {
+      {"never", "I'd never switch to Firefox, no way."},
+      {"tried", "Tried Firefox for an hour, hated it."},
+  };
+  for (const auto& [ns, text] : browsers) {
+    Say(*engine, ns, "Chrome is my main browser for basically everything", kT0);
+    Say(*engine, ns, text, kT1);
+    const std::string first = First(*engine, ns, "Which browser do I use?");
+    EXPECT_NE(first.find("Chrome"), std::string::npos) << ns << ": " << first;
+  }
+  Say(*engine, "client", "My employer is Deloitte, I do audit work for mid-size clients.", kT0);
+  Say(*engine, "client", "My client just moved their audit to KPMG.", kT1);
+  EXPECT_NE(First(*engine, "client", "Which firm do I work for now?").find("Deloitte"), std::string::npos);
+  Say(*engine, "sarah", "I live in Leeds with my two cats.", kT0);
+  Say(*engine, "sarah", "Sarah moved to Bristol last month.", kT1);
+  EXPECT_NE(First(*engine, "sarah", "Which city do I live in?").find("Leeds"), std::string::npos);
   Say(*engine, "speaker", "Chrome is my main browser for basically everything", kT0);
   Say(*engine, "speaker", "switched over to Firefox after the adblock mess", kT1, "Ana");
   const std::string first = First(*engine, "speaker", "Which browser do I use?");
   EXPECT_NE(first.find("Chrome"), std::string::npos) << first;
+}
+
+TEST_F(KinRecallTest, AChangeOfEmployerWithoutAWordOfTheQuestion) {
+  std::unique_ptr<Engine> engine = Open(vectors_);
+  ASSERT_NE(engine, nullptr);
+  Say(*engine, "job", "My employer is Deloitte, I do audit work for mid-size clients.", kT0);
+  Say(*engine, "job", "I moved over to KPMG last month, better pay.", kT1);
+  const std::string first = First(*engine, "job", "Which firm do I work for now?");
+  EXPECT_NE(first.find("KPMG"), std::string::npos) << first;
+  // (Without kin words "user works at Deloitte" stays first: the change shares no word with it or
+  // with the question.)
 }
 
 TEST_F(KinRecallTest, AMissingFileIsAWarningNotAFailure) {

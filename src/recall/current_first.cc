@@ -1,6 +1,7 @@
 #include "recall/current_first.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 namespace engram {
@@ -94,13 +95,32 @@ bool ChangeNamesTheOlder(const CurrentFirstKey& newer, const CurrentFirstKey& ol
   return names_it && !OtherFacts(newer.Facts(), older.Facts());
 }
 
+// True when facts of the speaker were read from the older and facts were read from the newer, none
+// of them the speaker's: "Sarah moved to Bristol" (Sarah's residence) after "I live in Leeds".
+// A conflict key starts with its subject (write/claim_identity.cc: "user|lives_in|").
+bool AnothersFacts(const CurrentFirstKey& newer, const CurrentFirstKey& older) {
+  std::string speaker = older.speaker;
+  for (char& c : speaker) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto of_the_speaker = [&](const std::string& key) {
+    const std::string_view subject = std::string_view(key).substr(0, key.find('|'));
+    return subject == "user" || (!speaker.empty() && subject == speaker);
+  };
+  const std::vector<std::string>& theirs = newer.Facts();
+  const std::vector<std::string>& mine = older.Facts();
+  return !theirs.empty() && std::any_of(mine.begin(), mine.end(), of_the_speaker) &&
+         std::none_of(theirs.begin(), theirs.end(), of_the_speaker);
+}
+
 // A newer statement of the speaker that names another thing of the kind the older one named (the
 // header).
 bool NamesAKinThing(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
   // The older answers the question: it holds half of its content terms.
   if (!question.kin || 2 * older.content_held < question.content || older.content_held == 0) return false;
+  // A statement of change, or a claim of a single-valued slot: a plain mention of a kin thing
+  // ("Caroline plans to build my own family") says nothing of a change.
+  if (!text::SaysAChange(newer.Stance()) && newer.slot.empty()) return false;
   if (!AboutTheSameOne(newer, older, question)) return false;
-  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question)) return false;
+  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question) || AnothersFacts(newer, older)) return false;
   const std::vector<std::string>& older_words = older.kin_words();
   const std::vector<std::string>& newer_words = newer.kin_words();
   if (older_words.empty() || older_words.size() > kMaxKinWords || newer_words.size() > kMaxKinWords) return false;

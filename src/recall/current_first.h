@@ -40,10 +40,11 @@
 // ("Today was my first day at Stripe, I left Spotify" after `employer Spotify`, though it holds no
 // term of "Where do I work now?"; "我不喝咖啡了" after `drinks 咖啡`); naming its subject is not
 // enough ("We upgraded us-east; eu-west is unchanged" leaves eu-west's version alone).
-// A newer statement of the speaker that names another thing of the kind the older one named passes
-// it, when the older answers the question (half of its content terms) and the newer names no one else
-// through the speaker (the facts read from both are not compared: the grammar reads such changes
-// into other attributes and subjects, "earlier — the dentist when Tuesday"): "moved over to Firefox after the adblock mess" after "Chrome is my main
+// A newer statement of change of the speaker (or a claim of a single-valued slot) that names another
+// thing of the kind the older one named passes it, when the older answers the question (half of its content terms), the newer names no one else
+// through the speaker, and facts of the speaker were not read from the older only ("Sarah moved to
+// Bristol" is Sarah's; otherwise the facts are not compared: the grammar reads such changes into
+// other attributes and subjects, "earlier — the dentist when Tuesday"): "moved over to Firefox after the adblock mess" after "Chrome is my main
 // browser" for "Which browser do I use?", "Jumped ship to KPMG" after "My employer is Deloitte".
 // A change names the new value, and the new value is of the old one's kind; which words are of one
 // kind is read from word vectors (providers/word_kin.h; English only, and only when `engram models

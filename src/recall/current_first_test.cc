@@ -346,17 +346,20 @@ TEST(CurrentFirstTest, ANewerStatementNamingAKinThingPassesTheOlderAnswer) {
   // adblock mess" (no word of the question).
   const QuestionTermCount q = WithKin(2, {{"chrome", "firefox"}});
   std::vector<CurrentFirstKey> keys = {WithKinWords(Key(100, {"browser"}), {"chrome", "main"}),
-                                       WithKinWords(Key(200, {}), {"adblock", "firefox", "mess"})};
+                                       WithKinWords(Change(200, {}), {"adblock", "firefox", "mess"})};
   EXPECT_EQ(CurrentFirstOrder(keys, q), (std::vector<size_t>{1, 0}));
+  // A plain mention of a kin thing ("Firefox has a new logo, I read") says no change.
+  std::vector<CurrentFirstKey> plain = {keys[0], WithKinWords(Key(200, {}), {"firefox", "logo"})};
+  EXPECT_EQ(CurrentFirstOrder(plain, q), (std::vector<size_t>{0, 1}));
   // Without word vectors, or without a kin word, nothing moves.
   EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{0, 1}));
   std::vector<CurrentFirstKey> unrelated = {WithKinWords(Key(100, {"browser"}), {"chrome", "main"}),
-                                            WithKinWords(Key(200, {}), {"adblock", "mess"})};
+                                            WithKinWords(Change(200, {}), {"adblock", "mess"})};
   EXPECT_EQ(CurrentFirstOrder(unrelated, q), (std::vector<size_t>{0, 1}));
   // Nor when the older does not answer the question, or the newer says nothing of now ("If I
   // could, I'd use Firefox").
   std::vector<CurrentFirstKey> unanswered = {WithKinWords(Key(100, {}), {"chrome"}),
-                                             WithKinWords(Key(200, {}), {"firefox"})};
+                                             WithKinWords(Change(200, {}), {"firefox"})};
   EXPECT_EQ(CurrentFirstOrder(unanswered, q), (std::vector<size_t>{0, 1}));
   CurrentFirstKey wish = WithKinWords(Key(200, {}), {"firefox"});
   wish.read_stance = [] { return text::NowStance::kNotNow; };
@@ -369,7 +372,7 @@ TEST(CurrentFirstTest, AKinThingOfSomeoneElsePassesNothing) {
   // subjects, and the newer names someone else.
   std::vector<CurrentFirstKey> sister = {
       WithKinWords(Key(100, {"live"}), {"leeds"}, {"user|lives_in|"}),
-      WithKinWords(Key(200, {"live"}, "user"), {"bristol", "sister"}, {"my sister|lives_in|"}, {"@", "@sister"})};
+      WithKinWords(Change(200, {}), {"bristol", "sister"}, {"my sister|lives_in|"}, {"@", "@sister"})};
   EXPECT_EQ(CurrentFirstOrder(sister, q), (std::vector<size_t>{0, 1}));
   // Another speaker's statement is theirs.
   std::vector<CurrentFirstKey> other = {WithKinWords(Key(100, {"live"}), {"leeds"}),
@@ -379,8 +382,12 @@ TEST(CurrentFirstTest, AKinThingOfSomeoneElsePassesNothing) {
   // "joined Stripe" (employer) is the speaker's still.
   const QuestionTermCount work = WithKin(2, {{"shopify", "stripe"}});
   std::vector<CurrentFirstKey> job = {WithKinWords(Key(100, {"work"}), {"shopify"}, {"user|job|"}),
-                                      WithKinWords(Key(200, {}), {"stripe"}, {"user|employer|"})};
+                                      WithKinWords(Change(200, {}), {"stripe"}, {"user|employer|"})};
   EXPECT_EQ(CurrentFirstOrder(job, work), (std::vector<size_t>{1, 0}));
+  // "Sarah moved to Bristol last month" (Sarah's residence) after "I live in Leeds" (the user's).
+  std::vector<CurrentFirstKey> sarah = {WithKinWords(Key(100, {"live"}), {"leeds"}, {"user|lives_in|"}),
+                                        WithKinWords(Change(200, {}), {"bristol"}, {"sarah|lives_in|"})};
+  EXPECT_EQ(CurrentFirstOrder(sarah, q), (std::vector<size_t>{0, 1}));
 }
 
 }  // namespace

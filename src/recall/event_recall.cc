@@ -75,6 +75,19 @@ bool BoundsARange(std::string_view text, const text::TimeMention& m) {
 
 }  // namespace
 
+RecallItem EventItem(Event event) {
+  RecallItem item;
+  item.id = std::move(event.id);
+  item.text = std::move(event.content);
+  item.occurred_at = event.occurred_at;
+  item.recorded_at = event.recorded_at;
+  item.session_id = std::move(event.session_id);
+  item.speaker = std::move(event.speaker);
+  item.role = std::move(event.role);
+  item.metadata_json = std::move(event.metadata_json);
+  return item;
+}
+
 bool LooksLikeInstruction(const RecallContext& ctx, std::string_view text) {
   return ctx.looks_like_instruction ? ctx.looks_like_instruction(text) : text::LooksLikeInstruction(text);
 }
@@ -717,17 +730,8 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       if (channels[c].weight != 0) ranks[c] = RanksInChannel(channels[c], kept);
     }
     for (size_t k = 0; k < kept.size(); ++k) {
-      Event& event = (*events)[k];
-      RecallItem item;
-      item.id = std::move(event.id);
-      item.text = std::move(event.content);
+      RecallItem item = EventItem(std::move((*events)[k]));
       item.score = fused[kept[k]];
-      item.occurred_at = event.occurred_at;
-      item.recorded_at = event.recorded_at;
-      item.session_id = std::move(event.session_id);
-      item.speaker = std::move(event.speaker);
-      item.role = std::move(event.role);
-      item.metadata_json = std::move(event.metadata_json);
       if (facts != nullptr) {
         const ScoredTurn& turn = (*turns)[kept[k]];
         facts->push_back({seqs[k], turn.phrases_held, std::max(turn.turn_coverage, turn.window_coverage)});

@@ -68,6 +68,9 @@ struct RecallContext {
 // ctx.looks_like_instruction(text), or text::LooksLikeInstruction(text) when it is unset.
 bool LooksLikeInstruction(const RecallContext& ctx, std::string_view text);
 
+// An event as a recalled item of type "event" (score 0, no channels).
+RecallItem EventItem(Event event);
+
 // Drops candidates before their events are read: `keep` (run inside the same read transaction)
 // decides for each, best first, until query.limit are kept.
 struct EventHitFilter {

@@ -178,19 +178,6 @@ bool OpensWithAPastVerb(std::string_view text) {
   return false;
 }
 
-// True when `text` states a change of the speaker's: a statement of change (ctx.now_stance) that
-// speaks of the speaker (a text::IsWhoTopic topic: "I switched to Firefox"), or a past tense whose
-// subject is left out ("Jumped ship to KPMG", which names no verb of change) in a text that is not
-// about another time or mind. "Firefox shipped a new release" is not.
-bool StatesAChangeOfTheSpeaker(RecallContext& ctx, std::string_view text) {
-  const text::NowStance stance = ctx.now_stance(text);
-  if (stance == text::NowStance::kNotNow) return false;
-  if (OpensWithAPastVerb(text)) return true;
-  if (!text::SaysAChange(stance) || !ctx.topics_of) return false;
-  const std::vector<std::string> topics = ctx.topics_of(text);
-  return std::any_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsWhoTopic(t); });
-}
-
 // The words of `older` that may be kin to a newer statement's (a claim: of its value; an event: of
 // its statement's opening), the question's own words left out.
 std::vector<std::string> OlderKinWords(RecallContext& ctx, std::string_view question, const RecallItem& older) {
@@ -200,20 +187,68 @@ std::vector<std::string> OlderKinWords(RecallContext& ctx, std::string_view ques
   return words;
 }
 
-// The kin words (ctx.kin_words) of the sentences of `text` that state a change (ctx.change_sentences),
-// and of its first sentence when it opens with a past tense without a subject ("Jumped ship to
-// KPMG. Same kind of work, better pay"): a change names its new value where it says the change.
-std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view text) {
+// The lower-cased ASCII words of `sentence`, apostrophes kept ("i'd", "we're").
+std::vector<std::string> LowerWords(std::string_view sentence) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : sentence) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalpha(u) || (c == '\'' && !word.empty())) {
+      word += static_cast<char>(std::tolower(u));
+    } else if (!word.empty()) {
+      words.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
+// True when the words say the speaker as a subject ("I", "we", "I've"; not "my": "My client just
+// moved their audit to KPMG" is the client's change).
+bool SaysTheSpeakerAsSubject(const std::vector<std::string>& words) {
+  static constexpr std::string_view kSubjects[] = {"i", "i'm", "i've", "i'll", "we", "we're", "we've", "we'll"};
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return std::find(std::begin(kSubjects), std::end(kSubjects), w) != std::end(kSubjects);
+  });
+}
+
+// True when the words say what may be, would be or never is, not what is: "I'd never switch to
+// Firefox", "if I moved to Bristol".
+bool SaysWhatMayBe(const std::vector<std::string>& words) {
+  static constexpr std::string_view kModal[] = {"never", "would", "could", "might", "should", "if", "wish", "unless"};
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return std::find(std::begin(kModal), std::end(kModal), w) != std::end(kModal) || w.ends_with("'d");
+  });
+}
+
+// The kin words (ctx.kin_words) of the sentences of `text` in which the change is of whom the
+// older statement is about: sentences that state a change (ctx.change_sentences) with the speaker
+// as subject, or opening with a past tense whose subject chat leaves out ("moved over to Firefox"),
+// or naming a person the question or the older statement names (`about.people`: "my bro just moved
+// down to Manchester" for "Where does my brother live?"), and the first sentence when it opens with
+// such a past tense; never one that says what may be. A change names its new value where it says
+// the change.
+std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view text, const SharedAboutness& about) {
   std::string said;
   for (std::string_view sentence : ctx.change_sentences(text)) {
+    const std::vector<std::string> words = LowerWords(sentence);
+    if (SaysWhatMayBe(words)) continue;
+    bool whose = SaysTheSpeakerAsSubject(words) || OpensWithAPastVerb(sentence);
+    if (!whose && ctx.topics_of) {
+      for (const std::string& topic : ctx.topics_of(sentence)) {
+        whose = whose || std::binary_search(about.people.begin(), about.people.end(), topic);
+      }
+    }
+    if (!whose) continue;
     said += sentence;
     said += '\n';
   }
-  if (OpensWithAPastVerb(text)) {
-    const size_t end = text.find_first_of(".!?;\n");
-    said += text.substr(0, end);
-  }
-  return ctx.kin_words(said);
+  // The first sentence of a text that opens with a past tense, its subject left out: "Signed the
+  // lease on a house in Leeds, moving day was Saturday" states the change in "moving day".
+  const std::string_view first = text.substr(0, text.find_first_of(".!?;\n"));
+  if (OpensWithAPastVerb(first) && !SaysWhatMayBe(LowerWords(first))) said += first;
+  return said.empty() ? std::vector<std::string>{} : ctx.kin_words(said);
 }
 
 // True when `newer` names, where it states the change, a thing kin to one `older_words` (of
@@ -221,29 +256,16 @@ std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view te
 // or of the older statement, and two everyday words are kin in one sense of each ("warm" and
 // "cool": "it feels really cool" after "I like sunny and warm weather").
 bool NamesAKinThing(RecallContext& ctx, std::string_view older_text, const std::vector<std::string>& older_words,
-                    std::string_view newer) {
+                    std::string_view newer, const SharedAboutness& about) {
   if (!ctx.kin_names) return false;
-  const std::vector<std::string> newer_words = ChangedKinWords(ctx, newer);
+  const std::vector<std::string> newer_words = ChangedKinWords(ctx, newer, about);
+  if (newer_words.empty()) return false;
   std::vector<std::string> older_names = ctx.kin_names(older_text);
   std::erase_if(older_names, [&](const std::string& w) { return !std::binary_search(older_words.begin(), older_words.end(), w); });
   if (ctx.kin(older_names, newer_words)) return true;
   std::vector<std::string> newer_names = ctx.kin_names(newer);
   std::erase_if(newer_names, [&](const std::string& w) { return !std::binary_search(newer_words.begin(), newer_words.end(), w); });
   return ctx.kin(older_words, newer_names);
-}
-
-// An event as a recalled item.
-RecallItem EventItem(Event event) {
-  RecallItem item;
-  item.id = std::move(event.id);
-  item.text = std::move(event.content);
-  item.occurred_at = event.occurred_at;
-  item.recorded_at = event.recorded_at;
-  item.session_id = std::move(event.session_id);
-  item.speaker = std::move(event.speaker);
-  item.role = std::move(event.role);
-  item.metadata_json = std::move(event.metadata_json);
-  return item;
 }
 
 // What the kin search (FindKinChange) needs of the search FindNewerChange made.
@@ -275,9 +297,9 @@ Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const Recall
     const std::string& said_by = event.speaker.empty() ? event.role : event.speaker;
     if (!speaker.empty() && !said_by.empty() && said_by != speaker) continue;
     if (!question.session_id.empty() && event.session_id != question.session_id) continue;
-    if (event.id == older.id || !StatesAChangeOfTheSpeaker(ctx, event.content)) continue;
+    if (event.id == older.id || !text::SaysAChange(ctx.now_stance(event.content))) continue;
     if (NamesSomeoneElse(ctx, event.content, *search.about)) continue;
-    if (!NamesAKinThing(ctx, older_text, older_words, event.content)) continue;
+    if (!NamesAKinThing(ctx, older_text, older_words, event.content, *search.about)) continue;
     if (search.keep) {
       auto keep = search.keep((*seqs)[i]);
       if (!keep) return Error(keep.error());
