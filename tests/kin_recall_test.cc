@@ -1,8 +1,9 @@
-// tests/kin_recall_test.cc — current-first recall with kin words (providers/word_kin.h,
-// recall/newer_change.h, recall/current_first.h), end to end through the Engine, on a word-vector
-// file the test writes (the real one comes from `engram models install glove`; tests never fetch
-// it). A newer change that names another thing of the older statement's kind comes first for a
-// question about now; someone else's change, a wish and another speaker's do not.
+// tests/kin_recall_test.cc — kin words (providers/word_kin.h) end to end through the Engine, on a
+// word-vector file the test writes (the real one comes from `engram models install glove`; tests
+// never fetch it): in recall (recall/newer_change.h, recall/current_first.h), a newer change that
+// names another thing of the older statement's kind comes first for a question about now; in the
+// write path (write/same_thing.h, write/kin_change.h), it closes the older claim. Someone else's
+// change, a wish, a stay and another speaker's do neither.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -30,6 +31,7 @@ class KinRecallTest : public ::testing::Test {
         {"leeds", 7000, {0, 0, 1, 0.1f}},   {"bristol", 7100, {0, 0.1f, 0.9f, 0}},
         {"adblock", 9000, {0, 1, 0, 0}},    {"mess", 9100, {0, 0, 0, 1}},
         {"deloitte", 9200, {0.1f, 0, 0, 1}}, {"kpmg", 9300, {0, 0.1f, 0, 0.9f}},
+        {"conference", 9400, {0, 1, 0.1f, 0}},
     };
     ASSERT_OK(providers::WriteWordVectors(vectors_, "kin-fixture", 4, providers::WordVectorType::kFloat32, words));
   }
@@ -58,6 +60,17 @@ class KinRecallTest : public ::testing::Test {
       if (e.relation == "supports" && !e.content.empty()) return e.content;
     }
     return item.text;
+  }
+
+  // The status of the first claim whose value holds `value` ("" when none).
+  static std::string StatusOf(Engine& engine, const std::string& ns, const std::string& value) {
+    auto claims = engine.ListClaims({.namespace_name = ns, .include_history = true});
+    EXPECT_OK(claims);
+    if (!claims) return "";
+    for (const Claim& c : *claims) {
+      if (c.value.find(value) != std::string::npos) return c.status;
+    }
+    return "";
   }
 
   test::TempDir dir_;
@@ -126,6 +139,40 @@ TEST_F(KinRecallTest, AChangeOfEmployerWithoutAWordOfTheQuestion) {
   EXPECT_NE(first.find("KPMG"), std::string::npos) << first;
   // (Without kin words "user works at Deloitte" stays first: the change shares no word with it or
   // with the question.)
+}
+
+TEST_F(KinRecallTest, AChangeToAKinThingClosesTheOlderClaim) {
+  for (const std::string& word_kin : {vectors_, std::string("none")}) {
+    std::unique_ptr<Engine> engine = Open(word_kin);
+    ASSERT_NE(engine, nullptr);
+    Say(*engine, "browser", "Chrome is my main browser", kT0);
+    Say(*engine, "browser", "switched to Firefox last week after the adblock mess, not going back", kT1);
+    Say(*engine, "home", "I live in Leeds.", kT0);
+    Say(*engine, "home", "We're in Bristol now.", kT1);
+    // Without word vectors nothing says Firefox is a browser, nor Bristol a city: the test can fail.
+    const std::string closed = word_kin == "none" ? "active" : "superseded";
+    EXPECT_EQ(StatusOf(*engine, "browser", "Chrome"), closed) << word_kin;
+    EXPECT_EQ(StatusOf(*engine, "home", "Leeds"), closed) << word_kin;
+  }
+}
+
+TEST_F(KinRecallTest, AStayAWishOrSomeoneElsesChangeLeavesTheOlderClaim) {
+  std::unique_ptr<Engine> engine = Open(vectors_);
+  ASSERT_NE(engine, nullptr);
+  const std::vector<std::pair<std::string, std::string>> later = {
+      {"stay", "I'm in Bristol now for a conference."},  // more follows the name: a stay
+      {"sister", "My sister moved to Bristol last month."},
+      {"wish", "I'd move to Bristol now if I could."},
+      {"lovely", "Bristol is lovely now that the sun is out."},  // no speaker as its subject
+  };
+  for (const auto& [ns, text] : later) {
+    Say(*engine, ns, "I live in Leeds.", kT0);
+    Say(*engine, ns, text, kT1);
+    EXPECT_EQ(StatusOf(*engine, ns, "Leeds"), "active") << ns;
+  }
+  Say(*engine, "client", "My employer is Deloitte.", kT0);
+  Say(*engine, "client", "My client just moved their audit to KPMG.", kT1);
+  EXPECT_EQ(StatusOf(*engine, "client", "Deloitte"), "active");
 }
 
 TEST_F(KinRecallTest, AMissingFileIsAWarningNotAFailure) {

@@ -205,6 +205,26 @@ class EngineImpl final : public Engine {
     return word_kin_.get();
   }
 
+  // Kin words for the claim writer, which calls them holding mu_: the file is opened by the first
+  // write that compares a change with an older claim by kin (a write that changes nothing never
+  // maps it).
+  KinLookup MakeWriteKin() {
+    KinLookup kin;
+    kin.words = [this](std::string_view text) {
+      providers::WordKin* k = WordKinLocked();
+      return k == nullptr ? std::vector<std::string>{} : k->KinCandidates(text);
+    };
+    kin.names = [this](std::string_view text) {
+      providers::WordKin* k = WordKinLocked();
+      return k == nullptr ? std::vector<std::string>{} : k->KinNames(text);
+    };
+    kin.kin = [this](const std::vector<std::string>& older, const std::vector<std::string>& newer) {
+      providers::WordKin* k = WordKinLocked();
+      return k != nullptr && k->FindKin(older, newer).has_value();
+    };
+    return kin;
+  }
+
   // Appends the batched recall hits to the hits log (never the database).
   ~EngineImpl() override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -502,10 +522,14 @@ class EngineImpl final : public Engine {
       // which also changes an older claim about the same thing (write/same_thing.h), so the
       // extractor's statement kept only as a successor is not needed beside it. Beside claims read,
       // a sentence kept as a successor ("I'm no longer at Amazon.") stays: it closes what ended.
+      // A correction kept as a successor stays beside it ("sorry, I meant gate C7, not B12"): it
+      // rewrites the value it corrects (write/corrected_value.h), which the whole text does not.
       const bool read_any = std::any_of(candidates.begin(), candidates.end(),
                                         [](const extraction::CandidateClaim& c) { return !c.successor_only; });
-      if (!read_any) candidates.clear();
-      if (candidates.empty()) {
+      if (!read_any) {
+        std::erase_if(candidates, [](const extraction::CandidateClaim& c) { return !c.correction; });
+      }
+      if (!read_any) {
         extraction::CandidateClaim c;
         c.subject = subject_default;
         c.predicate = "explicit_memory";
@@ -577,6 +601,7 @@ class EngineImpl final : public Engine {
         in.extractor = structured ? "explicit" : "explicit+" + rules_->Name();
         in.actor = "remember";
         in.now = now;
+        in.kin = &write_kin_;
         auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
         if (!outcome) return outcome.error();
         result.decisions.push_back(outcome->decision);
@@ -604,6 +629,7 @@ class EngineImpl final : public Engine {
     options.batch_events = static_cast<size_t>(std::max(1, options_.extraction_batch_events));
     options.batch_wait_ms = options_.extraction_batch_wait_ms;
     options.max_attempts = options_.extraction_max_attempts;
+    options.kin = &write_kin_;
     ExtractionWorker worker(*db_, mu_, *extractor_, registry_, options);
     auto report = worker.Run(drain, 0);
     if (report && report->batches > 0) {
@@ -1294,6 +1320,7 @@ class EngineImpl final : public Engine {
   // Options::word_kin, opened by the first recall (under mu_): a CLI call that only writes never
   // maps the file. Null when off or it cannot be opened (word_kin_status_ says why).
   std::unique_ptr<providers::WordKin> word_kin_;
+  KinLookup write_kin_ = MakeWriteKin();  // ClaimWriteInput::kin
   std::optional<Status> word_kin_status_;  // set once tried
   lifecycle::AccessBatch access_;  // recall hits not yet in the log or the claims (guarded by mu_)
   std::unique_ptr<lifecycle::HitsLog> hits_log_;  // null: no log (see SpillAccess)

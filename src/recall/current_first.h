@@ -68,6 +68,7 @@
 #include "engram/types.h"
 #include "text/now_stance.h"
 #include "text/person_topic.h"
+#include "write/kin_change.h"
 
 namespace engram {
 
@@ -158,11 +159,7 @@ struct QuestionTermCount {
   std::function<bool(const std::vector<std::string>& older, const std::vector<std::string>& newer)> kin;
 };
 
-// The most kin words (providers::WordKin::KinCandidates, beyond the question's words) an older
-// item may hold for the kin rule and for recall/newer_change.h's kin search: a short statement's
-// words are about its point; a long chat turn's are about many things, and one of them is kin to a
-// later turn's by chance (on LoCoMo dev, without the bound, recall_any@5 fell 0.791 → 0.784).
-inline constexpr size_t kMaxKinWords = 8;
+// kMaxKinWords (write/kin_change.h) bounds the kin words an older item may hold for the kin rule.
 
 // True when `newer` was said after `older` about the same thing (above).
 bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question);

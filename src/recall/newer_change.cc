@@ -10,6 +10,7 @@
 
 #include "recall/current_first.h"
 #include "text/stopwords.h"
+#include "write/kin_change.h"
 #include "util/time.h"
 
 namespace engram {
@@ -156,28 +157,6 @@ TimestampMs LastSaid(const RecallItem& item) {
   return any ? last : item.valid_from;
 }
 
-// True when `text` opens with a verb in the past tense, its subject left out as chat leaves out
-// "I" ("moved over to Firefox", "Jumped ship to KPMG", "ok so, switched to…"): the first word
-// that is not a word of address or filler ends in "ed" and has at least five letters.
-bool OpensWithAPastVerb(std::string_view text) {
-  static constexpr std::string_view kFillers[] = {"ok", "okay", "so", "well", "finally", "just", "update", "btw",
-                                                  "fyi", "yeah", "yes", "also", "anyway", "quick", "oh", "lol"};
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
-    size_t end = i;
-    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
-    if (end == i) return false;
-    std::string word(text.substr(i, end - i));
-    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (std::find(std::begin(kFillers), std::end(kFillers), word) == std::end(kFillers)) {
-      return word.size() >= 5 && word.ends_with("ed");
-    }
-    i = end;
-  }
-  return false;
-}
-
 // The words of `older` that may be kin to a newer statement's (a claim: of its value; an event: of
 // its statement's opening), the question's own words left out.
 std::vector<std::string> OlderKinWords(RecallContext& ctx, std::string_view question, const RecallItem& older) {
@@ -187,85 +166,12 @@ std::vector<std::string> OlderKinWords(RecallContext& ctx, std::string_view ques
   return words;
 }
 
-// The lower-cased ASCII words of `sentence`, apostrophes kept ("i'd", "we're").
-std::vector<std::string> LowerWords(std::string_view sentence) {
-  std::vector<std::string> words;
-  std::string word;
-  for (char c : sentence) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalpha(u) || (c == '\'' && !word.empty())) {
-      word += static_cast<char>(std::tolower(u));
-    } else if (!word.empty()) {
-      words.push_back(std::move(word));
-      word.clear();
-    }
-  }
-  if (!word.empty()) words.push_back(std::move(word));
-  return words;
-}
-
-// True when the words say the speaker as a subject ("I", "we", "I've"; not "my": "My client just
-// moved their audit to KPMG" is the client's change).
-bool SaysTheSpeakerAsSubject(const std::vector<std::string>& words) {
-  static constexpr std::string_view kSubjects[] = {"i", "i'm", "i've", "i'll", "we", "we're", "we've", "we'll"};
-  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
-    return std::find(std::begin(kSubjects), std::end(kSubjects), w) != std::end(kSubjects);
-  });
-}
-
-// True when the words say what may be, would be or never is, not what is: "I'd never switch to
-// Firefox", "if I moved to Bristol".
-bool SaysWhatMayBe(const std::vector<std::string>& words) {
-  static constexpr std::string_view kModal[] = {"never", "would", "could", "might", "should", "if", "wish", "unless"};
-  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
-    return std::find(std::begin(kModal), std::end(kModal), w) != std::end(kModal) || w.ends_with("'d");
-  });
-}
-
-// The kin words (ctx.kin_words) of the sentences of `text` in which the change is of whom the
-// older statement is about: sentences that state a change (ctx.change_sentences) with the speaker
-// as subject, or opening with a past tense whose subject chat leaves out ("moved over to Firefox"),
-// or naming a person the question or the older statement names (`about.people`: "my bro just moved
-// down to Manchester" for "Where does my brother live?"), and the first sentence when it opens with
-// such a past tense; never one that says what may be. A change names its new value where it says
-// the change.
-std::vector<std::string> ChangedKinWords(RecallContext& ctx, std::string_view text, const SharedAboutness& about) {
-  std::string said;
-  for (std::string_view sentence : ctx.change_sentences(text)) {
-    const std::vector<std::string> words = LowerWords(sentence);
-    if (SaysWhatMayBe(words)) continue;
-    bool whose = SaysTheSpeakerAsSubject(words) || OpensWithAPastVerb(sentence);
-    if (!whose && ctx.topics_of) {
-      for (const std::string& topic : ctx.topics_of(sentence)) {
-        whose = whose || std::binary_search(about.people.begin(), about.people.end(), topic);
-      }
-    }
-    if (!whose) continue;
-    said += sentence;
-    said += '\n';
-  }
-  // The first sentence of a text that opens with a past tense, its subject left out: "Signed the
-  // lease on a house in Leeds, moving day was Saturday" states the change in "moving day".
-  const std::string_view first = text.substr(0, text.find_first_of(".!?;\n"));
-  if (OpensWithAPastVerb(first) && !SaysWhatMayBe(LowerWords(first))) said += first;
-  return said.empty() ? std::vector<std::string>{} : ctx.kin_words(said);
-}
-
-// True when `newer` names, where it states the change, a thing kin to one `older_words` (of
-// `older_text`) names, one of the two written as a name: this event matched nothing of the question
-// or of the older statement, and two everyday words are kin in one sense of each ("warm" and
-// "cool": "it feels really cool" after "I like sunny and warm weather").
-bool NamesAKinThing(RecallContext& ctx, std::string_view older_text, const std::vector<std::string>& older_words,
-                    std::string_view newer, const SharedAboutness& about) {
-  if (!ctx.kin_names) return false;
-  const std::vector<std::string> newer_words = ChangedKinWords(ctx, newer, about);
-  if (newer_words.empty()) return false;
-  std::vector<std::string> older_names = ctx.kin_names(older_text);
-  std::erase_if(older_names, [&](const std::string& w) { return !std::binary_search(older_words.begin(), older_words.end(), w); });
-  if (ctx.kin(older_names, newer_words)) return true;
-  std::vector<std::string> newer_names = ctx.kin_names(newer);
-  std::erase_if(newer_names, [&](const std::string& w) { return !std::binary_search(newer_words.begin(), newer_words.end(), w); });
-  return ctx.kin(older_words, newer_names);
+// True when `newer` names, where it states the change of whom the question or the older statement
+// is about, a thing kin to one `older_words` (of `older_text`) names (write/kin_change.h).
+bool NamesAKinThing(RecallContext& ctx, const KinLookup& kin, std::string_view older_text,
+                    const std::vector<std::string>& older_words, std::string_view newer, const SharedAboutness& about) {
+  const std::string changed = SpeakerChangeText(newer, about.people, ctx.change_sentences, ctx.topics_of);
+  return engram::NamesAKinThing(kin, older_text, older_words, changed, newer);
 }
 
 // What the kin search (FindKinChange) needs of the search FindNewerChange made.
@@ -292,6 +198,7 @@ Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const Recall
   auto events = ctx.store.GetBySeqs(*seqs);
   if (!events) return Error(events.error());
   const std::string speaker = CurrentFirstKeyOf(older).speaker;
+  const KinLookup kin{ctx.kin_words, ctx.kin_names, ctx.kin};
   for (size_t i = 0; i < events->size(); ++i) {
     Event& event = (*events)[i];
     const std::string& said_by = event.speaker.empty() ? event.role : event.speaker;
@@ -299,7 +206,7 @@ Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const Recall
     if (!question.session_id.empty() && event.session_id != question.session_id) continue;
     if (event.id == older.id || !text::SaysAChange(ctx.now_stance(event.content))) continue;
     if (NamesSomeoneElse(ctx, event.content, *search.about)) continue;
-    if (!NamesAKinThing(ctx, older_text, older_words, event.content, *search.about)) continue;
+    if (!NamesAKinThing(ctx, kin, older_text, older_words, event.content, *search.about)) continue;
     if (search.keep) {
       auto keep = search.keep((*seqs)[i]);
       if (!keep) return Error(keep.error());

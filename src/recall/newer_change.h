@@ -25,7 +25,7 @@
 // (RecallContext::kin, providers/word_kin.h), the kKinPool latest events said after it are read,
 // newest first: the first that is the same speaker's statement of change, speaks of the speaker,
 // names no one else through the speaker and holds, where it states the change, a word kin to one
-// of the older statement's (a claim: of its value; at most kMaxKinWords of them, recall/current_first.h) beyond the
+// of the older statement's (a claim: of its value; at most kMaxKinWords of them, write/kin_change.h) beyond the
 // question's words, one of the two written as a name (WordKin::KinNames: "Firefox", not "cool"
 // of "it feels really cool" after "warm weather"), is its newer change (the facts read from it
 // are not compared: the kin value is what says it is of the older's slot, and the grammar often

@@ -270,18 +270,27 @@ std::vector<std::pair<size_t, size_t>> ClauseSpans(std::string_view text) {
 // At most this many values are read from one text (a bound on the cost of comparing them).
 constexpr size_t kMaxValues = 16;
 
+bool SaysALimit(std::string_view text) {
+  return extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(text), "limits");
+}
+
+bool ReplacesNothing(std::string_view sentence) {
+  const std::string lowered = extraction::LowerAsciiBytes(sentence);
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  auto holds = [&](std::string_view kind) { return lex.HasMarker(lowered, kind); };
+  return std::any_of(std::begin(kNotReplacing), std::end(kNotReplacing), holds);
+}
+
 ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view clause,
                                   const std::set<std::string>& ignored) {
   ChangedValues out;
   // A limit said anywhere limits the change ("I moved to the Austin branch. April fools!").
-  if (extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(clause), "limits")) return out;
+  if (SaysALimit(clause)) return out;
   for (std::string_view sentence : extraction::ChangeSentences(clause)) {
-    const std::string lowered = extraction::LowerAsciiBytes(sentence);
     // A sentence that adds, asks, takes its change back ("just kidding", "fell through") or bounds
     // it ("for the summer", 临时): the older still stands.
-    const extraction::Lexicon& lex = extraction::Lexicon::Get();
-    auto holds = [&](std::string_view kind) { return lex.HasMarker(lowered, kind); };
-    if (std::any_of(std::begin(kNotReplacing), std::end(kNotReplacing), holds)) continue;
+    if (ReplacesNothing(sentence)) continue;
+    const std::string lowered = extraction::LowerAsciiBytes(sentence);
     for (const auto& [begin, end] : ClauseSpans(lowered)) {
       std::vector<ValueStart> starts = EnglishValueStarts(sentence, lowered, begin, end);
       std::vector<ValueStart> han = ChineseValueStarts(lowered, begin, end);
@@ -301,6 +310,7 @@ ChangedValues ReadChangedValues(text::Analyzer& analyzer, std::string_view claus
         out.values.terms.insert(read.terms.begin(), read.terms.end());
         out.values.phrases.push_back(std::move(p));
         out.themes.push_back(std::move(start.theme));
+        out.texts.emplace_back(value);
         if (out.themes.size() >= kMaxValues) return out;
       }
     }

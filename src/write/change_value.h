@@ -47,7 +47,18 @@ std::vector<std::pair<size_t, size_t>> ClauseSpans(std::string_view text);
 struct ChangedValues {
   ThingPhrases values;              // the value phrases, in text order
   std::vector<std::string> themes;  // one per value: "" the speaker's, else the person named ("dev", "she", 小美)
+  std::vector<std::string> texts;   // one per value: its words as said, lower-cased ASCII ("firefox")
 };
+
+// True when `text` holds a limit (markers.tsv `limits`: 只, 兼职, "in my dream", "April fools"):
+// said anywhere, it limits every change of the text. Never fails.
+bool SaysALimit(std::string_view text);
+
+// True when `sentence` adds, asks, takes its change back, bounds or limits it (markers.tsv
+// `additive`, `question`, `undone`, `retract`, `bounded`, `temporary`, `one_off`, `span`,
+// `limits`: "got a second car too", "just kidding", "for the summer", "in my dream"): whatever
+// value it names, the older still stands. Never fails.
+bool ReplacesNothing(std::string_view sentence);
 
 // The values of the changes stated by `clause`'s sentences of change that neither add, ask, take
 // back, bound nor limit the change (markers.tsv), each the phrase right after a verb of change

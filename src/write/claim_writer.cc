@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "util/ulid.h"
+#include "write/corrected_value.h"
 #include "write/same_thing.h"
 #include "write/subject_resolution.h"
 #include "write/extraction/lexicon.h"
@@ -51,13 +53,82 @@ bool AttributeUnsaid(const extraction::CandidateClaim& c) {
   return c.predicate == "corrects" || (c.predicate == "uses" && c.slot.empty());
 }
 
+// A statement kept whole by the extractor (explicit_memory, statement): read by its names and
+// tokens only (corrected_value.h).
+bool KeptWhole(const Claim& h) {
+  return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement;
+}
+
+// True when `text` holds `value` as whole words, ASCII case ignored ("B12" in "My flight lands at
+// gate B12"; not "B1" there).
+bool HoldsWords(std::string_view text, std::string_view value) {
+  if (value.empty()) return false;
+  auto lower = [](std::string_view in) {
+    std::string out(in);
+    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  const std::string t = lower(text);
+  const std::string v = lower(value);
+  auto word_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  for (size_t at = t.find(v); at != std::string::npos; at = t.find(v, at + 1)) {
+    const bool starts = at == 0 || !word_char(t[at - 1]) || !word_char(v.front());
+    const bool ends = at + v.size() == t.size() || !word_char(t[at + v.size()]) || !word_char(v.back());
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// What a correction replaces: a claim, and the part of it corrected and what replaces it (empty =
+// its value whole, by the candidate's value).
+struct Corrected {
+  std::vector<sqlite::StoredClaim> claims;
+  CorrectedPair part;
+};
+
+// The claim a correction whose attribute was not said corrects, among the namespace's recent
+// claims, newest first: the one holding the value it names as replaced ("not B12": a value, or a
+// statement kept whole that holds it as words), else the one holding a value of the correction's
+// kind (corrected_value.h: "Heathrow" corrects "My flight to Lisbon leaves from Gatwick"), else the
+// claim of a single-valued slot stated last ("不对，是周四"). Only a slot or a statement can be
+// corrected: "I did X" is not, whatever came after it.
+Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const extraction::CandidateClaim& c,
+                                 const PredicateRegistry& registry, const KinLookup* kin) {
+  auto recent = store.RecentCurrent(ns, kCorrectionLookback);
+  if (!recent) return Error(recent.error());
+  std::optional<size_t> last_slot;
+  for (size_t i = 0; i < recent->size(); ++i) {
+    const Claim& h = (*recent)[i].claim;
+    const bool slot = registry.IsSingleValued(h.predicate, h.slot);
+    if ((*recent)[i].negated || h.predicate == "corrects" || (!slot && !KeptWhole(h))) continue;
+    if (!c.replaces_value.empty()) {
+      if (NormalizeValue(h.value) == NormalizeValue(c.replaces_value) || HoldsWords(h.value, c.replaces_value)) {
+        // What replaces it: the part of the correction of the replaced value's kind ("C7" of
+        // "gate C7, not B12"), else the correction's value.
+        const auto pair = CorrectedPart(c.value, c.replaces_value, false, kin);
+        return Corrected{{std::move((*recent)[i])}, {c.replaces_value, pair ? pair->newer : c.value}};
+      }
+      continue;
+    }
+    if (auto part = CorrectedPart(c.value, h.value, KeptWhole(h), kin)) {
+      return Corrected{{std::move((*recent)[i])}, *part};
+    }
+    if (slot && !last_slot) last_slot = i;
+  }
+  // A correction kept whole (successor_only: the grammar read no value from it) corrects only a
+  // value of its kind.
+  if (!last_slot || c.successor_only) return Corrected{};
+  return Corrected{{std::move((*recent)[*last_slot])}, {}};
+}
+
 // The current claims the candidate replaces: of its subject, those holding the value it says it
 // replaces ("from Lisbon", "instead of coffee"), stated ones only. A correction whose attribute was
-// not said looks at the namespace's recent claims of any subject: the one holding the replaced
-// value, or, naming none, the claim of a single-valued slot stated last ("不对，是周四").
+// not said looks at the namespace's recent claims of any subject (CorrectedClaim); `part` is then
+// the part of the claim it corrects ("" = its value whole).
 Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& store, int64_t ns,
                                                        const extraction::CandidateClaim& c,
-                                                       const PredicateRegistry& registry) {
+                                                       const PredicateRegistry& registry, const KinLookup* kin,
+                                                       CorrectedPair* part) {
   std::vector<sqlite::StoredClaim> out;
   if (c.replaces_value.empty() && !(c.correction && c.predicate == "corrects")) return out;
   const std::string wanted = NormalizeValue(c.replaces_value);
@@ -69,18 +140,10 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
     }
   }
   if (!out.empty() || !c.correction || !AttributeUnsaid(c)) return out;
-  auto recent = store.RecentCurrent(ns, kCorrectionLookback);
-  if (!recent) return Error(recent.error());
-  for (sqlite::StoredClaim& held : *recent) {
-    // Only a slot can be corrected: "I did X" is not, whatever came after it.
-    const std::string& p = held.claim.predicate;
-    if (held.negated || p == "corrects" || !registry.IsSingleValued(p, held.claim.slot)) continue;
-    if (c.replaces_value.empty() || NormalizeValue(held.claim.value) == wanted) {
-      out.push_back(std::move(held));
-      break;
-    }
-  }
-  return out;
+  auto corrected = CorrectedClaim(store, ns, c, registry, kin);
+  if (!corrected) return Error(corrected.error());
+  *part = corrected->part;
+  return std::move(corrected->claims);
 }
 
 // "I moved to Tainan last month", said after "Mei lives in Taipei": a change dated before a value
@@ -124,13 +187,14 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   in.candidate = &*resolved;
   // A change that names the value it replaces takes that value's slot when its own attribute was
   // not said ("I've switched to green tea instead of coffee" continues the coffee habit).
-  auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate, registry);
+  CorrectedPair corrected_part;  // of a bare correction: the part of the claim it corrects
+  auto replaced = ReplacedClaims(store, in.namespace_id, *in.candidate, registry, in.kin, &corrected_part);
   if (!replaced) return Error(replaced.error());
   // A change that names the thing an older statement was about, read into another attribute
   // (same_thing.h), closes that statement.
   bool same_thing = false;
   if (replaced->empty()) {
-    auto older = SameThingClaim(store, in.namespace_id, *in.candidate, in.source_time, registry);
+    auto older = SameThingClaim(store, in.namespace_id, *in.candidate, in.source_time, registry, in.kin);
     if (!older) return Error(older.error());
     if (older->has_value()) {
       replaced->push_back(std::move(**older));
@@ -156,7 +220,14 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
     }
     adopted.predicate = old.predicate;
     adopted.slot = old.slot;
-    // Its statement is the old one with the new value ("Lin's favorite colour is green").
+    // Its statement is the old one with the new value ("Lin's favorite colour is green"); of a
+    // part corrected, the old value with that part replaced ("Tuesday at 3" of "Monday at 3";
+    // "My flight to Lisbon leaves from Heathrow.").
+    if (const size_t in_value = corrected_part.older.empty() ? std::string::npos : old.value.find(corrected_part.older);
+        in_value != std::string::npos) {
+      adopted.value = old.value.substr(0, in_value) + corrected_part.newer +
+                      old.value.substr(in_value + corrected_part.older.size());
+    }
     if (size_t at = old.text.find(old.value); at != std::string::npos) {
       adopted.text = old.text.substr(0, at) + adopted.value + old.text.substr(at + old.value.size());
     }
@@ -243,6 +314,19 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   // (A change of the same thing may be read as a denial: "sold the civic", "no longer owns civic"
   // ends "drives a Honda Civic"; same_thing.h allowed it.)
   if (StatesCurrentValue(c) || same_thing) {
+    // A change of the thing ends the values disputed beside the one it closes: of one slot, each
+    // was a candidate for the value that has now changed ("I do audit work for mid-size clients"
+    // read as a second employer beside Deloitte, then "moved over to KPMG").
+    if (same_thing) {
+      for (const sqlite::StoredClaim& r : std::vector<sqlite::StoredClaim>(*replaced)) {
+        if (r.claim.conflict_key.empty()) continue;
+        auto holders = store.CurrentByConflictKey(in.namespace_id, r.claim.conflict_key);
+        if (!holders) return Error(holders.error());
+        for (sqlite::StoredClaim& h : *holders) {
+          if (h.claim.status == "disputed" && h.seq != r.seq) replaced->push_back(std::move(h));
+        }
+      }
+    }
     for (sqlite::StoredClaim& r : *replaced) {
       const bool listed = std::any_of(opponents.begin(), opponents.end(),
                                       [&](const sqlite::StoredClaim& o) { return o.seq == r.seq; });

@@ -15,6 +15,7 @@
 #include "write/admission.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
+#include "write/kin_change.h"
 
 namespace engram {
 
@@ -48,6 +49,9 @@ struct ClaimWriteInput {
   std::string extractor;  // "rules/1", "explicit", ...
   std::string actor;      // who is writing: "worker", "cli", ...
   TimestampMs now = 0;
+  // Kin words for write/same_thing.h (a newer change naming another thing of the older value's
+  // kind); null = none. Called inside the write transaction.
+  const KinLookup* kin = nullptr;
 };
 
 // A fact with a tombstone in the namespace is refused first (kDecisionForgotten).

@@ -259,6 +259,7 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
     in.extractor = extractor_.Name();
     in.actor = "worker:" + extractor_.Name();
     in.now = now;
+    in.kin = options_.kin;
     auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
     if (!outcome) return outcome.error();
     if (outcome->decision == kDecisionForgotten || outcome->decision == kDecisionChangesNothing) {

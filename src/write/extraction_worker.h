@@ -22,6 +22,7 @@
 #include "write/admission.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
+#include "write/kin_change.h"
 
 namespace engram {
 
@@ -40,6 +41,9 @@ struct ExtractionWorkerOptions {
   // next one, so that another writer waits for about one such transaction at most, however
   // large the backlog (bug_scenarios B43). 0 = one window per transaction.
   int64_t max_transaction_ms = 25;
+  // Kin words for the claim writer (ClaimWriteInput::kin), called while `db_mutex` is held; null =
+  // none. Not owned.
+  const KinLookup* kin = nullptr;
 };
 
 class ExtractionWorker {

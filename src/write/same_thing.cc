@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include "write/extraction/rule_sentences.h"
 #include "write/extraction/statement_topics.h"
 #include "write/ended_thing.h"
+#include "write/kin_change.h"
 #include "write/same_kind.h"
 #include "write/subject_resolution.h"
 #include "write/thing_phrase.h"
@@ -230,20 +232,26 @@ bool SaysTheirs(const std::vector<ClausePart>& parts, std::string_view clause, s
   });
 }
 
-// True when the candidate says a change of the current state (same_thing.h); `ends` when it says
-// something ended (ended_thing.h).
-bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence, bool ends) {
+// What the candidate says of the current state (same_thing.h): a change; the present only, by a
+// word of it ("We're in Bristol now"), which is a change only where more says so (a name kin to
+// the older value's: kin_change.h); or neither.
+enum class ChangeSaid { kNone, kPresent, kChange };
+
+// What the candidate says of the current state (above); `ends` when it says something ended
+// (ended_thing.h).
+ChangeSaid SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence, bool ends) {
   // An ending may be read as a denial ("no longer owns the Civic") or name what it replaced: the
   // writer looked for that value first (ReplacedClaims), and found none said as it.
   extraction::CandidateClaim affirmed = c;
   if (ends) std::erase(affirmed.qualifiers, std::string(extraction::kQualNegated));
-  if (!StatesCurrentValue(affirmed) || (!c.replaces_value.empty() && !ends)) return false;
+  if (!StatesCurrentValue(affirmed) || (!c.replaces_value.empty() && !ends)) return ChangeSaid::kNone;
   // A state said with its end ("for the next few days, reach me at 555-0199", 这几天) is how things
   // stand for that span, not a new value (text/now_stance.h kBounded).
   const text::NowStance stance = extraction::ReadNowStance(evidence);
-  if (stance == text::NowStance::kBounded) return false;
+  if (stance == text::NowStance::kBounded) return ChangeSaid::kNone;
   // A word of the present alone ("now at 90k miles") says no change here (ChangeSentences).
-  return ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
+  if (ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty()) return ChangeSaid::kChange;
+  return extraction::ChangeOrNowSentences(evidence).empty() ? ChangeSaid::kNone : ChangeSaid::kPresent;
 }
 
 // The thing phrase a claim's value opens with, read as said of its subject ("Chrome browser" of
@@ -260,11 +268,66 @@ ThingPhrases ValuePhrases(text::Analyzer& analyzer, std::string_view value) {
   return read;
 }
 
+// The values of the speaker's changes (change_value.h: "firefox" of "switched to Firefox last week
+// after the adblock mess"; not "basic plan" of "Switched Netflix to the Basic plan", nor "austin
+// branch" of "I moved to the Austin branch as a trial"), joined by line breaks.
+std::string SpeakersValues(const ChangedValues& changed) {
+  std::string values;
+  for (size_t i = 0; i < changed.texts.size(); ++i) {
+    if (!changed.themes[i].empty()) continue;
+    values += changed.texts[i];
+    values += '\n';
+  }
+  return values;
+}
+
+// The sentences of `text` that a word of the present makes a change ("We're in Bristol now"), not
+// a verb of change (extraction::ChangeOrNowSentences less ChangeSentences), and that do not say
+// the older still stands (change_value.h ReplacesNothing: "We now have a second car too, a Kia").
+std::vector<std::string_view> PresentSentences(std::string_view text) {
+  // A limit said anywhere limits it ("I'm in Bristol now. April fools!"), as ReadChangedValues reads.
+  if (SaysALimit(text)) return {};
+  std::vector<std::string_view> present = extraction::ChangeOrNowSentences(text);
+  const std::vector<std::string_view> changes = extraction::ChangeSentences(text);
+  std::erase_if(present, [&](std::string_view s) {
+    return ReplacesNothing(s) ||
+           std::any_of(changes.begin(), changes.end(), [&](std::string_view c) { return c.data() == s.data(); });
+  });
+  return present;
+}
+
+// The words of the older claim a kin change may replace (kin_change.h): of its value, which the
+// grammar read as the thing itself ("vegetarian", "window seats"); of a statement kept whole, which
+// says many things, those written as names ("brooklyn" of "My flat's in Brooklyn, so anything in
+// Manhattan is a ride away"; nothing of "I know everyone on the varsity soccer team"). The words
+// the newer says too are left out: naming the older's thing again names no other one.
+std::vector<std::string> OlderKinWords(const KinLookup& kin, const Claim& h, std::string_view newer_text) {
+  std::vector<std::string> words = FreeStatement(h) ? kin.names(h.text) : kin.words(h.value);
+  const std::vector<std::string> said = kin.words(newer_text);
+  std::erase_if(words, [&](const std::string& w) { return std::binary_search(said.begin(), said.end(), w); });
+  return words;
+}
+
+// True when `changed` (the values of the speaker's changes in `newer_text`, kin_change.h) names a
+// thing kin to one the older claim names (OlderKinWords), other than what the older's statement
+// names itself ("decaf coffee" is no kin of "Blue Bottle" in "My favorite coffee shop is Blue
+// Bottle").
+bool NamesAKinThingOf(const KinLookup& kin, const Claim& h, std::string_view changed, std::string_view newer_text) {
+  if (changed.empty()) return false;
+  const std::vector<std::string> older_words = OlderKinWords(kin, h, newer_text);
+  if (older_words.empty() || older_words.size() > kMaxKinWords) return false;
+  std::vector<std::string> newer_words = kin.words(changed);
+  const std::vector<std::string> own = kin.words(h.text);
+  std::erase_if(newer_words, [&](const std::string& w) { return std::binary_search(own.begin(), own.end(), w); });
+  return kin.kin(older_words, newer_words);
+}
+
 }  // namespace
 
 Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& store, int64_t namespace_id,
                                                           const extraction::CandidateClaim& c,
-                                                          TimestampMs said_at, const PredicateRegistry& registry) {
+                                                          TimestampMs said_at, const PredicateRegistry& registry,
+                                                          const KinLookup* kin) {
   const std::string_view evidence = c.evidence_span.empty() ? std::string_view(c.text) : c.evidence_span;
   text::Analyzer* analyzer = ThreadAnalyzer();
   if (analyzer == nullptr) return std::optional<sqlite::StoredClaim>();
@@ -277,7 +340,8 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   // Denver") is theirs.
   const bool others = !AboutAThing(c) && !PeopleNamed(c.subject).empty();
   const std::vector<EndedThing> ended = others ? std::vector<EndedThing>{} : ReadEndedThings(*analyzer, clause, ignored);
-  if (!SaysAChange(c, evidence, !ended.empty())) return std::optional<sqlite::StoredClaim>();
+  const ChangeSaid says = SaysAChange(c, evidence, !ended.empty());
+  if (says == ChangeSaid::kNone) return std::optional<sqlite::StoredClaim>();
   // The words said, verbatim: the candidate's value and evidence (a statement the writer composed
   // holds the speaker's name: "user的爸今年退休").
   Terms said = ContentTerms(*analyzer, evidence);
@@ -294,6 +358,17 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
 
   const bool temporary = SaysATemporaryValue(c, evidence);
   const bool affirmed = StatesCurrentValue(c);  // a denial closes only what it names as ended
+  // The speaker's sentences of change (kin_change.h), read when an older claim is first compared
+  // by kin; "" when no word vectors are installed or the change is another person's.
+  std::optional<std::string> speaker_change;
+  auto kin_text = [&]() -> const std::string& {
+    if (!speaker_change) {
+      speaker_change = kin == nullptr || !kin->Available() || others
+                           ? std::string()
+                           : SpeakersValues(changed) + SpeakerPresentNames(clause, {}, PresentSentences, nullptr);
+    }
+    return *speaker_change;
+  };
   auto olders = OlderStates(store, namespace_id, c, said_at, registry, !ended.empty() || !changed.values.phrases.empty());
   if (!olders) return Error(olders.error());
   std::optional<sqlite::StoredClaim> best;
@@ -303,7 +378,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     // (Two of one kind share a head, which a Chinese one of one character holds in no bigram.)
     const Terms older_terms = ContentTerms(*analyzer, h.text);
     if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; }) &&
-        !MayNameOneKind(changed, h.text)) {
+        !MayNameOneKind(changed, h.text) && kin_text().empty()) {
       continue;
     }
     // "my wife switched her car", "the neighbors changed their kitchen lights"
@@ -326,7 +401,12 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
                       NameOneKind(changed, newer.terms, clause,
                                   FreeStatement(h) ? StatedValuePhrases(*analyzer, h.text, ignored) : ValuePhrases(*analyzer, h.value),
                                   h.text, NamesSomeoneElse(PeopleNamed(h.text), evidence));
-    if (!same && !ends && !kind) continue;
+    // Or another thing of its kind, which word vectors know and no grammar reads ("switched to
+    // Firefox last week" after "Chrome is my main browser": kin_change.h).
+    const bool kin_thing = replaceable && (says == ChangeSaid::kPresent || (!same && !kind)) && !EndedOnlyClosable(h) && !kin_text().empty() &&
+                           NamesAKinThingOf(*kin, h, kin_text(), clause);
+    if (!same && !ends && !kind && !kin_thing) continue;
+    if (says == ChangeSaid::kPresent && !kin_thing) continue;
     // A restatement says the older's value again; an ending names it as what ended.
     if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);

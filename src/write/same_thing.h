@@ -42,6 +42,13 @@
 // * not say how things usually are (a habit, qualified habitual, or with "usually", 平时) when the
 //   newer says its value lasts a while only ("For a while I'm parking on level 5"): a temporary
 //   change leaves the usual current, and recall answers "where do I usually park?" with it.
+// Or, with word vectors installed (`kin`, write/kin_change.h), the newer names where it states the
+// speaker's change a thing kin to one the older claim's value names (its statement, when kept
+// whole), not said by the newer itself, at most kMaxKinWords of them, one of the two written as a
+// name: "switched to Firefox last week after the adblock mess" after "Chrome is my main browser",
+// "we're in Raleigh now" after "home base is Austin" — the grammar reads no attribute from a bare
+// name, but the name is of the older value's kind. Not what one owns (one adds to it), nor a habit
+// or an activity.
 // Or, whatever the attribute, the newer says the speaker ended a thing the older names
 // (write/ended_thing.h: "Ditched coffee completely" after "I drink black coffee every morning",
 // 星辰科技我已经辞了 after 我在星辰科技上班); then the older may also be a habit, an activity or a
@@ -70,15 +77,18 @@
 #include "store/sqlite/claim_store.h"
 #include "write/claim_identity.h"
 #include "write/extraction/extractor.h"
+#include "write/kin_change.h"
 
 namespace engram {
 
 // The older claim `candidate` changes (above), said before `said_at` (ms since the epoch, valid
-// time of the candidate's first source event), single-valued attributes as `registry` says;
-// nullopt when there is none or the candidate says no change. Errors: from SQLite.
+// time of the candidate's first source event), single-valued attributes as `registry` says, kin
+// words as `kin` reads them (null or unavailable: none); nullopt when there is none or the
+// candidate says no change. Errors: from SQLite.
 Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& store, int64_t namespace_id,
                                                           const extraction::CandidateClaim& candidate,
-                                                          TimestampMs said_at, const PredicateRegistry& registry);
+                                                          TimestampMs said_at, const PredicateRegistry& registry,
+                                                          const KinLookup* kin);
 
 }  // namespace engram
 

@@ -263,6 +263,26 @@ bool FrameOwned(const RawClaim& r) {
   return Lexicon::Get().IsSingleValued(r.predicate, r.slot);
 }
 
+// A statement of change the claim writer stores only when it changes an older claim
+// (CandidateClaim::successor_only): `value` of `predicate`, said by `speaker` in `evidence`.
+CandidateClaim SuccessorOnly(const Event& event, size_t index, const std::string& speaker, std::string_view predicate,
+                             std::string_view value, std::string_view evidence) {
+  CandidateClaim claim;
+  claim.subject = speaker;
+  claim.predicate = std::string(predicate);
+  claim.value = std::string(value);
+  claim.text = claim.value;
+  claim.valid_from = event.occurred_at;
+  claim.scope = "state";
+  claim.confidence = 0.6;
+  claim.importance = 0.5;
+  claim.change = true;
+  claim.successor_only = true;
+  claim.source_events = {index};
+  claim.evidence_span = std::string(evidence);
+  return claim;
+}
+
 // The event kept whole as a statement of change (CandidateClaim::successor_only), when the grammar
 // read nothing from it, it says a change, lasting or temporary (change_statement.h), and names no
 // one else through the speaker (statement_topics.h); nullopt otherwise.
@@ -273,19 +293,66 @@ std::optional<CandidateClaim> UnreadChange(const Event& event, size_t index, con
   for (const std::string& topic : StatementTopics(content)) {
     if (text::IsOtherPersonTopic(topic)) return std::nullopt;
   }
-  CandidateClaim claim;
-  claim.subject = speaker;
-  claim.predicate = kPredicateStatement;
-  claim.value = std::string(content);
-  claim.text = claim.value;
-  claim.valid_from = event.occurred_at;
-  claim.scope = "state";
-  claim.confidence = 0.6;
-  claim.importance = 0.5;
-  claim.change = true;
-  claim.successor_only = true;
-  claim.source_events = {index};
-  claim.evidence_span = claim.value;
+  return SuccessorOnly(event, index, speaker, kPredicateStatement, content, content);
+}
+
+// The byte where the words after a correction that opens `lowered` start ("sorry, I meant| gate
+// C7", "wait typo|, 1989"), or npos: a correction marker (markers.tsv `correction`) within its
+// first three words.
+size_t AfterOpeningCorrection(std::string_view lowered) {
+  for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "correction")) {
+    const std::string_view before = lowered.substr(0, hit.begin);
+    if (hit.begin <= 24 && std::count(before.begin(), before.end(), ' ') <= 2) return hit.end;
+  }
+  return std::string_view::npos;
+}
+
+// `text` without the spaces, punctuation and copulas around it ("1989" of ", 1989. ").
+std::string_view TrimmedValue(std::string_view text) {
+  auto edge = [](char c) { return c == ' ' || c == ',' || c == '.' || c == '!' || c == ':' || c == ';' || c == '-'; };
+  while (!text.empty() && edge(text.front())) text.remove_prefix(1);
+  while (!text.empty() && edge(text.back())) text.remove_suffix(1);
+  for (std::string_view copula : {"it's ", "it is ", "its ", "is ", "was "}) {
+    if (LowerAsciiBytes(text.substr(0, copula.size())) == copula) text.remove_prefix(copula.size());
+  }
+  return text;
+}
+
+// A turn that opens with a correction the grammar read none from ("sorry, I meant gate C7, not
+// B12", "wait typo, 1989. not 88"), kept whole as a bare correction (CandidateClaim::successor_only,
+// predicate `corrects`): its value, what follows the correction word up to "not" or the sentence's
+// end; what follows "not", the value it replaces. The claim writer finds what it corrects by the
+// kind of its value (write/corrected_value.h) and stores nothing when it finds none.
+std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index, const std::string& speaker,
+                                               std::string_view content) {
+  const std::string lowered = LowerAsciiBytes(content);
+  const size_t after = AfterOpeningCorrection(lowered);
+  if (after == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = content.substr(after);
+  const std::string_view low_rest = std::string_view(lowered).substr(after);
+  size_t not_at = std::string_view::npos;
+  for (std::string_view marker : {" not ", ",not ", "not "}) {
+    const size_t at = low_rest.find(marker);
+    if (at != std::string_view::npos && (marker != "not " || at == 0)) not_at = std::min(not_at, at);
+  }
+  std::string_view value = rest.substr(0, not_at);
+  value = value.substr(0, std::min(value.size(), value.find_first_of("!?\n")));
+  if (const size_t stop = value.find(". ", 2); stop != std::string_view::npos) value = value.substr(0, stop);
+  value = TrimmedValue(value);
+  std::string_view replaced;
+  if (not_at != std::string_view::npos) {
+    replaced = rest.substr(not_at + (rest[not_at] == 'n' || rest[not_at] == 'N' ? 4 : 5));
+    replaced = replaced.substr(0, std::min(replaced.size(), replaced.find_first_of(".,;!?\n")));
+    replaced = TrimmedValue(replaced);
+  }
+  // A correction says a value again ("gate C7", "1989"), or names what it replaces; a longer text
+  // after "actually" is a new thought ("Actually I love the new Batman film").
+  if (value.empty() || value.size() > 60 || (replaced.empty() && std::count(value.begin(), value.end(), ' ') > 3)) {
+    return std::nullopt;
+  }
+  CandidateClaim claim = SuccessorOnly(event, index, speaker, "corrects", value, content);
+  claim.replaces_value = std::string(replaced);
+  claim.correction = true;
   return claim;
 }
 
@@ -410,6 +477,11 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
         if (!seen.insert(SeenKey(claim)).second) continue;
         out.push_back(std::move(claim));
       }
+    }
+    const bool corrects = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(read_before), out.end(),
+                                      [](const CandidateClaim& c) { return c.correction; });
+    if (!corrects) {
+      if (auto unread = UnreadCorrection(event, index, speaker, content)) out.push_back(std::move(*unread));
     }
     if (out.size() == read_before) {
       if (auto unread = UnreadChange(event, index, speaker, content)) out.push_back(std::move(*unread));

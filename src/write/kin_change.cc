@@ -1,0 +1,176 @@
+#include "write/kin_change.h"
+
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+
+#include "write/change_value.h"
+
+namespace engram {
+namespace {
+
+// The lower-cased ASCII words of `sentence`, apostrophes kept ("i'd", "we're").
+std::vector<std::string> LowerWords(std::string_view sentence) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : sentence) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalpha(u) || (c == '\'' && !word.empty())) {
+      word += static_cast<char>(std::tolower(u));
+    } else if (!word.empty()) {
+      words.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
+// True when the words say the speaker as a subject ("I", "we", "I've"; not "my": "My client just
+// moved their audit to KPMG" is the client's change).
+bool SaysTheSpeakerAsSubject(const std::vector<std::string>& words) {
+  static constexpr std::string_view kSubjects[] = {"i", "i'm", "i've", "i'll", "we", "we're", "we've", "we'll"};
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return std::find(std::begin(kSubjects), std::end(kSubjects), w) != std::end(kSubjects);
+  });
+}
+
+// True when the words say what may be, would be or never is, not what is: "I'd never switch to
+// Firefox", "if I moved to Bristol".
+bool SaysWhatMayBe(const std::vector<std::string>& words) {
+  static constexpr std::string_view kModal[] = {"never", "would", "could", "might", "should", "if", "wish", "unless"};
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return std::find(std::begin(kModal), std::end(kModal), w) != std::end(kModal) || w.ends_with("'d");
+  });
+}
+
+// `words` less those not in sorted `keep`.
+std::vector<std::string> Within(std::vector<std::string> words, const std::vector<std::string>& keep) {
+  std::erase_if(words, [&](const std::string& w) { return !std::binary_search(keep.begin(), keep.end(), w); });
+  return words;
+}
+
+}  // namespace
+
+bool OpensWithAPastVerb(std::string_view text) {
+  static constexpr std::string_view kFillers[] = {"ok", "okay", "so", "well", "finally", "just", "update", "btw",
+                                                  "fyi", "yeah", "yes", "also", "anyway", "quick", "oh", "lol"};
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+    size_t end = i;
+    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == i) return false;
+    std::string word(text.substr(i, end - i));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(std::begin(kFillers), std::end(kFillers), word) == std::end(kFillers)) {
+      return word.size() >= 5 && word.ends_with("ed");
+    }
+    i = end;
+  }
+  return false;
+}
+
+namespace {
+
+// The sentences `sentences` gives of `text` whose subject is the speaker or one of `people`, and
+// that say nothing of what may be (kin_change.h).
+std::vector<std::string_view> SpeakerSentences(
+    std::string_view text, const std::vector<std::string>& people,
+    const std::function<std::vector<std::string_view>(std::string_view)>& sentences,
+    const std::function<std::vector<std::string>(std::string_view)>& topics_of) {
+  std::vector<std::string_view> out;
+  for (std::string_view sentence : sentences(text)) {
+    const std::vector<std::string> words = LowerWords(sentence);
+    if (SaysWhatMayBe(words)) continue;
+    bool whose = SaysTheSpeakerAsSubject(words) || OpensWithAPastVerb(sentence);
+    if (!whose && topics_of && !people.empty()) {
+      for (const std::string& topic : topics_of(sentence)) {
+        whose = whose || std::binary_search(people.begin(), people.end(), topic);
+      }
+    }
+    if (whose) out.push_back(sentence);
+  }
+  return out;
+}
+
+// The words of a clause as written (ASCII letters, digits, apostrophes), in order.
+std::vector<std::string_view> ClauseWords(std::string_view clause) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < clause.size()) {
+    while (i < clause.size() && !std::isalnum(static_cast<unsigned char>(clause[i]))) ++i;
+    size_t end = i;
+    while (end < clause.size() && (std::isalnum(static_cast<unsigned char>(clause[end])) || clause[end] == '\'')) ++end;
+    if (end > i) words.push_back(clause.substr(i, end - i));
+    i = end;
+  }
+  return words;
+}
+
+// The name that ends `clause` but for words of the present ("We're in Bristol now" → "Bristol",
+// "I'm in Jersey City now" → "Jersey City"): capitalised words, not the clause's first; "" when
+// another word ends it ("I'm in Bristol now for a conference": a stay).
+std::string ClauseEndingName(std::string_view clause) {
+  static constexpr std::string_view kPresent[] = {"now", "nowadays", "instead", "currently"};
+  std::vector<std::string_view> words = ClauseWords(clause);
+  auto lower = [](std::string_view w) {
+    std::string out(w);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  while (!words.empty() && std::find(std::begin(kPresent), std::end(kPresent), lower(words.back())) != std::end(kPresent)) {
+    words.pop_back();
+  }
+  size_t from = words.size();
+  while (from > 1 && std::isupper(static_cast<unsigned char>(words[from - 1].front()))) --from;
+  std::string name;
+  for (size_t i = from; i < words.size(); ++i) {
+    if (!name.empty()) name += ' ';
+    name += words[i];
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string SpeakerChangeText(std::string_view text, const std::vector<std::string>& people,
+                              const std::function<std::vector<std::string_view>(std::string_view)>& change_sentences,
+                              const std::function<std::vector<std::string>(std::string_view)>& topics_of) {
+  std::string said;
+  for (std::string_view sentence : SpeakerSentences(text, people, change_sentences, topics_of)) {
+    said += sentence;
+    said += '\n';
+  }
+  // The first sentence of a text that opens with a past tense, its subject left out: "Signed the
+  // lease on a house in Leeds, moving day was Saturday" states the change in "moving day".
+  const std::string_view first = text.substr(0, text.find_first_of(".!?;\n"));
+  if (OpensWithAPastVerb(first) && !SaysWhatMayBe(LowerWords(first))) said += first;
+  return said;
+}
+
+std::string SpeakerPresentNames(std::string_view text, const std::vector<std::string>& people,
+                                const std::function<std::vector<std::string_view>(std::string_view)>& present_sentences,
+                                const std::function<std::vector<std::string>(std::string_view)>& topics_of) {
+  std::string names;
+  for (std::string_view sentence : SpeakerSentences(text, people, present_sentences, topics_of)) {
+    for (const auto& [begin, end] : ClauseSpans(sentence)) {
+      const std::string name = ClauseEndingName(sentence.substr(begin, end - begin));
+      if (name.empty()) continue;
+      names += name;
+      names += '\n';
+    }
+  }
+  return names;
+}
+
+bool NamesAKinThing(const KinLookup& kin, std::string_view older_text, const std::vector<std::string>& older_words,
+                    std::string_view changed, std::string_view newer_text) {
+  if (!kin.Available() || changed.empty() || older_words.empty()) return false;
+  const std::vector<std::string> newer_words = kin.words(changed);
+  if (newer_words.empty()) return false;
+  if (kin.kin(Within(kin.names(older_text), older_words), newer_words)) return true;
+  return kin.kin(older_words, Within(kin.names(newer_text), newer_words));
+}
+
+}  // namespace engram
