@@ -156,6 +156,26 @@ TEST_F(KinRecallTest, AChangeToAKinThingClosesTheOlderClaim) {
   }
 }
 
+TEST_F(KinRecallTest, TheSuccessorSaysTheNewValue) {
+  std::unique_ptr<Engine> engine = Open(vectors_);
+  ASSERT_NE(engine, nullptr);
+  Say(*engine, "home", "I live in Leeds.", kT0);
+  // The grammar reads "commute corrects better" from the last sentence; the claim that closes
+  // Leeds is the one that says Bristol.
+  Say(*engine, "home", "ok so update: signed the lease, I'm in Bristol now. commute is actually better", kT1);
+  auto claims = engine->ListClaims({.namespace_name = "home", .include_history = true});
+  ASSERT_OK(claims);
+  std::string successor;
+  for (const Claim& c : *claims) {
+    if (c.value.find("Leeds") != std::string::npos) successor = c.superseded_by_id;
+  }
+  ASSERT_FALSE(successor.empty());
+  auto next = engine->GetClaim(successor);
+  ASSERT_OK(next);
+  EXPECT_NE(next->value.find("Bristol"), std::string::npos) << next->value;
+  EXPECT_NE(First(*engine, "home", "Where do I live?").find("Bristol"), std::string::npos);
+}
+
 TEST_F(KinRecallTest, AStayAWishOrSomeoneElsesChangeLeavesTheOlderClaim) {
   std::unique_ptr<Engine> engine = Open(vectors_);
   ASSERT_NE(engine, nullptr);

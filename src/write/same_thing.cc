@@ -311,14 +311,20 @@ std::vector<std::string> OlderKinWords(const KinLookup& kin, const Claim& h, std
 // True when `changed` (the values of the speaker's changes in `newer_text`, kin_change.h) names a
 // thing kin to one the older claim names (OlderKinWords), other than what the older's statement
 // names itself ("decaf coffee" is no kin of "Blue Bottle" in "My favorite coffee shop is Blue
-// Bottle").
-bool NamesAKinThingOf(const KinLookup& kin, const Claim& h, std::string_view changed, std::string_view newer_text) {
+// Bottle"), and the candidate's own value holds it: the candidate becomes the older's successor,
+// which must say the new value ("commute is actually better", read from the same turn as "I'm in
+// Jersey City now", is not where the speaker lives).
+bool NamesAKinThingOf(const KinLookup& kin, const Claim& h, std::string_view changed, std::string_view newer_text,
+                      std::string_view candidate_value) {
   if (changed.empty()) return false;
   const std::vector<std::string> older_words = OlderKinWords(kin, h, newer_text);
   if (older_words.empty() || older_words.size() > kMaxKinWords) return false;
   std::vector<std::string> newer_words = kin.words(changed);
   const std::vector<std::string> own = kin.words(h.text);
-  std::erase_if(newer_words, [&](const std::string& w) { return std::binary_search(own.begin(), own.end(), w); });
+  const std::vector<std::string> held = kin.words(candidate_value);
+  std::erase_if(newer_words, [&](const std::string& w) {
+    return std::binary_search(own.begin(), own.end(), w) || !std::binary_search(held.begin(), held.end(), w);
+  });
   return kin.kin(older_words, newer_words);
 }
 
@@ -404,7 +410,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     // Or another thing of its kind, which word vectors know and no grammar reads ("switched to
     // Firefox last week" after "Chrome is my main browser": kin_change.h).
     const bool kin_thing = replaceable && (says == ChangeSaid::kPresent || (!same && !kind)) && !EndedOnlyClosable(h) && !kin_text().empty() &&
-                           NamesAKinThingOf(*kin, h, kin_text(), clause);
+                           NamesAKinThingOf(*kin, h, kin_text(), clause, c.value);
     if (!same && !ends && !kind && !kin_thing) continue;
     if (says == ChangeSaid::kPresent && !kin_thing) continue;
     // A restatement says the older's value again; an ending names it as what ended.

@@ -1,6 +1,7 @@
 #include "write/extraction/fact_frame_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <set>
 
@@ -296,6 +297,31 @@ struct Subject {
   size_t end = 0;         // where the subject phrase ends
 };
 
+// True when the clause `low` corrects what was said (markers.tsv `correction`): "actually" only
+// where it opens the clause, but for fillers ("No wait, actually it's Braga"); elsewhere it is
+// emphasis far more often ("commute is actually better", "I'm actually a big fan").
+bool SaysACorrection(std::string_view low) {
+  static constexpr std::string_view kFillers[] = {"no", "wait", "oh", "oops", "sorry", "ok", "okay", "so", "um", "uh",
+                                                  "well", "and", "but", "ah", "hmm", "nope"};
+  for (const PhraseHit& hit : Lexicon::Get().FindMarkers(low, "correction")) {
+    if (hit.phrase != "actually") return true;
+    bool opens = true;
+    const std::string_view before = low.substr(0, hit.begin);
+    size_t i = 0;
+    while (opens && i < before.size()) {
+      while (i < before.size() && !std::isalpha(static_cast<unsigned char>(before[i]))) ++i;
+      size_t end = i;
+      while (end < before.size() && std::isalpha(static_cast<unsigned char>(before[end]))) ++end;
+      if (end > i) {
+        opens = std::find(std::begin(kFillers), std::end(kFillers), before.substr(i, end - i)) != std::end(kFillers);
+      }
+      i = end;
+    }
+    if (opens) return true;
+  }
+  return false;
+}
+
 class ClauseReader {
  public:
   ClauseReader(std::string_view content, std::string_view low, Span clause, const std::vector<Span>& times,
@@ -314,7 +340,7 @@ class ClauseReader {
         {"requirement", ClauseKind::kRequirement},   {"plan", ClauseKind::kPlan},
         {"uncertain", ClauseKind::kPlan},  // "we might move standup to 11": a hedge changes nothing yet
         {"past", ClauseKind::kPast}};
-    correction_ = !lex_.FindMarkers(text, "correction").empty();
+    correction_ = SaysACorrection(text);
     // "for a while", 暂时; and a state bounded by a short span ("for a few days", 这几天).
     temporary_ = !lex_.FindMarkers(text, "temporary").empty() || !lex_.FindMarkers(text, "bounded").empty();
     ended_ = !lex_.FindMarkers(text, "ended").empty();
