@@ -10,7 +10,11 @@ asked to break a rule that closes what the speaker says they ended (write/ended_
 91 close; tuned against since); kind_pairs.tsv (216 pairs, written blind in session 25 against the
 rule that a newer value of the same kind closes the older, write/same_kind.h: 134 keep, 82 close),
 kind_pairs2.tsv (113, by the same reviewer after probing its first version: 87 keep, 26 close) and
-kind_pairs3.tsv (123, a second reviewer probing the tightened version: 97 keep, 26 close). Each pair is remembered in a namespace of its own, six months
+kind_pairs3.tsv (123, a second reviewer probing the tightened version: 97 keep, 26 close);
+correction_pairs.tsv (137: 93 keep, 44 close, English and Chinese) and kin_close_pairs.tsv (133: 91
+keep, 42 close, English), written in session 27 by a reviewer probing the bare-correction rule
+(write/corrected_value.h) and the kin change in the write path (write/kin_change.h) on their first
+versions. Each pair is remembered in a namespace of its own, six months
 apart; a claim of the older statement left superseded counts as closed. A dev set: it was read.
 
     ENGRAM=build/engram [PAIRS=same_thing_pairs2.tsv|ended_pairs.tsv|kind_pairs.tsv|…] python3 bench/heldout/same_thing_pairs.py [TAG]

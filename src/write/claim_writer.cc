@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/ulid.h"
+#include "write/change_value.h"
 #include "write/corrected_value.h"
 #include "write/same_thing.h"
 #include "write/subject_resolution.h"
@@ -79,6 +80,26 @@ bool HoldsWords(std::string_view text, std::string_view value) {
   return false;
 }
 
+// What the candidate's evidence says up to `value` (its value): from the start of the sentence
+// that says it to the end of the clause that does (change_value.h ClauseSpans: "sorry, I meant gate
+// C7" of "sorry, I meant gate C7, not B12"; 不对，是 502 of 不对，是 502，我看错了; "Tom:
+// correction, it's Heathrow"), or the value itself.
+std::string_view SaidUpToTheValue(const extraction::CandidateClaim& c, std::string_view value) {
+  const std::string_view evidence = c.evidence_span;
+  const size_t at = value.empty() ? std::string_view::npos : evidence.find(value);
+  if (at == std::string_view::npos) return c.value;
+  size_t begin = 0;
+  for (std::string_view mark : {". ", "! ", "? ", "。", "！", "？", "…", "\n"}) {
+    const size_t before = evidence.rfind(mark, at);
+    if (before != std::string_view::npos && before < at) begin = std::max(begin, before + mark.size());
+  }
+  size_t end = evidence.size();
+  for (const auto& [from, to] : ClauseSpans(evidence)) {
+    if (at >= from && at < to) end = to;
+  }
+  return evidence.substr(begin, end - begin);
+}
+
 // What a correction replaces: a claim, and the part of it corrected and what replaces it (empty =
 // its value whole, by the candidate's value).
 struct Corrected {
@@ -101,17 +122,25 @@ Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const ex
     const Claim& h = (*recent)[i].claim;
     const bool slot = registry.IsSingleValued(h.predicate, h.slot);
     if ((*recent)[i].negated || h.predicate == "corrects" || (!slot && !KeptWhole(h))) continue;
+    // A correction says its value and nothing the older does not ("Sorry, I meant table 5, not 4"
+    // after "My daughter is 4" is about a table; 说错了，那趟航班是9点的 about a flight).
+    const std::string older_said = h.text + " " + h.value;
     if (!c.replaces_value.empty()) {
       if (NormalizeValue(h.value) == NormalizeValue(c.replaces_value) || HoldsWords(h.value, c.replaces_value)) {
         // What replaces it: the part of the correction of the replaced value's kind ("C7" of
         // "gate C7, not B12"), else the correction's value.
         const auto pair = CorrectedPart(c.value, c.replaces_value, false, kin);
-        return Corrected{{std::move((*recent)[i])}, {c.replaces_value, pair ? pair->newer : c.value}};
+        const std::string newer = pair ? pair->newer : c.value;
+        if (!SaysOnlyTheValue(SaidUpToTheValue(c, newer), newer, older_said)) continue;
+        return Corrected{{std::move((*recent)[i])}, {c.replaces_value, newer}};
       }
       continue;
     }
     if (auto part = CorrectedPart(c.value, h.value, KeptWhole(h), kin)) {
-      return Corrected{{std::move((*recent)[i])}, *part};
+      if (SaysOnlyTheValue(SaidUpToTheValue(c, part->newer), part->newer, older_said)) {
+        return Corrected{{std::move((*recent)[i])}, *part};
+      }
+      continue;  // a value of its kind, about another thing: no later claim is the one meant
     }
     if (slot && !last_slot) last_slot = i;
   }

@@ -165,19 +165,54 @@ std::optional<CorrectedPair> CorrectedBesideASharedWord(std::string_view correct
 
 }  // namespace
 
+bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older) {
+  // The words a bare correction says beside its value: itself, its copula, what it replaces.
+  static constexpr std::string_view kAround[] = {"it", "its", "s", "is", "was", "the", "a", "an", "at", "on", "in",
+                                                 "to", "not", "no", "i", "meant", "my", "mistake", "sorry", "oops",
+                                                 "wait", "typo", "correction", "actually", "that", "should", "be",
+                                                 "bad", "got", "wrong", "misspoke", "misremembered", "scratch",
+                                                 "earlier", "there", "ok", "so", "oh", "um", "nope"};
+  static constexpr std::string_view kAroundHan[] = {"是", "的", "了", "不", "对", "应", "该", "其", "实", "为", "错",
+                                                    "记", "更", "正", "一", "下", "啊", "呢", "吧", "哦", "嗯", "说",
+                                                    "搞", "弄", "纠", "刚", "才", "哎", "呀", "啦", "我"};
+  std::string rest(correction);
+  if (const size_t at = rest.find(newer_part); !newer_part.empty() && at != std::string::npos) {
+    rest.erase(at, newer_part.size());
+  }
+  std::vector<std::string> held;
+  for (std::string_view token : Tokens(older)) held.push_back(Lower(token));
+  for (std::string_view token : Tokens(rest)) {
+    const std::string w = Lower(token);
+    if (std::find(held.begin(), held.end(), w) == held.end() &&
+        std::find(std::begin(kAround), std::end(kAround), w) == std::end(kAround)) {
+      return false;
+    }
+  }
+  // Chinese: each character of three bytes (the CJK blocks), said in the older or around a value.
+  for (size_t i = 0; i + 3 <= rest.size(); ++i) {
+    const auto lead = static_cast<unsigned char>(rest[i]);
+    if (lead < 0xE3 || lead > 0xE9) continue;
+    const std::string_view ch = std::string_view(rest).substr(i, 3);
+    if (older.find(ch) == std::string_view::npos &&
+        std::find(std::begin(kAroundHan), std::end(kAroundHan), ch) == std::end(kAroundHan)) {
+      return false;
+    }
+    i += 2;
+  }
+  return true;
+}
+
 std::optional<CorrectedPair> CorrectedPart(std::string_view correction, std::string_view older, bool whole_statement,
                                            const KinLookup* kin) {
   if (correction.empty() || older.empty()) return std::nullopt;
-  if (auto part = CorrectedTime(correction, older)) return part;
-  if (auto part = CorrectedCode(correction, older)) return part;
-  if (kin != nullptr && kin->Available()) {
-    if (auto part = CorrectedKin(correction, older, whole_statement, *kin)) return part;
-  }
+  std::optional<CorrectedPair> part = CorrectedTime(correction, older);
+  if (!part) part = CorrectedCode(correction, older);
+  if (!part && kin != nullptr && kin->Available()) part = CorrectedKin(correction, older, whole_statement, *kin);
   // (A shared word says a kind only of a short value: "O positive", not a sentence.)
-  if (!whole_statement && std::count(correction.begin(), correction.end(), ' ') <= 2) {
-    return CorrectedBesideASharedWord(correction, older);
+  if (!part && !whole_statement && std::count(correction.begin(), correction.end(), ' ') <= 2) {
+    part = CorrectedBesideASharedWord(correction, older);
   }
-  return std::nullopt;
+  return part;
 }
 
 }  // namespace engram

@@ -18,6 +18,9 @@
 //   positive").
 // A statement kept whole (explicit_memory, statement) is read by its names and tokens only: its
 // other words are about many things.
+// A bare correction says its value and nothing else the older does not say (SaysOnlyTheValue):
+// "Correction: room 310" after "My gym locker is number 204" corrects a room, "typo, 4417" the
+// code; "the plumber comes Tuesday" after "My dentist appointment is on Monday" is the plumber's.
 //
 // Thread safety: pure; the kin lookup's functions are the caller's.
 #ifndef ENGRAM_WRITE_CORRECTED_VALUE_H_
@@ -44,6 +47,13 @@ struct CorrectedPair {
 // only). Never fails.
 std::optional<CorrectedPair> CorrectedPart(std::string_view correction, std::string_view older, bool whole_statement,
                                            const KinLookup* kin);
+
+// True when `correction` (the sentence saying the correction), but for `newer_part` (its value),
+// says only words `older` says or that stand around a correction's value ("sorry, I meant", "it's",
+// "not", 是, 应该, 说错了): "sorry, I meant gate C7, not B12" after "My flight lands at gate B12";
+// not "Correction: room 310" after "My gym locker is number 204", nor 说错了，那趟航班是9点的 after
+// 我每天早上7点起床. Never fails.
+bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older);
 
 }  // namespace engram
 

@@ -109,8 +109,9 @@ std::vector<std::string_view> ClauseWords(std::string_view clause) {
 }
 
 // The name that ends `clause` but for words of the present ("We're in Bristol now" → "Bristol",
-// "I'm in Jersey City now" → "Jersey City"): capitalised words, not the clause's first; "" when
-// another word ends it ("I'm in Bristol now for a conference": a stay).
+// "I'm in Jersey City now" → "Jersey City"): capitalised words, not the clause's first, right
+// after a preposition of place or state or a copula (an article between); "" when another word
+// ends it ("I'm in Bristol now for a conference": a stay).
 std::string ClauseEndingName(std::string_view clause) {
   static constexpr std::string_view kPresent[] = {"now", "nowadays", "instead", "currently"};
   std::vector<std::string_view> words = ClauseWords(clause);
@@ -124,6 +125,15 @@ std::string ClauseEndingName(std::string_view clause) {
   }
   size_t from = words.size();
   while (from > 1 && std::isupper(static_cast<unsigned char>(words[from - 1].front()))) --from;
+  // The name is where or what the speaker is: it follows a preposition of place or state or a
+  // copula ("I'm in…", "living in…", "we're on…", "home is…"), not an object of what they are
+  // doing ("I'm meeting a recruiter from KPMG now", "reading a book about Portland now").
+  static constexpr std::string_view kBefore[] = {"in", "at", "on", "with", "is", "are", "am", "i'm", "we're"};
+  size_t before = from;
+  while (before > 0 && (lower(words[before - 1]) == "the" || lower(words[before - 1]) == "a")) --before;
+  if (before == 0 || from == words.size()) return "";
+  const std::string joint = lower(words[before - 1]);
+  if (std::find(std::begin(kBefore), std::end(kBefore), joint) == std::end(kBefore) && !joint.ends_with("'s")) return "";
   std::string name;
   for (size_t i = from; i < words.size(); ++i) {
     if (!name.empty()) name += ' ';

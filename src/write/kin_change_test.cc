@@ -83,6 +83,8 @@ TEST(KinChangeTest, ANameSaidLastOfASentenceOfThePresent) {
   EXPECT_EQ(names("I'm happy now"), "");                         // no name
   EXPECT_EQ(names("Bristol is lovely now"), "");                 // not the speaker's
   EXPECT_EQ(names("I'd be in Bristol now"), "");                 // what may be
+  EXPECT_EQ(names("I'm living in Denver now"), "Denver\n");
+  EXPECT_EQ(names("I'm meeting a recruiter from KPMG now"), "");  // an object of what one does
 }
 
 TEST(KinChangeTest, AKinPairOneOfThemWrittenAsAName) {

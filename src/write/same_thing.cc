@@ -271,12 +271,20 @@ ThingPhrases ValuePhrases(text::Analyzer& analyzer, std::string_view value) {
 // The values of the speaker's changes (change_value.h: "firefox" of "switched to Firefox last week
 // after the adblock mess"; not "basic plan" of "Switched Netflix to the Basic plan", nor "austin
 // branch" of "I moved to the Austin branch as a trial"), joined by line breaks.
-std::string SpeakersValues(const ChangedValues& changed) {
+// Of each, its head (its last word: "case" of "red phone case", whose "red" says which case, not
+// a colour the speaker changed to) and the words the newer writes as names ("Toyota Camry").
+std::string SpeakersValues(const ChangedValues& changed, std::string_view newer_text, const KinLookup& kin) {
+  const std::vector<std::string> names = kin.names(newer_text);
   std::string values;
   for (size_t i = 0; i < changed.texts.size(); ++i) {
     if (!changed.themes[i].empty()) continue;
-    values += changed.texts[i];
+    const std::string& value = changed.texts[i];
+    const size_t last = value.find_last_of(' ');
+    values += last == std::string::npos ? value : value.substr(last + 1);
     values += '\n';
+    for (const std::string& word : kin.words(value)) {
+      if (std::binary_search(names.begin(), names.end(), word)) values += word + '\n';
+    }
   }
   return values;
 }
@@ -285,8 +293,9 @@ std::string SpeakersValues(const ChangedValues& changed) {
 // a verb of change (extraction::ChangeOrNowSentences less ChangeSentences), and that do not say
 // the older still stands (change_value.h ReplacesNothing: "We now have a second car too, a Kia").
 std::vector<std::string_view> PresentSentences(std::string_view text) {
-  // A limit said anywhere limits it ("I'm in Bristol now. April fools!"), as ReadChangedValues reads.
-  if (SaysALimit(text)) return {};
+  // A limit said anywhere limits it ("I'm in Bristol now. April fools!"), as ReadChangedValues reads;
+  // a trip or a stay said anywhere makes it one ("I'm in Denver now. Back home Sunday.").
+  if (SaysALimit(text) || SaysAStay(text)) return {};
   std::vector<std::string_view> present = extraction::ChangeOrNowSentences(text);
   const std::vector<std::string_view> changes = extraction::ChangeSentences(text);
   std::erase_if(present, [&](std::string_view s) {
@@ -371,7 +380,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     if (!speaker_change) {
       speaker_change = kin == nullptr || !kin->Available() || others
                            ? std::string()
-                           : SpeakersValues(changed) + SpeakerPresentNames(clause, {}, PresentSentences, nullptr);
+                           : SpeakersValues(changed, clause, *kin) + SpeakerPresentNames(clause, {}, PresentSentences, nullptr);
     }
     return *speaker_change;
   };

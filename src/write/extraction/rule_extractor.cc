@@ -1,6 +1,7 @@
 #include "write/extraction/rule_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -296,25 +297,64 @@ std::optional<CandidateClaim> UnreadChange(const Event& event, size_t index, con
   return SuccessorOnly(event, index, speaker, kPredicateStatement, content, content);
 }
 
+// The runs of ASCII letters of `text` (views into it).
+std::vector<std::string_view> AsciiWords(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+    size_t end = i;
+    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+    if (end > i) words.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  return words;
+}
+
 // The byte where the words after a correction that opens `lowered` start ("sorry, I meant| gate
 // C7", "wait typo|, 1989"), or npos: a correction marker (markers.tsv `correction`) within its
 // first three words.
 size_t AfterOpeningCorrection(std::string_view lowered) {
+  static constexpr std::string_view kFillers[] = {"no", "wait", "oh", "oops", "sorry", "ok", "okay", "so", "um",
+                                                  "uh", "ah", "hmm", "nope", "ugh", "argh"};
   for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "correction")) {
     const std::string_view before = lowered.substr(0, hit.begin);
-    if (hit.begin <= 24 && std::count(before.begin(), before.end(), ' ') <= 2) return hit.end;
+    // What stands before it is a filler ("sorry, I meant…"), not who said it ("Tom: correction",
+    // "Mom texted: my bad", 老板说不对); a Chinese word of the speaker's may stand there (刚才工号记错了).
+    bool opens = hit.begin <= 24;
+    for (std::string_view word : AsciiWords(before)) {
+      opens = opens && std::find(std::begin(kFillers), std::end(kFillers), word) != std::end(kFillers);
+    }
+    if (opens && rules::HasHan(before)) {
+      const std::vector<std::string> topics = StatementTopics(before);
+      opens = before.find("说") == std::string_view::npos &&
+              std::none_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsOtherPersonTopic(t); });
+    }
+    // "不对劲" (feels off), "my bad knee": the marker is a word of its own.
+    const std::string_view after = lowered.substr(hit.end);
+    if (after.starts_with("劲") || (!after.empty() && std::isalpha(static_cast<unsigned char>(after.front())))) continue;
+    if (opens) return hit.end;
   }
   return std::string_view::npos;
 }
 
-// `text` without the spaces, punctuation and copulas around it ("1989" of ", 1989. ").
+// `text` without the spaces, punctuation and copulas around it ("1989" of ", 1989. ", "3 月 21 号" of
+// "…是 3 月 21 号").
 std::string_view TrimmedValue(std::string_view text) {
   auto edge = [](char c) { return c == ' ' || c == ',' || c == '.' || c == '!' || c == ':' || c == ';' || c == '-'; };
-  while (!text.empty() && edge(text.front())) text.remove_prefix(1);
-  while (!text.empty() && edge(text.back())) text.remove_suffix(1);
-  for (std::string_view copula : {"it's ", "it is ", "its ", "is ", "was "}) {
+  for (size_t before = text.size() + 1; before != text.size();) {
+    before = text.size();
+    while (!text.empty() && edge(text.front())) text.remove_prefix(1);
+    while (!text.empty() && edge(text.back())) text.remove_suffix(1);
+    for (std::string_view mark : {"，", "。", "！", "：", "；", "…"}) {
+      if (text.starts_with(mark)) text.remove_prefix(mark.size());
+      if (text.ends_with(mark)) text.remove_suffix(mark.size());
+    }
+  }
+  for (std::string_view copula : {"…", "it's ", "it is ", "its ", "is ", "was ", "应该是", "其实是", "是", "为"}) {
     if (LowerAsciiBytes(text.substr(0, copula.size())) == copula) text.remove_prefix(copula.size());
   }
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   return text;
 }
 
@@ -325,7 +365,13 @@ std::string_view TrimmedValue(std::string_view text) {
 // kind of its value (write/corrected_value.h) and stores nothing when it finds none.
 std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index, const std::string& speaker,
                                                std::string_view content) {
+  // A question, a hedge or a supposition corrects nothing yet ("Correction: is it Heathrow?",
+  // "Actually, maybe Tuesday", 如果不对，就填A1032); "should be" after it says the value (应该是A1032).
   const std::string lowered = LowerAsciiBytes(content);
+  if (content.find('?') != std::string_view::npos || content.find("？") != std::string_view::npos) return std::nullopt;
+  for (std::string_view kind : {"question", "uncertain", "hypothetical"}) {
+    if (Lexicon::Get().HasMarker(lowered, kind)) return std::nullopt;
+  }
   const size_t after = AfterOpeningCorrection(lowered);
   if (after == std::string_view::npos) return std::nullopt;
   const std::string_view rest = content.substr(after);
@@ -347,7 +393,8 @@ std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index,
   }
   // A correction says a value again ("gate C7", "1989"), or names what it replaces; a longer text
   // after "actually" is a new thought ("Actually I love the new Batman film").
-  if (value.empty() || value.size() > 60 || (replaced.empty() && std::count(value.begin(), value.end(), ' ') > 3)) {
+  const bool short_value = std::count(value.begin(), value.end(), ' ') <= 3 || (rules::HasHan(value) && value.size() <= 30);
+  if (value.empty() || value.size() > 60 || (replaced.empty() && !short_value)) {
     return std::nullopt;
   }
   CandidateClaim claim = SuccessorOnly(event, index, speaker, "corrects", value, content);
@@ -478,8 +525,12 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
         out.push_back(std::move(claim));
       }
     }
-    const bool corrects = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(read_before), out.end(),
-                                      [](const CandidateClaim& c) { return c.correction; });
+    // Unless the grammar read the correction as a value that replaces one (a bare `corrects`, or a
+    // value naming what it replaces): an act ("user 记错" of 我记错了) or a requirement (应该是A1032)
+    // read from it corrects nothing.
+    const bool corrects = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(read_before), out.end(), [](const CandidateClaim& c) {
+      return c.correction && (c.predicate == "corrects" || !c.replaces_value.empty());
+    });
     if (!corrects) {
       if (auto unread = UnreadCorrection(event, index, speaker, content)) out.push_back(std::move(*unread));
     }

@@ -689,3 +689,38 @@ TEST(RuleExtractorTest, ATimeThatIsTheValueIsNotTheValidTime) {
 
 }  // namespace
 }  // namespace engram::extraction
+
+namespace engram::extraction {
+namespace {
+
+// The correction kept whole from a turn that opens with one (UnreadCorrection), or nullptr.
+const CandidateClaim* KeptCorrection(const std::vector<CandidateClaim>& got) {
+  for (const CandidateClaim& c : got) {
+    if (c.correction && c.successor_only) return &c;
+  }
+  return nullptr;
+}
+
+TEST(RuleExtractorTest, ATurnOpeningWithACorrectionIsKeptAsOne) {
+  std::vector<CandidateClaim> got = Extract("sorry, I meant gate C7, not B12");
+  const CandidateClaim* c = KeptCorrection(got);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->predicate, "corrects");
+  EXPECT_EQ(c->value, "gate C7");
+  EXPECT_EQ(c->replaces_value, "B12");
+  got = Extract("我记错了…是 3 月 21 号");
+  c = KeptCorrection(got);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(c->value.find("3 月 21 号"), std::string::npos) << c->value;
+  // Emphasis, and a long new thought after "actually", are no correction.
+  EXPECT_EQ(KeptCorrection(Extract("the weather is actually pretty good")), nullptr);
+  EXPECT_EQ(KeptCorrection(Extract("Actually I loved the new Batman film, go see it")), nullptr);
+  // Someone else's, a question and a supposition are not the speaker's correction.
+  EXPECT_EQ(KeptCorrection(Extract("Mom texted: my bad, gate C7.")), nullptr);
+  EXPECT_EQ(KeptCorrection(Extract("Typo, or was it 1989?")), nullptr);
+  EXPECT_EQ(KeptCorrection(Extract("My bad knee, since 2019.")), nullptr);
+  EXPECT_NE(KeptCorrection(Extract("刚才工号记错了，应该是A1032。")), nullptr);
+}
+
+}  // namespace
+}  // namespace engram::extraction
