@@ -147,40 +147,39 @@ TEST_F(KinRecallTest, AChangeToAKinThingClosesTheOlderClaim) {
     ASSERT_NE(engine, nullptr);
     Say(*engine, "browser", "Chrome is my main browser", kT0);
     Say(*engine, "browser", "switched to Firefox last week after the adblock mess, not going back", kT1);
-    Say(*engine, "home", "I live in Leeds.", kT0);
-    Say(*engine, "home", "We're in Bristol now.", kT1);
-    // Without word vectors nothing says Firefox is a browser, nor Bristol a city: the test can fail.
+    Say(*engine, "job", "My employer is Deloitte.", kT0);
+    Say(*engine, "job", "I switched over to KPMG in March.", kT1);
+    // Without word vectors nothing says Firefox is a browser, nor KPMG a firm: the test can fail.
     const std::string closed = word_kin == "none" ? "active" : "superseded";
     EXPECT_EQ(StatusOf(*engine, "browser", "Chrome"), closed) << word_kin;
-    EXPECT_EQ(StatusOf(*engine, "home", "Leeds"), closed) << word_kin;
+    EXPECT_EQ(StatusOf(*engine, "job", "Deloitte"), closed) << word_kin;
   }
 }
 
 TEST_F(KinRecallTest, TheSuccessorSaysTheNewValue) {
   std::unique_ptr<Engine> engine = Open(vectors_);
   ASSERT_NE(engine, nullptr);
-  Say(*engine, "home", "I live in Leeds.", kT0);
-  // The grammar reads "commute corrects better" from the last sentence; the claim that closes
-  // Leeds is the one that says Bristol.
-  Say(*engine, "home", "ok so update: signed the lease, I'm in Bristol now. commute is actually better", kT1);
-  auto claims = engine->ListClaims({.namespace_name = "home", .include_history = true});
+  Say(*engine, "job", "My employer is Deloitte.", kT0);
+  // Two sentences, two candidates: the claim that closes Deloitte is the one that says KPMG.
+  Say(*engine, "job", "Big news: my commute is actually better. I switched over to KPMG last month.", kT1);
+  auto claims = engine->ListClaims({.namespace_name = "job", .include_history = true});
   ASSERT_OK(claims);
   std::string successor;
   for (const Claim& c : *claims) {
-    if (c.value.find("Leeds") != std::string::npos) successor = c.superseded_by_id;
+    if (c.value.find("Deloitte") != std::string::npos) successor = c.superseded_by_id;
   }
   ASSERT_FALSE(successor.empty());
   auto next = engine->GetClaim(successor);
   ASSERT_OK(next);
-  EXPECT_NE(next->value.find("Bristol"), std::string::npos) << next->value;
-  EXPECT_NE(First(*engine, "home", "Where do I live?").find("Bristol"), std::string::npos);
+  EXPECT_NE(next->value.find("KPMG"), std::string::npos) << next->value;
 }
 
 TEST_F(KinRecallTest, AStayAWishOrSomeoneElsesChangeLeavesTheOlderClaim) {
   std::unique_ptr<Engine> engine = Open(vectors_);
   ASSERT_NE(engine, nullptr);
   const std::vector<std::pair<std::string, std::string>> later = {
-      {"stay", "I'm in Bristol now for a conference."},  // more follows the name: a stay
+      {"stay", "I'm in Bristol now for a conference."},  // where one is, not where one lives
+      {"now", "We're in Bristol now."},
       {"sister", "My sister moved to Bristol last month."},
       {"wish", "I'd move to Bristol now if I could."},
       {"lovely", "Bristol is lovely now that the sun is out."},  // no speaker as its subject

@@ -274,12 +274,6 @@ bool SaysALimit(std::string_view text) {
   return extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(text), "limits");
 }
 
-bool SaysAStay(std::string_view text) {
-  const std::string lowered = extraction::LowerAsciiBytes(text);
-  const extraction::Lexicon& lex = extraction::Lexicon::Get();
-  return lex.HasMarker(lowered, "away") || lex.HasMarker(lowered, "bounded") || lex.HasMarker(lowered, "temporary");
-}
-
 bool ReplacesNothing(std::string_view sentence) {
   const std::string lowered = extraction::LowerAsciiBytes(sentence);
   const extraction::Lexicon& lex = extraction::Lexicon::Get();

@@ -54,10 +54,6 @@ struct ChangedValues {
 // said anywhere, it limits every change of the text. Never fails.
 bool SaysALimit(std::string_view text);
 
-// True when `text` says anywhere that a state lasts a while only, or is a trip (markers.tsv `away`,
-// `bounded`, `temporary`: "I'm in Denver now. Back home Sunday.", "for a few days"). Never fails.
-bool SaysAStay(std::string_view text);
-
 // True when `sentence` adds, asks, takes its change back, bounds or limits it (markers.tsv
 // `additive`, `question`, `undone`, `retract`, `bounded`, `temporary`, `one_off`, `span`,
 // `limits`: "got a second car too", "just kidding", "for the summer", "in my dream"): whatever

@@ -80,24 +80,51 @@ bool HoldsWords(std::string_view text, std::string_view value) {
   return false;
 }
 
-// What the candidate's evidence says up to `value` (its value): from the start of the sentence
-// that says it to the end of the clause that does (change_value.h ClauseSpans: "sorry, I meant gate
-// C7" of "sorry, I meant gate C7, not B12"; 不对，是 502 of 不对，是 502，我看错了; "Tom:
-// correction, it's Heathrow"), or the value itself.
-std::string_view SaidUpToTheValue(const extraction::CandidateClaim& c, std::string_view value) {
+// True when a correction's words ask, hedge, suppose or take it back anywhere ("Correction:
+// Tuesday, or was it Monday", "My bad, 1989, jk", 不对，是不是周二, "Tuesday, never mind"): it
+// corrects nothing yet (markers.tsv `question`, `uncertain`, `hypothetical`, `retract`, `undone`;
+// not `limits`, whose 我是说 "I mean" says a correction).
+bool TakesItBack(std::string_view evidence) {
+  if (evidence.find('?') != std::string_view::npos || evidence.find("？") != std::string_view::npos) return true;
+  std::string lowered(evidence);
+  for (char& ch : lowered) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  for (std::string_view kind : {"question", "uncertain", "hypothetical", "retract", "undone"}) {
+    for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+      if (!lex.HasMarker(hit.phrase, "correction")) return true;  // "scratch that" corrects
+    }
+  }
+  return false;
+}
+
+// The sentence of the candidate's evidence that says `value` (its value), less the clauses after
+// the value's that say the speaker was wrong (a correction word: "哦不对，房租是每月5400，我把数字记反了"):
+// "Correction: Tuesday, for the haircut" is about the haircut; "sorry, I meant gate C7, not B12" about
+// the gate. The value itself when the evidence does not hold it.
+std::string SentenceOfTheValue(const extraction::CandidateClaim& c, std::string_view value) {
   const std::string_view evidence = c.evidence_span;
   const size_t at = value.empty() ? std::string_view::npos : evidence.find(value);
   if (at == std::string_view::npos) return c.value;
   size_t begin = 0;
+  size_t end = evidence.size();
   for (std::string_view mark : {". ", "! ", "? ", "。", "！", "？", "…", "\n"}) {
     const size_t before = evidence.rfind(mark, at);
     if (before != std::string_view::npos && before < at) begin = std::max(begin, before + mark.size());
+    const size_t after = evidence.find(mark, at + value.size());
+    if (after != std::string_view::npos) end = std::min(end, after);
   }
-  size_t end = evidence.size();
-  for (const auto& [from, to] : ClauseSpans(evidence)) {
-    if (at >= from && at < to) end = to;
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  std::string said;
+  for (const auto& [from, to] : ClauseSpans(evidence.substr(begin, end - begin))) {
+    const std::string_view clause = evidence.substr(begin + from, to - from);
+    std::string lowered(clause);
+    for (char& ch : lowered) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool after_value = begin + from > at;
+    if (after_value && lex.HasMarker(lowered, "correction")) continue;
+    said += clause;
+    said += ' ';
   }
-  return evidence.substr(begin, end - begin);
+  return said;
 }
 
 // What a correction replaces: a claim, and the part of it corrected and what replaces it (empty =
@@ -115,6 +142,9 @@ struct Corrected {
 // corrected: "I did X" is not, whatever came after it.
 Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const extraction::CandidateClaim& c,
                                  const PredicateRegistry& registry, const KinLookup* kin) {
+  if (TakesItBack(c.evidence_span.empty() ? std::string_view(c.value) : std::string_view(c.evidence_span))) {
+    return Corrected{};
+  }
   auto recent = store.RecentCurrent(ns, kCorrectionLookback);
   if (!recent) return Error(recent.error());
   std::optional<size_t> last_slot;
@@ -131,22 +161,28 @@ Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const ex
         // "gate C7, not B12"), else the correction's value.
         const auto pair = CorrectedPart(c.value, c.replaces_value, false, kin);
         const std::string newer = pair ? pair->newer : c.value;
-        if (!SaysOnlyTheValue(SaidUpToTheValue(c, newer), newer, older_said)) continue;
+        if (!SaysOnlyTheValue(SentenceOfTheValue(c, newer), newer, older_said, true)) continue;
         return Corrected{{std::move((*recent)[i])}, {c.replaces_value, newer}};
       }
       continue;
     }
     if (auto part = CorrectedPart(c.value, h.value, KeptWhole(h), kin)) {
-      if (SaysOnlyTheValue(SaidUpToTheValue(c, part->newer), part->newer, older_said)) {
+      if (SaysOnlyTheValue(SentenceOfTheValue(c, part->newer), part->newer, older_said, true)) {
         return Corrected{{std::move((*recent)[i])}, *part};
       }
       continue;  // a value of its kind, about another thing: no later claim is the one meant
     }
     if (slot && !last_slot) last_slot = i;
   }
-  // A correction kept whole (successor_only: the grammar read no value from it) corrects only a
-  // value of its kind.
-  if (!last_slot || c.successor_only) return Corrected{};
+  // A correction kept whole (successor_only: the grammar read no value from it), or one of a time
+  // or a number, corrects only a value of its kind; any other says nothing the slot does not.
+  if (!last_slot || c.successor_only || SaysATimeOrANumber(c.value)) return Corrected{};
+  const Claim& slot = (*recent)[*last_slot].claim;
+  // (Its Chinese words are not read here: the slot's value is replaced whole, and a Chinese
+  // correction words its slot its own way.)
+  if (!SaysOnlyTheValue(SentenceOfTheValue(c, c.value), c.value, slot.text + " " + slot.value, false)) {
+    return Corrected{};
+  }
   return Corrected{{std::move((*recent)[*last_slot])}, {}};
 }
 
@@ -222,7 +258,9 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   // A change that names the thing an older statement was about, read into another attribute
   // (same_thing.h), closes that statement.
   bool same_thing = false;
-  if (replaced->empty()) {
+  // (A correction kept whole corrects by the kind of its value only: "Correction: gate C7 was
+  // closed" names the gate, but says nothing of where the flight lands.)
+  if (replaced->empty() && !(in.candidate->successor_only && in.candidate->correction)) {
     auto older = SameThingClaim(store, in.namespace_id, *in.candidate, in.source_time, registry, in.kin);
     if (!older) return Error(older.error());
     if (older->has_value()) {

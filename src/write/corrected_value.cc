@@ -165,16 +165,25 @@ std::optional<CorrectedPair> CorrectedBesideASharedWord(std::string_view correct
 
 }  // namespace
 
-bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older) {
+bool SaysATimeOrANumber(std::string_view correction) {
+  if (!TimesSaid(correction).empty()) return true;
+  return std::any_of(correction.begin(), correction.end(), IsDigit);
+}
+
+bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older,
+                      bool chinese_too) {
   // The words a bare correction says beside its value: itself, its copula, what it replaces.
   static constexpr std::string_view kAround[] = {"it", "its", "s", "is", "was", "the", "a", "an", "at", "on", "in",
                                                  "to", "not", "no", "i", "meant", "my", "mistake", "sorry", "oops",
                                                  "wait", "typo", "correction", "actually", "that", "should", "be",
                                                  "bad", "got", "wrong", "misspoke", "misremembered", "scratch",
-                                                 "earlier", "there", "ok", "so", "oh", "um", "nope"};
+                                                 "earlier", "there", "ok", "okay", "so", "oh", "um", "uh", "ah",
+                                                 "hmm", "argh", "ugh", "apologies", "nope", "am", "pm", "morning",
+                                                 "afternoon", "evening", "night", "noon"};
   static constexpr std::string_view kAroundHan[] = {"是", "的", "了", "不", "对", "应", "该", "其", "实", "为", "错",
                                                     "记", "更", "正", "一", "下", "啊", "呢", "吧", "哦", "嗯", "说",
-                                                    "搞", "弄", "纠", "刚", "才", "哎", "呀", "啦", "我"};
+                                                    "搞", "弄", "纠", "刚", "才", "哎", "呀", "啦", "我", "好",
+                                                    "意", "思", "抱", "歉", "起", "额", "上", "午", "晚", "早", "点"};
   std::string rest(correction);
   if (const size_t at = rest.find(newer_part); !newer_part.empty() && at != std::string::npos) {
     rest.erase(at, newer_part.size());
@@ -183,13 +192,14 @@ bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, 
   for (std::string_view token : Tokens(older)) held.push_back(Lower(token));
   for (std::string_view token : Tokens(rest)) {
     const std::string w = Lower(token);
+    if (std::any_of(w.begin(), w.end(), IsDigit)) continue;  // a detail of the value ("Tuesday at 4")
     if (std::find(held.begin(), held.end(), w) == held.end() &&
         std::find(std::begin(kAround), std::end(kAround), w) == std::end(kAround)) {
       return false;
     }
   }
   // Chinese: each character of three bytes (the CJK blocks), said in the older or around a value.
-  for (size_t i = 0; i + 3 <= rest.size(); ++i) {
+  for (size_t i = 0; chinese_too && i + 3 <= rest.size(); ++i) {
     const auto lead = static_cast<unsigned char>(rest[i]);
     if (lead < 0xE3 || lead > 0xE9) continue;
     const std::string_view ch = std::string_view(rest).substr(i, 3);

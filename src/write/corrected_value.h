@@ -48,12 +48,20 @@ struct CorrectedPair {
 std::optional<CorrectedPair> CorrectedPart(std::string_view correction, std::string_view older, bool whole_statement,
                                            const KinLookup* kin);
 
+// True when `correction` says a time (a date, weekday or time of day) or holds a digit: a value
+// of a kind, which corrects only a value of its kind ("My mistake, Tuesday" never becomes a
+// favourite colour). Never fails.
+bool SaysATimeOrANumber(std::string_view correction);
+
 // True when `correction` (the sentence saying the correction), but for `newer_part` (its value),
 // says only words `older` says or that stand around a correction's value ("sorry, I meant", "it's",
 // "not", 是, 应该, 说错了): "sorry, I meant gate C7, not B12" after "My flight lands at gate B12";
 // not "Correction: room 310" after "My gym locker is number 204", nor 说错了，那趟航班是9点的 after
 // 我每天早上7点起床. Never fails.
-bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older);
+// With `chinese_too` false only its English words are read (a Chinese sentence words the same
+// thing in characters the older need not hold: 我家在 for 我住在).
+bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, std::string_view older,
+                      bool chinese_too);
 
 }  // namespace engram
 

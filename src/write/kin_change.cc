@@ -4,8 +4,6 @@
 #include <cctype>
 #include <iterator>
 
-#include "write/change_value.h"
-
 namespace engram {
 namespace {
 
@@ -94,54 +92,6 @@ std::vector<std::string_view> SpeakerSentences(
   return out;
 }
 
-// The words of a clause as written (ASCII letters, digits, apostrophes), in order.
-std::vector<std::string_view> ClauseWords(std::string_view clause) {
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  while (i < clause.size()) {
-    while (i < clause.size() && !std::isalnum(static_cast<unsigned char>(clause[i]))) ++i;
-    size_t end = i;
-    while (end < clause.size() && (std::isalnum(static_cast<unsigned char>(clause[end])) || clause[end] == '\'')) ++end;
-    if (end > i) words.push_back(clause.substr(i, end - i));
-    i = end;
-  }
-  return words;
-}
-
-// The name that ends `clause` but for words of the present ("We're in Bristol now" → "Bristol",
-// "I'm in Jersey City now" → "Jersey City"): capitalised words, not the clause's first, right
-// after a preposition of place or state or a copula (an article between); "" when another word
-// ends it ("I'm in Bristol now for a conference": a stay).
-std::string ClauseEndingName(std::string_view clause) {
-  static constexpr std::string_view kPresent[] = {"now", "nowadays", "instead", "currently"};
-  std::vector<std::string_view> words = ClauseWords(clause);
-  auto lower = [](std::string_view w) {
-    std::string out(w);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-  };
-  while (!words.empty() && std::find(std::begin(kPresent), std::end(kPresent), lower(words.back())) != std::end(kPresent)) {
-    words.pop_back();
-  }
-  size_t from = words.size();
-  while (from > 1 && std::isupper(static_cast<unsigned char>(words[from - 1].front()))) --from;
-  // The name is where or what the speaker is: it follows a preposition of place or state or a
-  // copula ("I'm in…", "living in…", "we're on…", "home is…"), not an object of what they are
-  // doing ("I'm meeting a recruiter from KPMG now", "reading a book about Portland now").
-  static constexpr std::string_view kBefore[] = {"in", "at", "on", "with", "is", "are", "am", "i'm", "we're"};
-  size_t before = from;
-  while (before > 0 && (lower(words[before - 1]) == "the" || lower(words[before - 1]) == "a")) --before;
-  if (before == 0 || from == words.size()) return "";
-  const std::string joint = lower(words[before - 1]);
-  if (std::find(std::begin(kBefore), std::end(kBefore), joint) == std::end(kBefore) && !joint.ends_with("'s")) return "";
-  std::string name;
-  for (size_t i = from; i < words.size(); ++i) {
-    if (!name.empty()) name += ' ';
-    name += words[i];
-  }
-  return name;
-}
-
 }  // namespace
 
 std::string SpeakerChangeText(std::string_view text, const std::vector<std::string>& people,
@@ -157,21 +107,6 @@ std::string SpeakerChangeText(std::string_view text, const std::vector<std::stri
   const std::string_view first = text.substr(0, text.find_first_of(".!?;\n"));
   if (OpensWithAPastVerb(first) && !SaysWhatMayBe(LowerWords(first))) said += first;
   return said;
-}
-
-std::string SpeakerPresentNames(std::string_view text, const std::vector<std::string>& people,
-                                const std::function<std::vector<std::string_view>(std::string_view)>& present_sentences,
-                                const std::function<std::vector<std::string>(std::string_view)>& topics_of) {
-  std::string names;
-  for (std::string_view sentence : SpeakerSentences(text, people, present_sentences, topics_of)) {
-    for (const auto& [begin, end] : ClauseSpans(sentence)) {
-      const std::string name = ClauseEndingName(sentence.substr(begin, end - begin));
-      if (name.empty()) continue;
-      names += name;
-      names += '\n';
-    }
-  }
-  return names;
 }
 
 bool NamesAKinThing(const KinLookup& kin, std::string_view older_text, const std::vector<std::string>& older_words,

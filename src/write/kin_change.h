@@ -62,16 +62,6 @@ std::string SpeakerChangeText(std::string_view text, const std::vector<std::stri
                               const std::function<std::vector<std::string_view>(std::string_view)>& change_sentences,
                               const std::function<std::vector<std::string>(std::string_view)>& topics_of);
 
-// The names that end a clause (but for "now", "instead": "We're in Bristol now", "I'm on Firefox
-// now, way faster") of the sentences `present_sentences` gives of `text` (those a word of the
-// present makes a change: extraction::ChangeOrNowSentences, less its sentences of change) whose
-// subject is as SpeakerChangeText's, joined by line breaks; "" when none. A word of the present
-// alone says a change far less often than a verb of change does ("I'm in Bristol now for a
-// conference" is a stay): only a name said last, as a new value is, counts. Never fails.
-std::string SpeakerPresentNames(std::string_view text, const std::vector<std::string>& people,
-                                const std::function<std::vector<std::string_view>(std::string_view)>& present_sentences,
-                                const std::function<std::vector<std::string>(std::string_view)>& topics_of);
-
 // True when a kin word of `changed` (the newer's SpeakerChangeText) and one of `older_words` (kin
 // words of `older_text`, at most kMaxKinWords, as the caller chose them) are kin, one of the two
 // written as a name in its own text (`newer_text` for the newer's). False when `kin` is not

@@ -232,26 +232,20 @@ bool SaysTheirs(const std::vector<ClausePart>& parts, std::string_view clause, s
   });
 }
 
-// What the candidate says of the current state (same_thing.h): a change; the present only, by a
-// word of it ("We're in Bristol now"), which is a change only where more says so (a name kin to
-// the older value's: kin_change.h); or neither.
-enum class ChangeSaid { kNone, kPresent, kChange };
-
-// What the candidate says of the current state (above); `ends` when it says something ended
-// (ended_thing.h).
-ChangeSaid SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence, bool ends) {
+// True when the candidate says a change of the current state (same_thing.h); `ends` when it says
+// something ended (ended_thing.h).
+bool SaysAChange(const extraction::CandidateClaim& c, std::string_view evidence, bool ends) {
   // An ending may be read as a denial ("no longer owns the Civic") or name what it replaced: the
   // writer looked for that value first (ReplacedClaims), and found none said as it.
   extraction::CandidateClaim affirmed = c;
   if (ends) std::erase(affirmed.qualifiers, std::string(extraction::kQualNegated));
-  if (!StatesCurrentValue(affirmed) || (!c.replaces_value.empty() && !ends)) return ChangeSaid::kNone;
+  if (!StatesCurrentValue(affirmed) || (!c.replaces_value.empty() && !ends)) return false;
   // A state said with its end ("for the next few days, reach me at 555-0199", 这几天) is how things
   // stand for that span, not a new value (text/now_stance.h kBounded).
   const text::NowStance stance = extraction::ReadNowStance(evidence);
-  if (stance == text::NowStance::kBounded) return ChangeSaid::kNone;
+  if (stance == text::NowStance::kBounded) return false;
   // A word of the present alone ("now at 90k miles") says no change here (ChangeSentences).
-  if (ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty()) return ChangeSaid::kChange;
-  return extraction::ChangeOrNowSentences(evidence).empty() ? ChangeSaid::kNone : ChangeSaid::kPresent;
+  return ends || c.change || c.correction || !extraction::ChangeSentences(evidence).empty();
 }
 
 // The thing phrase a claim's value opens with, read as said of its subject ("Chrome browser" of
@@ -274,6 +268,10 @@ ThingPhrases ValuePhrases(text::Analyzer& analyzer, std::string_view value) {
 // Of each, its head (its last word: "case" of "red phone case", whose "red" says which case, not
 // a colour the speaker changed to) and the words the newer writes as names ("Toyota Camry").
 std::string SpeakersValues(const ChangedValues& changed, std::string_view newer_text, const KinLookup& kin) {
+  // (No value, no kin words read: the word-vector file is opened only when one may be kin.)
+  if (std::all_of(changed.themes.begin(), changed.themes.end(), [](const std::string& t) { return !t.empty(); })) {
+    return "";
+  }
   const std::vector<std::string> names = kin.names(newer_text);
   std::string values;
   for (size_t i = 0; i < changed.texts.size(); ++i) {
@@ -289,29 +287,22 @@ std::string SpeakersValues(const ChangedValues& changed, std::string_view newer_
   return values;
 }
 
-// The sentences of `text` that a word of the present makes a change ("We're in Bristol now"), not
-// a verb of change (extraction::ChangeOrNowSentences less ChangeSentences), and that do not say
-// the older still stands (change_value.h ReplacesNothing: "We now have a second car too, a Kia").
-std::vector<std::string_view> PresentSentences(std::string_view text) {
-  // A limit said anywhere limits it ("I'm in Bristol now. April fools!"), as ReadChangedValues reads;
-  // a trip or a stay said anywhere makes it one ("I'm in Denver now. Back home Sunday.").
-  if (SaysALimit(text) || SaysAStay(text)) return {};
-  std::vector<std::string_view> present = extraction::ChangeOrNowSentences(text);
-  const std::vector<std::string_view> changes = extraction::ChangeSentences(text);
-  std::erase_if(present, [&](std::string_view s) {
-    return ReplacesNothing(s) ||
-           std::any_of(changes.begin(), changes.end(), [&](std::string_view c) { return c.data() == s.data(); });
-  });
-  return present;
+// True when a kin change may close `h`: a state of the speaker's that a change of theirs
+// replaces (where they live or work, what they use, prefer or are, a copula's value: "main
+// browser is Chrome"); not a favourite, a relation, a hometown, a thing's place, nor a statement
+// kept whole, whose names stand in any relation (kin words say the kind of a value, not the
+// relation: "We moved to London" is no new favourite city, "Moved to Osaka" no answer to "I'd love
+// to visit Tokyo someday", "Switched to a Toyota" no new first car of "My first car was a Honda").
+bool KinClosable(const Claim& h) {
+  static constexpr std::string_view kStates[] = {"lives_in", "employer", "job", "uses", "school", "status", "prefers", "is"};
+  return std::find(std::begin(kStates), std::end(kStates), h.predicate) != std::end(kStates);
 }
 
 // The words of the older claim a kin change may replace (kin_change.h): of its value, which the
-// grammar read as the thing itself ("vegetarian", "window seats"); of a statement kept whole, which
-// says many things, those written as names ("brooklyn" of "My flat's in Brooklyn, so anything in
-// Manhattan is a ride away"; nothing of "I know everyone on the varsity soccer team"). The words
-// the newer says too are left out: naming the older's thing again names no other one.
+// grammar read as the thing itself ("vegetarian", "window seats"). The words the newer says too
+// are left out: naming the older's thing again names no other one.
 std::vector<std::string> OlderKinWords(const KinLookup& kin, const Claim& h, std::string_view newer_text) {
-  std::vector<std::string> words = FreeStatement(h) ? kin.names(h.text) : kin.words(h.value);
+  std::vector<std::string> words = kin.words(h.value);
   const std::vector<std::string> said = kin.words(newer_text);
   std::erase_if(words, [&](const std::string& w) { return std::binary_search(said.begin(), said.end(), w); });
   return words;
@@ -355,8 +346,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
   // Denver") is theirs.
   const bool others = !AboutAThing(c) && !PeopleNamed(c.subject).empty();
   const std::vector<EndedThing> ended = others ? std::vector<EndedThing>{} : ReadEndedThings(*analyzer, clause, ignored);
-  const ChangeSaid says = SaysAChange(c, evidence, !ended.empty());
-  if (says == ChangeSaid::kNone) return std::optional<sqlite::StoredClaim>();
+  if (!SaysAChange(c, evidence, !ended.empty())) return std::optional<sqlite::StoredClaim>();
   // The words said, verbatim: the candidate's value and evidence (a statement the writer composed
   // holds the speaker's name: "user的爸今年退休").
   Terms said = ContentTerms(*analyzer, evidence);
@@ -380,7 +370,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     if (!speaker_change) {
       speaker_change = kin == nullptr || !kin->Available() || others
                            ? std::string()
-                           : SpeakersValues(changed, clause, *kin) + SpeakerPresentNames(clause, {}, PresentSentences, nullptr);
+                           : SpeakersValues(changed, clause, *kin);
     }
     return *speaker_change;
   };
@@ -418,10 +408,9 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
                                   h.text, NamesSomeoneElse(PeopleNamed(h.text), evidence));
     // Or another thing of its kind, which word vectors know and no grammar reads ("switched to
     // Firefox last week" after "Chrome is my main browser": kin_change.h).
-    const bool kin_thing = replaceable && (says == ChangeSaid::kPresent || (!same && !kind)) && !EndedOnlyClosable(h) && !kin_text().empty() &&
+    const bool kin_thing = replaceable && !same && !kind && KinClosable(h) && !kin_text().empty() &&
                            NamesAKinThingOf(*kin, h, kin_text(), clause, c.value);
     if (!same && !ends && !kind && !kin_thing) continue;
-    if (says == ChangeSaid::kPresent && !kin_thing) continue;
     // A restatement says the older's value again; an ending names it as what ended.
     if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);

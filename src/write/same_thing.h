@@ -42,13 +42,15 @@
 // * not say how things usually are (a habit, qualified habitual, or with "usually", 平时) when the
 //   newer says its value lasts a while only ("For a while I'm parking on level 5"): a temporary
 //   change leaves the usual current, and recall answers "where do I usually park?" with it.
-// Or, with word vectors installed (`kin`, write/kin_change.h), the newer names where it states the
-// speaker's change a thing kin to one the older claim's value names (its statement, when kept
-// whole), not said by the newer itself, at most kMaxKinWords of them, one of the two written as a
-// name: "switched to Firefox last week after the adblock mess" after "Chrome is my main browser",
-// "we're in Raleigh now" after "home base is Austin" — the grammar reads no attribute from a bare
-// name, but the name is of the older value's kind. Not what one owns (one adds to it), nor a habit
-// or an activity.
+// Or, with word vectors installed (`kin`, write/kin_change.h), the value of the speaker's change
+// (write/change_value.h, by its head or its names) is kin to the older claim's value, not said by
+// the newer itself, at most kMaxKinWords of them: "switched to Firefox last week after the adblock
+// mess" after "Chrome is my main browser", "I switched over to KPMG in March" after "My employer is
+// Deloitte" — the grammar reads no attribute from a bare name, but the name is of the older
+// value's kind. The older is a state of the speaker's that a change replaces (lives_in, employer,
+// job, uses, school, status, prefers, a copula's value), never a favourite, relation, hometown,
+// thing's place, habit, activity, possession or statement kept whole; the candidate holds the kin
+// value in its own value (it becomes the successor).
 // Or, whatever the attribute, the newer says the speaker ended a thing the older names
 // (write/ended_thing.h: "Ditched coffee completely" after "I drink black coffee every morning",
 // 星辰科技我已经辞了 after 我在星辰科技上班); then the older may also be a habit, an activity or a

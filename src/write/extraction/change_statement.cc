@@ -141,29 +141,17 @@ NowStance ReadNowStance(std::string_view text) {
   return any && all_not_now ? NowStance::kNotNow : NowStance::kPlain;
 }
 
-namespace {
-
-std::vector<std::string_view> SentencesOfChange(std::string_view text, bool now_words) {
+std::vector<std::string_view> ChangeSentences(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   std::vector<std::string_view> sentences;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const std::string_view sentence = rules::SpanText(text, s.span);
-    const NowStance stance = SentenceStance(lex, sentence, s.question, now_words);
+    const NowStance stance = SentenceStance(lex, sentence, s.question, /*now_words=*/false);
     if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
       sentences.push_back(sentence);
     }
   }
   return sentences;
-}
-
-}  // namespace
-
-std::vector<std::string_view> ChangeSentences(std::string_view text) {
-  return SentencesOfChange(text, /*now_words=*/false);
-}
-
-std::vector<std::string_view> ChangeOrNowSentences(std::string_view text) {
-  return SentencesOfChange(text, /*now_words=*/true);
 }
 
 bool NamesAnEnding(std::string_view text) {

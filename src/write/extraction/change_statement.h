@@ -47,11 +47,6 @@ NowStance ReadNowStance(std::string_view text);
 // named in them. Never fails.
 std::vector<std::string_view> ChangeSentences(std::string_view text);
 
-// As ChangeSentences, with a word of the present counted as a change as ReadNowStance counts it
-// ("We're in Bristol now"), for a reader that asks more of the sentence than that it states a
-// change (write/kin_change.h: a name kin to the older value's). Never fails.
-std::vector<std::string_view> ChangeOrNowSentences(std::string_view text);
-
 // True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends`, `ends_named`,
 // `ends_anymore`, `ends_le`:
 // "quit", "no longer in", "left", 戒了, 不在): what ended is read by write/ended_thing.h. Never fails.

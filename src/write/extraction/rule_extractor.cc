@@ -316,7 +316,7 @@ std::vector<std::string_view> AsciiWords(std::string_view text) {
 // first three words.
 size_t AfterOpeningCorrection(std::string_view lowered) {
   static constexpr std::string_view kFillers[] = {"no", "wait", "oh", "oops", "sorry", "ok", "okay", "so", "um",
-                                                  "uh", "ah", "hmm", "nope", "ugh", "argh"};
+                                                  "uh", "ah", "hmm", "nope", "ugh", "argh", "apologies"};
   for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "correction")) {
     const std::string_view before = lowered.substr(0, hit.begin);
     // What stands before it is a filler ("sorry, I meant…"), not who said it ("Tom: correction",
