@@ -22,8 +22,11 @@ def m(val,text):
     if re.fullmatch(r'[A-Za-z0-9 .\-]+',val):
         return re.search(r'(?<![A-Za-z0-9.])'+re.escape(val)+r'(?![A-Za-z0-9]|\.\d)',text,re.I) is not None
     return val in text
+# A claim is matched on its value, its text and its subject with its value ("Django" + "4.2" for a
+# version claim, whose text reads "Django version 4.2" and whose case says "Django 4.2").
+def ctext(x): return (x.get('value') or '')+' | '+(x.get('text') or '')+' | '+(x.get('subject') or '')+' '+(x.get('value') or '')
 def itext(it):
-    if it.get('type')=='claim': return (it.get('value') or '')+' | '+(it.get('text') or '')
+    if it.get('type')=='claim': return ctext(it)
     return it.get('text') or ''
 mode=sys.argv[1]
 db=os.path.join(os.environ.get('WORK','/tmp'),f'heldout_{TAG}{mode}.db')
@@ -64,7 +67,7 @@ for c in C:
     # (b)
     act=[x for x in claims if x['status']=='active']
     sup=[x for x in claims if x['status']!='active']
-    def hit(v,lst): return [x for x in lst if m(v,(x.get('value') or '')+' | '+x.get('text',''))]
+    def hit(v,lst): return [x for x in lst if m(v,ctext(x))]
     if kind=='change':
         na=hit(new,act); os_=hit(old,sup)
         linked=any(x.get('supersedes_id') in {o['id'] for o in os_} for x in na)

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "text/stopwords.h"
+#include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
 
 namespace engram::extraction {
@@ -506,6 +507,7 @@ class ClauseReader {
       const Facet* facet = lex_.FacetNoun(hit.phrase);
       if (facet == nullptr) continue;
       size_t b = from + hit.begin, e = from + hit.end;
+      if (ProductVersion({b, NumberEnd(e)})) continue;  // "uses Node 18": a product, no facet
       const std::string before = NameBefore(b, from);
       std::string name = before;
       if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
@@ -668,7 +670,9 @@ class ClauseReader {
     std::string noun = WordAt(low_, SkipSpaces(s_, n, raw.end), raw.end, &e);
     static const std::set<std::string, std::less<>> kNotUnits = {
         "over", "in", "on", "at", "by", "for", "from", "to", "after", "before", "since", "this", "last", "next", "and",
-        "or", "per", "of", "with", "now", "today", "am", "pm", "percent", "times", "more", "less", "again", "so"};
+        "or", "per", "of", "with", "now", "today", "am", "pm", "percent", "times", "more", "less", "again", "so",
+        "across", "into", "onto", "under", "via", "as", "within", "throughout", "everywhere", "instead", "already",
+        "yesterday", "tonight", "tomorrow"};
     if (noun.empty() || IsDigit(noun[0]) || FunctionWords().count(noun) > 0 || kNotUnits.count(noun) > 0 ||
         rules::CutTimes(s_, Span{i, e}, times_).size() < e - i) {
       return std::nullopt;  // "to 16 over the weekend", "at 3pm", "for 2 weeks"
@@ -830,10 +834,11 @@ class ClauseReader {
   void ProductAsSubject(FactFrame* f) const {
     if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return;
     std::vector<Token> in_value = AsciiTokens(s_, f->value_begin, f->value_end);
-    if (in_value.size() == 2 && !IsDigit(s_[in_value[0].begin]) && IsDigit(s_[in_value[1].begin])) {
-      SetProduct(f, in_value[0]);
-      f->value_begin = in_value[1].begin;
-      f->value = Text({in_value[1].begin, f->value_end});
+    if (ProductVersion({f->value_begin, f->value_end})) {  // "postgres 14", "Spring Boot 3.2"
+      const Token& number = in_value.back();
+      SetProduct(f, {in_value.front().begin, in_value[in_value.size() - 2].end});
+      f->value_begin = number.begin;
+      f->value = Text({number.begin, f->value_end});
       return;
     }
     if (in_value.size() != 1) return;
@@ -869,7 +874,7 @@ class ClauseReader {
           !lex_.FindMarkers(w, "change").empty() || lex_.AttributeWord(w) != nullptr) {
         continue;
       }
-      return *t;
+      return Token{ProductNameBegin(t->begin, from), t->end};  // "rolled back to Spring Boot 3.1"
     }
     return std::nullopt;
   }
@@ -1561,13 +1566,44 @@ class ClauseReader {
     if (r.value) return;
     const size_t changed_to = NumberAfterChangeTo(r.from);
     for (const Token& t : AsciiTokens(s_, r.from, clause_.end)) {
-      if (!IsVersion(s_.substr(t.begin, t.end - t.begin)) && t.begin != changed_to) continue;
+      if (!IsVersion(s_.substr(t.begin, t.end - t.begin)) && t.begin != changed_to && !RunsProductNumber(t, r.from)) {
+        continue;
+      }
       size_t b = t.begin;
       if (s_[t.begin] != 'v' && s_[t.begin] != 'V') b = ProductBefore(t.begin, r.from);
       r.value = Span{b, t.end};
       r.by_value = AttributeRef{"version", ""};
       return;
     }
+  }
+
+  // True when `t` is a whole number of one to three digits after a product name that the clause
+  // says runs or is used: after "run", "use" or their forms ("Our servers run Rocky Linux 8", "We
+  // use postgres 14"), "pinned to" or "locked to", or after "on" when the name is capitalised ("we're still on Java 11", "The
+  // API runs on Node 18"; not "I'm on floor 3").
+  bool RunsProductNumber(const Token& t, size_t from) const {
+    if (t.end - t.begin > 3 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
+    if (t.end < clause_.end && IsAsciiAlnum(s_[t.end])) return false;
+    const size_t product = ProductBefore(t.begin, from);
+    if (product == t.begin || IsDigit(s_[product])) return false;
+    const Span named{product, t.end};
+    if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
+    size_t e = product;
+    while (e > from && s_[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+    const std::string before = LowerBytes(s_.substr(b, e - b));
+    static const std::set<std::string, std::less<>> kRuns = {"run", "runs", "running", "ran", "use", "uses", "using"};
+    if (kRuns.count(before) > 0) return true;
+    if (before == "to") {  // "pinned to PostgreSQL 13", "locked to Go 1"
+      size_t pe = b;
+      while (pe > from && s_[pe - 1] == ' ') --pe;
+      size_t pb = pe;
+      while (pb > from && IsAsciiAlnum(s_[pb - 1])) --pb;
+      const std::string verb = LowerBytes(s_.substr(pb, pe - pb));
+      return verb == "pinned" || verb == "locked";
+    }
+    return before == "on" && s_[product] >= 'A' && s_[product] <= 'Z';
   }
 
   // Where a number right after a change marker's "to"/"到" begins ("bumped X to 16", "升到7",
@@ -2014,10 +2050,14 @@ class ClauseReader {
     if (!state.empty() && state.front().begin <= 8) return {"state", ""};
     const bool named_place = static_cast<unsigned char>(s_[value.begin]) >= 0x80 ||
                              (s_[value.begin] >= 'A' && s_[value.begin] <= 'Z');
-    if ((low_raw.starts_with("in ") || low_raw.starts_with("at ") || StartsWithAt(s_, raw.begin, "在")) && named_place) {
+    const bool placed = low_raw.starts_with("in ") || low_raw.starts_with("at ") || low_raw.starts_with("on ");
+    if ((placed || StartsWithAt(s_, raw.begin, "在")) && named_place && !low_raw.starts_with("on ")) {
       return {"location", ""};  // "in Brooklyn", not "at the top of my list"
     }
-    if (ProductVersion(value)) return {"version", ""};
+    // "is on Django 4.2", "is on Java 11"; not "is on floor 3", "at gate 7" (a place's number).
+    const bool whole_number = value.end > value.begin && IsDigit(s_[value.end - 1]) &&
+                              low_.substr(value.begin, value.end - value.begin).find('.') == std::string_view::npos;
+    if (ProductVersion(value) && !(placed && whole_number && !named_place)) return {"version", ""};
     return {"is", ""};
   }
 
@@ -2159,13 +2199,41 @@ class ClauseReader {
   }
 
   // "postgres 14", "Java 17", "Python 3.12": a word and a number (the product of a version).
+  // A product of two or three capitalised words is one name ("Spring Boot 3.2", "Rocky Linux 9").
   bool ProductVersion(Span value) const {
     std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
-    if (tokens.size() != 2) return false;
+    if (tokens.size() < 2 || tokens.size() > 4) return false;
     std::string_view word = s_.substr(tokens[0].begin, tokens[0].end - tokens[0].begin);
-    std::string_view number = s_.substr(tokens[1].begin, tokens[1].end - tokens[1].begin);
+    std::string_view number = s_.substr(tokens.back().begin, tokens.back().end - tokens.back().begin);
     const bool numeric = !number.empty() && std::all_of(number.begin(), number.end(), [](char c) { return IsDigit(c) || c == '.'; });
-    return numeric && IsDigit(number[0]) && std::any_of(word.begin(), word.end(), [](char c) { return !IsDigit(c); });
+    if (!numeric || !IsDigit(number[0]) || std::all_of(word.begin(), word.end(), [](char c) { return IsDigit(c); })) {
+      return false;
+    }
+    return tokens.size() == 2 || ProductNameBegin(tokens[tokens.size() - 2].begin, tokens[0].begin) == tokens[0].begin;
+  }
+
+  // Where the product name that ends with the word at `last` begins, at or after `from`: the word
+  // itself, or up to three capitalised words in a row, one space apart, none a function word, the
+  // speaker, a change marker or an attribute word ("Spring Boot", "Rocky Linux", "Windows Server";
+  // not "Upgraded Node", "We Django").
+  size_t ProductNameBegin(size_t last, size_t from) const {
+    auto capitalised_name = [&](size_t b, size_t e) {
+      if (!(s_[b] >= 'A' && s_[b] <= 'Z')) return false;
+      std::string w = LowerBytes(s_.substr(b, e - b));
+      return FunctionWords().count(w) == 0 && SpeakerWords().count(w) == 0 && lex_.FindMarkers(w, "change").empty() &&
+             lex_.AttributeWord(w) == nullptr;
+    };
+    size_t b = last, e = last;
+    while (e < s_.size() && IsAsciiAlnum(s_[e])) ++e;
+    if (!capitalised_name(b, e)) return last;
+    for (int words = 1; words < 3 && b >= from + 2 && s_[b - 1] == ' ' && IsAsciiAlnum(s_[b - 2]); ++words) {
+      size_t pb = b - 1;
+      while (pb > from && IsAsciiAlnum(s_[pb - 1])) --pb;
+      if (pb > 0 && IsTokenByte(s_[pb - 1])) break;  // "node.js Web": not a word of its own
+      if (!capitalised_name(pb, b - 1)) break;
+      b = pb;
+    }
+    return b;
   }
 
   // The attribute: a value whose head names it, a value that names it, the word that names it,
@@ -2269,6 +2337,14 @@ class ClauseReader {
     return kNotNames.count(name) > 0 || IsVersion(name) ? "" : name;
   }
 
+  // The end of the number one space after `at` ("Node 18"), or `at` when none follows.
+  size_t NumberEnd(size_t at) const {
+    if (at + 1 >= s_.size() || s_[at] != ' ' || !IsDigit(s_[at + 1])) return at;
+    size_t e = at + 1;
+    while (e < s_.size() && (IsDigit(s_[e]) || (s_[e] == '.' && e + 1 < s_.size() && IsDigit(s_[e + 1])))) ++e;
+    return e;
+  }
+
   // The name right after a facet noun: an identifier ("实例 node-a"), or before Chinese text any
   // ASCII word that is not a value ("部署 blue 的 …").
   std::string NameAfter(size_t at, size_t to) const {
@@ -2293,7 +2369,7 @@ class ClauseReader {
     std::string word = LowerBytes(s_.substr(b, e - b));
     static const std::set<std::string, std::less<>> kNot = {"to", "from", "is", "at", "on", "the", "version",
                                                             "now", "of", "v", "and", "with"};
-    return kNot.count(word) > 0 ? at : b;
+    return kNot.count(word) > 0 ? at : ProductNameBegin(b, from);
   }
 
   // After an attribute word: a copula ("是", "为", "is", "are", ":"), with "now"/"当前" around
@@ -2598,18 +2674,51 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 
 }  // namespace
 
+// True when the English clause `low_clause` (lower case) opens with `name` doing something: the
+// word after the name, past a few adverbs, is no copula, auxiliary of a state or contraction
+// ("Sam finally did it", "Lena switched jobs", "Sam left Glasgow"; not "Berlin was amazing", "Tesla
+// is great", "Sam's car broke down").
+bool ActsInClause(std::string_view low_clause, std::string_view name) {
+  const std::string low_name = LowerBytes(name);
+  if (!low_clause.starts_with(low_name) || low_clause.size() <= low_name.size() || low_clause[low_name.size()] != ' ') {
+    return false;
+  }
+  static const std::set<std::string, std::less<>> kAdverbs = {"finally", "just", "already", "also", "recently",
+                                                               "actually", "officially", "has", "have"};
+  static const std::set<std::string, std::less<>> kStates = {"is", "was", "are", "were", "seems", "looks", "feels",
+                                                              "sounds", "and", "or", "said", "says", "told", "thinks"};
+  size_t i = low_name.size();
+  for (int words = 0; words < 4; ++words) {
+    while (i < low_clause.size() && low_clause[i] == ' ') ++i;
+    size_t e = i;
+    while (e < low_clause.size() && IsAsciiAlnum(low_clause[e])) ++e;
+    if (e == i) return false;
+    const std::string_view w = low_clause.substr(i, e - i);
+    if (kAdverbs.count(w) == 0) return kStates.count(w) == 0;
+    i = e;
+  }
+  return false;
+}
+
 // A person the clause names ("Ahmed got promoted") is whom a later "he" / "she" / 他 / 她 of the
-// event means, even when the clause gives no frame: a name, not a thing or an identifier, said
-// with an event of a person's life (markers `person_event`: "Monday was rough. She moved…" is not
-// about Monday).
+// event means, even when the clause gives no frame: a name, not a thing, an identifier or a time,
+// said with an event of a person's life (markers `person_event`), or opening the clause and doing
+// something (ActsInClause: "Sam finally did it, he moved to Edinburgh"), and then only within its
+// sentence ("Google announced layoffs. She moved to Denver": someone else). "Monday was rough. She
+// moved…" is not about Monday.
 void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
   if (!subject.resolved || subject.thing || subject.kind != FrameSubject::kNamed || subject.name.empty()) return;
-  if (lex.FindMarkers(low_clause, "person_event").empty()) return;
+  const bool life_event = !lex.FindMarkers(low_clause, "person_event").empty();
+  if (!life_event && !ActsInClause(low_clause, subject.name)) return;
   const unsigned char first = static_cast<unsigned char>(subject.name[0]);
   if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
   if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
+  for (std::string_view preposition : {"in ", "on "}) {  // "Monday", "May": a time
+    if (!text::FindTimeMentions(std::string(preposition) + subject.name, 0).empty()) return;
+  }
   context->person_kind = subject.kind;
   context->person = subject.name;
+  context->person_in_sentence = !life_event;  // "Sam finally did it, he moved…", not the next sentence's "she"
 }
 
 // The frame of a clause that gives a thing a new time, place or name, or says where it is or what
@@ -2653,6 +2762,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
                                    FrameContext* context) {
   SentenceReading reading;
   const Lexicon& lex = Lexicon::Get();
+  if (context->person_in_sentence) context->person.clear();  // "Google announced layoffs. She moved…"
+  context->person_in_sentence = false;
   std::string_view text = rules::SpanText(content, sentence.span);
   if (HasPlaceholder(text)) {
     reading.settled = true;  // de-identified structure: never evidence
@@ -2739,10 +2850,12 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
       context->person_kind = subject.kind;
       context->person = subject.name;
+      context->person_in_sentence = false;
     } else if (subject.kind == FrameSubject::kNamed && !subject.name.empty() &&
                subject.name.find_first_of("0123456789-_") == std::string::npos) {
       context->person_kind = subject.kind;
       context->person = subject.name;
+      context->person_in_sentence = false;
     }
     context->last = frame;
     std::optional<FactFrame> job = reader.JobBesideEmployer(frame);

@@ -188,7 +188,7 @@ std::tuple<std::string, std::string, std::string, std::string, bool> SeenKey(con
 // outside its value (else the event's time); a fact dated after the event is a plan.
 CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std::string& speaker,
                           const Sentence& sentence, std::string_view content,
-                          const std::vector<text::TimeMention>& mentions) {
+                          const std::vector<text::TimeMention>& mentions, const std::vector<RawClaim>& raw) {
   const bool chinese = rules::HasHan(content.substr(frame.clause_begin, frame.clause_end - frame.clause_begin));
   CandidateClaim claim = FrameToCandidate(frame, speaker, chinese);
   RawClaim located;
@@ -201,6 +201,18 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
     return m.byte_end <= frame.value_begin || m.byte_start >= frame.value_end;
   });
   const text::TimeMention* mention = MentionFor(located, sentence, content, outside_value);
+  // A change told in the past tense ("I moved to Leeds in May", said in March; not "I'm moving to
+  // Leeds in May") began in the May just past: a date without a year still ahead of the event is
+  // last year's (as for actions, breaker D3). The phrase patterns read the tense.
+  const bool told_as_done = std::any_of(raw.begin(), raw.end(), [&](const RawClaim& r) {
+    return r.past_tense && r.value.begin < frame.value_end && frame.value_begin < r.value.end;
+  });
+  std::optional<text::TimeMention> just_past;
+  if (mention != nullptr && frame.kind == ClauseKind::kChange && told_as_done && mention->year_implied &&
+      mention->start > event.occurred_at && !PrecededByFor(content, mention->byte_start)) {
+    just_past = text::PreviousYearOf(*mention, event.utc_offset_minutes);
+    mention = &*just_past;
+  }
   claim.valid_from = mention != nullptr ? mention->start : event.occurred_at;
   if (mention != nullptr) {
     claim.time_phrase = mention->phrase;
@@ -448,7 +460,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       if (sentence.has_han) rules::ReadChinese(content, sentence, times, &raw);
       const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
       for (const FactFrame& frame : kept) {
-        CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions);
+        CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions, raw);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
@@ -481,9 +493,11 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
         // "I went to Bern on May 4th", said in January: a date without a year still ahead of the
         // event, told in the past tense, is the one just past, not a plan (breaker D3).
         // Only for an action the speaker did on that date, not one arranged for it ("I booked a
-        // trip for May 4th", "我买了5月4日去苏州的票").
-        static const std::set<std::string, std::less<>> kDoneActions = {"went_to", "attended", "joined",
-                                                                       "did",     "finished", "started"};
+        // trip for May 4th", "我买了5月4日去苏州的票"), and for a state a past change began then ("I
+        // moved to Leeds in August", said in June: the August just past, not a plan).
+        static const std::set<std::string, std::less<>> kDoneActions = {
+            "went_to", "attended", "joined", "did",     "finished", "started", "lives_in",
+            "employer", "job",     "school", "project", "uses",     "prefers"};
         std::optional<text::TimeMention> just_past;
         if (mention != nullptr && mention->year_implied && mention->start > event.occurred_at && r.past_tense &&
             !(r.qualifiers & rules::kBitPlanned) && kDoneActions.count(r.predicate) > 0 &&

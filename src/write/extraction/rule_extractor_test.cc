@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "util/time.h"
@@ -125,6 +126,33 @@ TEST(RuleExtractorTest, YearlessDateAheadInThePastTenseIsTheOneJustPast) {
   ASSERT_TRUE(plan[0].valid_from.has_value()) << Dump(plan);
   EXPECT_EQ(FormatTimestamp(*plan[0].valid_from), "2026-05-04T00:00:00.000Z");
   EXPECT_TRUE(HasQualifier(plan[0], "planned")) << Dump(plan);
+
+  // A state a past change began: "moved to", "switched to", "started at" with the month just past.
+  for (const auto& [said, predicate, value] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"I moved to Leeds in May.", "lives_in", "Leeds"},
+           {"We relocated to Porto in May.", "lives_in", "Porto"},
+           {"I switched to Vim in May.", "uses", "Vim"}}) {
+    auto moved = Extract(said);
+    bool found = false;
+    for (const CandidateClaim& claim : moved) {
+      if (claim.predicate != predicate || claim.value != value) continue;
+      found = true;
+      ASSERT_TRUE(claim.valid_from.has_value()) << said;
+      EXPECT_EQ(FormatTimestamp(*claim.valid_from), "2025-05-01T00:00:00.000Z") << said << "\n" << Dump(moved);
+      EXPECT_FALSE(HasQualifier(claim, "planned")) << said << "\n" << Dump(moved);
+    }
+    EXPECT_TRUE(found) << said << "\n" << Dump(moved);
+  }
+  // ...but a coming move stays a plan.
+  auto moving = Extract("I'm moving to Leeds in May.");
+  ASSERT_FALSE(moving.empty());
+  for (const CandidateClaim& claim : moving) {
+    if (claim.predicate != "lives_in") continue;
+    ASSERT_TRUE(claim.valid_from.has_value()) << Dump(moving);
+    EXPECT_EQ(FormatTimestamp(*claim.valid_from), "2026-05-01T00:00:00.000Z") << Dump(moving);
+    EXPECT_TRUE(HasQualifier(claim, "planned")) << Dump(moving);
+  }
 
   // A date already past this year keeps this year.
   auto earlier = Extract("I visited City-A on Feb 4th.");
