@@ -391,7 +391,13 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     if (ToldAsEarlier(evidence, said_at, h)) continue;
     // Its statement, without the subject's own name (a thing's name is what it is about).
     const ThingPhrases older = ReadThingPhrases(*analyzer, h.text, h.subject == c.subject ? ignored : Terms{});
-    const bool ends = NamesAnEndedThing(*analyzer, ended, said, older, h.text);
+    // A product's version ends with the product ("ditched windows for linux mint" after "I'm using
+    // Windows 11": the claim is Windows's version 11), read as said of the product in use (a
+    // statement's first word is no name by its capital alone: ended_thing.h).
+    const std::string product = h.predicate == "version" && h.subject != c.subject ? "using " + h.subject + " " + h.value : "";
+    const bool ends = NamesAnEndedThing(*analyzer, ended, said, older, h.text) ||
+                      (!product.empty() &&
+                       NamesAnEndedThing(*analyzer, ended, said, ReadThingPhrases(*analyzer, product, Terms{}), product));
     // The usual stays the usual beside a temporary value; what ended, ended ("sold the civic,
     // taking the bus for now").
     const bool replaceable = affirmed && !(temporary && SaysTheUsual(h));

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "text/stopwords.h"
-#include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
 
 namespace engram::extraction {
@@ -1577,33 +1576,36 @@ class ClauseReader {
     }
   }
 
-  // True when `t` is a whole number of one to three digits after a product name that the clause
-  // says runs or is used: after "run", "use" or their forms ("Our servers run Rocky Linux 8", "We
-  // use postgres 14"), "pinned to" or "locked to", or after "on" when the name is capitalised ("we're still on Java 11", "The
-  // API runs on Node 18"; not "I'm on floor 3").
+  // True when `t` is a whole number of one or two digits after a capitalised product name that the
+  // clause says runs or is used — after "run", "use" or their forms, "runs on", "pinned to" or
+  // "locked to" ("Our servers run Rocky Linux 8", "We use Java 11 for batch jobs", "The API runs
+  // on Node 18", "pinned to PostgreSQL 13") — and ends its phrase: no noun or unit follows ("I ran
+  // Marathon 3 times", "I use size 10 shoes", "I'm on Level 4" are no versions).
   bool RunsProductNumber(const Token& t, size_t from) const {
-    if (t.end - t.begin > 3 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
+    if (t.end - t.begin > 2 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
     if (t.end < clause_.end && IsAsciiAlnum(s_[t.end])) return false;
     const size_t product = ProductBefore(t.begin, from);
-    if (product == t.begin || IsDigit(s_[product])) return false;
+    if (product == t.begin || !(s_[product] >= 'A' && s_[product] <= 'Z')) return false;
     const Span named{product, t.end};
     if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
-    size_t e = product;
-    while (e > from && s_[e - 1] == ' ') --e;
-    size_t b = e;
-    while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
-    const std::string before = LowerBytes(s_.substr(b, e - b));
+    size_t after_end = 0;
+    const std::string after = WordAt(low_, SkipSpaces(s_, t.end, clause_.end), clause_.end, &after_end);
+    static const std::set<std::string, std::less<>> kEnds = {"for", "in", "on", "at", "since", "now", "across",
+                                                             "and", "as", "with", "until", "today", "everywhere"};
+    if (!after.empty() && kEnds.count(after) == 0) return false;
+    auto word_before = [&](size_t at) {
+      size_t e = at;
+      while (e > from && s_[e - 1] == ' ') --e;
+      size_t b = e;
+      while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+      return std::pair<std::string, size_t>{LowerBytes(s_.substr(b, e - b)), b};
+    };
+    auto [before, before_at] = word_before(product);
     static const std::set<std::string, std::less<>> kRuns = {"run", "runs", "running", "ran", "use", "uses", "using"};
     if (kRuns.count(before) > 0) return true;
-    if (before == "to") {  // "pinned to PostgreSQL 13", "locked to Go 1"
-      size_t pe = b;
-      while (pe > from && s_[pe - 1] == ' ') --pe;
-      size_t pb = pe;
-      while (pb > from && IsAsciiAlnum(s_[pb - 1])) --pb;
-      const std::string verb = LowerBytes(s_.substr(pb, pe - pb));
-      return verb == "pinned" || verb == "locked";
-    }
-    return before == "on" && s_[product] >= 'A' && s_[product] <= 'Z';
+    const std::string verb = word_before(before_at).first;
+    if (before == "on") return verb == "run" || verb == "runs" || verb == "running";  // not "I'm on Level 4"
+    return before == "to" && (verb == "pinned" || verb == "locked");
   }
 
   // Where a number right after a change marker's "to"/"到" begins ("bumped X to 16", "升到7",
@@ -2674,51 +2676,18 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 
 }  // namespace
 
-// True when the English clause `low_clause` (lower case) opens with `name` doing something: the
-// word after the name, past a few adverbs, is no copula, auxiliary of a state or contraction
-// ("Sam finally did it", "Lena switched jobs", "Sam left Glasgow"; not "Berlin was amazing", "Tesla
-// is great", "Sam's car broke down").
-bool ActsInClause(std::string_view low_clause, std::string_view name) {
-  const std::string low_name = LowerBytes(name);
-  if (!low_clause.starts_with(low_name) || low_clause.size() <= low_name.size() || low_clause[low_name.size()] != ' ') {
-    return false;
-  }
-  static const std::set<std::string, std::less<>> kAdverbs = {"finally", "just", "already", "also", "recently",
-                                                               "actually", "officially", "has", "have"};
-  static const std::set<std::string, std::less<>> kStates = {"is", "was", "are", "were", "seems", "looks", "feels",
-                                                              "sounds", "and", "or", "said", "says", "told", "thinks"};
-  size_t i = low_name.size();
-  for (int words = 0; words < 4; ++words) {
-    while (i < low_clause.size() && low_clause[i] == ' ') ++i;
-    size_t e = i;
-    while (e < low_clause.size() && IsAsciiAlnum(low_clause[e])) ++e;
-    if (e == i) return false;
-    const std::string_view w = low_clause.substr(i, e - i);
-    if (kAdverbs.count(w) == 0) return kStates.count(w) == 0;
-    i = e;
-  }
-  return false;
-}
-
 // A person the clause names ("Ahmed got promoted") is whom a later "he" / "she" / 他 / 她 of the
-// event means, even when the clause gives no frame: a name, not a thing, an identifier or a time,
-// said with an event of a person's life (markers `person_event`), or opening the clause and doing
-// something (ActsInClause: "Sam finally did it, he moved to Edinburgh"), and then only within its
-// sentence ("Google announced layoffs. She moved to Denver": someone else). "Monday was rough. She
-// moved…" is not about Monday.
+// event means, even when the clause gives no frame: a name, not a thing or an identifier, said
+// with an event of a person's life (markers `person_event`: "Monday was rough. She moved…" is not
+// about Monday).
 void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
   if (!subject.resolved || subject.thing || subject.kind != FrameSubject::kNamed || subject.name.empty()) return;
-  const bool life_event = !lex.FindMarkers(low_clause, "person_event").empty();
-  if (!life_event && !ActsInClause(low_clause, subject.name)) return;
+  if (lex.FindMarkers(low_clause, "person_event").empty()) return;
   const unsigned char first = static_cast<unsigned char>(subject.name[0]);
   if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
   if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
-  for (std::string_view preposition : {"in ", "on "}) {  // "Monday", "May": a time
-    if (!text::FindTimeMentions(std::string(preposition) + subject.name, 0).empty()) return;
-  }
   context->person_kind = subject.kind;
   context->person = subject.name;
-  context->person_in_sentence = !life_event;  // "Sam finally did it, he moved…", not the next sentence's "she"
 }
 
 // The frame of a clause that gives a thing a new time, place or name, or says where it is or what
@@ -2762,8 +2731,6 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
                                    FrameContext* context) {
   SentenceReading reading;
   const Lexicon& lex = Lexicon::Get();
-  if (context->person_in_sentence) context->person.clear();  // "Google announced layoffs. She moved…"
-  context->person_in_sentence = false;
   std::string_view text = rules::SpanText(content, sentence.span);
   if (HasPlaceholder(text)) {
     reading.settled = true;  // de-identified structure: never evidence
@@ -2850,12 +2817,10 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {
       context->person_kind = subject.kind;
       context->person = subject.name;
-      context->person_in_sentence = false;
     } else if (subject.kind == FrameSubject::kNamed && !subject.name.empty() &&
                subject.name.find_first_of("0123456789-_") == std::string::npos) {
       context->person_kind = subject.kind;
       context->person = subject.name;
-      context->person_in_sentence = false;
     }
     context->last = frame;
     std::optional<FactFrame> job = reader.JobBesideEmployer(frame);

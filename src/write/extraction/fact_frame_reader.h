@@ -30,7 +30,6 @@ std::vector<rules::Span> EvidenceRanges(std::string_view content);
 struct FrameContext {
   FrameSubject person_kind = FrameSubject::kSpeaker;
   std::string person;  // "" = none yet
-  bool person_in_sentence = false;  // `person` holds only to the end of its sentence (NotePerson)
   // The subject of the previous sentence when it ended with ";" / "；" (the next clause goes on
   // about it: "X 的 API 服务 当前 healthy；worker 进程 当前 running").
   FrameSubject open_kind = FrameSubject::kSpeaker;

@@ -205,7 +205,8 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
   // Leeds in May") began in the May just past: a date without a year still ahead of the event is
   // last year's (as for actions, breaker D3). The phrase patterns read the tense.
   const bool told_as_done = std::any_of(raw.begin(), raw.end(), [&](const RawClaim& r) {
-    return r.past_tense && r.value.begin < frame.value_end && frame.value_begin < r.value.end;
+    return r.past_tense && !(r.qualifiers & rules::kBitPlanned) && r.value.begin < frame.value_end &&
+           frame.value_begin < r.value.end;  // not "I'll have moved to Leeds by August"
   });
   std::optional<text::TimeMention> just_past;
   if (mention != nullptr && frame.kind == ClauseKind::kChange && told_as_done && mention->year_implied &&
