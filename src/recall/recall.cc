@@ -32,6 +32,10 @@ namespace {
 constexpr double kRrfK = 60.0;  // Cormack, Clarke & Büttcher (SIGIR 2009)
 // Claims matching the question whose evidence events get the claims channel's key.
 constexpr int kClaimPool = 50;
+// How many of the question's best events are looked at for stale evidence whose successors stand
+// in its place (StaleEventSuccessorHits): a replaced statement the question matches is among its
+// best events.
+constexpr int kStaleEventPool = 10;
 
 RecallItem ClaimItem(Claim&& c, double score) {
   RecallItem item;
@@ -434,6 +438,17 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
                                       ctx.options.bm25_k1, ctx.options.bm25_b);
       if (!successors) return successors.error();
       hits->insert(hits->end(), successors->begin(), successors->end());
+      // And what replaced what the question's events said, where no claim matches it.
+      auto any_stale = ctx.claims.HasNonCurrentClaims(query.namespace_name, NowMs());
+      if (!any_stale) return any_stale.error();
+      if (*any_stale && query.session_id.empty()) {
+        sqlite::SearchFilter filter;
+        filter.namespace_id = **ns;
+        auto from_events = StaleEventSuccessorHits(ctx.claims, ctx.store, match.fts5, filter, *hits, NowMs(),
+                                                   kStaleEventPool, ctx.options.bm25_k1, ctx.options.bm25_b);
+        if (!from_events) return from_events.error();
+        hits->insert(hits->end(), from_events->begin(), from_events->end());
+      }
       std::stable_sort(hits->begin(), hits->end(),
                        [](const sqlite::SearchHit& x, const sqlite::SearchHit& y) { return x.score > y.score; });
     }

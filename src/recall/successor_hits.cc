@@ -53,4 +53,38 @@ Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims,
   return out;
 }
 
+Result<std::vector<sqlite::SearchHit>> StaleEventSuccessorHits(sqlite::ClaimStore& claims, sqlite::EventStore& events,
+                                                               std::string_view match,
+                                                               const sqlite::SearchFilter& filter,
+                                                               const std::vector<sqlite::SearchHit>& current,
+                                                               TimestampMs now, int pool, double k1, double b) {
+  std::vector<sqlite::SearchHit> out;
+  auto hits = events.Search(match, filter, pool, k1, b);
+  if (!hits) return Error(hits.error());
+  if (hits->empty()) return out;
+  double best_event = 0.0, best_claim = 0.0;
+  for (const sqlite::SearchHit& h : *hits) best_event = std::max(best_event, h.score);
+  for (const sqlite::SearchHit& h : current) best_claim = std::max(best_claim, h.score);
+  const double scale = best_claim > 0.0 && best_event > 0.0 ? best_claim / best_event : 1.0;
+  std::unordered_set<int64_t> taken;
+  for (const sqlite::SearchHit& h : current) taken.insert(h.seq);
+  for (const sqlite::SearchHit& h : *hits) {
+    auto stale = claims.IsStaleEvidence(h.seq, now);
+    if (!stale) return Error(stale.error());
+    if (!*stale) continue;
+    auto replaced = claims.SupersededClaimsReadFrom(h.seq);
+    if (!replaced) return Error(replaced.error());
+    for (const int64_t seq : *replaced) {
+      auto claim = claims.BySeq(seq);
+      if (!claim) return Error(claim.error());
+      auto successor = CurrentSuccessor(claims, claim->claim, now);
+      if (!successor) return Error(successor.error());
+      if (successor->has_value() && taken.insert((*successor)->seq).second) {
+        out.push_back({(*successor)->seq, h.score * scale});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace engram

@@ -20,6 +20,7 @@
 
 #include "engram/status.h"
 #include "store/sqlite/claim_store.h"
+#include "store/sqlite/event_store.h"
 
 namespace engram {
 
@@ -33,6 +34,21 @@ Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims,
                                                      int64_t namespace_id, const sqlite::ClaimVisibility& visibility,
                                                      const std::vector<sqlite::SearchHit>& current, TimestampMs now,
                                                      int pool, double k1, double b);
+
+// For the same question, what replaced what its best `pool` matching events said (session 28): an
+// event whose claims no longer stand is stale evidence, hidden from a question about now, and its
+// superseded claims lead along superseded_by_id, as above, to the claims current in their place.
+// "What phone do I have?" matches "My phone is an iPhone 12", which "Ditched the iPhone, I'm on a
+// Samsung now" closed; no claim holds "phone", so without this the answer has no way in. Each
+// successor is a hit (unless one already: `current` and `taken`) with the event's BM25 score
+// scaled to the claims' (times the best score of `current` over the best event score; the event's
+// own when `current` is empty). `filter` is the question's namespace and valid-time range; `k1`,
+// `b`: BM25 parameters of EventStore::Search. Errors: from SQLite.
+Result<std::vector<sqlite::SearchHit>> StaleEventSuccessorHits(sqlite::ClaimStore& claims, sqlite::EventStore& events,
+                                                               std::string_view match,
+                                                               const sqlite::SearchFilter& filter,
+                                                               const std::vector<sqlite::SearchHit>& current,
+                                                               TimestampMs now, int pool, double k1, double b);
 
 }  // namespace engram
 

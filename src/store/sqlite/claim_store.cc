@@ -790,6 +790,26 @@ Result<bool> ClaimStore::IsStaleEvidence(int64_t event_seq, TimestampMs now) {
   return stale;
 }
 
+Result<std::vector<int64_t>> ClaimStore::SupersededClaimsReadFrom(int64_t event_seq) {
+  auto st = db_.Cached(
+      "SELECT c.seq FROM claim_evidence ce JOIN claims c ON c.seq = ce.claim_seq "
+      "WHERE ce.event_seq = ?1 AND ce.relation = 'supports' AND c.status = 'superseded' ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, event_seq);
+  std::vector<int64_t> seqs;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) {
+      (*st)->Reset();
+      return Error(row.error());
+    }
+    if (!*row) break;
+    seqs.push_back((*st)->Int(0));
+  }
+  (*st)->Reset();
+  return seqs;
+}
+
 Result<std::vector<std::string>> ClaimStore::ConflictKeysReadFrom(std::string_view event_id) {
   auto st = db_.Cached(
       "SELECT DISTINCT c.conflict_key FROM events e "

@@ -142,6 +142,9 @@ class ClaimStore {
   // disputed, or archived: an archived claim faded from use, it did not stop being true; and not
   // past its expires_at at `now`, ms UTC): what it said is no longer true.
   Result<bool> IsStaleEvidence(int64_t event_seq, TimestampMs now);
+  // The seqs of the superseded claims the event supports, ascending; empty when none. Errors:
+  // from SQLite.
+  Result<std::vector<int64_t>> SupersededClaimsReadFrom(int64_t event_seq);
   // The conflict keys (distinct, non-empty, sorted) of the claims still standing (active or
   // disputed) that the event with id `event_id` supports: the single-valued facts read from it.
   // Empty for an unknown id. Run inside a transaction. Errors: from SQLite.

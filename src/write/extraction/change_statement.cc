@@ -54,6 +54,45 @@ bool HasClauseFinalLe(std::string_view sentence) {
   return ClauseEndsWithLe(sentence.substr(clause_start));
 }
 
+bool IsLetterByte(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '\''; }
+
+// `word` stands in `lowered` as a whole word.
+bool HasWordAt(std::string_view lowered, std::string_view word) {
+  for (size_t at = lowered.find(word); at != std::string_view::npos; at = lowered.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    if ((at == 0 || !IsLetterByte(lowered[at - 1])) && (end == lowered.size() || !IsLetterByte(lowered[end]))) return true;
+  }
+  return false;
+}
+
+// A thing of the speaker's called new, of a topic people change (topics.tsv): "the new flat in
+// Bristol has a tiny balcony and I love it", "my new manager", "our new office", 新公司, 新手机 — a new
+// one stands where another stood. In English after "my" or "our", or after "the" in a sentence that
+// speaks of the speaker (a first-person word); not "a new lamp" (no topic), "the new iPhone is out"
+// (no speaker). `lowered` is lower case.
+bool NamesANewThing(const Lexicon& lex, std::string_view lowered) {
+  static constexpr std::string_view kSpeaker[] = {"i", "i'm", "i've", "my", "me", "we", "we're", "our", "us"};
+  bool speaker = false;
+  for (std::string_view w : kSpeaker) speaker = speaker || HasWordAt(lowered, w);
+  for (size_t at = lowered.find("new "); at != std::string_view::npos; at = lowered.find("new ", at + 1)) {
+    if (at > 0 && IsLetterByte(lowered[at - 1])) continue;  // "renew"
+    std::string_view before = lowered.substr(0, at);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    const bool owned = before.ends_with("my") || before.ends_with("our") || (speaker && before.ends_with("the"));
+    if (!owned) continue;
+    size_t b = at + 4, e = b;
+    while (e < lowered.size() && IsLetterByte(lowered[e])) ++e;
+    if (e > b && !lex.Topics(lowered.substr(b, e - b)).empty()) return true;
+  }
+  for (size_t at = lowered.find("新"); at != std::string_view::npos; at = lowered.find("新", at + 3)) {
+    if (at >= 3 && (lowered.substr(at - 3, 3) == "最" || lowered.substr(at - 3, 3) == "更")) continue;  // 最新, 更新
+    for (size_t len : {9, 6, 3}) {
+      if (at + 3 + len <= lowered.size() && !lex.Topics(lowered.substr(at + 3, len)).empty()) return true;
+    }
+  }
+  return false;
+}
+
 // A change said by more than a word of the present: a `change` or `state_change` marker that is no
 // `now` marker ("is now" and "now" are both), or a correction that opens the sentence ("Actually,
 // it's Porto"; "I'm actually a big fan" corrects nothing).
@@ -68,7 +107,7 @@ bool HasStrictChange(const Lexicon& lex, std::string_view lowered) {
   for (const PhraseHit& hit : lex.FindMarkers(lowered, "correction")) {
     if (lowered.find_first_not_of(" \t\"'(") == hit.begin) return true;
   }
-  return false;
+  return NamesANewThing(lex, lowered);
 }
 
 // "until" or "till" before a time: a weekday, a month, "tomorrow", "tonight", "next …", "the end …",
@@ -116,6 +155,7 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
     for (std::string_view kind : kChangeKinds) {
       if (lex.HasMarker(lowered, kind)) return NowStance::kChange;
     }
+    if (NamesANewThing(lex, lowered)) return NowStance::kChange;
   } else if (HasStrictChange(lex, lowered)) {
     return NowStance::kChange;
   }
