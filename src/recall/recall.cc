@@ -366,7 +366,46 @@ RecallResult FinishRecall(RecallCandidates candidates) {
   return result;
 }
 
+namespace {
+
+Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked);
+
+// The question with the words of its topics (topics.tsv) after it: "Where do I live currently?"
+// and "We rent a little house in Austin", "since Monday my address is in Denver" share no word, but
+// "rent" and "address" are words of residence, the question's topic. "" when the question names
+// no topic or the context gives no topics.
+std::string WithTopicWords(const RecallContext& ctx, std::string_view question) {
+  if (!ctx.topics_of || !ctx.topic_words) return "";
+  std::string widened;
+  for (const std::string& topic : ctx.topics_of(question)) {
+    for (const std::string& word : ctx.topic_words(topic)) widened += " " + word;
+  }
+  return widened.empty() ? "" : std::string(question) + widened;
+}
+
+}  // namespace
+
+// A question whose words find nothing is asked again with the words of its topics (session 28):
+// an agent asking where the user lives should hear what the user said of their home in other
+// words, not nothing. Only for ranked matching (kAny); the items say so in a warning.
 Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQuery& asked) {
+  auto found = FindCandidatesOnce(ctx, asked);
+  if (!found || !found->result.items.empty() || asked.match != MatchMode::kAny) return found;
+  const std::string widened = WithTopicWords(ctx, asked.text);
+  if (widened.empty()) return found;
+  RecallQuery again = asked;
+  again.text = widened;
+  auto topical = FindCandidatesOnce(ctx, again);
+  if (!topical || topical->result.items.empty()) return found;
+  topical->query.text = asked.text;
+  topical->result.warnings.push_back("no item holds a word of the question; found by the words of its topics");
+  topical->result.stages.push_back({"topic_words", static_cast<int64_t>(topical->result.items.size())});
+  return topical;
+}
+
+namespace {
+
+Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(asked));
   const bool temporal = asked.as_of.has_value() || asked.known_as_of.has_value();
@@ -740,5 +779,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   candidates.started = started;
   return candidates;
 }
+
+}  // namespace
 
 }  // namespace engram

@@ -56,30 +56,17 @@ bool HasClauseFinalLe(std::string_view sentence) {
 
 bool IsLetterByte(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '\''; }
 
-// `word` stands in `lowered` as a whole word.
-bool HasWordAt(std::string_view lowered, std::string_view word) {
-  for (size_t at = lowered.find(word); at != std::string_view::npos; at = lowered.find(word, at + 1)) {
-    const size_t end = at + word.size();
-    if ((at == 0 || !IsLetterByte(lowered[at - 1])) && (end == lowered.size() || !IsLetterByte(lowered[end]))) return true;
-  }
-  return false;
-}
-
-// A thing of the speaker's called new, of a topic people change (topics.tsv): "the new flat in
-// Bristol has a tiny balcony and I love it", "my new manager", "our new office", 新公司, 新手机 — a new
-// one stands where another stood. In English after "my" or "our", or after "the" in a sentence that
-// speaks of the speaker (a first-person word); not "a new lamp" (no topic), "the new iPhone is out"
-// (no speaker). `lowered` is lower case.
+// A thing of the speaker's called new, of a topic people change (topics.tsv): "my new manager",
+// "our new office", 新公司, 新手机 — a new one stands where another stood. In English after "my" or
+// "our" only: "the new flat" may be a friend's ("Visited Sarah at the new flat in Bristol"), "the new
+// car Honda released" nobody's; nor "a new lamp" (no topic). `lowered` is lower case.
 bool NamesANewThing(const Lexicon& lex, std::string_view lowered) {
-  static constexpr std::string_view kSpeaker[] = {"i", "i'm", "i've", "my", "me", "we", "we're", "our", "us"};
-  bool speaker = false;
-  for (std::string_view w : kSpeaker) speaker = speaker || HasWordAt(lowered, w);
   for (size_t at = lowered.find("new "); at != std::string_view::npos; at = lowered.find("new ", at + 1)) {
     if (at > 0 && IsLetterByte(lowered[at - 1])) continue;  // "renew"
     std::string_view before = lowered.substr(0, at);
     while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-    const bool owned = before.ends_with("my") || before.ends_with("our") || (speaker && before.ends_with("the"));
-    if (!owned) continue;
+    const size_t owner = before.ends_with("my") ? 2 : before.ends_with("our") ? 3 : 0;
+    if (owner == 0 || (before.size() > owner && IsLetterByte(before[before.size() - owner - 1]))) continue;  // "enemy"
     size_t b = at + 4, e = b;
     while (e < lowered.size() && IsLetterByte(lowered[e])) ++e;
     if (e > b && !lex.Topics(lowered.substr(b, e - b)).empty()) return true;

@@ -1317,6 +1317,9 @@ class ClauseReader {
     }
     size_t first_end = 0;
     if (!han && FunctionWords().count(WordAt(low_, np.begin, np.end, &first_end)) > 0) return std::nullopt;
+    // "My new laptop is a MacBook Air": the laptop, whose value the older "My laptop is a ThinkPad"
+    // gave; "new" says it changed, not which thing it is (not "New York", written capitalised).
+    if (text.starts_with("new ") && low.size() > 4) low.erase(0, 4);
     Subject thing = Resolved(FrameSubject::kNamed, low, end);
     thing.carried = false;  // "我老家是成都，现在住在杭州": the second clause is the speaker's
     return thing;
