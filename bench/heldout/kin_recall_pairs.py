@@ -1,4 +1,5 @@
 """Recall pairs for kin words (session 26; dev: read to choose the rule's guards).
+PAIRS=new_thing_pairs.tsv reads the session-28 review pairs of the same format instead.
 
 Each line of kin_recall_pairs.tsv: id, group, expect (keep | move), older, newer, question. The older
 statement is remembered on 2024-01-01, the newer on 2024-06-01 (a fresh database per pair), the
@@ -35,11 +36,12 @@ def first_of(row, work):
 
 
 def main():
-    rows = list(csv.DictReader(open(os.path.join(HERE, 'kin_recall_pairs.tsv'), encoding='utf-8'), delimiter='\t'))
+    pairs = os.environ.get('PAIRS', 'kin_recall_pairs.tsv')  # or new_thing_pairs.tsv (session 28)
+    rows = list(csv.DictReader(open(os.path.join(HERE, pairs), encoding='utf-8'), delimiter='\t'))
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(2) as pool:
         firsts = list(pool.map(lambda r: first_of(r, work), rows))
     counts = {}
-    with open(os.path.join(HERE, f'kin_recall_pairs_{TAG}.tsv'), 'w', encoding='utf-8') as out:
+    with open(os.path.join(HERE, f'{pairs[:-4]}_{TAG}.tsv'), 'w', encoding='utf-8') as out:
         for row, first in zip(rows, firsts):
             out.write(f"{row['id']}\t{row['expect']}\t{first}\n")
             moved, total = counts.get(row['expect'], (0, 0))
