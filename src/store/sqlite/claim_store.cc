@@ -796,18 +796,7 @@ Result<std::vector<int64_t>> ClaimStore::SupersededClaimsReadFrom(int64_t event_
       "WHERE ce.event_seq = ?1 AND ce.relation = 'supports' AND c.status = 'superseded' ORDER BY c.seq");
   if (!st) return Error(st.error());
   (*st)->Bind(1, event_seq);
-  std::vector<int64_t> seqs;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) {
-      (*st)->Reset();
-      return Error(row.error());
-    }
-    if (!*row) break;
-    seqs.push_back((*st)->Int(0));
-  }
-  (*st)->Reset();
-  return seqs;
+  return (*st)->Ints();
 }
 
 Result<std::vector<std::string>> ClaimStore::ConflictKeysReadFrom(std::string_view event_id) {
