@@ -454,12 +454,38 @@ class ClauseReader {
   }
 
  private:
+  // Where the clause embedded after a verb of `embeds` at `at` begins (past "that"), when that
+  // clause opens with a subject other than the speaker — a pronoun or a capitalised name: "I think
+  // he lives", "I heard Sam moved", "I think my sister lives" (hers). nullopt otherwise ("I think
+  // I'll stay", "I know Python").
+  std::optional<size_t> EmbeddedClauseAt(size_t at) const {
+    const size_t i = SkipSpaces(s_, at, clause_.end);
+    std::vector<PhraseHit> verbs = lex_.FindMarkers(low_.substr(i, clause_.end - i), "embeds");
+    if (verbs.empty() || verbs.front().begin != 0) return std::nullopt;
+    size_t next = SkipSpaces(s_, i + verbs.front().end, clause_.end), e = 0;
+    std::string w = WordAt(low_, next, clause_.end, &e);
+    if (w == "that") {
+      next = SkipSpaces(s_, e, clause_.end);
+      w = WordAt(low_, next, clause_.end, &e);
+    }
+    static const std::set<std::string, std::less<>> kOthers = {"he", "she", "they", "he's", "she's", "they're", "his", "her", "their"};
+    const bool name = next < clause_.end && s_[next] >= 'A' && s_[next] <= 'Z' && w != "i" && w != "i'm" &&
+                      LooksLikeName(next, w, false, FunctionWords());
+    if (kOthers.count(w) == 0 && !name && w != "my" && w != "our") return std::nullopt;  // "I think my sister…"
+    return next;
+  }
+
   Subject FindSubject(size_t body, const FrameContext& ctx) const {
     const size_t i = SkipLeadingTimes(SkipDiscourse(body));
     size_t e = 0;
     std::string w = WordAt(low_, i, clause_.end, &e);
     if (StartsWithAt(s_, i, "I\xE2\x80\x99")) w = "i'm";  // I’m, I’ve
-    if (SpeakerWords().count(w) > 0) return Resolved(FrameSubject::kSpeaker, "", e);
+    if (SpeakerWords().count(w) > 0) {
+      // "I think he lives in Edinburgh", "I heard she moved to Leeds": the clause after the verb
+      // has a subject of its own, whose the fact is (markers `embeds`).
+      if (std::optional<size_t> embedded = EmbeddedClauseAt(e)) return FindSubject(*embedded, ctx);
+      return Resolved(FrameSubject::kSpeaker, "", e);
+    }
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
     if (PronounWords().count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
     if (UnresolvedWords().count(w) > 0) return Unresolvable(i);

@@ -609,6 +609,25 @@ TEST(FactFrameReaderTest, APronounAfterANameWithoutAFrame) {
 }
 
 
+// A verb of thought or report after the speaker takes a clause with its own subject (session 28):
+// "I think he lives in Edinburgh" is about him, never the speaker (with no "he" known, nobody's).
+TEST(FactFrameReaderTest, AnEmbeddedClauseHasItsOwnSubject) {
+  for (const char* text : {"I think he lives in Edinburgh now.", "I guess she works at Google now.",
+                           "I'm pretty sure they moved to Leeds."}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_NE(f.subject_kind, FrameSubject::kSpeaker) << text << "\n" << Describe(Read(text));
+    }
+  }
+  ExpectOneFrame("I heard Sam moved to Leeds.", "Sam", "lives_in", "Leeds");
+  for (const char* text : {"honestly I think he lives in Edinburgh now", "but I think he lives in Edinburgh now",
+                           "Sam left Glasgow but I think he lives in Edinburgh now"}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_NE(f.subject_kind, FrameSubject::kSpeaker) << text << "\n" << Describe(Read(text));
+    }
+  }
+  ExpectOneFrame("I think I'll stay in Leeds, I live in Leeds.", "", "lives_in", "Leeds");
+}
+
 // "the payments service is healthy" and "payments is down" are one thing's one state: an English
 // name drops its last word "service" (a Chinese compound keeps 服务), and a state word of a thing
 // with no part named apart is its state. A state word after 运行 is no version.
