@@ -26,7 +26,9 @@ bool PredicateRegistry::IsSingleValued(std::string_view predicate, std::string_v
   if (predicate == "has_relation") {
     static const std::set<std::string, std::less<>> kSpouse = {
         "wife", "husband", "spouse", "partner", "妻子", "丈夫", "老婆", "老公", "爱人"};
-    return kSpouse.count(NormalizeKey(slot)) > 0;
+    if (kSpouse.count(NormalizeKey(slot)) > 0) return true;
+    const std::vector<std::string>& roles = extraction::Lexicon::Get().Markers("role_relation");
+    return std::find(roles.begin(), roles.end(), NormalizeKey(slot)) != roles.end();  // "manager"
   }
   const extraction::Lexicon& lex = extraction::Lexicon::Get();
   if (lex.Attribute(predicate) != nullptr) return lex.IsSingleValued(predicate, slot);

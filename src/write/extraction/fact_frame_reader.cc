@@ -228,10 +228,14 @@ bool VerbStartsAt(const Lexicon& lex, std::string_view low, size_t at, size_t en
   return (!verbs.empty() && verbs.front().begin == 0) || (!change.empty() && change.front().begin == 0);
 }
 
+bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words);
+
 // " and I ...", " but we ...": a conjunction before a subject pronoun joins two clauses, and so
 // does one before a capitalised name that a verb of the lexicon follows ("Tom stepped down and
-// Maria took over as tech lead"; not "I work at Ernst and Young"). Returns the length of " and " /
-// " but " at `i`, or 0.
+// Maria took over as tech lead"; not "I work at Ernst and Young"), and one before "the", "it",
+// "there", "this" or "that" that a form of be, have or will follows within five words ("…to
+// eu-central-1 and the old stack was torn down"; not "I like cats and the ocean"). Returns the
+// length of " and " / " but " at `i`, or 0.
 size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::string_view low, size_t i,
                           size_t end) {
   for (std::string_view joint : {" and ", " but ", " so "}) {
@@ -245,8 +249,47 @@ size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::str
     }
     const bool name = e > w + 1 && content[w] >= 'A' && content[w] <= 'Z';
     if (name && VerbStartsAt(lex, low, SkipSpaces(content, e, end), end)) return joint.size();
+    if (word == "the" || word == "it" || word == "it's" || word == "its" || word == "there" || word == "this" ||
+        word == "that") {
+      if (FiniteVerbWithin(low, e, end, 5)) return joint.size();  // "…to eu-central-1 and the old stack was torn down"
+    }
   }
   return 0;
+}
+
+// True when one of the next `words` words of `low` from `i` is a form of be, have or will ("the old
+// region's stack was torn down"): the words before it are a clause's subject, not a value's end.
+bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words) {
+  static const std::set<std::string, std::less<>> kFinite = {"is", "was", "are", "were", "has", "had", "have",
+                                                            "will", "got", "gets", "isn't", "wasn't", "went"};
+  for (int n = 0; n < words && i < end; ++n) {
+    i = SkipSpaces(low, i, end);
+    size_t e = i;
+    while (e < end && (IsAsciiAlnum(low[e]) || low[e] == '\'')) ++e;
+    if (e == i) return false;
+    if (kFinite.count(low.substr(i, e - i)) > 0) return true;
+    i = e;
+  }
+  return false;
+}
+
+// The length of a colon at `i` (": " or "：") that ends a clause of its own rather than a label
+// ("Data residency won in the end: payments has been migrated", not "Note: …" nor "补录：…", which
+// ClauseReader::BodyStart skips): at least four words (English) or nine characters (Chinese) since
+// `start`; 0 otherwise, and in a correction, whose label says what the rest corrects.
+size_t ColonAfterAClause(std::string_view content, size_t start, size_t i, size_t end, bool correction) {
+  if (correction) return 0;
+  size_t len = 0;
+  if (content[i] == ':' && i + 1 < end && content[i + 1] == ' ') len = 1;
+  if (StartsWithAt(content, i, "：")) len = 3;
+  if (len == 0) return 0;
+  const std::string_view before = content.substr(start, i - start);
+  if (len == 3) return before.size() >= 27 ? len : 0;
+  size_t words = 0;
+  for (size_t k = 0; k < before.size(); ++k) {
+    if (IsAsciiAlnum(before[k]) && (k == 0 || !IsAsciiAlnum(before[k - 1]))) ++words;
+  }
+  return words >= 4 ? len : 0;
 }
 
 // Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
@@ -272,6 +315,9 @@ std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std
     } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
       cut(i, 1);
       ++i;
+    } else if (size_t colon = ColonAfterAClause(content, start, i, sentence.end, keep_commas); colon > 0) {
+      cut(i, colon);
+      i += colon;
     } else if (size_t len = JointBeforeSubject(lex, content, low, i, sentence.end); len > 0) {
       cut(i, len);
       i += len;
@@ -352,16 +398,31 @@ class ClauseReader {
         return;
       }
     }
-    if (!correction_ && !ended_ && !lex_.FindMarkers(text, "negated").empty()) {
+    std::vector<PhraseHit> changes = lex_.FindMarkers(text, "change");
+    if (correction_ || ended_ || !changes.empty()) affirmed_kind_ = ClauseKind::kChange;
+    std::vector<PhraseHit> denials = lex_.FindMarkers(text, "negated");
+    if (!correction_ && !ended_ && !denials.empty()) {
       kind_ = ClauseKind::kNegated;
+      denial_begin_ = clause_.begin + denials.front().begin;
+      for (const PhraseHit& hit : denials) denial_begin_ = std::min(denial_begin_, clause_.begin + hit.begin);
       return;
     }
-    std::vector<PhraseHit> changes = lex_.FindMarkers(text, "change");
     if (!changes.empty() && NegationBefore(text, changes.front().begin)) {
       kind_ = ClauseKind::kNegated;  // 还没升到 7.2, "we haven't bumped it": no change happened
       return;
     }
-    if (correction_ || ended_ || !changes.empty()) kind_ = ClauseKind::kChange;
+    kind_ = affirmed_kind_;
+  }
+
+  // A denial said only after the frame's value denies another verb, of a clause the splitter did
+  // not cut: "since I moved out to Jersey City in March my old policy doesn't cover the flat", "I
+  // work at Google but don't love it". English and Chinese put a denial before the verb it denies
+  // ("I don't live in", "never lived in", 不住在, 没搬到), so the frame keeps the kind the clause
+  // has without it.
+  void ScopeDenial(FactFrame* f) const {
+    if (f->kind == ClauseKind::kNegated && !f->negated && denial_begin_ >= f->value_end && f->value_end > 0) {
+      f->kind = value_verb_changes_ ? ClauseKind::kChange : affirmed_kind_;
+    }
   }
 
   // An attribute word in `low` that is not part of a noun of `marker_noun` ("birthday" in
@@ -844,7 +905,8 @@ class ClauseReader {
     f->value_end = r.value->end;
     f->value = Text(*r.value);
     f->negated = ended_ || r.verb_negated || (r.verb != nullptr && r.verb->negated);
-    if (r.verb != nullptr && r.verb->change && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
+    value_verb_changes_ = r.verb != nullptr && r.verb->change;
+    if (value_verb_changes_ && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;  // 搬到
     AttributeRef chosen = ChooseAttribute(r, *f);
     if (chosen.attribute.empty() && f->replaces.empty()) return false;
     f->attribute = chosen.attribute;
@@ -1134,6 +1196,15 @@ class ClauseReader {
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string noun = WordAt(low_, n, clause_.end, &ne);
+    if (noun == "new" || noun == "current") {  // "my new manager is Derek": the manager, a person
+      size_t after_end = 0;
+      const size_t after = SkipSpaces(s_, ne, clause_.end);
+      std::string next = WordAt(low_, after, clause_.end, &after_end);
+      if (lex_.IsRelation(next.ends_with("'s") ? next.substr(0, next.size() - 2) : next)) {
+        noun = std::move(next);
+        ne = after_end;
+      }
+    }
     size_t noun_end = ne;
     if (noun.size() > 2 && noun.ends_with("'s")) {
       noun.resize(noun.size() - 2);
@@ -1332,6 +1403,9 @@ class ClauseReader {
     for (std::string_view preposition : {"在", "把", "被", "从", "到", "跟", "和", "给", "对", "向"}) {
       if (han && text.find(preposition) != std::string_view::npos) return std::nullopt;  // 我在华为工作
     }
+    // "用的", "开的", "喝的" before 是 name what the speaker uses, drives or drinks, not a thing of
+    // their own: one or two characters of a verb and 的 (我们用的是 GitLab, 现在开的是腾讯视频).
+    if (han && text.ends_with("的") && text.size() <= 9) return std::nullopt;
     const bool de_phrase = text.find("的") != std::string_view::npos;
     if (!de_phrase && (!lex_.FindVerbs(low).empty() || !lex_.FindMarkers(low, "change").empty())) return std::nullopt;
     for (std::string_view w : {"我", "你", "他", "她", "它", "这", "那", "哪", "谁", "什么", "一切", "大家", "所有"}) {
@@ -1367,14 +1441,39 @@ class ClauseReader {
     if (size_t len = ContractionAt(s_, at); len > 0 && at == ContractedCopula(at)) return Span{at, at + len};
     const std::string_view rest = low_.substr(from, clause_.end - from);
     std::vector<PhraseHit> hits = lex_.FindMarkers(rest, "copula");
+    std::erase_if(hits, [&](const PhraseHit& hit) { return InsideAWordOfWei(from + hit.begin, from + hit.end); });
     if (hits.empty()) return std::nullopt;
     Span copula{from + hits.front().begin, from + hits.front().end};
+    // An adverb right before 是 goes with it, not with the subject: 我的手机还是 iPhone 12 (the phone),
+    // 还是干测试 (no subject), 孩子都是奶奶接送.
+    static constexpr std::string_view kAdverbs[] = {"还", "倒", "都", "也", "就", "只", "总", "老", "真", "又", "才", "正"};
+    if (StartsWithAt(s_, copula.begin, "是")) {
+      for (std::string_view adverb : kAdverbs) {
+        if (copula.begin >= from + adverb.size() && StartsWithAt(s_, copula.begin - adverb.size(), adverb)) {
+          copula.begin -= adverb.size();
+          break;
+        }
+      }
+    }
     // A copula that ends a verb of change (成了 of 换成了, 改成了) is that verb: the subject ends
     // before it ("体检医院今年换成了朝阳医院").
     for (const PhraseHit& change : lex_.FindMarkers(rest, "change")) {
       if (from + change.begin < copula.begin && copula.begin < from + change.end) copula.begin = from + change.begin;
     }
     return copula;
+  }
+
+  // True when [begin, end) is the copula 为 inside a word it is no copula of: 为了, 为什么, 为止,
+  // 因为, 认为, 以为, 作为, 行为 ("主要为了追剧" says why, not what).
+  bool InsideAWordOfWei(size_t begin, size_t end) const {
+    if (s_.substr(begin, end - begin) != "为") return false;
+    for (std::string_view after : {"了", "什么", "止"}) {
+      if (StartsWithAt(s_, end, after)) return true;
+    }
+    for (std::string_view before : {"因", "认", "以", "作", "行"}) {
+      if (begin >= before.size() && StartsWithAt(s_, begin - before.size(), before)) return true;
+    }
+    return false;
   }
 
   // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya
@@ -1669,7 +1768,8 @@ class ClauseReader {
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
     const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
-    if ((r.verb->initial && ascii_value && !capitalised) ||                // "from a distance"
+    const bool english_verb = static_cast<unsigned char>(verbs.front().phrase[0]) < 0x80;
+    if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
       r.verb = nullptr;
@@ -1689,6 +1789,12 @@ class ClauseReader {
           (StartsWithAt(s_, r.from + zai - 3, "现") || StartsWithAt(s_, r.from + zai - 3, "正"))) {
         zai = std::string_view::npos;  // 现在, 正在
       }
+      if (zai == std::string_view::npos && r.verb->target.attribute == "lives_in") {
+        for (std::string_view to : {"回", "到", "去"}) {  // 回长沙定居, 到苏州安家: where one settles
+          if (size_t t = low_.substr(r.from, at - r.from).rfind(to); t != std::string_view::npos) zai = t;
+          if (zai != std::string_view::npos) break;
+        }
+      }
       if (zai == std::string_view::npos && !r.verb->either_side) {  // "辞掉了教师的工作": not this verb
         r.verb = nullptr;
         r.value.reset();
@@ -1700,14 +1806,32 @@ class ClauseReader {
       }
     }
     if (r.verb->proper_value && !ProperValue(*r.value)) return false;  // "joined Priya for dinner"
+    if (r.verb->target.attribute == "employer" || r.verb->target.attribute == "school") *r.value = NameBeforePlace(*r.value);
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
+    if (target == "uses" && StartsWithAt(s_, r.from + verbs.front().end, "了")) {
+      return false;  // 只用了两天, 一直用了三年: how long, not what
+    }
     if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
+  }
+
+  // A capitalised name less the place or part said after it: "Shopify on the checkout team",
+  // "Google in Zurich", "Bosch near Stuttgart" name Shopify, Google and Bosch ("Bank of America" stays
+  // whole). Other values are returned as they are.
+  Span NameBeforePlace(Span value) const {
+    if (value.empty() || s_[value.begin] < 'A' || s_[value.begin] > 'Z') return value;
+    static const std::set<std::string, std::less<>> kPlaces = {"on", "in", "at", "near", "outside", "from", "with"};
+    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
+      if (t.begin > value.begin && kPlaces.count(std::string(s_.substr(t.begin, t.end - t.begin))) > 0) {
+        return rules::TrimSpan(s_, {value.begin, t.begin});
+      }
+    }
+    return value;
   }
 
   // A name and nothing else, or a name and the job said with it: every ASCII word of `value` up to
@@ -1860,7 +1984,8 @@ class ClauseReader {
         {"was", "got", "has", "have", "had", "been", "is", "are", "being", "just", "finally", "already", "again",
          "officially", "now", "be", "will", "get", "did", "didn't", "not", "never", "hasn't", "haven't", "won't",
          "wasn't", "isn't", "doesn't", "does", "might", "may", "could", "should", "would", "to", "probably", "maybe",
-         "perhaps", "possibly", "likely", "still", "also", "currently"});
+         "perhaps", "possibly", "likely", "still", "also", "currently", "fully", "completely", "entirely",
+         "successfully", "quietly", "partially", "partly", "mostly", "eventually", "recently"});
     for (const Token& t : AsciiTokens(s_, before.begin, before.end)) {  // "someone said the launch": the launch
       static const std::set<std::string, std::less<>> kDeterminers = {"the", "our", "my", "this", "that", "their", "his", "her", "your"};
       if (kDeterminers.count(LowerBytes(s_.substr(t.begin, t.end - t.begin))) > 0 && t.end < before.end) before.begin = t.end;
@@ -2500,10 +2625,17 @@ class ClauseReader {
     }
     for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week", "over the",
                                   "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
-                                  "in the spring", "in the summer", "in the fall", "in the autumn", "in the winter",
                                   "while", "until", "which", "who", "where"}) {
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+    }
+    // A season is no time mention of text/time_expression.h ("last spring", "in the fall"), yet
+    // never part of a value.
+    for (std::string_view season : {"spring", "summer", "fall", "autumn", "winter"}) {
+      for (std::string_view before : {"in the ", "last ", "this ", "next ", "early ", "late "}) {
+        size_t at = FindWord(text, std::string(before) + std::string(season));
+        if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+      }
     }
     // A day of the week said after the value ("started at Stripe on Monday", "moved to Porto last
     // Friday"): a bare weekday is no time mention (text/time_expression.h), yet never a value's part.
@@ -2514,18 +2646,50 @@ class ClauseReader {
         if (at != std::string::npos && HasContentWord(text.substr(0, at))) cut = std::min(cut, at);
       }
     }
-    for (std::string_view stop : {"就好了", "因为", "了。", "状态"}) {
+    cut = std::min(cut, VagueAgoAt(text));
+    // A name and then "my", "our" or "their" opening another noun phrase: the name ends the value
+    // ("relocated to Halifax my old policy doesn't…"; "my dad's shop" is one value).
+    for (std::string_view owner : {"my", "our", "their"}) {
+      const size_t at = FindWord(text, owner);
+      if (at == std::string::npos || at < 2) continue;
+      size_t b = at - 1;
+      while (b > 0 && text[b - 1] != ' ') --b;
+      if (s_[span.begin + b] >= 'A' && s_[span.begin + b] <= 'Z') cut = std::min(cut, at);
+    }
+    for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候"}) {
       size_t at = text.find(stop);
       if (at != std::string_view::npos) cut = std::min(cut, at);
     }
     Span out = rules::CutTimes(s_, rules::TrimSpan(s_, {span.begin, span.begin + cut}), times_);
     out = rules::TrimSpan(s_, out);
-    out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too",
+    out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too", "only",
                                    "after", "by", "from", "the"});
     if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
+    if (StartsWithAt(s_, out.begin, "的是") && out.size() > 6) out = rules::TrimSpan(s_, {out.begin + 6, out.end});  // 一直用的是 Jira
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "去")) out.end -= 3;  // 搬到苏州去了
     return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+  }
+
+  // Where a vague time before "ago" begins in the lowered `text` ("a couple of months ago", "a few
+  // weeks ago", "a while ago", "not long ago": no day can be read from them, so they are no time
+  // mention of text/time_expression.h, yet never part of a value), or text.size().
+  static size_t VagueAgoAt(std::string_view text) {
+    static const std::set<std::string, std::less<>> kVague = {
+        "a", "an", "couple", "of", "few", "several", "some", "many", "while", "time", "not", "long", "little",
+        "bit", "minutes", "hours", "days", "weeks", "months", "years", "day", "week", "month", "year"};
+    const size_t ago = FindWord(text, "ago");
+    if (ago == std::string::npos) return text.size();
+    size_t begin = ago;
+    while (begin > 0) {
+      size_t e = begin;
+      while (e > 0 && text[e - 1] == ' ') --e;
+      size_t b = e;
+      while (b > 0 && IsAsciiAlnum(text[b - 1])) --b;
+      if (b == e || kVague.count(text.substr(b, e - b)) == 0) break;
+      begin = b;
+    }
+    return begin < ago && begin > 0 ? begin : text.size();
   }
 
   Span StripTrailingWords(Span span, std::initializer_list<std::string_view> words) const {
@@ -2604,6 +2768,9 @@ class ClauseReader {
   const std::vector<Span>& times_;
   const Lexicon& lex_;
   ClauseKind kind_ = ClauseKind::kFact;
+  ClauseKind affirmed_kind_ = ClauseKind::kFact;  // the kind but for a denial (a change or a fact)
+  size_t denial_begin_ = 0;                        // where the clause's first denial begins (kNegated)
+  bool value_verb_changes_ = false;                // the verb ReadValue read the value by states a change
   bool correction_ = false, temporary_ = false, usual_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
@@ -2824,6 +2991,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       NotePerson(lex, rules::SpanText(low, clause), subject, context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
     }
+    reader.ScopeDenial(&frame);
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
       // A person has no version: "We plan to upgrade auth-svc to v5.0", "We bumped the API to v3.2".
       std::optional<Subject> thing = reader.ThingNamed(subject.end, frame.value_begin);

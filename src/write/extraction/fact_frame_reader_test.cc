@@ -77,6 +77,43 @@ TEST(FactFrameReaderTest, KindsNeverStateTheCurrentValue) {
   EXPECT_TRUE(Read("Should I move to Milan?").empty());
 }
 
+TEST(FactFrameReaderTest, ADenialAfterTheValueDeniesAnotherVerb) {
+  auto f = Read("Since I relocated to Halifax my old policy doesn't cover the flat.");
+  ASSERT_EQ(f.size(), 1u) << Describe(f);
+  EXPECT_EQ(f[0].value, "Halifax");
+  EXPECT_EQ(f[0].kind, ClauseKind::kChange);
+  auto denied = [](const FactFrame& frame) { return frame.kind == ClauseKind::kNegated || frame.negated; };
+  EXPECT_FALSE(denied(Read("I work at Google but don't love it.").at(0)));
+  EXPECT_TRUE(denied(Read("I don't work at Google.").at(0)));
+  EXPECT_TRUE(denied(Read("I have never lived in London.").at(0)));
+  EXPECT_TRUE(denied(Read("我现在不住在北京").at(0)));
+}
+
+TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
+  ExpectOneFrame("I moved to Halifax last spring, is that normal?", "", "lives_in", "Halifax");
+  ExpectOneFrame("搬到杭州以后口味太淡了，有什么推荐吗？", "", "lives_in", "杭州");
+  EXPECT_TRUE(Read("Do you think I should move to Leeds, or stay?").empty());
+  EXPECT_TRUE(Read("Should I move to Leeds, or is Bristol better?").empty());
+}
+
+TEST(FactFrameReaderTest, ValuesEndBeforeVagueTimesPlacesAndOtherClauses) {
+  ExpectOneFrame("Tom jumped ship to Anthropic a couple of months ago.", "Tom", "employer", "Anthropic");
+  ExpectOneFrame("Rafael works at Shopify on the checkout team.", "Rafael", "employer", "Shopify");
+  ExpectOneFrame("I work at Bank of America.", "", "employer", "Bank of America");
+  ExpectOneFrame("We moved the wiki to Confluence and the old server was switched off.", "wiki", "location",
+                 "Confluence");
+  ExpectOneFrame("入职美团已经半年了", "", "employer", "美团");
+}
+
+TEST(FactFrameReaderTest, ChineseAdverbsGoWithTheirVerb) {
+  ExpectOneFrame("听歌一直用网易云", "", "uses", "网易云");
+  ExpectOneFrame("我们用的是 GitLab", "", "uses", "GitLab");
+  ExpectOneFrame("我已经回长沙定居了", "", "lives_in", "长沙");
+  for (const FactFrame& f : Read("现在开的是腾讯视频，主要为了追剧")) EXPECT_NE(f.subject, "主要") << Describe({f});
+  for (const FactFrame& f : Read("入职蔚来了，还是干测试")) EXPECT_NE(f.subject, "还") << Describe({f});
+  for (const FactFrame& f : Read("这个键盘我只用了三天就坏了")) EXPECT_NE(f.attribute, "uses") << Describe({f});
+}
+
 TEST(FactFrameReaderTest, ChangesNameWhatTheyReplace) {
   auto move = Read("I moved from Lisbon to Porto.");
   ASSERT_EQ(move.size(), 1u) << Describe(move);

@@ -682,8 +682,8 @@ namespace {
 TEST(RuleExtractorSubjectTest, ANamedSubjectAfterAndIsItsOwnClause) {
   std::vector<CandidateClaim> claims = Extract("Tom stepped down last week and Maria took over as tech lead.");
   Expect(claims, "Maria", "job", "tech lead");
-  // A company named with "and" stays one value.
-  Expect(Extract("I work at Ernst and Young in London."), "Lin", "employer", "Ernst and Young in London");
+  // A company named with "and" stays one value; the city said after it is no part of it.
+  Expect(Extract("I work at Ernst and Young in London."), "Lin", "employer", "Ernst and Young");  // the place is not the name
 }
 
 TEST(RuleExtractorSubjectTest, ANameIsTheSubjectThoughAWordOrTwoStandBeforeItsVerb) {

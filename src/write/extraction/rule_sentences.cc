@@ -262,6 +262,28 @@ bool IsPunctChar(char32_t cp) {
   }
 }
 
+// Where the asking clause of a question ends a statement begins: after the last ", ", "，", " — "
+// or " - " of `sentence` (a piece that ends in "?"), when the words before it do not ask
+// (ChineseLooksLikeQuestion) and the clause after it does ("…doesn't cover winter tyres, is that
+// normal?", "搬到杭州以后口味太淡了，有什么推荐吗？"): the end of the statement, or 0 when there is none.
+size_t StatementBeforeQuestion(std::string_view sentence) {
+  size_t cut = 0, len = 0;
+  for (std::string_view mark : {", ", "，", " — ", " – ", " - "}) {
+    const size_t at = sentence.rfind(mark);
+    if (at != std::string_view::npos && at > cut) {
+      cut = at;
+      len = mark.size();
+    }
+  }
+  if (cut == 0) return 0;
+  const std::string_view head = sentence.substr(0, cut), tail = sentence.substr(cut + len);
+  if (ChineseLooksLikeQuestion(head) || head.find('?') != std::string_view::npos) return 0;
+  const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
+                         LeadingWords(tail, 1) == std::vector<std::string>{"any"} ||
+                         LeadingWords(tail, 1) == std::vector<std::string>{"right"};
+  return tail_asks ? cut + len : 0;
+}
+
 std::vector<Sentence> SplitSentences(std::string_view text) {
   std::vector<Sentence> out;
   auto flush = [&](size_t begin, size_t end, bool question_mark) {
@@ -304,8 +326,19 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
       bool last_piece = piece.end == span.end;
       sentence.question = (last_piece && question_mark) || EnglishOpensLikeQuestion(s) ||
                           (sentence.has_han && ChineseLooksLikeQuestion(s));
+      // "I moved to Halifax in May, is that normal?": the statement before the asking clause is
+      // a sentence of its own.
+      if (sentence.question && last_piece && question_mark && !EnglishOpensLikeQuestion(s)) {
+        if (size_t cut = StatementBeforeQuestion(s); cut > 0) {
+          Sentence head = sentence;
+          head.span = TrimSpan(text, {piece.begin, piece.begin + cut});
+          head.question = false;
+          if (!head.span.empty()) out.push_back(head);
+          sentence.span.begin = piece.begin + cut;
+        }
+      }
       // A piece of nothing but punctuation is no sentence.
-      if (!TrimSpan(text, piece).empty()) out.push_back(sentence);
+      if (!TrimSpan(text, sentence.span).empty()) out.push_back(sentence);
       span.begin = piece.end;
     }
   };

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "write/extraction/lexicon.h"
+
 namespace engram::extraction::rules {
 namespace {
 
@@ -1158,6 +1160,13 @@ class EnglishReader {
             unsigned qualifiers, double confidence, bool strip_article, size_t clause_begin,
             size_t* consumed, size_t end = std::string_view::npos);
   void EmitRelation(Span relation_word, Span name, size_t clause_begin);
+  // has_relation of the speaker with `slot`, the value `name` ("manager", "Raj Patel").
+  void EmitRelationSlot(std::string slot, Span name, size_t clause_begin, unsigned qualifiers);
+  // Where a name of one to three capitalised words from `b` ends when nothing but "now",
+  // "anymore", "again", "instead", a time or punctuation follows it ("Olivia Chen, she's great"); `b` when there is none.
+  size_t NameThatEndsClause(size_t b) const;
+  // True when `word` (lower case) is a role of markers.tsv `role_relation` ("manager", "gp").
+  static bool IsRoleRelation(std::string_view word);
 
   std::string_view text_;
   const std::vector<Span>& times_;
@@ -1379,13 +1388,34 @@ bool EnglishReader::Emit(const Subject& subject, std::string_view predicate, std
 }
 
 void EnglishReader::EmitRelation(Span relation_word, Span name, size_t clause_begin) {
+  EmitRelationSlot(std::string(SpanText(text_, relation_word)), name, clause_begin, 0);
+}
+
+void EnglishReader::EmitRelationSlot(std::string slot, Span name, size_t clause_begin, unsigned qualifiers) {
   RawClaim claim;
   claim.predicate = "has_relation";
-  claim.slot = std::string(SpanText(text_, relation_word));
+  claim.slot = std::move(slot);
   claim.value = name;
+  claim.qualifiers = qualifiers;
   claim.clause = {Tok(clause_begin).span.begin, name.end};
   claim.confidence = 0.85;
   out_->push_back(std::move(claim));
+}
+
+bool EnglishReader::IsRoleRelation(std::string_view word) {
+  const std::vector<std::string>& roles = engram::extraction::Lexicon::Get().Markers("role_relation");
+  return std::find(roles.begin(), roles.end(), word) != roles.end();
+}
+
+size_t EnglishReader::NameThatEndsClause(size_t b) const {
+  size_t e = b;
+  while (e < b + 3 && e < size() && Tok(e).name_like && Tok(e).word) ++e;
+  if (e == b) return b;
+  static const WordSet kAfter = {"now", "anymore", "again", "instead"};
+  if (e < size() && Tok(e).word && !In(kAfter, Tok(e).lower) && !Tok(e).time) {
+    return b;  // "my boss is French Canadian and loud", "I report to Dana on Mondays"
+  }
+  return e;
 }
 
 // Skips discourse words, interjections, addressed names and time expressions at a clause start:
@@ -1847,6 +1877,23 @@ bool EnglishReader::ReadMyNounIs(size_t i, size_t* consumed) {
   }
   if (noun == "hometown" && copula_at(k + 1)) {
     return EmitWithin(speaker, "hometown", k + 2, CutValue(k + 2), 0, 0.9, consumed);
+  }
+  // "my manager is Olivia Chen", "my new GP is Dr Okafor": a person of a role the speaker has one
+  // of (relations.tsv `role`), named by a name and nothing else (not "my manager is great", nor
+  // "my boss is French Canadian and…").
+  {
+    size_t r = k;
+    if (Tok(r).lower == "new" || Tok(r).lower == "current") ++r;
+    if (IsRoleRelation(Tok(r).lower) && copula_at(r + 1)) {
+      size_t b = r + 2;
+      if (Tok(b).lower == "dr") ++b;
+      if (Tok(b).lower == ".") ++b;
+      if (size_t e = NameThatEndsClause(b); e > b) {
+        EmitRelationSlot(std::string(Tok(r).lower), {Tok(b).span.begin, Tok(e - 1).span.end}, i, 0);
+        *consumed = std::max(*consumed, e);
+        return true;
+      }
+    }
   }
   // "my sister's name is Mei".
   std::string_view possessive = noun;
@@ -2319,6 +2366,14 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
   bool ahead = tense == Tense::kFuture || tense == Tense::kProgressive;
   std::string lemma = form == Form::kThird ? ThirdPersonLemma(w) : VerbLemma(w);
 
+  // "I report to Raj Patel", "I'm reporting to Dana now": the speaker's manager.
+  if (speaker && lemma == "report" && next == "to" && tense != Tense::kFuture) {
+    if (size_t e = NameThatEndsClause(v + 2); e > v + 2) {
+      EmitRelationSlot("manager", {Tok(v + 2).span.begin, Tok(e - 1).span.end}, clause_begin_, q);
+      *consumed = std::max(*consumed, e);
+      return true;
+    }
+  }
   // ---- Plans ----
   static const WordSet kPlanVerbs = {"plan",   "hope",    "intend", "aim",    "want",
                                      "decide", "prepare", "expect", "aspire", "wish"};
