@@ -276,7 +276,8 @@ bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words) {
 // The length of a colon at `i` (": " or "：") that ends a clause of its own rather than a label
 // ("Data residency won in the end: payments has been migrated", not "Note: …" nor "补录：…", which
 // ClauseReader::BodyStart skips): at least four words (English) or nine characters (Chinese) since
-// `start`; 0 otherwise, and in a correction, whose label says what the rest corrects.
+// `start`, and in English a form of be, have or will in the six words after it; 0 otherwise, and in
+// a correction, whose label says what the rest corrects.
 size_t ColonAfterAClause(std::string_view content, size_t start, size_t i, size_t end, bool correction) {
   if (correction) return 0;
   size_t len = 0;
@@ -289,7 +290,9 @@ size_t ColonAfterAClause(std::string_view content, size_t start, size_t i, size_
   for (size_t k = 0; k < before.size(); ++k) {
     if (IsAsciiAlnum(before[k]) && (k == 0 || !IsAsciiAlnum(before[k - 1]))) ++words;
   }
-  return words >= 4 ? len : 0;
+  // What follows is a clause too: a form of be, have or will within six words ("…: the billing
+  // service has been moved"; not "I just moved to a new city: Halifax", "My dream: working at Google").
+  return words >= 4 && FiniteVerbWithin(LowerBytes(content.substr(0, end)), i + len, end, 6) ? len : 0;
 }
 
 // Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
@@ -401,6 +404,9 @@ class ClauseReader {
     std::vector<PhraseHit> changes = lex_.FindMarkers(text, "change");
     if (correction_ || ended_ || !changes.empty()) affirmed_kind_ = ClauseKind::kChange;
     std::vector<PhraseHit> denials = lex_.FindMarkers(text, "negated");
+    std::erase_if(denials, [&](const PhraseHit& hit) {  // "not long ago", "not too long ago": a time
+      return hit.phrase == "not" && VagueAgoAt(text.substr(hit.begin)) == 0;
+    });
     if (!correction_ && !ended_ && !denials.empty()) {
       kind_ = ClauseKind::kNegated;
       denial_begin_ = clause_.begin + denials.front().begin;
@@ -420,9 +426,36 @@ class ClauseReader {
   // ("I don't live in", "never lived in", 不住在, 没搬到), so the frame keeps the kind the clause
   // has without it.
   void ScopeDenial(FactFrame* f) const {
-    if (f->kind == ClauseKind::kNegated && !f->negated && denial_begin_ >= f->value_end && f->value_end > 0) {
+    if (f->kind == ClauseKind::kNegated && !f->negated && denial_begin_ >= f->value_end && f->value_end > 0 &&
+        SubjectBetween(f->value_end, denial_begin_)) {
       f->kind = value_verb_changes_ ? ClauseKind::kChange : affirmed_kind_;
     }
+  }
+
+  // True when the words right before the denial at `to` (past adverbs and auxiliaries, after `from`)
+  // end a subject of another verb: a noun or a pronoun other than the speaker's ("my old policy
+  // apparently doesn't", "the landlord won't", "it doesn't"), or in Chinese 他, 她, 它, 我的, 这, 那
+  // anywhere between. "I moved to Halifax but never lived there" and "…and haven't lived there
+  // since" have none: the denial is the speaker's, of the same fact.
+  bool SubjectBetween(size_t from, size_t to) const {
+    for (std::string_view han : {"他", "她", "它", "我的", "那", "这"}) {
+      if (low_.substr(from, to - from).find(han) != std::string_view::npos) return true;
+    }
+    static const std::set<std::string, std::less<>> kSkipped = {
+        "apparently", "actually", "just", "really", "still", "even", "also", "probably", "do", "does", "did", "have",
+        "has", "had", "is", "was", "are", "were", "will", "would", "can", "could", "should", "just", "honestly"};
+    static const std::set<std::string, std::less<>> kSameSubject = {"i", "we", "but", "and", "so", "yet", "or", "then",
+                                                                    "i've", "we've", "i'd", "we'd", "i'm", "we're"};
+    std::vector<Token> tokens = AsciiTokens(s_, from, to);
+    while (!tokens.empty()) {
+      const std::string w = LowerBytes(s_.substr(tokens.back().begin, tokens.back().end - tokens.back().begin));
+      if (kSkipped.count(w) > 0) {
+        tokens.pop_back();
+        continue;
+      }
+      return kSameSubject.count(w) == 0;
+    }
+    return false;
   }
 
   // An attribute word in `low` that is not part of a noun of `marker_noun` ("birthday" in
@@ -640,6 +673,16 @@ class ClauseReader {
     return false;
   }
 
+  // True when the clause says before `verb` that its act was only attempted: "almost", "nearly",
+  // "tried to", 差点 ("I almost jumped ship to Meta", "we nearly migrated…").
+  bool AttemptBefore(size_t verb) const {
+    const std::string_view before = low_.substr(clause_.begin, verb - clause_.begin);
+    for (std::string_view attempt : {"almost", "nearly", "tried to", "try to", "trying to", "attempted to"}) {
+      if (FindWord(before, attempt) != std::string::npos) return true;
+    }
+    return before.find("差点") != std::string_view::npos;
+  }
+
   // ReadThingValue for the marker of `kind` at [verb_begin, verb_end).
   bool ReadThingValueAt(std::string_view kind, size_t body, size_t verb_begin, size_t verb_end, FactFrame* f) const {
     const bool with_preposition = kind == "reschedule" || kind == "relocate" || kind == "rename" || kind == "resize";
@@ -670,15 +713,11 @@ class ClauseReader {
       value_from = prep_end;
     }
     if (NounBefore(verb_begin)) return false;  // "there's a delay until 3pm", "the night shift for Friday"
-    // An attempt is no change, an opinion no fact: "We almost migrated…", "tried to migrate…", "Bob
+      // An attempt is no change, an opinion no fact: "We almost migrated…", "tried to migrate…", "Bob
     // thinks the docs site is hosted on Vercel". (Read here, not as clause kinds: in conversation
     // "I tried to…" and "I think…" mostly open what is said, and as kinds they cost LoCoMo's facts.)
+    if (AttemptBefore(verb_begin)) return false;
     const std::string_view before = low_.substr(clause_.begin, verb_begin - clause_.begin);
-    for (std::string_view attempt : {"almost", "nearly", "tried to", "try to", "trying to", "attempted to", "差点"}) {
-      if (FindWord(before, attempt) != std::string::npos || (attempt == "差点" && before.find(attempt) != std::string_view::npos)) {
-        return false;
-      }
-    }
     bool opinion = false;
     for (std::string_view report : {"thinks", "believes", "reckons", "suggested", "suggests", "claims", "heard"}) {
       opinion = opinion || FindWord(before, report) != std::string::npos;
@@ -1476,13 +1515,22 @@ class ClauseReader {
     return false;
   }
 
+  // A word of quantity that opens a clause is no name ("Half my team jumped…", "Most of us moved…").
+  static bool IsQuantifier(std::string_view lowered) {
+    for (std::string_view q : {"half", "most", "many", "some", "all", "none", "both", "several", "few", "everyone",
+                               "everybody", "nobody", "each"}) {
+      if (lowered == q) return true;
+    }
+    return false;
+  }
+
   // A capitalised name is a subject when a verb of the lexicon or a change follows it ("Priya
   // works at", "Mei moved to", "Priya Patel joined"); a capitalised word before anything else is
   // just a sentence's first word.
   std::optional<Subject> NameSubject(size_t i, const std::string& w, size_t e, bool opens_value) const {
     // "Got promoted to", "Went back to": an irregular verb form that opens a clause without a
     // subject (a word in -ed may be a name: Jared, Ahmed).
-    if (!LooksLikeName(i, w, opens_value, FunctionWords()) || IsIrregularVerbForm(w)) return std::nullopt;
+    if (!LooksLikeName(i, w, opens_value, FunctionWords()) || IsIrregularVerbForm(w) || IsQuantifier(w)) return std::nullopt;
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string next = WordAt(low_, n, clause_.end, &ne);
@@ -1781,6 +1829,10 @@ class ClauseReader {
       }
       return false;
     };
+    if (AttemptBefore(at)) {  // "I almost jumped ship to Meta", "tried to move to Leeds": no change happened
+      r.verb = nullptr;
+      return true;
+    }
     r.verb_negated = negated_before(at);
     r.value = TrimValue({r.from + verbs.front().end, clause_.end});
     if (r.verb->value_before) {  // 在重庆定居
@@ -1790,7 +1842,7 @@ class ClauseReader {
         zai = std::string_view::npos;  // 现在, 正在
       }
       if (zai == std::string_view::npos && r.verb->target.attribute == "lives_in") {
-        for (std::string_view to : {"回", "到", "去"}) {  // 回长沙定居, 到苏州安家: where one settles
+        for (std::string_view to : {"回", "到"}) {  // 回长沙定居, 到苏州安家: where one settles (去 is as often ahead)
           if (size_t t = low_.substr(r.from, at - r.from).rfind(to); t != std::string_view::npos) zai = t;
           if (zai != std::string_view::npos) break;
         }
@@ -1809,8 +1861,8 @@ class ClauseReader {
     if (r.verb->target.attribute == "employer" || r.verb->target.attribute == "school") *r.value = NameBeforePlace(*r.value);
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
-    if (target == "uses" && StartsWithAt(s_, r.from + verbs.front().end, "了")) {
-      return false;  // 只用了两天, 一直用了三年: how long, not what
+    if (target == "uses" && UsesAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
+      return false;  // 只用了两天 (how long), 一直用心做事 (用心 is a word of its own), 用不惯
     }
     if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
@@ -1820,16 +1872,35 @@ class ClauseReader {
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
 
+  // True when a verb of use ending in 用 (`phrase`) is the first character of another word at `at`:
+  // 用了 (for how long), 用心, 用力, 用功, 用餐, 用不惯, 用来.
+  bool UsesAnotherWord(std::string_view phrase, size_t at) const {
+    if (!phrase.ends_with("用")) return false;
+    for (std::string_view next : {"了", "心", "力", "功", "餐", "不", "来", "于", "过", "完", "掉", "得", "着", "户", "品", "途", "法", "意"}) {
+      if (StartsWithAt(s_, at, next)) return true;
+    }
+    return false;
+  }
+
   // A capitalised name less the place or part said after it: "Shopify on the checkout team",
   // "Google in Zurich", "Bosch near Stuttgart" name Shopify, Google and Bosch ("Bank of America" stays
   // whole). Other values are returned as they are.
   Span NameBeforePlace(Span value) const {
     if (value.empty() || s_[value.begin] < 'A' || s_[value.begin] > 'Z') return value;
     static const std::set<std::string, std::less<>> kPlaces = {"on", "in", "at", "near", "outside", "from", "with"};
-    for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
-      if (t.begin > value.begin && kPlaces.count(std::string(s_.substr(t.begin, t.end - t.begin))) > 0) {
-        return rules::TrimSpan(s_, {value.begin, t.begin});
-      }
+    const std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
+    for (size_t k = 1; k + 1 < tokens.size(); ++k) {
+      const std::string w(s_.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
+      if (kPlaces.count(w) == 0) continue;
+      // What follows says where: a lowercase word ("on the checkout team", "in a small office"), or
+      // a capitalised place right after "in", "near" or "outside" ("in Zurich"); not a name's own
+      // words ("Jack in the Box", "Hooked on Phonics").
+      size_t n = k + 1;
+      const std::string next = LowerBytes(s_.substr(tokens[n].begin, tokens[n].end - tokens[n].begin));
+      if ((next == "the" || next == "a" || next == "an" || next == "our" || next == "my") && n + 1 < tokens.size()) ++n;
+      const bool lower = s_[tokens[n].begin] >= 'a' && s_[tokens[n].begin] <= 'z';
+      const bool place = n == k + 1 && (w == "in" || w == "near" || w == "outside");
+      if (lower || place) return rules::TrimSpan(s_, {value.begin, tokens[k].begin});
     }
     return value;
   }
@@ -1852,6 +1923,9 @@ class ClauseReader {
     for (const PhraseHit& hit : lex_.FindAttributeWords(r.rest)) {
       if (r.value && r.from + hit.begin >= r.value->begin) break;
       if (!NamesSubjectsAttribute(r.from, r.from + hit.begin, hit.phrase)) continue;
+      // A word a verb's value follows with no copula between is the verb's subject, not the value's
+      // attribute: 我们公司主要用飞书 (what the company uses), not the speaker's employer.
+      if (r.value && r.verb != nullptr && SkipCopula(r.from + hit.end) == std::string::npos) continue;
       r.word = lex_.AttributeWord(hit.phrase);
       if (!r.value) {
         size_t word_end = r.from + hit.end;
@@ -1900,6 +1974,9 @@ class ClauseReader {
     if (!person) return;
     size_t i = SkipSpaces(s_, r.from, clause_.end);
     for (std::string_view kind : {"discourse", "now"}) i = MarkerEndAt(i, kind);  // 表弟现在是…
+    for (std::string_view adverb : {"也", "还", "都", "就", "仍然", "依然"}) {  // 我也是程序员, 我还是学生
+      if (StartsWithAt(s_, i, adverb) && StartsWithAt(s_, i + adverb.size(), "是")) i += adverb.size();
+    }
     size_t e = 0;
     const std::string w = WordAt(low_, i, clause_.end, &e);
     // "I'm", "I’m", "he's": the copula was part of the subject's word.
@@ -2646,7 +2723,7 @@ class ClauseReader {
         if (at != std::string::npos && HasContentWord(text.substr(0, at))) cut = std::min(cut, at);
       }
     }
-    cut = std::min(cut, VagueAgoAt(text));
+    if (const size_t vague = VagueAgoAt(text); vague > 0) cut = std::min(cut, vague);
     // A name and then "my", "our" or "their" opening another noun phrase: the name ends the value
     // ("relocated to Halifax my old policy doesn't…"; "my dad's shop" is one value).
     for (std::string_view owner : {"my", "our", "their"}) {
@@ -2656,7 +2733,7 @@ class ClauseReader {
       while (b > 0 && text[b - 1] != ' ') --b;
       if (s_[span.begin + b] >= 'A' && s_[span.begin + b] <= 'Z') cut = std::min(cut, at);
     }
-    for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候"}) {
+    for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候", " — ", " – ", " - ", "—"}) {
       size_t at = text.find(stop);
       if (at != std::string_view::npos) cut = std::min(cut, at);
     }
@@ -2673,7 +2750,8 @@ class ClauseReader {
 
   // Where a vague time before "ago" begins in the lowered `text` ("a couple of months ago", "a few
   // weeks ago", "a while ago", "not long ago": no day can be read from them, so they are no time
-  // mention of text/time_expression.h, yet never part of a value), or text.size().
+  // mention of text/time_expression.h, yet never part of a value, and their "not" denies nothing),
+  // or text.size().
   static size_t VagueAgoAt(std::string_view text) {
     static const std::set<std::string, std::less<>> kVague = {
         "a", "an", "couple", "of", "few", "several", "some", "many", "while", "time", "not", "long", "little",
@@ -2689,7 +2767,7 @@ class ClauseReader {
       if (b == e || kVague.count(text.substr(b, e - b)) == 0) break;
       begin = b;
     }
-    return begin < ago && begin > 0 ? begin : text.size();
+    return begin < ago ? begin : text.size();
   }
 
   Span StripTrailingWords(Span span, std::initializer_list<std::string_view> words) const {

@@ -83,7 +83,10 @@ TEST(FactFrameReaderTest, ADenialAfterTheValueDeniesAnotherVerb) {
   EXPECT_EQ(f[0].value, "Halifax");
   EXPECT_EQ(f[0].kind, ClauseKind::kChange);
   auto denied = [](const FactFrame& frame) { return frame.kind == ClauseKind::kNegated || frame.negated; };
-  EXPECT_FALSE(denied(Read("I work at Google but don't love it.").at(0)));
+  EXPECT_FALSE(denied(Read("I work at Google and my team doesn't love it.").at(0)));
+  EXPECT_FALSE(denied(Read("I started at Shopify not long ago.").at(0)));
+  // With no subject of its own the denial is the speaker's, of the same fact.
+  EXPECT_TRUE(denied(Read("I moved to Halifax but never actually lived there.").at(0)));
   EXPECT_TRUE(denied(Read("I don't work at Google.").at(0)));
   EXPECT_TRUE(denied(Read("I have never lived in London.").at(0)));
   EXPECT_TRUE(denied(Read("我现在不住在北京").at(0)));
@@ -94,10 +97,15 @@ TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
   ExpectOneFrame("搬到杭州以后口味太淡了，有什么推荐吗？", "", "lives_in", "杭州");
   EXPECT_TRUE(Read("Do you think I should move to Leeds, or stay?").empty());
   EXPECT_TRUE(Read("Should I move to Leeds, or is Bristol better?").empty());
+  // A tail asking what would follow makes the head a supposition.
+  EXPECT_TRUE(Read("Say I work at Google, would I get stock options?").empty());
+  EXPECT_TRUE(Read("Imagine I live in Paris, what would my commute look like?").empty());
 }
 
 TEST(FactFrameReaderTest, ValuesEndBeforeVagueTimesPlacesAndOtherClauses) {
-  ExpectOneFrame("Tom jumped ship to Anthropic a couple of months ago.", "Tom", "employer", "Anthropic");
+  ExpectOneFrame("Tom joined Anthropic a couple of months ago.", "Tom", "employer", "Anthropic");
+  ExpectOneFrame("I work at Jack in the Box.", "", "employer", "Jack in the Box");
+  ExpectOneFrame("I work at Google — wait, did I tell you that already?", "", "employer", "Google");
   ExpectOneFrame("Rafael works at Shopify on the checkout team.", "Rafael", "employer", "Shopify");
   ExpectOneFrame("I work at Bank of America.", "", "employer", "Bank of America");
   ExpectOneFrame("We moved the wiki to Confluence and the old server was switched off.", "wiki", "location",
@@ -112,6 +120,9 @@ TEST(FactFrameReaderTest, ChineseAdverbsGoWithTheirVerb) {
   for (const FactFrame& f : Read("现在开的是腾讯视频，主要为了追剧")) EXPECT_NE(f.subject, "主要") << Describe({f});
   for (const FactFrame& f : Read("入职蔚来了，还是干测试")) EXPECT_NE(f.subject, "还") << Describe({f});
   for (const FactFrame& f : Read("这个键盘我只用了三天就坏了")) EXPECT_NE(f.attribute, "uses") << Describe({f});
+  for (const FactFrame& f : Read("我一直用心做事")) EXPECT_NE(f.attribute, "uses") << Describe({f});
+  ExpectOneFrame("我们公司主要用飞书", "", "uses", "飞书");  // what the company uses, not the employer
+  ExpectOneFrame("我也是程序员", "", "job", "程序员");
 }
 
 TEST(FactFrameReaderTest, ChangesNameWhatTheyReplace) {

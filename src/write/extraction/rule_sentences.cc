@@ -278,6 +278,13 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   if (cut == 0) return 0;
   const std::string_view head = sentence.substr(0, cut), tail = sentence.substr(cut + len);
   if (ChineseLooksLikeQuestion(head) || head.find('?') != std::string_view::npos) return 0;
+  // A tail that asks what would follow makes the head a supposition ("Say I work at Google, would
+  // I get stock options?", "…, what would my commute look like?").
+  const std::string low_tail = LowerAscii(tail);
+  for (std::string_view would : {"would", "'d", "could"}) {
+    const size_t at = low_tail.find(would);
+    if (at != std::string::npos && (would == "'d" || at == 0 || low_tail[at - 1] == ' ')) return 0;
+  }
   const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
                          LeadingWords(tail, 1) == std::vector<std::string>{"any"} ||
                          LeadingWords(tail, 1) == std::vector<std::string>{"right"};

@@ -1163,7 +1163,8 @@ class EnglishReader {
   // has_relation of the speaker with `slot`, the value `name` ("manager", "Raj Patel").
   void EmitRelationSlot(std::string slot, Span name, size_t clause_begin, unsigned qualifiers);
   // Where a name of one to three capitalised words from `b` ends when nothing but "now",
-  // "anymore", "again", "instead", a time or punctuation follows it ("Olivia Chen, she's great"); `b` when there is none.
+  // "anymore", "again", "instead" or punctuation follows it, and none of its words is an acronym
+  // ("HR") or describes a person (markers.tsv `describes`: "Indian", "Gen Z") ("Olivia Chen, she's great"); `b` when there is none.
   size_t NameThatEndsClause(size_t b) const;
   // True when `word` (lower case) is a role of markers.tsv `role_relation` ("manager", "gp").
   static bool IsRoleRelation(std::string_view word);
@@ -1408,12 +1409,21 @@ bool EnglishReader::IsRoleRelation(std::string_view word) {
 }
 
 size_t EnglishReader::NameThatEndsClause(size_t b) const {
+  const std::vector<std::string>& describes = Lexicon::Get().Markers("describes");
   size_t e = b;
-  while (e < b + 3 && e < size() && Tok(e).name_like && Tok(e).word) ++e;
+  while (e < b + 3 && e < size() && Tok(e).name_like && Tok(e).word) {
+    const std::string_view w = Tok(e).lower;
+    const std::string_view written = SpanText(text_, Tok(e).span);
+    const bool acronym = written.size() > 1 && std::all_of(written.begin(), written.end(), [](char c) {
+                           return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+                         });
+    if (acronym || std::find(describes.begin(), describes.end(), w) != describes.end()) return b;  // "HR", "Indian"
+    ++e;
+  }
   if (e == b) return b;
   static const WordSet kAfter = {"now", "anymore", "again", "instead"};
-  if (e < size() && Tok(e).word && !In(kAfter, Tok(e).lower) && !Tok(e).time) {
-    return b;  // "my boss is French Canadian and loud", "I report to Dana on Mondays"
+  if (e < size() && Tok(e).word && !In(kAfter, Tok(e).lower)) {
+    return b;  // "my boss is French Canadian and loud", "I report to Dana on Mondays", "… tomorrow"
   }
   return e;
 }
@@ -2367,7 +2377,8 @@ bool EnglishReader::Dispatch(size_t v, const Subject& subject, const Aux& aux, b
   std::string lemma = form == Form::kThird ? ThirdPersonLemma(w) : VerbLemma(w);
 
   // "I report to Raj Patel", "I'm reporting to Dana now": the speaker's manager.
-  if (speaker && lemma == "report" && next == "to" && tense != Tense::kFuture) {
+  if (speaker && lemma == "report" && next == "to" && tense != Tense::kFuture &&
+      (q & (kBitNegated | kBitPast | kBitPlanned)) == 0) {  // not "I don't report to Dana anymore"
     if (size_t e = NameThatEndsClause(v + 2); e > v + 2) {
       EmitRelationSlot("manager", {Tok(v + 2).span.begin, Tok(e - 1).span.end}, clause_begin_, q);
       *consumed = std::max(*consumed, e);
