@@ -506,6 +506,14 @@ class ClauseReader {
     return word == "not" || word == "never" || word.ends_with("n't");
   }
 
+  // The clause says the value a correction said just before it names ("I gave you the wrong plate.
+  // It's KJ7-4402"): a correction, unless it is no statement of fact.
+  void TakeCorrection() {
+    if (kind_ != ClauseKind::kFact && kind_ != ClauseKind::kChange) return;
+    correction_ = true;
+    kind_ = ClauseKind::kChange;
+  }
+
   ClauseKind kind() const { return kind_; }
   // The clause is a plan only because it hedges ("Probably not, I live in Denver": the next
   // clause is not hedged by it).
@@ -2923,12 +2931,24 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
   const Lexicon& lex = Lexicon::Get();
   std::string low = LowerBytes(content.substr(body, clause.end - body));
   size_t from = body;
-  for (const PhraseHit& hit : lex.FindMarkers(low, "correction")) from = std::max(from, body + hit.end);
-  for (std::string_view copula : {"是", "为", "it's ", "it is ", "its ", "meant "}) {
+  bool names_the_wrong = false;  // "I gave you the wrong plate": what was wrong follows, not the value
+  for (const PhraseHit& hit : lex.FindMarkers(low, "correction")) {
+    from = std::max(from, body + hit.end);
+    names_the_wrong = hit.phrase.ends_with("wrong") || hit.phrase.ends_with("misread");  // "I misread the email"
+  }
+  bool copula_said = false;
+  for (std::string_view copula : {"是", "为", "it's ", "it is ", "its ", "meant ", "one's ", "one is "}) {
     size_t at = low.rfind(copula);
     if (at != std::string::npos) from = std::max(from, body + at + copula.size());
+    copula_said = copula_said || at != std::string::npos;
   }
-  Span value = rules::TrimSpan(content, {from, clause.end});
+  if (names_the_wrong && !copula_said) return false;
+  size_t end = clause.end;  // "It's KJ7-4402 — I swapped the last two digits": the value ends at the dash
+  for (std::string_view dash : {" — ", " – ", " - ", " ("}) {
+    const size_t at = content.substr(from, end - from).find(dash);
+    if (at != std::string_view::npos) end = from + at;
+  }
+  Span value = rules::TrimSpan(content, {from, end});
   while (!value.empty() && (content[value.begin] == ',' || StartsWithAt(content, value.begin, "，"))) {
     value = rules::TrimSpan(content, {value.begin + (content[value.begin] == ',' ? 1 : 3), value.end});
   }
@@ -3011,7 +3031,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     return reading;
   }
   std::string_view low_text = rules::SpanText(low, sentence.span);
-  bool correction = !lex.FindMarkers(low_text, "correction").empty();
+  const bool pending = context->correction_pending;
+  context->correction_pending = false;
+  bool correction = !lex.FindMarkers(low_text, "correction").empty() || pending;
   if (!lex.FindMarkers(rules::SpanText(low, sentence.span), "hypothetical").empty()) {
     reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
     return reading;
@@ -3022,9 +3044,12 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   }
   bool unresolvable_carried = false;  // a subject-less clause goes on about a subject no one can resolve
   ClauseKind inherited = ClauseKind::kFact;
+  bool first_clause = true;
   for (Span clause : SplitClauses(lex, content, low, sentence.span, correction)) {
     ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
+    if (pending && first_clause) reader.TakeCorrection();
+    first_clause = false;
     reader.Inherit(inherited);
     if ((reader.kind() == ClauseKind::kQuotation || reader.kind() == ClauseKind::kPast ||
          reader.kind() == ClauseKind::kPlan || reader.kind() == ClauseKind::kRequirement) &&
@@ -3104,6 +3129,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (job) reading.frames.push_back(std::move(*job));
   }
   if (!reading.frames.empty()) reading.settled = true;
+  context->correction_pending = reading.frames.empty() && !pending && !sentence.question &&
+                                !lex.FindMarkers(low_text, "correction").empty();
   context->open = carried.has_value() && (text.ends_with(";") || text.ends_with("；"));
   if (context->open) {
     context->open_kind = carried->kind;

@@ -38,6 +38,9 @@ struct FrameContext {
   // The last frame read (of this speaker, within the batch): a bare correction ("不对，是上海",
   // "No wait, it's Porto") corrects it.
   std::optional<FactFrame> last;
+  // The previous sentence said a correction and read no value ("I gave you the wrong plate."):
+  // the next sentence's first clause says the corrected value ("It's KJ7-4402").
+  bool correction_pending = false;
 };
 
 struct SentenceReading {
