@@ -750,6 +750,9 @@ class ClauseReader {
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
+    for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切"}) {
+      if (Text(thing) == all) return false;  // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部
+    }
     if (IsDigit(s_[thing.begin]) || s_[thing.begin] == '$' || MarkerEndAt(thing.begin, "discourse") >= thing.end ||
         MarkerEndAt(thing.begin, "now") >= thing.end || MarkerEndAt(thing.begin, "past") > thing.begin) {
       return false;  // "transferred $500 to savings", "当前部署在…", "当时部署在…" (then, not now)
@@ -1812,6 +1815,7 @@ class ClauseReader {
   // shows the clause cannot be read ("moved from" without "to", "最喜欢的颜色是蓝色").
   bool ValueOfVerb(ValueReading& r) const {
     std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
+    std::erase_if(verbs, [&](const PhraseHit& hit) { return HanVerbInsideAWord(hit, r.from); });
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
@@ -1867,6 +1871,10 @@ class ClauseReader {
     }
     if (r.verb->proper_value && !ProperValue(*r.value)) return false;  // "joined Priya for dinner"
     if (r.verb->target.attribute == "employer" || r.verb->target.attribute == "school") *r.value = NameBeforePlace(*r.value);
+    if (r.verb->target.attribute == "employer" && !r.verb->value_before) {
+      if (std::optional<Span> named = EmployerBeforeEntry(r.from, at, *r.value)) *r.value = *named;
+      *r.value = BeforeChineseJob(*r.value);  // 跳槽去普华永道做审计: 普华永道
+    }
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
     if (target == "uses" && UsesAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
@@ -1880,6 +1888,17 @@ class ClauseReader {
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
 
+  // True when the one-character verb 当 ("在医院当护士") is the first character of another word:
+  // 当前, 当时, 当然, 当地, 当中, 当天, 当年, 当初, 当作, 当成, 当选, 当面, 当场, 当即, 当下.
+  bool HanVerbInsideAWord(const PhraseHit& hit, size_t from) const {
+    if (hit.phrase != "当") return false;
+    const size_t at = from + hit.end;
+    for (std::string_view next : {"前", "时", "然", "地", "中", "天", "年", "初", "作", "成", "选", "面", "场", "即", "下", "晚", "日"}) {
+      if (StartsWithAt(s_, at, next)) return true;
+    }
+    return false;
+  }
+
   // True when a verb of use ending in 用 (`phrase`) is the first character of another word at `at`:
   // 用了 (for how long), 用心, 用力, 用功, 用餐, 用不惯, 用来.
   bool UsesAnotherWord(std::string_view phrase, size_t at) const {
@@ -1888,6 +1907,35 @@ class ClauseReader {
       if (StartsWithAt(s_, at, next)) return true;
     }
     return false;
+  }
+
+  // "腾讯入职第一天", "字节入职三个月了": after 入职 a count of time, so the employer is what stands
+  // between the clause's start (less a time) and the verb; nullopt when the value after is no count.
+  std::optional<Span> EmployerBeforeEntry(size_t from, size_t verb, Span value) const {
+    if (!StartsWithAt(s_, verb, "入职")) return std::nullopt;
+    bool counted = StartsWithAt(s_, value.begin, "第") || StartsWithAt(s_, value.begin, "以来") ||
+                   (value.begin < s_.size() && IsDigit(s_[value.begin]));
+    for (std::string_view n : {"一", "两", "二", "三", "四", "五", "六", "七", "八", "九", "十", "半", "几"}) {
+      counted = counted || StartsWithAt(s_, value.begin, n);
+    }
+    if (!counted && !value.empty()) return std::nullopt;
+    Span before = rules::TrimSpan(s_, rules::CutTimes(s_, {SkipSpaces(s_, from, verb), verb}, times_));
+    for (std::string_view lead : {"今天", "刚刚", "刚", "已经", "我", "在"}) {
+      if (StartsWithAt(s_, before.begin, lead) && before.size() > lead.size()) before.begin += lead.size();
+    }
+    before = rules::TrimSpan(s_, before);
+    if (before.empty() || before.size() > 24) return std::nullopt;
+    return before;
+  }
+
+  // A Chinese employer less the job said after it with 做 or 当 ("普华永道做审计", "顺丰当快递员").
+  Span BeforeChineseJob(Span value) const {
+    std::string_view v = rules::SpanText(s_, value);
+    for (std::string_view verb : {"做", "当"}) {
+      const size_t at = v.find(verb);
+      if (at != std::string_view::npos && at >= 6) return rules::TrimSpan(s_, {value.begin, value.begin + at});
+    }
+    return value;
   }
 
   // A capitalised name less the place or part said after it: "Shopify on the checkout team",
@@ -2078,6 +2126,7 @@ class ClauseReader {
     for (bool moved = true; moved;) {
       moved = false;
       for (std::string_view adverb : {"已经", "又", "被", "也", "都", "临时", "正式", "已", "刚刚", "刚", "再次", "要", "目前", "现在", "当前", "一直", "还是", "还", "当时",
+                                      "全部", "全都", "整体", "统一", "彻底",
                                       "没有", "没", "不", "不会", "将会", "可能会", "可能"}) {  // not 会: 周会
         if (before.size() > adverb.size() && low_.substr(before.begin, before.size()).ends_with(adverb)) {
           before.end -= adverb.size();
@@ -2732,6 +2781,7 @@ class ClauseReader {
       }
     }
     if (const size_t vague = VagueAgoAt(text); vague > 0) cut = std::min(cut, vague);
+    if (const size_t count = ChineseDurationAt(text); count > 0) cut = std::min(cut, count);
     // A name and then "my", "our" or "their" opening another noun phrase: the name ends the value
     // ("relocated to Halifax my old policy doesn't…"; "my dad's shop" is one value).
     for (std::string_view owner : {"my", "our", "their"}) {
@@ -2754,6 +2804,24 @@ class ClauseReader {
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "去")) out.end -= 3;  // 搬到苏州去了
     return StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+  }
+
+  // Where a Chinese length of time begins in `text` after its first character ("腾讯三年" of
+  // 入职腾讯三年了, "上海两个多月" of 在上海两个多月了): a numeral, then within four characters 年,
+  // 月, 天, 周, 星期 or 小时; text.size() when there is none. A length of time is never part of a value.
+  static size_t ChineseDurationAt(std::string_view text) {
+    static constexpr std::string_view kNumerals[] = {"一", "两", "二", "三", "四", "五", "六", "七", "八", "九", "十", "半", "几"};
+    for (size_t i = 3; i < text.size(); ++i) {
+      const bool digit = IsDigit(text[i]) && !IsAsciiAlnum(text[i - 1]);
+      const bool numeral = std::any_of(std::begin(kNumerals), std::end(kNumerals),
+                                       [&](std::string_view n) { return text.substr(i).starts_with(n); });
+      if (!digit && !numeral) continue;
+      const std::string_view after = text.substr(i, 15);
+      for (std::string_view unit : {"年", "个月", "月", "天", "周", "星期", "小时"}) {
+        if (after.find(unit) != std::string_view::npos) return i;
+      }
+    }
+    return text.size();
   }
 
   // Where a vague time before "ago" begins in the lowered `text` ("a couple of months ago", "a few

@@ -125,6 +125,17 @@ TEST(FactFrameReaderTest, ChineseAdverbsGoWithTheirVerb) {
   ExpectOneFrame("我也是程序员", "", "job", "程序员");
 }
 
+TEST(FactFrameReaderTest, ChineseEmployersEndBeforeTheJobAndTheTime) {
+  ExpectOneFrame("今天腾讯入职第一天！", "", "employer", "腾讯");
+  ExpectOneFrame("我入职腾讯三年了", "", "employer", "腾讯");
+  auto f = Read("现在在顺丰当快递员");
+  ASSERT_EQ(f.size(), 2u) << Describe(f);
+  EXPECT_EQ(f[0].value, "顺丰");
+  EXPECT_EQ(f[1].value, "快递员");
+  ExpectOneFrame("component-00 当前版本是 v1.1", "component-00", "version", "v1.1");  // 当 of 当前 is no verb
+  EXPECT_TRUE(Read("全部迁到飞书文档了").empty());  // 全部 is no thing
+}
+
 TEST(FactFrameReaderTest, ChangesNameWhatTheyReplace) {
   auto move = Read("I moved from Lisbon to Porto.");
   ASSERT_EQ(move.size(), 1u) << Describe(move);
