@@ -66,6 +66,29 @@ struct ValueStart {
   std::string theme;
 };
 
+// `said` less a time and adverbs of time said last, before a verb ("他上个月", "she just", "他已经").
+std::string_view WithoutTrailingTime(std::string_view said) {
+  std::string_view t = said;
+  for (bool moved = true; moved;) {
+    moved = false;
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    for (const text::TimeMention& m : text::FindTimeMentions(t, 0, 0)) {
+      if (m.byte_end == t.size() && m.byte_start > 0) {
+        t = t.substr(0, m.byte_start);
+        moved = true;
+        break;
+      }
+    }
+    for (std::string_view adverb : {"已经", "刚刚", "刚", "又", " just", " recently", " finally", " already"}) {
+      if (t.size() > adverb.size() && t.ends_with(adverb)) {
+        t.remove_suffix(adverb.size());
+        moved = true;
+      }
+    }
+  }
+  return t;
+}
+
 // Whose change a clause states, from `before`, its words before the verb (`said`: as written,
 // capitals kept): "" the speaker's (SaysOnlyTheSpeaker); a person's — a pronoun (he, she, 他, 她), a
 // person through the speaker ("my wife", 我老婆: extraction::StatementTopics), a capitalised name
@@ -73,7 +96,7 @@ struct ValueStart {
 // team, "everyone", 我们公司).
 std::optional<std::string> ThemeOf(std::string_view said) {
   if (SaysOnlyTheSpeaker(said)) return std::string();
-  std::string_view t = said;
+  std::string_view t = WithoutTrailingTime(said);  // "他上个月调到…", "she just moved to…": him, her
   while (!t.empty() && (t.front() == ' ')) t.remove_prefix(1);
   while (!t.empty() && (t.back() == ' ')) t.remove_suffix(1);
   if (t.empty()) return std::nullopt;

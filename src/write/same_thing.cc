@@ -82,6 +82,22 @@ bool FreeStatement(const Claim& h) {
   return h.predicate == "explicit_memory" || h.predicate == extraction::kPredicateStatement;
 }
 
+std::vector<std::string> PeopleNamed(std::string_view text);
+
+// True when `text` opens with "he", "she", 他 or 她 (not 他们, 她们): it goes on about a person
+// named before, in an earlier statement.
+bool OpensWithAPersonPronoun(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\n')) text.remove_prefix(1);
+  for (std::string_view han : {"他", "她"}) {
+    if (text.starts_with(han)) return !text.substr(han.size()).starts_with("们");
+  }
+  size_t e = 0;
+  while (e < text.size() && (std::isalpha(static_cast<unsigned char>(text[e])) || text[e] == '\'')) ++e;
+  std::string word(text.substr(0, e));
+  for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return word == "he" || word == "she" || word == "he's" || word == "she's";
+}
+
 // The current claims change `c` said at `said_at` may end (same_thing.h), affirmed, said before,
 // closable. Of a person's change: the person's own, and things' ("the team chat is on Slack",
 // 办的健身卡是乐刻的). Of a thing's change: the free statements that may name it, and its own value
@@ -115,8 +131,15 @@ Result<std::vector<sqlite::StoredClaim>> OlderStates(sqlite::ClaimStore& store, 
   auto own = store.RecentCurrentBySubject(namespace_id, c.subject, kOwnLookback);
   if (!own) return Error(own.error());
   for (sqlite::StoredClaim& held : *own) keep(held);
+  // "她调到朝阳医院了" after "我老婆在协和医院当护士": a pronoun no earlier clause of its statement
+  // resolved means a person named before, so the recent facts of people named through the speaker
+  // may be what it changes (same_kind.h then asks for another thing of the same kind).
+  const bool of_someone_before = OpensWithAPersonPronoun(c.evidence_span.empty() ? c.text : c.evidence_span);
   for (sqlite::StoredClaim& held : *recent) {
-    if (held.claim.subject != c.subject && (held.claim.predicate == "is" || IsThingAttribute(held.claim.predicate))) {
+    const Claim& h = held.claim;
+    if (h.subject != c.subject && (h.predicate == "is" || IsThingAttribute(h.predicate))) {
+      keep(held);
+    } else if (of_someone_before && h.subject != c.subject && !FreeStatement(h) && !PeopleNamed(h.text).empty()) {
       keep(held);
     }
   }
