@@ -1815,7 +1815,6 @@ class ClauseReader {
   // shows the clause cannot be read ("moved from" without "to", "最喜欢的颜色是蓝色").
   bool ValueOfVerb(ValueReading& r) const {
     std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
-    std::erase_if(verbs, [&](const PhraseHit& hit) { return HanVerbInsideAWord(hit, r.from); });
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
@@ -1886,17 +1885,6 @@ class ClauseReader {
     }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
-  }
-
-  // True when the one-character verb 当 ("在医院当护士") is the first character of another word:
-  // 当前, 当时, 当然, 当地, 当中, 当天, 当年, 当初, 当作, 当成, 当选, 当面, 当场, 当即, 当下.
-  bool HanVerbInsideAWord(const PhraseHit& hit, size_t from) const {
-    if (hit.phrase != "当") return false;
-    const size_t at = from + hit.end;
-    for (std::string_view next : {"前", "时", "然", "地", "中", "天", "年", "初", "作", "成", "选", "面", "场", "即", "下", "晚", "日"}) {
-      if (StartsWithAt(s_, at, next)) return true;
-    }
-    return false;
   }
 
   // True when a verb of use ending in 用 (`phrase`) is the first character of another word at `at`:
