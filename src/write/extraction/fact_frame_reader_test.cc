@@ -103,14 +103,16 @@ TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
 }
 
 TEST(FactFrameReaderTest, ValuesEndBeforeVagueTimesPlacesAndOtherClauses) {
-  ExpectOneFrame("Tom joined Anthropic a couple of months ago.", "Tom", "employer", "Anthropic");
-  ExpectOneFrame("I work at Jack in the Box.", "", "employer", "Jack in the Box");
-  ExpectOneFrame("I work at Google — wait, did I tell you that already?", "", "employer", "Google");
-  ExpectOneFrame("Rafael works at Shopify on the checkout team.", "Rafael", "employer", "Shopify");
-  ExpectOneFrame("I work at Bank of America.", "", "employer", "Bank of America");
-  ExpectOneFrame("We moved the wiki to Confluence and the old server was switched off.", "wiki", "location",
-                 "Confluence");
-  ExpectOneFrame("入职美团已经半年了", "", "employer", "美团");
+  // {text, subject, attribute, value}: each reads as one frame.
+  const std::vector<std::vector<std::string>> cases = {
+      {"Tom joined Anthropic a couple of months ago.", "Tom", "employer", "Anthropic"},
+      {"I work at Jack in the Box.", "", "employer", "Jack in the Box"},
+      {"I work at Google — wait, did I tell you that already?", "", "employer", "Google"},
+      {"Rafael works at Shopify on the checkout team.", "Rafael", "employer", "Shopify"},
+      {"I work at Bank of America.", "", "employer", "Bank of America"},
+      {"We moved the wiki to Confluence and the old server was switched off.", "wiki", "location", "Confluence"},
+      {"入职美团已经半年了", "", "employer", "美团"}};
+  for (const std::vector<std::string>& c : cases) ExpectOneFrame(c[0], c[1], c[2], c[3]);
 }
 
 TEST(FactFrameReaderTest, ChineseAdverbsGoWithTheirVerb) {
