@@ -144,13 +144,31 @@ double WordSimilarity(const std::set<std::string>& wa, const std::set<std::strin
 
 constexpr double kNearCopySimilarity = 0.8;
 
+// The runs of ASCII digits of `text`, in order: "3 月 5 号" and "5 月 3 号" hold the same numbers
+// (equal protected atoms, a set) but are two dates.
+std::vector<std::string> NumbersInOrder(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] < '0' || text[i] > '9') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    out.emplace_back(text.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 double ValueSimilarity(std::string_view a, std::string_view b) { return WordSimilarity(Words(a), Words(b)); }
 
 
 bool IsNearCopy(std::string_view a, std::string_view b) {
-  return ValueSimilarity(a, b) >= kNearCopySimilarity && ProtectedAtoms(a) == ProtectedAtoms(b);
+  return ValueSimilarity(a, b) >= kNearCopySimilarity && ProtectedAtoms(a) == ProtectedAtoms(b) &&
+         NumbersInOrder(a) == NumbersInOrder(b);
 }
 
 NearCopyOf::NearCopyOf(std::string_view value) : value_(value), words_(Words(value)) {}
@@ -158,7 +176,7 @@ NearCopyOf::NearCopyOf(std::string_view value) : value_(value), words_(Words(val
 bool NearCopyOf::Matches(std::string_view other) const {
   if (WordSimilarity(Words(other), words_) < kNearCopySimilarity) return false;
   if (!atoms_) atoms_ = ProtectedAtoms(value_);
-  return ProtectedAtoms(other) == *atoms_;
+  return ProtectedAtoms(other) == *atoms_ && NumbersInOrder(other) == NumbersInOrder(value_);
 }
 
 }  // namespace engram

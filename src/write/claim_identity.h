@@ -58,7 +58,8 @@ std::string NormalizeValue(std::string_view value);
 // 0–1. A value contained in the other scores at least 0.8.
 double ValueSimilarity(std::string_view a, std::string_view b);
 
-// The near-copy rule: similarity ≥ 0.8 and equal protected atoms.
+// The near-copy rule: similarity ≥ 0.8, equal protected atoms and the same numbers in the same
+// order ("5 月 3 号" is no copy of "3 月 5 号", though their atoms are equal).
 bool IsNearCopy(std::string_view a, std::string_view b);
 
 // The near-copy rule against one fixed value, whose words are computed once and its protected

@@ -60,6 +60,12 @@ TEST(NearCopyTest, ProtectedAtomsForbidMerging) {
   EXPECT_FALSE(IsNearCopy("喜欢浅色模式", "不喜欢浅色模式"));
 }
 
+TEST(NearCopyTest, TheSameNumbersInAnotherOrderAreAnotherValue) {
+  EXPECT_FALSE(IsNearCopy("3 月 5 号", "5 月 3 号"));
+  EXPECT_FALSE(NearCopyOf("3/5 at gate 5").Matches("5/3 at gate 3"));
+  EXPECT_TRUE(IsNearCopy("room 4 at 10:30", "room 4, at 10:30"));
+}
+
 TEST(NearCopyTest, UnrelatedValuesAreNot) {
   EXPECT_FALSE(IsNearCopy("hiking", "painting"));
   EXPECT_TRUE(IsNearCopy("浅色模式", "浅色模式"));

@@ -295,8 +295,47 @@ size_t ColonAfterAClause(std::string_view content, size_t start, size_t i, size_
   return words >= 4 && FiniteVerbWithin(LowerBytes(content.substr(0, end)), i + len, end, 6) ? len : 0;
 }
 
-// Clause separators: ；; always, ，, unless the sentence is a correction ("Actually Tuesday, not
-// Monday" is one clause).
+// In a correction sentence, the comma at `i` ends the corrected statement when a correction marker
+// and then a copula with its value stand before it and no contrast follows ("我说错了，生日是 6 月
+// 18 号，派对要改一下" ends before 派对; "Actually it's Tuesday, not Monday", "不对，是上海" and a
+// correction marker after the comma keep it).
+bool CorrectionSaidBefore(const Lexicon& lex, std::string_view low, size_t start, size_t i, size_t after) {
+  std::string_view next = low.substr(after);
+  while (!next.empty() && next.front() == ' ') next.remove_prefix(1);
+  for (std::string_view contrast : {"not ", "不是", "而不是", "rather than", "instead of"}) {
+    if (next.substr(0, contrast.size()) == contrast) return false;
+  }
+  if (!lex.FindMarkers(next, "correction").empty()) return false;  // "…is on the 21st, I misread it"
+  const std::string before(low.substr(start, i - start));
+  std::vector<PhraseHit> hits = lex.FindMarkers(before, "correction");
+  if (hits.empty()) return false;
+  const std::string_view rest = std::string_view(before).substr(hits.back().end);
+  for (std::string_view copula : {"是", " is ", "'s ", " was "}) {
+    const size_t at = rest.find(copula);
+    if (at != std::string_view::npos && at + copula.size() < rest.size()) return true;
+  }
+  return false;
+}
+
+// Where the one spaced dash of `sentence` stands (" — ", " – ", " - "), or npos when it has none
+// or a pair ("Took the plunge — home is Valencia now" is two clauses; "I moved — finally — to
+// Leeds" is one).
+size_t LoneDash(std::string_view content, Span sentence) {
+  size_t found = std::string_view::npos;
+  for (size_t i = sentence.begin; i + 2 < sentence.end; ++i) {
+    if (content[i] != ' ') continue;
+    for (std::string_view dash : {" \xE2\x80\x94 ", " \xE2\x80\x93 ", " - "}) {
+      if (StartsWithAt(content, i, dash) && i + dash.size() <= sentence.end) {
+        if (found != std::string_view::npos) return std::string_view::npos;
+        found = i;
+      }
+    }
+  }
+  return found;
+}
+
+// Clause separators: ；; always, one spaced dash (LoneDash), ，, unless the sentence is a correction ("Actually Tuesday, not
+// Monday" is one clause) whose corrected statement goes on (CorrectionSaidBefore).
 std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std::string_view low, Span sentence,
                                bool keep_commas) {
   std::vector<Span> out;
@@ -305,17 +344,24 @@ std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std
     if (at > start) out.push_back({start, at});
     start = at + len;
   };
+  const size_t dash = LoneDash(content, sentence);
   for (size_t i = sentence.begin; i < sentence.end;) {
-    if (StartsWithAt(content, i, "；")) {
+    if (!keep_commas && dash != std::string_view::npos && i == dash) {
+      const size_t len = content.find(' ', i + 1) - i;
+      cut(i, len);
+      i += len;
+    } else if (StartsWithAt(content, i, "；")) {
       cut(i, 3);
       i += 3;
     } else if (content[i] == ';') {
       cut(i, 1);
       ++i;
-    } else if (!keep_commas && StartsWithAt(content, i, "，")) {
+    } else if (StartsWithAt(content, i, "，") &&
+               (!keep_commas || CorrectionSaidBefore(lex, low, start, i, i + 3))) {
       cut(i, 3);
       i += 3;
-    } else if (!keep_commas && content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ') {
+    } else if (content[i] == ',' && i + 1 < sentence.end && content[i + 1] == ' ' &&
+               (!keep_commas || CorrectionSaidBefore(lex, low, start, i, i + 1))) {
       cut(i, 1);
       ++i;
     } else if (size_t colon = ColonAfterAClause(content, start, i, sentence.end, keep_commas); colon > 0) {
@@ -1818,7 +1864,15 @@ class ClauseReader {
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
-    if (r.verb->initial && SkipSpaces(s_, r.from, clause_.end) != at) {  // "a letter from Mom"
+    const bool english_verb = static_cast<unsigned char>(verbs.front().phrase[0]) < 0x80;
+    size_t opens = SkipSpaces(s_, r.from, clause_.end);
+    if (!english_verb) {  // 我现在住望京, 爷爷奶奶一直住大连
+      opens = MarkerEndAt(opens, "now");
+      for (std::string_view adverb : {"一直", "还", "也", "都", "仍然", "依然", "平时"}) {
+        if (StartsWithAt(s_, opens, adverb)) opens += adverb.size();
+      }
+    }
+    if (r.verb->initial && opens != at) {  // "a letter from Mom"
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
       return true;
     }
@@ -1827,7 +1881,6 @@ class ClauseReader {
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
     const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
-    const bool english_verb = static_cast<unsigned char>(verbs.front().phrase[0]) < 0x80;
     if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && !EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})))) {  // 在家做饭
@@ -1876,8 +1929,8 @@ class ClauseReader {
     }
     std::string_view v = rules::SpanText(s_, *r.value);
     const std::string& target = r.verb->target.attribute;
-    if (target == "uses" && UsesAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
-      return false;  // 只用了两天 (how long), 一直用心做事 (用心 is a word of its own), 用不惯
+    if (VerbIsAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
+      return false;  // 只用了两天 (how long), 一直用心做事 (用心 is a word of its own), 住院
     }
     if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
@@ -1887,14 +1940,19 @@ class ClauseReader {
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
 
-  // True when a verb of use ending in 用 (`phrase`) is the first character of another word at `at`:
-  // 用了 (for how long), 用心, 用力, 用功, 用餐, 用不惯, 用来.
-  bool UsesAnotherWord(std::string_view phrase, size_t at) const {
-    if (!phrase.ends_with("用")) return false;
-    for (std::string_view next : {"了", "心", "力", "功", "餐", "不", "来", "于", "过", "完", "掉", "得", "着", "户", "品", "途", "法", "意"}) {
-      if (StartsWithAt(s_, at, next)) return true;
-    }
-    return false;
+  // True when a one-character verb of the lexicon ending `phrase` (用, 住) is the first character of
+  // another word at `at`, or takes an aspect or a complement, not a value: 用了 (for how long), 用心,
+  // 用力, 用不惯, 用来; 住院, 住宿, 住了三天, 住不惯, 住一起.
+  bool VerbIsAnotherWord(std::string_view phrase, size_t at) const {
+    static const std::vector<std::string_view> kAfterUse = {
+        "了", "心", "力", "功", "餐", "不", "来", "于", "过", "完", "掉", "得", "着", "户", "品", "途", "法", "意"};
+    static const std::vector<std::string_view> kAfterLive = {
+        "了", "过", "着", "得", "不", "院", "宿", "址", "房", "户", "手", "口", "一起", "进", "下", "久", "满", "几", "两"};
+    const std::vector<std::string_view>* next = phrase.ends_with("用") ? &kAfterUse
+                                                 : phrase == "住"      ? &kAfterLive
+                                                                       : nullptr;
+    if (next == nullptr) return false;
+    return std::any_of(next->begin(), next->end(), [&](std::string_view n) { return StartsWithAt(s_, at, n); });
   }
 
   // "腾讯入职第一天", "字节入职三个月了": after 入职 a count of time, so the employer is what stands
@@ -3026,16 +3084,20 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 
 }  // namespace
 
-// A person the clause names ("Ahmed got promoted") is whom a later "he" / "she" / 他 / 她 of the
-// event means, even when the clause gives no frame: a name, not a thing or an identifier, said
-// with an event of a person's life (markers `person_event`: "Monday was rough. She moved…" is not
-// about Monday).
+// A person the clause names is whom a later "he" / "she" / 他 / 她 of the event means, even when
+// the clause gives no frame: a relative ("my husband quit"), or a name, not a thing or an
+// identifier, said with an event of a person's life (markers `person_event`: "Ahmed got promoted";
+// "Monday was rough. She moved…" is not about Monday, "Docker crashed. He's…" not about Docker).
 void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
-  if (!subject.resolved || subject.thing || subject.kind != FrameSubject::kNamed || subject.name.empty()) return;
-  if (lex.FindMarkers(low_clause, "person_event").empty()) return;
-  const unsigned char first = static_cast<unsigned char>(subject.name[0]);
-  if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
-  if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
+  if (!subject.resolved || subject.thing || subject.name.empty()) return;
+  if (subject.kind == FrameSubject::kNamed) {
+    if (lex.FindMarkers(low_clause, "person_event").empty()) return;
+    const unsigned char first = static_cast<unsigned char>(subject.name[0]);
+    if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
+    if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
+  } else if (subject.kind != FrameSubject::kRelative) {
+    return;
+  }
   context->person_kind = subject.kind;
   context->person = subject.name;
 }

@@ -333,9 +333,11 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
       bool last_piece = piece.end == span.end;
       sentence.question = (last_piece && question_mark) || EnglishOpensLikeQuestion(s) ||
                           (sentence.has_han && ChineseLooksLikeQuestion(s));
-      // "I moved to Halifax in May, is that normal?": the statement before the asking clause is
-      // a sentence of its own.
-      if (sentence.question && last_piece && question_mark && !EnglishOpensLikeQuestion(s)) {
+      // "I moved to Halifax in May, is that normal?", "我在华为做测试，自动化框架学哪个好": the
+      // statement before the asking clause is a sentence of its own. Chinese often asks with no
+      // question mark (a final 吗, 啥, 怎么).
+      if (sentence.question && last_piece && (question_mark || sentence.has_han) &&
+          !EnglishOpensLikeQuestion(s)) {
         if (size_t cut = StatementBeforeQuestion(s); cut > 0) {
           Sentence head = sentence;
           head.span = TrimSpan(text, {piece.begin, piece.begin + cut});
