@@ -234,10 +234,20 @@ bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words);
 // does one before a capitalised name that a verb of the lexicon follows ("Tom stepped down and
 // Maria took over as tech lead"; not "I work at Ernst and Young"), and one before "the", "it",
 // "there", "this" or "that" that a form of be, have or will follows within five words ("…to
-// eu-central-1 and the old stack was torn down"; not "I like cats and the ocean"). Returns the
-// length of " and " / " but " at `i`, or 0.
+// eu-central-1 and the old stack was torn down"; not "I like cats and the ocean"); a space before
+// "the" after a capitalised name, when a form of be, have or will follows within three words ("…to
+// Manchester the commute is 15 min"). Returns the length of " and " / " but " / " " at `i`, or 0.
 size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::string_view low, size_t i,
                           size_t end) {
+  // With no joint at all after a name: "since relocating to Manchester the commute is 15 min".
+  if (StartsWithAt(low, i, " the ") && i > 0 && IsAsciiAlnum(content[i - 1])) {
+    size_t b = i;
+    while (b > 0 && IsAsciiAlnum(content[b - 1])) --b;
+    if (content[b] >= 'A' && content[b] <= 'Z' && b > 0 && content[b - 1] == ' ' &&
+        FiniteVerbWithin(low, i + 5, end, 3)) {
+      return 1;
+    }
+  }
   for (std::string_view joint : {" and ", " but ", " so "}) {
     if (!StartsWithAt(content, i, joint)) continue;
     size_t w = i + joint.size();
@@ -317,9 +327,9 @@ bool CorrectionSaidBefore(const Lexicon& lex, std::string_view low, size_t start
   return false;
 }
 
-// Where the one spaced dash of `sentence` stands (" — ", " – ", " - "), or npos when it has none
-// or a pair ("Took the plunge — home is Valencia now" is two clauses; "I moved — finally — to
-// Leeds" is one).
+// Where the one spaced dash of `sentence` stands (" — ", " – ", " - "), or npos when it has none,
+// a pair, or a tail of a word or two ("Took the plunge — home is Valencia now" is two clauses;
+// "I moved — finally — to Leeds" and "I moved to the Austin branch — not!" are one).
 size_t LoneDash(std::string_view content, Span sentence) {
   size_t found = std::string_view::npos;
   for (size_t i = sentence.begin; i + 2 < sentence.end; ++i) {
@@ -331,11 +341,18 @@ size_t LoneDash(std::string_view content, Span sentence) {
       }
     }
   }
-  return found;
+  if (found == std::string_view::npos) return found;
+  // A tail of a word or two is no clause of its own ("I moved to the Austin branch — not!").
+  std::string_view tail = content.substr(found, sentence.end - found);
+  size_t words = 0;
+  for (size_t i = 1; i < tail.size(); ++i) words += tail[i] != ' ' && tail[i - 1] == ' ';
+  return words > 3 ? found : std::string_view::npos;
 }
 
-// Clause separators: ；; always, one spaced dash (LoneDash), ，, unless the sentence is a correction ("Actually Tuesday, not
-// Monday" is one clause) whose corrected statement goes on (CorrectionSaidBefore).
+// Clause separators: ；; always, one spaced dash (LoneDash), " because " ("pinned to React 17
+// because nobody wants to rewrite the tests" is no plan), ，, unless the sentence is a correction
+// ("Actually Tuesday, not Monday" is one clause) whose corrected statement goes on
+// (CorrectionSaidBefore).
 std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std::string_view low, Span sentence,
                                bool keep_commas) {
   std::vector<Span> out;
@@ -346,7 +363,10 @@ std::vector<Span> SplitClauses(const Lexicon& lex, std::string_view content, std
   };
   const size_t dash = LoneDash(content, sentence);
   for (size_t i = sentence.begin; i < sentence.end;) {
-    if (!keep_commas && dash != std::string_view::npos && i == dash) {
+    if (!keep_commas && i > start && StartsWithAt(low, i, " because ")) {  // a reason has markers of its own
+      cut(i, 9);
+      i += 9;
+    } else if (!keep_commas && dash != std::string_view::npos && i == dash) {
       const size_t len = content.find(' ', i + 1) - i;
       cut(i, len);
       i += len;
@@ -681,13 +701,23 @@ class ClauseReader {
       if (facet == nullptr) continue;
       size_t b = from + hit.begin, e = from + hit.end;
       if (ProductVersion({b, NumberEnd(e)})) continue;  // "uses Node 18": a product, no facet
-      const std::string before = NameBefore(b, from);
+      std::string before = NameBefore(b, from);
+      if (before.empty()) before = ChineseEnvironmentBefore(b, from);  // 测试环境
+      if (!before.empty() && LowerBytes(subject) == before + hit.phrase) {  // 测试环境挂了: the subject itself
+        subject_facet_ = std::pair<std::string, std::string>{facet->qualifier, before};
+        subject_facet_of_ = subject;
+        continue;
+      }
       std::string name = before;
       if (name.empty() || name == LowerBytes(subject)) name = NameAfter(e, to);
       if (name.empty() || name == LowerBytes(subject)) {
         // "payments service is down", "订单服务挂了": the noun is the thing's own, whose state is
         // one with "payments is down" (NameTheThing drops the noun from the name).
         if (!facet->state_attribute.empty() && before != LowerBytes(subject)) facet_attribute_ = facet->state_attribute;
+        if (!before.empty() && before == LowerBytes(subject)) {
+          subject_facet_ = std::pair<std::string, std::string>{facet->qualifier, before};
+          subject_facet_of_ = subject;
+        }
         continue;
       }
       coordinates_.push_back({facet->qualifier, name});
@@ -1139,6 +1169,9 @@ class ClauseReader {
     const AttributeInfo* info = lex_.Attribute(f->attribute);
     for (const auto& c : coordinates_) {
       if (info != nullptr && info->facets.count(c.first) > 0) f->coordinates.push_back(c);
+    }
+    if (subject_facet_ && f->subject != subject_facet_of_ && info != nullptr && info->facets.count(subject_facet_->first) > 0) {
+      f->coordinates.push_back(*subject_facet_);  // 测试环境先升到 JDK 21: JDK's version in 测试
     }
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) {
@@ -1810,10 +1843,12 @@ class ClauseReader {
   }
 
   // True when `t` is a whole number of one or two digits after a capitalised product name that the
-  // clause says runs or is used — after "run", "use" or their forms, "runs on", "pinned to" or
-  // "locked to" ("Our servers run Rocky Linux 8", "We use Java 11 for batch jobs", "The API runs
-  // on Node 18", "pinned to PostgreSQL 13") — and ends its phrase: no noun or unit follows ("I ran
-  // Marathon 3 times", "I use size 10 shoes", "I'm on Level 4" are no versions).
+  // clause says runs or is used — after "run", "use" or their forms, "runs on", "pinned to",
+  // "locked to", 用(的是), 跑的, 运行, or a change of a version and its "to"/到/成 ("Our servers run
+  // Rocky Linux 8", "We use Java 11 for batch jobs", "The API runs on Node 18", "pinned to
+  // PostgreSQL 13", "upgraded to Node 22", "升级到 Vue 3", 服务器跑的 CentOS 7) — and ends its
+  // phrase: no noun or unit follows ("I ran Marathon 3 times", "I use size 10 shoes", "I'm on
+  // Level 4" are no versions).
   bool RunsProductNumber(const Token& t, size_t from) const {
     if (t.end - t.begin > 2 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
     if (t.end < clause_.end && IsAsciiAlnum(s_[t.end])) return false;
@@ -1823,8 +1858,10 @@ class ClauseReader {
     if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
     size_t after_end = 0;
     const std::string after = WordAt(low_, SkipSpaces(s_, t.end, clause_.end), clause_.end, &after_end);
-    static const std::set<std::string, std::less<>> kEnds = {"for", "in", "on", "at", "since", "now", "across",
-                                                             "and", "as", "with", "until", "today", "everywhere"};
+    static const std::set<std::string, std::less<>> kEnds = {
+        "for", "in", "on", "at", "since", "now", "across", "and", "as", "with", "until", "today", "everywhere",
+        "last", "this", "yesterday", "recently", "already", "so", "but", "because", "which", "after", "before",
+        "during", "over"};
     if (!after.empty() && kEnds.count(after) == 0) return false;
     auto word_before = [&](size_t at) {
       size_t e = at;
@@ -1838,7 +1875,32 @@ class ClauseReader {
     if (kRuns.count(before) > 0) return true;
     const std::string verb = word_before(before_at).first;
     if (before == "on") return verb == "run" || verb == "runs" || verb == "running";  // not "I'm on Level 4"
-    return before == "to" && (verb == "pinned" || verb == "locked");
+    // After a change of version and its "to"/到/成: "upgraded to Node 22", "bumped everything to
+    // Node 22", "升级到 Vue 3", "切到 Rocky Linux 9".
+    size_t to = std::string::npos;
+    if (before == "to") {
+      if (verb == "pinned" || verb == "locked") return true;
+      to = before_at;
+    } else if (before.empty()) {
+      size_t e = product;
+      while (e > from && s_[e - 1] == ' ') --e;
+      auto ends_with = [&](std::string_view han) { return e >= from + han.size() && s_.substr(e - han.size(), han.size()) == han; };
+      for (std::string_view use : {"用", "用的", "用的是", "使用", "跑的", "跑的是", "跑着", "运行", "运行的是", "基于"}) {
+        if (ends_with(use)) return true;  // 项目用的是 Vue 2, 服务器跑的 CentOS 7
+      }
+      for (std::string_view han : {"到", "成", "为"}) {
+        if (ends_with(han)) to = e;
+      }
+    }
+    if (to == std::string::npos) return false;
+    // (Changes of a version only: "moved to Building 7", "switched to Level 4" are no versions.)
+    static const std::set<std::string, std::less<>> kVersionChanges = {
+        "bumped", "upgraded", "downgraded", "rolled back", "migrated", "updated", "升级到", "升到",
+        "回滚到", "降级到", "已切到", "切到", "切换到", "迁移到", "迁到", "已升级", "已回滚"};
+    for (const PhraseHit& change : lex_.FindMarkers(low_.substr(from, to - from), "change")) {
+      if (kVersionChanges.count(change.phrase) > 0) return true;
+    }
+    return false;
   }
 
   // Where a number right after a change marker's "to"/"到" begins ("bumped X to 16", "升到7",
@@ -2673,6 +2735,16 @@ class ClauseReader {
     return kNotNames.count(name) > 0 || IsVersion(name) ? "" : name;
   }
 
+  // The Chinese name of an environment that ends at `at` (markers `environment_name`: 生产 of
+  // 生产环境), or "".
+  std::string ChineseEnvironmentBefore(size_t at, size_t from) const {
+    if (!StartsWithAt(s_, at, "环境")) return "";
+    for (const PhraseHit& hit : lex_.FindMarkers(low_.substr(from, at - from), "environment_name")) {
+      if (from + hit.end == at) return hit.phrase;
+    }
+    return "";
+  }
+
   // The end of the number one space after `at` ("Node 18"), or `at` when none follows.
   size_t NumberEnd(size_t at) const {
     if (at + 1 >= s_.size() || s_[at] != ' ' || !IsDigit(s_[at + 1])) return at;
@@ -2844,7 +2916,8 @@ class ClauseReader {
     Span out = rules::CutTimes(s_, rules::TrimSpan(s_, {span.begin, span.begin + cut}), times_);
     out = rules::TrimSpan(s_, out);
     out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too", "only",
-                                   "after", "by", "from", "the"});
+                                   "after", "by", "from", "the", "downtown", "uptown", "nearby", "locally",
+                                   "remotely", "abroad", "overseas", "full-time", "part-time"});
     if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
     if (StartsWithAt(s_, out.begin, "的是") && out.size() > 6) out = rules::TrimSpan(s_, {out.begin + 6, out.end});  // 一直用的是 Jira
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
@@ -2975,6 +3048,10 @@ class ClauseReader {
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
+  // The facet that named the clause's subject itself ("生产环境跑的是 JDK 11": environment 生产),
+  // and that subject: a coordinate once another thing (a product) becomes the frame's subject.
+  std::optional<std::pair<std::string, std::string>> subject_facet_;
+  std::string subject_facet_of_;
   std::string facet_attribute_;
 };
 

@@ -541,11 +541,11 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       }
     }
     // Unless the grammar read the correction as a value that replaces one (a bare `corrects`, a
-    // value naming what it replaces, or a change of a named attribute: "我记错了，我生日是 5 月 3
-    // 号"): an act ("user 记错" of 我记错了) or a requirement (应该是A1032) read from it corrects
+    // value naming what it replaces, or a change of an attribute it names: "我记错了，我生日是 5 月
+    // 3 号"; a bare copula of a thing, "尾号是6868", may name its thing in part): an act ("user 记错" of 我记错了) or a requirement (应该是A1032) read from it corrects
     // nothing.
     const bool corrects = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(read_before), out.end(), [](const CandidateClaim& c) {
-      return c.correction && (c.predicate == "corrects" || !c.replaces_value.empty() || c.change);
+      return c.correction && (c.predicate == "corrects" || !c.replaces_value.empty() || (c.change && c.predicate != "is"));
     });
     if (!corrects) {
       if (auto unread = UnreadCorrection(event, index, speaker, content)) out.push_back(std::move(*unread));
