@@ -588,7 +588,12 @@ class ClauseReader {
   // "According to the wiki, X is on v3.0": a clause with no kind of its own takes the kind of the
   // sentence's earlier clause when that is a report, a plan, a requirement or a narrated past.
   void Inherit(ClauseKind earlier) {
-    if (kind_ == ClauseKind::kFact) kind_ = earlier;
+    if (kind_ != ClauseKind::kFact) return;
+    // "我以前住在天通苑，现在住在回龙观": a clause that says "now" is no longer the past.
+    if (earlier == ClauseKind::kPast && !lex_.FindMarkers(low_.substr(clause_.begin, clause_.end - clause_.begin), "now").empty()) {
+      return;
+    }
+    kind_ = earlier;
   }
 
   // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
@@ -655,7 +660,10 @@ class ClauseReader {
       return Resolved(FrameSubject::kSpeaker, "", e);
     }
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
-    if (PronounWords().count(w) > 0 && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, e);
+    if (PronounWords().count(w) > 0 && !ctx.person.empty()) {
+      if (!GenderAgrees(w, ctx.person)) return Unresolvable(i);  // "My sister met a guy. He lives in Rome."
+      return Resolved(ctx.person_kind, ctx.person, e);
+    }
     if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
     if (std::optional<Subject> kin = OwnKin(i)) return *kin;
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
@@ -1288,6 +1296,17 @@ class ClauseReader {
         "i", "i'm", "i've", "i'd", "i'll", "im", "ive", "we", "we're", "we've", "we'll", "us", "me"};
     return kWords;
   }
+  // False when `pronoun` (he, she, 他, 她 and their forms) cannot mean `person`: a kin word of the
+  // other sex names them (markers `male_kin`, `female_kin`: "my sister" is no "he").
+  bool GenderAgrees(std::string_view pronoun, const std::string& person) const {
+    const bool male = pronoun.starts_with("he") || pronoun == "his" || pronoun == "他";
+    const bool female = pronoun.starts_with("she") || pronoun == "her" || pronoun == "她";
+    const std::string low = LowerBytes(person);
+    if (male) return lex_.FindMarkers(low, "female_kin").empty();
+    if (female) return lex_.FindMarkers(low, "male_kin").empty();
+    return true;
+  }
+
   static const std::set<std::string, std::less<>>& PronounWords() {
     static const std::set<std::string, std::less<>> kWords = {"he", "she", "he's", "she's", "his", "her"};
     return kWords;
@@ -1389,7 +1408,10 @@ class ClauseReader {
       return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
     }
     for (std::string_view zh : {"他", "她"}) {
-      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) return Resolved(ctx.person_kind, ctx.person, i + 3);
+      if (StartsWithAt(s_, i, zh) && !ctx.person.empty()) {
+        if (!GenderAgrees(zh, ctx.person)) return Unresolvable(i);
+        return Resolved(ctx.person_kind, ctx.person, i + 3);
+      }
     }
     if (std::optional<Subject> name = ChineseNameSubject(i)) return *name;  // 老王调到了…
     if (i < clause_.end && static_cast<unsigned char>(s_[i]) >= 0x80) {
@@ -1852,8 +1874,10 @@ class ClauseReader {
   bool RunsProductNumber(const Token& t, size_t from) const {
     if (t.end - t.begin > 2 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
     if (t.end < clause_.end && IsAsciiAlnum(s_[t.end])) return false;
+    if (ChineseUnitAt(SkipSpaces(s_, t.end, clause_.end))) return false;  // 用 Kindle 3 年了, 2 个小时
     const size_t product = ProductBefore(t.begin, from);
     if (product == t.begin || !(s_[product] >= 'A' && s_[product] <= 'Z')) return false;
+    if (lex_.HasMarker(LowerBytes(s_.substr(product, t.begin - product)), "numbered_noun")) return false;  // Level 4
     const Span named{product, t.end};
     if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
     size_t after_end = 0;
@@ -1885,7 +1909,7 @@ class ClauseReader {
       size_t e = product;
       while (e > from && s_[e - 1] == ' ') --e;
       auto ends_with = [&](std::string_view han) { return e >= from + han.size() && s_.substr(e - han.size(), han.size()) == han; };
-      for (std::string_view use : {"用", "用的", "用的是", "使用", "跑的", "跑的是", "跑着", "运行", "运行的是", "基于"}) {
+      for (std::string_view use : {"用的", "用的是", "使用", "跑的", "跑的是", "跑着", "运行", "运行的是", "基于"}) {
         if (ends_with(use)) return true;  // 项目用的是 Vue 2, 服务器跑的 CentOS 7
       }
       for (std::string_view han : {"到", "成", "为"}) {
@@ -1899,6 +1923,16 @@ class ClauseReader {
         "回滚到", "降级到", "已切到", "切到", "切换到", "迁移到", "迁到", "已升级", "已回滚"};
     for (const PhraseHit& change : lex_.FindMarkers(low_.substr(from, to - from), "change")) {
       if (kVersionChanges.count(change.phrase) > 0) return true;
+    }
+    return false;
+  }
+
+  // True when a Chinese counter or unit of time or amount stands at `at` (年, 个, 小时, 天, 多…):
+  // the number before it counts, it names no version.
+  bool ChineseUnitAt(size_t at) const {
+    for (std::string_view unit : {"年", "个", "小", "天", "多", "分", "周", "次", "月", "秒", "块", "元", "遍", "页",
+                                  "张", "本", "台", "部", "人", "号", "楼", "层", "级", "倍", "岁", "点", "星"}) {
+      if (StartsWithAt(s_, at, unit)) return true;
     }
     return false;
   }
@@ -1930,7 +1964,7 @@ class ClauseReader {
     size_t opens = SkipSpaces(s_, r.from, clause_.end);
     if (!english_verb) {  // 我现在住望京, 爷爷奶奶一直住大连
       opens = MarkerEndAt(opens, "now");
-      for (std::string_view adverb : {"一直", "还", "也", "都", "仍然", "依然", "平时"}) {
+      for (std::string_view adverb : {"一直", "还", "也", "都", "仍然", "依然", "平时", "以前", "之前", "原来", "曾经"}) {
         if (StartsWithAt(s_, opens, adverb)) opens += adverb.size();
       }
     }
@@ -1973,6 +2007,16 @@ class ClauseReader {
           if (zai != std::string_view::npos) break;
         }
       }
+      size_t zai_len = 3;
+      if (zai == std::string_view::npos && r.verb->job_after) {  // 给一家出版社做编辑, 去了一家药企做医药代表
+        for (std::string_view to : {"去了", "进了", "给"}) {
+          if (size_t t = low_.substr(r.from, at - r.from).rfind(to); t != std::string_view::npos) {
+            zai = t;
+            zai_len = to.size();
+            break;
+          }
+        }
+      }
       if (zai == std::string_view::npos && !r.verb->either_side) {  // "辞掉了教师的工作": not this verb
         r.verb = nullptr;
         r.value.reset();
@@ -1980,7 +2024,12 @@ class ClauseReader {
       }
       if (zai != std::string_view::npos) {  // else "现在定居苏州": the value follows the verb
         r.verb_negated |= negated_before(r.from + zai);  // 我不在谷歌工作
-        r.value = TrimValue({r.from + zai + 3, at});
+        r.value = TrimValue({r.from + zai + zai_len, at});
+        if (r.verb->job_after && JobPlaceHoldsAVerb(*r.value)) {  // 在考虑去腾讯做算法, 在帮朋友的店做运营
+          r.verb = nullptr;
+          r.value.reset();
+          return true;
+        }
       }
     }
     if (r.verb->proper_value && !ProperValue(*r.value)) return false;  // "joined Priya for dinner"
@@ -2002,6 +2051,16 @@ class ClauseReader {
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
 
+  // True when what stands between 在 and 做 holds a verb, so it names no employer: 在考虑去腾讯,
+  // 在帮朋友的店.
+  bool JobPlaceHoldsAVerb(Span place) const {
+    std::string_view text = rules::SpanText(s_, place);
+    for (std::string_view verb : {"考虑", "帮", "去", "想", "打算", "准备", "给"}) {
+      if (text.find(verb) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
   // True when a one-character verb of the lexicon ending `phrase` (用, 住) is the first character of
   // another word at `at`, or takes an aspect or a complement, not a value: 用了 (for how long), 用心,
   // 用力, 用不惯, 用来; 住院, 住宿, 住了三天, 住不惯, 住一起.
@@ -2009,7 +2068,7 @@ class ClauseReader {
     static const std::vector<std::string_view> kAfterUse = {
         "了", "心", "力", "功", "餐", "不", "来", "于", "过", "完", "掉", "得", "着", "户", "品", "途", "法", "意"};
     static const std::vector<std::string_view> kAfterLive = {
-        "了", "过", "着", "得", "不", "院", "宿", "址", "房", "户", "手", "口", "一起", "进", "下", "久", "满", "几", "两"};
+        "了", "过", "着", "得", "不", "院", "宿", "址", "房", "户", "手", "口", "一", "进", "下", "久", "满", "几", "两"};
     const std::vector<std::string_view>* next = phrase.ends_with("用") ? &kAfterUse
                                                  : phrase == "住"      ? &kAfterLive
                                                                        : nullptr;
@@ -3174,6 +3233,11 @@ void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& 
     if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
   } else if (subject.kind != FrameSubject::kRelative) {
     return;
+  }
+  const std::string name = LowerBytes(subject.name);
+  if (const size_t at = low_clause.find(name); at != std::string_view::npos) {  // "my wife's sister": not the wife
+    std::string_view after = low_clause.substr(at + name.size());
+    if (after.starts_with("'s") || after.starts_with("\xE2\x80\x99s")) return;
   }
   context->person_kind = subject.kind;
   context->person = subject.name;
