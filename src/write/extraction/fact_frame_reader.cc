@@ -316,6 +316,7 @@ bool CorrectionSaidBefore(const Lexicon& lex, std::string_view low, size_t start
     if (next.substr(0, contrast.size()) == contrast) return false;
   }
   if (!lex.FindMarkers(next, "correction").empty()) return false;  // "…is on the 21st, I misread it"
+  if (!next.empty() && next.front() >= '0' && next.front() <= '9') return false;  // "March 3, 1990": one value
   const std::string before(low.substr(start, i - start));
   std::vector<PhraseHit> hits = lex.FindMarkers(before, "correction");
   if (hits.empty()) return false;
@@ -1450,7 +1451,9 @@ class ClauseReader {
     for (size_t len = 6; len <= 9 && at + len <= clause_.end; len += 3) {
       std::string_view name = s_.substr(at, len);
       if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) break;
-      if (MarkerEndAt(at, "discourse") > at || MarkerEndAt(at, "now") > at) break;  // 我姐现在在杭州: no name
+      if (MarkerEndAt(at, "discourse") > at || MarkerEndAt(at, "now") > at || MarkerEndAt(at, "past") > at) {
+        break;  // 我姐现在在杭州, 我爸以前住哈尔滨: no name
+      }
       bool particle = false;  // 我表哥从杭州搬到…, 我舅舅的女儿…: a preposition or 的, no name
       for (std::string_view p : {"从", "在", "把", "被", "跟", "和", "给", "对", "去", "到", "的", "也", "又", "都", "就", "还"}) {
         particle = particle || StartsWithAt(s_, at, p);
@@ -1810,7 +1813,13 @@ class ClauseReader {
     if (!correction_) return;
     if (size_t n = FindWord(r.rest, "not"); n != std::string::npos) {
       f->replaces = Text(TrimValue({from + n + 3, end}));
-      r.value = TrimValue(StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was"}));
+      Span said = TrimValue(StripLeadingWords(TrimValue({from, from + n}), {"actually", "correction", "it's", "it", "is", "was", "i"}));
+      // "I work at Shopify, not Stripe": the value follows the verb, which names the attribute.
+      std::vector<PhraseHit> verbs = lex_.FindVerbs(low_.substr(said.begin, said.end - said.begin));
+      if (!verbs.empty() && verbs.front().begin == 0 && said.begin + verbs.front().end < said.end) {
+        said = TrimValue({said.begin + verbs.front().end, said.end});
+      }
+      r.value = said;
     }
   }
 
