@@ -1182,6 +1182,7 @@ class ClauseReader {
     if (subject_facet_ && f->subject != subject_facet_of_ && info != nullptr && info->facets.count(subject_facet_->first) > 0) {
       f->coordinates.push_back(*subject_facet_);  // 测试环境先升到 JDK 21: JDK's version in 测试
     }
+    if (info != nullptr && info->facets.count("environment") > 0) EnglishEnvironment(f);
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) {
       if (AfterDeictic(text, hit.begin)) continue;  // "上周末", "this weekend": one time, not a recurrence
@@ -1192,6 +1193,25 @@ class ClauseReader {
     f->temporary = temporary_;
     f->usual = usual_;
     f->correction = correction_;
+  }
+
+  // An English environment the clause names as a word of its own ("upgraded staging to Postgres
+  // 16", "prod runs on Node 18"; markers `environment_name`), when no coordinate says one: the
+  // frame's environment ("prod" is "production").
+  void EnglishEnvironment(FactFrame* f) const {
+    for (const auto& c : f->coordinates) {
+      if (c.first == "environment") return;
+    }
+    std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "environment_name")) {
+      if (static_cast<unsigned char>(hit.phrase[0]) >= 0x80) continue;  // Chinese ones stand before 环境
+      const bool word_begins = hit.begin == 0 || !IsAsciiAlnum(text[hit.begin - 1]);
+      const bool word_ends = hit.end == text.size() || !IsAsciiAlnum(text[hit.end]);
+      if (!word_begins || !word_ends) continue;
+      const std::string name = hit.phrase == "prod" ? "production" : hit.phrase == "pre-prod" ? "preprod" : hit.phrase;
+      f->coordinates.push_back({"environment", name});
+      return;
+    }
   }
 
   // A deictic word of the lexicon ends right before `at` in `text` ("上", "这", "last", "this").
