@@ -3005,7 +3005,7 @@ class ClauseReader {
     out = rules::TrimSpan(s_, out);
     out = StripTrailingWords(out, {"now", "in", "on", "at", "since", "currently", "anymore", "again", "too", "only",
                                    "after", "by", "from", "the", "downtown", "uptown", "nearby", "locally",
-                                   "remotely", "abroad", "overseas", "full-time", "part-time"});
+                                   "remotely", "abroad", "overseas", "full-time", "part-time", "there", "here"});
     if (StartsWithAt(s_, out.begin, "了") && out.size() > 3) out.begin += 3;  // 搬到了上海
     if (StartsWithAt(s_, out.begin, "的是") && out.size() > 6) out = rules::TrimSpan(s_, {out.begin + 6, out.end});  // 一直用的是 Jira
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
