@@ -291,6 +291,53 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   return tail_asks ? cut + len : 0;
 }
 
+// How many Han characters stand in a row from `pos`, forwards or (backwards) before it, up to 3.
+int HanRun(std::string_view text, size_t pos, bool backwards) {
+  int n = 0;
+  while (n < 3) {
+    char32_t cp = 0;
+    size_t len = 0;
+    size_t at = pos;
+    if (backwards) {
+      if (at == 0) break;
+      at = pos - 1;
+      while (at > 0 && IsContinuation(static_cast<unsigned char>(text[at]))) --at;
+    }
+    if (at >= text.size() || !DecodeUtf8(text, at, &cp, &len) || !IsHan(cp)) break;
+    ++n;
+    pos = backwards ? at : at + len;
+  }
+  return n;
+}
+
+// The length of the run of spaces at `pos` when three Han characters (or an emoji) stand before it
+// and three after it, else 0. Chinese typed casually ends a sentence with a space where a "，" or
+// "。" would be ("上个月搬到成都了 这边吃的太爽了 想问下…"); a name never holds one between two Han
+// characters, one beside Latin letters or digits only spaces words ("升级到 Vue 3 了"), and text
+// segmented into words has short ones on a side ("API 服务 当前状态为 healthy": HL-Mem's corpus
+// has none with three on both sides).
+size_t SpaceBetweenHan(std::string_view text, size_t pos) {
+  size_t end = pos;
+  while (end < text.size()) {
+    if (text[end] == ' ') {
+      ++end;
+    } else if (text.compare(end, 3, "\xE3\x80\x80") == 0) {  // U+3000 IDEOGRAPHIC SPACE
+      end += 3;
+    } else {
+      break;
+    }
+  }
+  if (end == pos || pos == 0 || HanRun(text, end, false) < 3) return 0;
+  if (HanRun(text, pos, true) >= 3) return end - pos;
+  size_t b = pos - 1;
+  while (b > 0 && IsContinuation(static_cast<unsigned char>(text[b]))) --b;
+  char32_t before = 0;
+  size_t len = 0;
+  if (!DecodeUtf8(text, b, &before, &len) || b + len != pos) return 0;
+  const bool emoji = (before >= 0x1F300 && before <= 0x1FAFF) || (before >= 0x2600 && before <= 0x27BF);
+  return emoji ? end - pos : 0;
+}
+
 std::vector<Sentence> SplitSentences(std::string_view text) {
   std::vector<Sentence> out;
   auto flush = [&](size_t begin, size_t end, bool question_mark) {
@@ -363,6 +410,11 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
       flush(start, pos, false);
       pos += len;
       start = pos;
+      continue;
+    }
+    if (size_t gap = SpaceBetweenHan(text, pos); gap > 0) {
+      flush(start, pos, false);
+      start = pos = pos + gap;
       continue;
     }
     bool ends = IsTerminator(cp) || (cp == U'.' && DotEndsSentence(text, pos));
