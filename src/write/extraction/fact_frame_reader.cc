@@ -816,15 +816,21 @@ class ClauseReader {
     return false;
   }
 
-  // True when every past marker of the clause is a "back in" that dates it ("we moved to Denver
-  // back in May": a change, dated; "back in college I was a barista" narrates the past).
+  // True when every past marker of the clause is a "back in" that dates it within the year ("we
+  // moved to Denver back in May": a change, dated); "back in college I was a barista" and "back in
+  // 2010 I moved to Bristol for uni" narrate the past.
   bool PastOnlyDates() const {
     const std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     const std::vector<PhraseHit> past = lex_.FindMarkers(text, "past");
     return !past.empty() && std::all_of(past.begin(), past.end(), [&](const PhraseHit& hit) {
       const size_t after = SkipSpaces(s_, clause_.begin + hit.end, clause_.end);
-      return hit.phrase == "back in" &&
-             std::any_of(times_.begin(), times_.end(), [&](const Span& t) { return t.begin == after; });
+      return hit.phrase == "back in" && std::any_of(times_.begin(), times_.end(), [&](const Span& t) {
+               const std::string_view time = s_.substr(t.begin, t.end - t.begin);
+               const bool year = std::adjacent_find(time.begin(), time.end(), [](char a, char b) {
+                                   return IsDigit(a) && IsDigit(b);
+                                 }) != time.end();
+               return t.begin == after && !year;
+             });
     });
   }
 
@@ -1145,6 +1151,7 @@ class ClauseReader {
     ValueOfVersion(r);
     if (!ValueOfVerb(r)) return false;
     ValueOfPlaceAfterCopula(r, *f);
+    ValueOfSwitch(r, *f);
     ValueOfAttributeWord(r);
     ValueOfOccupationOrName(r, *f);
     ValueOfNamedCopula(r, *f);
@@ -2140,7 +2147,8 @@ class ClauseReader {
         if (StartsWithAt(s_, opens, adverb)) opens += adverb.size();
       }
     }
-    if (r.verb->initial && opens != at) {  // "a letter from Mom"
+    const bool zai_before = r.verb->value_before && StartsWithAt(s_, opens, "在");  // 我在杭州住
+    if (r.verb->initial && opens != at && !zai_before) {  // "a letter from Mom"
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
       return true;
     }
@@ -2272,6 +2280,50 @@ class ClauseReader {
     r.value = Span{name, end};
     r.by_value = AttributeRef{"lives_in", ""};
     r.changes = now || tail.starts_with("now") || tail == "for good" || tail == "permanently";
+  }
+
+  // 4c. A switch to a name that no word of the lexicon gives an attribute ("I caved and switched
+  // to Helix", "went back to Firefox", "已经换成VS Code了"): the speaker or a relative now uses it.
+  // Attribute "uses" with no slot: attributes.tsv makes it one of the tools a slot-less "uses"
+  // lists, and what it closes is left to the write path (same thing, same kind, kin words). The
+  // name is capitalised (English) or Latin (Chinese: 换成九点 is a time), and no time.
+  void ValueOfSwitch(ValueReading& r, const FactFrame& f) {
+    if (r.value || r.verb != nullptr || f.subject_kind == FrameSubject::kNamed) return;
+    static constexpr std::string_view kSwitches[] = {"switched to", "switching to", "switched over to", "switched back to",
+                                                     "went back to", "gone back to", "moved over to", "changed to",
+                                                     "换成", "换到", "切到", "切换到", "改用"};
+    for (std::string_view sw : kSwitches) {
+      const size_t at = static_cast<unsigned char>(sw[0]) < 0x80 ? FindWord(r.rest, sw) : r.rest.find(sw);
+      if (at == std::string::npos) continue;
+      size_t from = SkipSpaces(s_, r.from + at + sw.size(), clause_.end);
+      if (StartsWithAt(s_, from, "了")) from = SkipSpaces(s_, from + 3, clause_.end);  // 换成了
+      if (from >= clause_.end) return;
+      const bool english = static_cast<unsigned char>(sw[0]) < 0x80;
+      if (english ? !(s_[from] >= 'A' && s_[from] <= 'Z') : !IsAsciiAlnum(s_[from])) return;
+      Span value = TrimValue({from, clause_.end});
+      if (!english) value = LatinNameAt(from);
+      if (value.empty() || TimeValue(value) || LooksLikeTime(value) || (english && !ProperValue(value))) return;
+      static const std::set<std::string, std::less<>> kCalendar = {
+          "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
+          "april", "may", "june", "july", "august", "september", "october", "november", "december"};
+      size_t e = 0;
+      if (kCalendar.count(WordAt(low_, value.begin, value.end, &e)) > 0) return;  // "switched to Tuesday standups"
+      r.value = value;
+      r.by_value = AttributeRef{"uses", ""};
+      r.changes = true;
+      return;
+    }
+  }
+
+  // The Latin name that starts at `from` ("VS Code" of 换成VS Code了): its words and the spaces
+  // between them, up to the first other character.
+  Span LatinNameAt(size_t from) const {
+    size_t end = from;
+    for (const Token& t : AsciiTokens(s_, from, clause_.end)) {
+      if (t.begin != from && (t.begin != end + 1 || s_[end] != ' ')) break;
+      end = t.end;
+    }
+    return Span{from, end};
   }
 
   // True when what stands between 在 and 做 holds a verb, so it names no employer: 在考虑去腾讯,

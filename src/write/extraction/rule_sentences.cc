@@ -291,6 +291,17 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   return tail_asks ? cut + len : 0;
 }
 
+// True when an emoji (U+1F300–U+1FAFF, U+2600–U+27BF) ends text[0, pos).
+bool EmojiBefore(std::string_view text, size_t pos) {
+  if (pos == 0) return false;
+  size_t b = pos - 1;
+  while (b > 0 && IsContinuation(static_cast<unsigned char>(text[b]))) --b;
+  char32_t cp = 0;
+  size_t len = 0;
+  if (!DecodeUtf8(text, b, &cp, &len) || b + len != pos) return false;
+  return (cp >= 0x1F300 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF);
+}
+
 // How many Han characters stand in a row from `pos`, forwards or (backwards) before it, up to 3.
 int HanRun(std::string_view text, size_t pos, bool backwards) {
   int n = 0;
@@ -310,8 +321,10 @@ int HanRun(std::string_view text, size_t pos, bool backwards) {
   return n;
 }
 
-// The length of the run of spaces at `pos` when three Han characters (or an emoji) stand before it
-// and three after it, else 0. Chinese typed casually ends a sentence with a space where a "，" or
+// The length of the run of spaces at `pos` that ends a sentence with no terminator, else 0: after
+// an emoji, before a letter or a Han character ("…actually answers emails 🙏 what plants…"); or
+// three Han characters before it and three after it, or a final particle (了, 啦, 吧…) before it
+// and a Han character after it. Chinese typed casually ends a sentence with a space where a "，" or
 // "。" would be ("上个月搬到成都了 这边吃的太爽了 想问下…"); a name never holds one between two Han
 // characters, one beside Latin letters or digits only spaces words ("升级到 Vue 3 了"), and text
 // segmented into words has short ones on a side ("API 服务 当前状态为 healthy": HL-Mem's corpus
@@ -327,15 +340,14 @@ size_t SpaceBetweenHan(std::string_view text, size_t pos) {
       break;
     }
   }
-  if (end == pos || pos == 0 || HanRun(text, end, false) < 3) return 0;
-  if (HanRun(text, pos, true) >= 3) return end - pos;
-  size_t b = pos - 1;
-  while (b > 0 && IsContinuation(static_cast<unsigned char>(text[b]))) --b;
-  char32_t before = 0;
-  size_t len = 0;
-  if (!DecodeUtf8(text, b, &before, &len) || b + len != pos) return 0;
-  const bool emoji = (before >= 0x1F300 && before <= 0x1FAFF) || (before >= 0x2600 && before <= 0x27BF);
-  return emoji ? end - pos : 0;
+  if (end == pos || pos == 0 || end >= text.size()) return 0;
+  if (EmojiBefore(text, pos) && (IsAsciiAlnum(text[end]) || HanRun(text, end, false) > 0)) return end - pos;
+  const int after = HanRun(text, end, false);
+  if (after == 0) return 0;
+  for (std::string_view particle : {"了", "啦", "吧", "呢", "啊", "呀", "嘛", "哦"}) {  // "已经换成VS Code了 写python…"
+    if (pos >= particle.size() && text.compare(pos - particle.size(), particle.size(), particle) == 0) return end - pos;
+  }
+  return after >= 3 && HanRun(text, pos, true) >= 3 ? end - pos : 0;
 }
 
 std::vector<Sentence> SplitSentences(std::string_view text) {
