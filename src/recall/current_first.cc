@@ -196,12 +196,21 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());
 }
 
+bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer) {
+  if (fact.slot.empty() || newer.said_at <= fact.said_at) return false;
+  if (!fact.speaker.empty() && !newer.speaker.empty() && fact.speaker != newer.speaker) return false;
+  return newer.Stance() == text::NowStance::kNotNow && SharesATerm(newer.held, fact.held);
+}
+
 std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, const QuestionTermCount& question) {
   std::vector<size_t> order;
   order.reserve(keys.size());
   for (size_t j = 0; j < keys.size(); ++j) {
     size_t at = order.size();
-    while (at > 0 && SameThingNewer(keys[j], keys[order[at - 1]], question)) --at;
+    while (at > 0 && (SameThingNewer(keys[j], keys[order[at - 1]], question) ||
+                      FactPassesNotNow(keys[j], keys[order[at - 1]]))) {
+      --at;
+    }
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), j);
   }
   return order;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -291,40 +293,53 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   return tail_asks ? cut + len : 0;
 }
 
-// True when an emoji (U+1F300–U+1FAFF, U+2600–U+27BF) ends text[0, pos).
-bool EmojiBefore(std::string_view text, size_t pos) {
-  if (pos == 0) return false;
+// True when `rest` opens with a capital letter, or with a word that opens a question, a request
+// or an aside ("what", "any", "can", "so", "btw"): after an emoji such a word starts a sentence
+// ("…actually answers emails 🙏 what plants…"); a verb goes on the one before ("My wife 😍 is a
+// nurse").
+bool OpensASentence(std::string_view rest) {
+  if (rest.empty()) return false;
+  if (rest[0] >= 'A' && rest[0] <= 'Z') return true;
+  size_t e = 0;
+  while (e < rest.size() && (IsAsciiAlnum(rest[e]) || rest[e] == '\'')) ++e;
+  static const std::set<std::string, std::less<>> kOpeners = {
+      "what", "how", "why", "where", "when", "which", "who", "any", "anyone", "anything", "can", "could", "should",
+      "would", "do", "does", "did", "i", "i'm", "we", "we're", "so", "but", "also", "btw", "anyway", "lol", "haha",
+      "pls", "please", "thanks", "help"};
+  return kOpeners.count(LowerAscii(rest.substr(0, e))) > 0;
+}
+
+// Where the emoji (U+1F300–U+1FAFF, U+2600–U+27BF) that ends text[0, pos) begins, or npos.
+size_t EmojiBefore(std::string_view text, size_t pos) {
+  if (pos == 0) return std::string_view::npos;
   size_t b = pos - 1;
   while (b > 0 && IsContinuation(static_cast<unsigned char>(text[b]))) --b;
   char32_t cp = 0;
   size_t len = 0;
-  if (!DecodeUtf8(text, b, &cp, &len) || b + len != pos) return false;
-  return (cp >= 0x1F300 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF);
+  if (!DecodeUtf8(text, b, &cp, &len) || b + len != pos) return std::string_view::npos;
+  return (cp >= 0x1F300 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) ? b : std::string_view::npos;
 }
 
-// How many Han characters stand in a row from `pos`, forwards or (backwards) before it, up to 3.
-int HanRun(std::string_view text, size_t pos, bool backwards) {
-  int n = 0;
-  while (n < 3) {
-    char32_t cp = 0;
-    size_t len = 0;
-    size_t at = pos;
-    if (backwards) {
-      if (at == 0) break;
-      at = pos - 1;
-      while (at > 0 && IsContinuation(static_cast<unsigned char>(text[at]))) --at;
-    }
-    if (at >= text.size() || !DecodeUtf8(text, at, &cp, &len) || !IsHan(cp)) break;
-    ++n;
-    pos = backwards ? at : at + len;
+// True when a final particle (了, 啦, 吧…) ends text[0, pos).
+bool FinalParticleBefore(std::string_view text, size_t pos) {
+  for (std::string_view particle : {"了", "啦", "吧", "呢", "啊", "呀", "嘛", "哦", "哈", "呗", "咯"}) {
+    if (pos >= particle.size() && text.compare(pos - particle.size(), particle.size(), particle) == 0) return true;
   }
-  return n;
+  return false;
+}
+
+// True when a Han character starts at `pos`.
+bool HanAt(std::string_view text, size_t pos) {
+  char32_t cp = 0;
+  size_t len = 0;
+  return pos < text.size() && DecodeUtf8(text, pos, &cp, &len) && IsHan(cp);
 }
 
 // The length of the run of spaces at `pos` that ends a sentence with no terminator, else 0: after
-// an emoji, before a letter or a Han character ("…actually answers emails 🙏 what plants…"); or
-// three Han characters before it and three after it, or a final particle (了, 啦, 吧…) before it
-// and a Han character after it. Chinese typed casually ends a sentence with a space where a "，" or
+// an emoji, before a word that opens a sentence (OpensASentence: "…answers emails 🙏 what
+// plants…", not "My wife 😍 is a nurse"); or after a final particle (了, 啦, 吧…), with or without
+// an emoji after it, before a Han character ("上个月搬到成都了 这边吃的太爽了", not 我女儿🎀 叫朵朵). Between other Han characters a space
+// may part a subject from its verb (我女朋友的爸爸 是医生) or segment words ("API 服务 当前状态为"). Chinese typed casually ends a sentence with a space where a "，" or
 // "。" would be ("上个月搬到成都了 这边吃的太爽了 想问下…"); a name never holds one between two Han
 // characters, one beside Latin letters or digits only spaces words ("升级到 Vue 3 了"), and text
 // segmented into words has short ones on a side ("API 服务 当前状态为 healthy": HL-Mem's corpus
@@ -341,13 +356,11 @@ size_t SpaceBetweenHan(std::string_view text, size_t pos) {
     }
   }
   if (end == pos || pos == 0 || end >= text.size()) return 0;
-  if (EmojiBefore(text, pos) && (IsAsciiAlnum(text[end]) || HanRun(text, end, false) > 0)) return end - pos;
-  const int after = HanRun(text, end, false);
-  if (after == 0) return 0;
-  for (std::string_view particle : {"了", "啦", "吧", "呢", "啊", "呀", "嘛", "哦"}) {  // "已经换成VS Code了 写python…"
-    if (pos >= particle.size() && text.compare(pos - particle.size(), particle.size(), particle) == 0) return end - pos;
+  if (const size_t emoji = EmojiBefore(text, pos); emoji != std::string_view::npos) {
+    // "…两周啦😊 想问问", "…emails 🙏 what plants…"; not 我女儿🎀 叫朵朵, "My wife 😍 is a nurse".
+    return (HanAt(text, end) && FinalParticleBefore(text, emoji)) || OpensASentence(text.substr(end)) ? end - pos : 0;
   }
-  return after >= 3 && HanRun(text, pos, true) >= 3 ? end - pos : 0;
+  return HanAt(text, end) && FinalParticleBefore(text, pos) ? end - pos : 0;  // "…换成VS Code了 写python…"
 }
 
 std::vector<Sentence> SplitSentences(std::string_view text) {
