@@ -196,8 +196,9 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
          std::includes(newer.held.begin(), newer.held.end(), older.held.begin(), older.held.end());
 }
 
-bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer) {
+bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer, const QuestionTermCount& question) {
   if (fact.slot.empty() || newer.said_at <= fact.said_at) return false;
+  if (2 * fact.held.size() < question.all) return false;  // the fact answers the question
   if (!fact.speaker.empty() && !newer.speaker.empty() && fact.speaker != newer.speaker) return false;
   return newer.Stance() == text::NowStance::kNotNow && SharesATerm(newer.held, fact.held);
 }
@@ -208,7 +209,7 @@ std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, 
   for (size_t j = 0; j < keys.size(); ++j) {
     size_t at = order.size();
     while (at > 0 && (SameThingNewer(keys[j], keys[order[at - 1]], question) ||
-                      FactPassesNotNow(keys[j], keys[order[at - 1]]))) {
+                      FactPassesNotNow(keys[j], keys[order[at - 1]], question))) {
       --at;
     }
     order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), j);

@@ -164,12 +164,13 @@ struct QuestionTermCount {
 // True when `newer` was said after `older` about the same thing (above).
 bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question);
 
-// True when `fact`, an extracted fact of a single-valued slot, passes `newer`, a later statement
+// True when `fact`, an extracted fact of a single-valued slot that answers the question (it holds
+// half of its terms), passes `newer`, a later statement
 // of the same speaker that says nothing of now (NowStance::kNotNow: a narrated past, plan, quote,
 // question or denial) and holds a term of the question the fact holds: "Back when I lived in
 // Munich for uni I biked everywhere" does not answer "Which city do I live in?" before `user
 // lives_in Berlin`, nor "组长说下个迭代要上 Go 1.23" before the Go version in use.
-bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer);
+bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer, const QuestionTermCount& question);
 
 // The current-first order of items given best first (an item moves up past the run above it that
 // SameThingNewer or FactPassesNotNow lets it pass): a permutation of 0..keys.size()-1.

@@ -2348,6 +2348,7 @@ class ClauseReader {
       if (from >= clause_.end) return;
       const bool english = static_cast<unsigned char>(sw[0]) < 0x80;
       if (english ? !(s_[from] >= 'A' && s_[from] <= 'Z') : !IsAsciiAlnum(s_[from])) return;
+      if (!english && !OnlyAdverbsBetween(r.from, r.from + at)) return;  // CDN 已经换成 Cloudflare: the CDN's
       Span value = TrimValue({from, clause_.end});
       if (!english) value = LatinNameAt(from);
       if (value.empty() || TimeValue(value) || LooksLikeTime(value) || (english && !ProperValue(value))) return;
@@ -2361,6 +2362,21 @@ class ClauseReader {
       r.changes = true;
       return;
     }
+  }
+
+  // True when [from, to) holds nothing but spaces and Chinese adverbs of time and manner (已经, 现在,
+  // 终于, 还是…): what a switch after them is said of is the clause's subject, not a thing named
+  // between.
+  bool OnlyAdverbsBetween(size_t from, size_t to) const {
+    static constexpr std::string_view kAdverbs[] = {"最后还是", "已经", "现在", "终于", "早就", "还是", "直接", "刚刚",
+                                                    "干脆", "索性", "也", "都", "又", "刚", "就"};
+    for (size_t i = SkipSpaces(s_, from, to); i < to; i = SkipSpaces(s_, i, to)) {
+      const auto* hit = std::find_if(std::begin(kAdverbs), std::end(kAdverbs),
+                                     [&](std::string_view a) { return StartsWithAt(s_, i, a); });
+      if (hit == std::end(kAdverbs)) return false;
+      i += hit->size();
+    }
+    return true;
   }
 
   // The Latin name that starts at `from` ("VS Code" of 换成VS Code了): its words and the spaces
