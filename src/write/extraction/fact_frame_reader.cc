@@ -2526,8 +2526,14 @@ class ClauseReader {
     return std::nullopt;
   }
 
+  // True when `value` ends in an occupation of the lexicon, or in a hyphenated compound whose last
+  // part is one ("sous-chef", "co-founder").
   bool EndsInOccupation(Span value) const {
     std::string low_value = LowerBytes(Text(value));
+    if (const size_t dash = low_value.rfind('-'); dash != std::string::npos && dash + 1 < low_value.size() &&
+                                                  low_value.find(' ', dash) == std::string::npos) {
+      low_value[dash] = ' ';
+    }
     std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
     return !occ.empty() && occ.back().end == low_value.size();
   }
@@ -3616,14 +3622,20 @@ void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& 
   context->person = subject.name;
 }
 
-// The frame of a clause that gives a thing a new time, place or name, or says where it is or what
-// it is called (ClauseReader::ReadThingValue), whoever the clause says acted ("They pushed the
-// launch to Tuesday"); nullopt otherwise.
-std::optional<FactFrame> ThingGivenValue(ClauseReader& reader, Span clause, size_t body) {
+// A frame of the clause's kind and span, with nothing read yet.
+FactFrame ClauseFrame(const ClauseReader& reader, Span clause) {
   FactFrame frame;
   frame.kind = reader.kind();
   frame.clause_begin = clause.begin;
   frame.clause_end = clause.end;
+  return frame;
+}
+
+// The frame of a clause that gives a thing a new time, place or name, or says where it is or what
+// it is called (ClauseReader::ReadThingValue), whoever the clause says acted ("They pushed the
+// launch to Tuesday"); nullopt otherwise.
+std::optional<FactFrame> ThingGivenValue(ClauseReader& reader, Span clause, size_t body) {
+  FactFrame frame = ClauseFrame(reader, clause);
   if (!reader.ReadThingValue(body, &frame)) return std::nullopt;
   reader.FinishCoordinates(&frame);
   return frame;
@@ -3632,10 +3644,7 @@ std::optional<FactFrame> ThingGivenValue(ClauseReader& reader, Span clause, size
 // The frame of a clause that names the speaker's home in a place (ClauseReader::ReadHomePlace), or
 // nullopt.
 std::optional<FactFrame> HomeGivenPlace(ClauseReader& reader, Span clause, size_t body) {
-  FactFrame frame;
-  frame.kind = reader.kind();
-  frame.clause_begin = clause.begin;
-  frame.clause_end = clause.end;
+  FactFrame frame = ClauseFrame(reader, clause);
   if (!reader.ReadHomePlace(body, &frame)) return std::nullopt;
   return frame;
 }
