@@ -347,6 +347,13 @@ class EngineImpl final : public Engine {
       ctx.topics_of = [this](std::string_view text) { return readings_.Topics(text); };
       ctx.looks_like_instruction = [this](std::string_view text) { return readings_.LooksLikeInstruction(text); };
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };
+      ctx.asked_attributes = [](std::string_view text) {
+        std::vector<AskedAttribute> asked;
+        for (extraction::NamedAttribute& a : extraction::Lexicon::Get().NamedAttributes(text)) {
+          asked.push_back({std::move(a.word), std::move(a.attribute), std::move(a.slot)});
+        }
+        return asked;
+      };
       providers::WordKin* kin = WordKinLocked();
       if (!word_kin_status_->ok()) kin_warning = "kin words disabled: " + word_kin_status_->ToString();
       if (kin != nullptr) {

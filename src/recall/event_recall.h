@@ -24,6 +24,14 @@ namespace providers {
 class RerankClient;
 }
 
+// An attribute a question names by a word ("role" in "What's Sarah's role?"): claims of
+// `attribute` (with `slot`, when not empty) answer it (recall/asked_attribute.h).
+struct AskedAttribute {
+  std::string word;  // as the lexicon lists it, lower case
+  std::string attribute;
+  std::string slot;
+};
+
 // What recall needs from the engine; all references outlive the call.
 struct RecallContext {
   sqlite::Database& db;
@@ -52,6 +60,10 @@ struct RecallContext {
   std::function<std::vector<std::string>(std::string_view text)> topics_of;
   // The words of a topic (Lexicon::TopicWords), for the later-change search; null = none.
   std::function<std::vector<std::string>(std::string_view topic)> topic_words;
+  // The attributes a question names (the engine gives Lexicon::NamedAttributes, attribute_words.tsv:
+  // "What's Sarah's role?" → role, and job, which answers it too), for recall/asked_attribute.h;
+  // null = none.
+  std::function<std::vector<AskedAttribute>(std::string_view text)> asked_attributes;
   // Whether a text reads like an instruction (text::LooksLikeInstruction, which null means; the
   // engine gives its memo of it), for the items' "instruction_like" flag.
   std::function<bool(std::string_view text)> looks_like_instruction;

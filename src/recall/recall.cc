@@ -12,6 +12,8 @@
 
 #include <unicode/utf8.h>
 
+#include "recall/asked_attribute.h"
+#include "recall/claim_item.h"
 #include "recall/context_packet.h"
 #include "recall/current_first.h"
 #include "recall/event_recall.h"
@@ -36,31 +38,6 @@ constexpr int kClaimPool = 50;
 // in its place (StaleEventSuccessorHits): a replaced statement the question matches is among its
 // best events.
 constexpr int kStaleEventPool = 10;
-
-RecallItem ClaimItem(Claim&& c, double score) {
-  RecallItem item;
-  item.type = "claim";
-  item.id = std::move(c.id);
-  item.text = std::move(c.text);
-  item.score = score;
-  item.occurred_at = c.valid_from;
-  item.recorded_at = c.recorded_from;
-  item.speaker = c.subject;
-  if (!c.evidence.empty()) {
-    item.session_id = c.evidence.front().session_id;
-    item.role = c.evidence.front().role;
-  }
-  item.status = std::move(c.status);
-  item.subject = std::move(c.subject);
-  item.predicate = std::move(c.predicate);
-  item.slot = std::move(c.slot);
-  item.value = std::move(c.value);
-  item.qualifiers = std::move(c.qualifiers);
-  item.valid_from = c.valid_from;
-  item.valid_to = c.valid_to;
-  item.evidence = std::move(c.evidence);
-  return item;
-}
 
 // How many of the question's distinct terms `text` holds: the tokens the analyzer makes of it as
 // of a query (stems, CJK bigrams). (QueryTerms would also re-tokenize each unit alone to pick its
@@ -97,13 +74,6 @@ Result<std::vector<std::string>> ReplacedEvidence(sqlite::ClaimStore& claims, co
 }
 
 bool IsContentTerm(const std::string& term) { return !text::IsFunctionTerm(term); }
-
-// What current-first order needs of a claim item beyond the item: its conflict key and the id of
-// the claim it superseded ("" for none).
-struct ClaimSlot {
-  std::string conflict_key;
-  std::string replaced_id;
-};
 
 // The conflict keys of the single-valued facts read from an item (CurrentFirstKey::Facts): a
 // claim's own (`slot`), an event's claims'. A store error is kept in `*error` (the first only)
@@ -758,10 +728,13 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
     });
     if (!full_st.ok()) return Error(full_st);
   }
-  // A question about how things stand now: among items about the same thing, the newest first,
-  // and a later change of the first item above it.
+  // A question about how things stand now: a claim of the attribute it names about whom it asks
+  // first (recall/asked_attribute.h); among items about the same thing, the newest first; and a
+  // later change of the first item above it.
   if (result.intent == "current" && !temporal && AsksAboutNow(query)) {
     RecallContext now_ctx = ForTheQuestion(ctx, query);
+    Status asked = PutAskedAttributeFirst(ctx, query.text, question_terms, result.items, item_strength, slot_of_item);
+    if (!asked.ok()) return Error(asked);
     Status ordered = OrderCurrentFirst(now_ctx, query.text, question_terms, slot_of_item, result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);
     if (query.include_events) {

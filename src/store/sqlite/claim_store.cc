@@ -822,4 +822,26 @@ Result<std::vector<std::string>> ClaimStore::ConflictKeysReadFrom(std::string_vi
   return keys;
 }
 
+Result<std::vector<ClaimStore::StandingFact>> ClaimStore::StandingFactsReadFrom(std::string_view event_id) {
+  auto st = db_.Cached(
+      "SELECT c.seq, c.id, c.subject, c.predicate, c.slot FROM events e "
+      "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
+      "JOIN claims c ON c.seq = ce.claim_seq "
+      "WHERE e.id = ?1 AND c.status IN ('active','disputed') ORDER BY c.seq");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, event_id);
+  std::vector<StandingFact> facts;
+  while (true) {
+    auto row = (*st)->Step();
+    if (!row) {
+      (*st)->Reset();
+      return Error(row.error());
+    }
+    if (!*row) break;
+    facts.push_back({(*st)->Int(0), (*st)->Text(1), (*st)->Text(2), (*st)->Text(3), (*st)->Text(4)});
+  }
+  (*st)->Reset();
+  return facts;
+}
+
 }  // namespace engram::sqlite

@@ -149,6 +149,15 @@ class ClaimStore {
   // disputed) that the event with id `event_id` supports: the single-valued facts read from it.
   // Empty for an unknown id. Run inside a transaction. Errors: from SQLite.
   Result<std::vector<std::string>> ConflictKeysReadFrom(std::string_view event_id);
+  // A claim still standing (active or disputed) that an event supports: what recall's asked
+  // attribute step (recall/asked_attribute.h) compares with the question.
+  struct StandingFact {
+    int64_t seq = 0;
+    std::string id, subject, predicate, slot;
+  };
+  // The claims still standing that the event with id `event_id` supports, in seq order (the order
+  // they were read). Empty for an unknown id. Run inside a transaction. Errors: from SQLite.
+  Result<std::vector<StandingFact>> StandingFactsReadFrom(std::string_view event_id);
   // True when the namespace holds a claim that no longer stands at `now` (superseded, expired,
   // past its expires_at, ...): only then can an event be stale evidence. Memoised per namespace
   // until the database changes (PRAGMA data_version for other connections' commits,

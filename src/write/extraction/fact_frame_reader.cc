@@ -5,6 +5,9 @@
 #include <optional>
 #include <set>
 
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
 #include "text/stopwords.h"
 #include "write/extraction/lexicon.h"
 
@@ -27,7 +30,43 @@ std::string LowerBytes(std::string_view s) {
 bool IsAsciiAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-bool IsTokenByte(char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; }
+
+// True when the byte at `i` of `s` is a byte of a word: an ASCII letter or digit, or one of the two
+// bytes of a Latin letter with a diacritic (U+00C0–U+024F but × and ÷: a lead byte C3–C9, then a
+// continuation byte), so that "Chloé", "José" and "Zürich" are one word each. A continuation byte
+// is one only right after such a lead byte: the last bytes of a Chinese character are not (用VS).
+bool IsWordByteAt(std::string_view s, size_t i) {
+  if (i >= s.size()) return false;
+  if (IsAsciiAlnum(s[i])) return true;
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  auto latin = [&](size_t lead) {
+    if (lead + 1 >= s.size() || byte(lead) < 0xC3 || byte(lead) > 0xC9) return false;
+    if (byte(lead + 1) < 0x80 || byte(lead + 1) > 0xBF) return false;
+    return !(byte(lead) == 0xC3 && (byte(lead + 1) == 0x97 || byte(lead + 1) == 0xB7));
+  };
+  if (latin(i)) return true;
+  return i > 0 && byte(i) >= 0x80 && byte(i) <= 0xBF && latin(i - 1);
+}
+// True when a capital letter starts at `i` of `s`: A–Z, or a Latin capital with a diacritic
+// (U+00C0–U+024F: "Émile", "Łukasz", "Özil"; ICU's u_isupper).
+bool IsCapitalAt(std::string_view s, size_t i) {
+  if (i >= s.size()) return false;
+  if (s[i] >= 'A' && s[i] <= 'Z') return true;
+  if (!IsWordByteAt(s, i) || static_cast<unsigned char>(s[i]) < 0xC3) return false;  // not a lead byte
+  int32_t at = static_cast<int32_t>(i);
+  UChar32 c = 0;
+  U8_NEXT(s.data(), at, static_cast<int32_t>(s.size()), c);
+  return c > 0 && u_isupper(c);
+}
+
+// The length in bytes of the letter at `i` (1 for ASCII, 2 for a Latin letter with a diacritic).
+size_t LetterLength(std::string_view s, size_t i) {
+  return i < s.size() && static_cast<unsigned char>(s[i]) >= 0xC3 && IsWordByteAt(s, i) ? 2 : 1;
+}
+
+bool IsTokenByteAt(std::string_view s, size_t i) {
+  return IsWordByteAt(s, i) || (i < s.size() && (s[i] == '-' || s[i] == '_' || s[i] == '.'));
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // An ASCII token of the text: letters, digits and the joiners - _ . (a trailing "." is not part).
@@ -39,12 +78,12 @@ std::vector<Token> AsciiTokens(std::string_view text, size_t begin, size_t end) 
   std::vector<Token> out;
   size_t i = begin;
   while (i < end) {
-    if (!IsAsciiAlnum(text[i])) {
+    if (!IsWordByteAt(text, i)) {
       ++i;
       continue;
     }
     size_t j = i;
-    while (j < end && IsTokenByte(text[j])) ++j;
+    while (j < end && IsTokenByteAt(text, j)) ++j;
     size_t k = j;
     while (k > i && (text[k - 1] == '.' || text[k - 1] == '-' || text[k - 1] == '_')) --k;
     out.push_back({i, k});
@@ -166,7 +205,7 @@ size_t SkipSpaces(std::string_view s, size_t i, size_t end) {
 // The lowered word starting at `i` (letters, digits, apostrophes), and where it ends.
 std::string WordAt(std::string_view low, size_t i, size_t end, size_t* word_end) {
   size_t j = i;
-  while (j < end && (IsAsciiAlnum(low[j]) || low[j] == '\'')) ++j;
+  while (j < end && (IsWordByteAt(low, j) || low[j] == '\'')) ++j;
   if (word_end != nullptr) *word_end = j;
   return std::string(low.substr(i, j - i));
 }
@@ -240,10 +279,10 @@ bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words);
 size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::string_view low, size_t i,
                           size_t end) {
   // With no joint at all after a name: "since relocating to Manchester the commute is 15 min".
-  if (StartsWithAt(low, i, " the ") && i > 0 && IsAsciiAlnum(content[i - 1])) {
+  if (StartsWithAt(low, i, " the ") && i > 0 && IsWordByteAt(content, i - 1)) {
     size_t b = i;
-    while (b > 0 && IsAsciiAlnum(content[b - 1])) --b;
-    if (content[b] >= 'A' && content[b] <= 'Z' && b > 0 && content[b - 1] == ' ' &&
+    while (b > 0 && IsWordByteAt(content, b - 1)) --b;
+    if (IsCapitalAt(content, b) && b > 0 && content[b - 1] == ' ' &&
         FiniteVerbWithin(low, i + 5, end, 3)) {
       return 1;
     }
@@ -252,14 +291,19 @@ size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::str
     if (!StartsWithAt(content, i, joint)) continue;
     size_t w = i + joint.size();
     size_t e = w;
-    while (e < end && (IsAsciiAlnum(content[e]) || content[e] == '\'')) ++e;
+    while (e < end && (IsWordByteAt(content, e) || content[e] == '\'')) ++e;
     std::string word = LowerBytes(content.substr(w, e - w));
     for (std::string_view pronoun : {"i", "i'm", "i've", "i'll", "i'd", "we", "we're", "we've", "we'll", "my", "our", "he",
                                      "he's", "she", "she's", "they", "they're", "they've"}) {
       if (word == pronoun) return joint.size();
     }
-    const bool name = e > w + 1 && content[w] >= 'A' && content[w] <= 'Z';
+    const bool name = e > w + 1 && IsCapitalAt(content, w);
     if (name && VerbStartsAt(lex, low, SkipSpaces(content, e, end), end)) return joint.size();
+    // A second predicate of the same subject, which the next clause carries: "Ines works at
+    // Lufthansa and is a pilot", "Tom lives in Leeds and works at Sage".
+    if (joint == " and " && (word == "is" || word == "am" || word == "are" || VerbStartsAt(lex, low, w, end))) {
+      return joint.size();
+    }
     if (word == "the" || word == "it" || word == "it's" || word == "its" || word == "there" || word == "this" ||
         word == "that") {
       if (FiniteVerbWithin(low, e, end, 5)) return joint.size();  // "…to eu-central-1 and the old stack was torn down"
@@ -276,7 +320,7 @@ bool FiniteVerbWithin(std::string_view low, size_t i, size_t end, int words) {
   for (int n = 0; n < words && i < end; ++n) {
     i = SkipSpaces(low, i, end);
     size_t e = i;
-    while (e < end && (IsAsciiAlnum(low[e]) || low[e] == '\'')) ++e;
+    while (e < end && (IsWordByteAt(low, e) || low[e] == '\'')) ++e;
     if (e == i) return false;
     if (kFinite.count(low.substr(i, e - i)) > 0) return true;
     i = e;
@@ -299,7 +343,7 @@ size_t ColonAfterAClause(std::string_view content, size_t start, size_t i, size_
   if (len == 3) return before.size() >= 27 ? len : 0;
   size_t words = 0;
   for (size_t k = 0; k < before.size(); ++k) {
-    if (IsAsciiAlnum(before[k]) && (k == 0 || !IsAsciiAlnum(before[k - 1]))) ++words;
+    if (IsWordByteAt(before, k) && (k == 0 || !IsWordByteAt(before, k - 1))) ++words;
   }
   // What follows is a clause too: a form of be, have or will within six words ("…: the billing
   // service has been moved"; not "I just moved to a new city: Halifax", "My dream: working at Google").
@@ -577,7 +621,7 @@ class ClauseReader {
       if (before.ends_with(no)) return true;
     }
     size_t b = before.size();
-    while (b > 0 && (IsAsciiAlnum(before[b - 1]) || before[b - 1] == '\'')) --b;
+    while (b > 0 && (IsWordByteAt(before, b - 1) || before[b - 1] == '\'')) --b;
     std::string_view word = before.substr(b);
     return word == "not" || word == "never" || word.ends_with("n't");
   }
@@ -652,7 +696,7 @@ class ClauseReader {
       w = WordAt(low_, next, clause_.end, &e);
     }
     static const std::set<std::string, std::less<>> kOthers = {"he", "she", "they", "he's", "she's", "they're", "his", "her", "their"};
-    const bool name = next < clause_.end && s_[next] >= 'A' && s_[next] <= 'Z' && w != "i" && w != "i'm" &&
+    const bool name = next < clause_.end && IsCapitalAt(s_, next) && w != "i" && w != "i'm" &&
                       LooksLikeName(next, w, false, FunctionWords());
     if (kOthers.count(w) == 0 && !name && w != "my" && w != "our") return std::nullopt;  // "I think my sister…"
     return next;
@@ -870,7 +914,7 @@ class ClauseReader {
     if (StartsWithAt(low_, name, "the ")) name = SkipSpaces(s_, name + 4, clause_.end);
     size_t end = name;
     for (const Token& t : AsciiTokens(s_, name, clause_.end)) {
-      if (t.begin != SkipSpaces(s_, end, clause_.end) || s_[t.begin] < 'A' || s_[t.begin] > 'Z') break;
+      if (t.begin != SkipSpaces(s_, end, clause_.end) || !IsCapitalAt(s_, t.begin)) break;
       end = t.end;
     }
     if (end == name || IsAcronym(Text({name, end}))) return std::nullopt;
@@ -884,7 +928,7 @@ class ClauseReader {
     while (static_cast<int>(out.size()) < n) {
       while (i > clause_.begin && s_[i - 1] == ' ') --i;
       size_t b = i;
-      while (b > clause_.begin && (IsAsciiAlnum(s_[b - 1]) || s_[b - 1] == '\'' || s_[b - 1] == '-')) --b;
+      while (b > clause_.begin && (IsWordByteAt(s_, b - 1) || s_[b - 1] == '\'' || s_[b - 1] == '-')) --b;
       if (b == i) break;
       out.insert(out.begin(), std::string(low_.substr(b, i - b)));
       i = b;
@@ -1119,7 +1163,7 @@ class ClauseReader {
     for (const Token& t : tokens) {
       const std::string_view w = s_.substr(t.begin, t.end - t.begin);
       if (kPeople.count(LowerBytes(w)) > 0) return true;
-      all_capitalised = all_capitalised && w[0] >= 'A' && w[0] <= 'Z' && !IsIdentifier(w) && !IsAcronym(w) &&
+      all_capitalised = all_capitalised && IsCapitalAt(w, 0) && !IsIdentifier(w) && !IsAcronym(w) &&
                         std::none_of(w.begin(), w.end(), [](char c) { return IsDigit(c); });
     }
     // "Jamie", "Sam Lee", "The Hendersons": names of people as often as of things.
@@ -1296,7 +1340,7 @@ class ClauseReader {
   // Hospital", "engineer on the platform team"): `job` up to its first at / in / on / with / for /
   // from after a word of its own ("head of growth" keeps its "of").
   Span JobBeforePlace(Span job) const {
-    if (s_[job.begin] >= 'A' && s_[job.begin] <= 'Z') return job;  // "Teacher on Special Assignment"
+    if (IsCapitalAt(s_, job.begin)) return job;  // "Teacher on Special Assignment"
     for (const Token& t : AsciiTokens(s_, job.begin, job.end)) {
       static const std::set<std::string, std::less<>> kPlaces = {"at", "in", "on", "with", "for", "from"};
       if (t.begin > job.begin && kPlaces.count(LowerBytes(s_.substr(t.begin, t.end - t.begin))) > 0) {
@@ -1322,7 +1366,7 @@ class ClauseReader {
     for (const Token& t : AsciiTokens(s_, i, clause_.end)) {  // "Globex", "St. Mary", "Acme Corp"
       size_t gap = end;
       while (gap < t.begin && (IsSpaceByte(s_[gap]) || s_[gap] == '.')) ++gap;
-      if (gap != t.begin || s_[t.begin] < 'A' || s_[t.begin] > 'Z') break;
+      if (gap != t.begin || !IsCapitalAt(s_, t.begin)) break;
       end = t.end;
     }
     if (end == i) return std::nullopt;  // "at the office", "for a while"
@@ -1380,8 +1424,8 @@ class ClauseReader {
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     for (const PhraseHit& hit : lex_.FindMarkers(text, "environment_name")) {
       if (static_cast<unsigned char>(hit.phrase[0]) >= 0x80) continue;  // Chinese ones stand before 环境
-      const bool word_begins = hit.begin == 0 || !IsAsciiAlnum(text[hit.begin - 1]);
-      const bool word_ends = hit.end == text.size() || !IsAsciiAlnum(text[hit.end]);
+      const bool word_begins = hit.begin == 0 || !IsWordByteAt(text, hit.begin - 1);
+      const bool word_ends = hit.end == text.size() || !IsWordByteAt(text, hit.end);
       if (!word_begins || !word_ends) continue;
       const std::string name = hit.phrase == "prod" ? "production" : hit.phrase == "pre-prod" ? "preprod" : hit.phrase;
       f->coordinates.push_back({"environment", name});
@@ -1528,9 +1572,9 @@ class ClauseReader {
   // only ("dad jokes" is none).
   std::optional<Subject> OwnKin(size_t i) const {
     const size_t end = MarkerEndAt(i, "own_kin");
-    if (end == i || (end < clause_.end && (IsAsciiAlnum(s_[end]) || s_[end] == '\''))) return std::nullopt;
+    if (end == i || (end < clause_.end && (IsWordByteAt(s_, end) || s_[end] == '\''))) return std::nullopt;
     const bool han = static_cast<unsigned char>(s_[i]) >= 0x80;
-    if (!han && (s_[i] < 'A' || s_[i] > 'Z')) return std::nullopt;
+    if (!han && (!IsCapitalAt(s_, i))) return std::nullopt;
     if (han && KinWordGoesOn(end)) return std::nullopt;  // 表弟媳
     return Resolved(FrameSubject::kRelative, han ? "我" + std::string(s_.substr(i, end - i)) : "my " + std::string(low_.substr(i, end - i)), end);
   }
@@ -1540,7 +1584,7 @@ class ClauseReader {
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string noun = WordAt(low_, n, clause_.end, &ne);
-    while (ne + 1 < clause_.end && s_[ne] == '-' && IsAsciiAlnum(s_[ne + 1])) {  // "in-laws", "mother-in-law"
+    while (ne + 1 < clause_.end && s_[ne] == '-' && IsWordByteAt(s_, ne + 1)) {  // "in-laws", "mother-in-law"
       size_t more = 0;
       noun += "-" + WordAt(low_, ne + 1, clause_.end, &more);
       ne = more;
@@ -1571,7 +1615,7 @@ class ClauseReader {
     size_t m = SkipSpaces(s_, ne, clause_.end);
     size_t me = 0;
     std::string name = WordAt(low_, m, clause_.end, &me);
-    if (noun_end == ne && !name.empty() && s_[m] >= 'A' && s_[m] <= 'Z') {
+    if (noun_end == ne && !name.empty() && IsCapitalAt(s_, m)) {
       return Resolved(FrameSubject::kNamed, std::string(s_.substr(m, me - m)), me);
     }
     return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, noun_end - i)), ne);
@@ -1863,7 +1907,7 @@ class ClauseReader {
     size_t n = SkipSpaces(s_, e, clause_.end);
     size_t ne = 0;
     std::string next = WordAt(low_, n, clause_.end, &ne);
-    if (!next.empty() && s_[n] >= 'A' && s_[n] <= 'Z' && FunctionWords().count(next) == 0) {
+    if (!next.empty() && IsCapitalAt(s_, n) && FunctionWords().count(next) == 0) {
       e = ne;
       n = SkipSpaces(s_, e, clause_.end);
     }
@@ -1891,7 +1935,7 @@ class ClauseReader {
       if (n.empty() || IsVerbForm(n) || VerbStartsAt(lex_, low_, noun, clause_.end)) return i;  // "Tom and her moved"
       return SkipSpaces(s_, e, clause_.end);
     }
-    if (c < clause_.end && s_[c] >= 'A' && s_[c] <= 'Z' && LooksLikeName(c, w, false, FunctionWords())) {
+    if (c < clause_.end && IsCapitalAt(s_, c) && LooksLikeName(c, w, false, FunctionWords())) {
       return SkipSpaces(s_, e, clause_.end);
     }
     return i;
@@ -2097,10 +2141,10 @@ class ClauseReader {
   // Level 4" are no versions).
   bool RunsProductNumber(const Token& t, size_t from) const {
     if (t.end - t.begin > 2 || !std::all_of(s_.begin() + t.begin, s_.begin() + t.end, IsDigit)) return false;
-    if (t.end < clause_.end && IsAsciiAlnum(s_[t.end])) return false;
+    if (t.end < clause_.end && IsWordByteAt(s_, t.end)) return false;
     if (ChineseUnitAt(SkipSpaces(s_, t.end, clause_.end))) return false;  // 用 Kindle 3 年了, 2 个小时
     const size_t product = ProductBefore(t.begin, from);
-    if (product == t.begin || !(s_[product] >= 'A' && s_[product] <= 'Z')) return false;
+    if (product == t.begin || !(IsCapitalAt(s_, product))) return false;
     if (lex_.HasMarker(LowerBytes(s_.substr(product, t.begin - product)), "numbered_noun")) return false;  // Level 4
     const Span named{product, t.end};
     if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
@@ -2115,7 +2159,7 @@ class ClauseReader {
       size_t e = at;
       while (e > from && s_[e - 1] == ' ') --e;
       size_t b = e;
-      while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+      while (b > from && IsWordByteAt(s_, b - 1)) --b;
       return std::pair<std::string, size_t>{LowerBytes(s_.substr(b, e - b)), b};
     };
     auto [before, before_at] = word_before(product);
@@ -2200,7 +2244,7 @@ class ClauseReader {
     if (r.verb->from_to) return false;
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
-    const bool capitalised = value_at < clause_.end && s_[value_at] >= 'A' && s_[value_at] <= 'Z';
+    const bool capitalised = value_at < clause_.end && IsCapitalAt(s_, value_at);
     if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && (!EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})) ||
@@ -2315,7 +2359,7 @@ class ClauseReader {
     size_t name = SkipSpaces(s_, e, clause_.end), end = name;
     if (StartsWithAt(low_, name, "the ")) end = name = SkipSpaces(s_, name + 4, clause_.end);
     for (const Token& t : AsciiTokens(s_, name, clause_.end)) {
-      if (t.begin != SkipSpaces(s_, end, clause_.end) || s_[t.begin] < 'A' || s_[t.begin] > 'Z') break;
+      if (t.begin != SkipSpaces(s_, end, clause_.end) || !IsCapitalAt(s_, t.begin)) break;
       end = t.end;
     }
     const std::string place = Text({name, end});
@@ -2347,7 +2391,7 @@ class ClauseReader {
       if (StartsWithAt(s_, from, "了")) from = SkipSpaces(s_, from + 3, clause_.end);  // 换成了
       if (from >= clause_.end) return;
       const bool english = static_cast<unsigned char>(sw[0]) < 0x80;
-      if (english ? !(s_[from] >= 'A' && s_[from] <= 'Z') : !IsAsciiAlnum(s_[from])) return;
+      if (english ? !(IsCapitalAt(s_, from)) : !IsWordByteAt(s_, from)) return;
       if (!english && !OnlyAdverbsBetween(r.from, r.from + at)) return;  // CDN 已经换成 Cloudflare: the CDN's
       Span value = TrimValue({from, clause_.end});
       if (!english) value = LatinNameAt(from);
@@ -2455,7 +2499,7 @@ class ClauseReader {
   // "Google in Zurich", "Bosch near Stuttgart" name Shopify, Google and Bosch ("Bank of America" stays
   // whole). Other values are returned as they are.
   Span NameBeforePlace(Span value) const {
-    if (value.empty() || s_[value.begin] < 'A' || s_[value.begin] > 'Z') return value;
+    if (value.empty() || !IsCapitalAt(s_, value.begin)) return value;
     static const std::set<std::string, std::less<>> kPlaces = {"on", "in", "at", "near", "outside", "from", "with"};
     const std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
     for (size_t k = 1; k + 1 < tokens.size(); ++k) {
@@ -2582,8 +2626,7 @@ class ClauseReader {
     }
     std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
     if (f.subject_kind == FrameSubject::kSpeaker && w != "was" && w != "is" && value.begin == i && tokens.size() == 1 &&
-        s_[value.begin] >= 'A' &&
-        s_[value.begin] <= 'Z' && lex_.FindValues(low_value).empty() && value.size() == tokens[0].end - tokens[0].begin) {
+        IsCapitalAt(s_, value.begin) && lex_.FindValues(low_value).empty() && value.size() == tokens[0].end - tokens[0].begin) {
       r.value = value;
       r.by_value = AttributeRef{"name", ""};
     }
@@ -2627,7 +2670,7 @@ class ClauseReader {
     size_t b = at;
     while (b > clause_.begin && s_[b - 1] == ' ') --b;
     size_t w = b;
-    while (w > clause_.begin && IsAsciiAlnum(s_[w - 1])) --w;
+    while (w > clause_.begin && IsWordByteAt(s_, w - 1)) --w;
     return w < b && kDeterminers.count(low_.substr(w, b - w)) > 0;
   }
 
@@ -2670,7 +2713,7 @@ class ClauseReader {
     size_t b = at;
     while (b > clause_.begin && s_[b - 1] == ' ') --b;
     size_t w = b;
-    while (w > clause_.begin && (IsAsciiAlnum(s_[w - 1]) || s_[w - 1] == '\'')) --w;
+    while (w > clause_.begin && (IsWordByteAt(s_, w - 1) || s_[w - 1] == '\'')) --w;
     static const std::set<std::string, std::less<>> kDeterminers = {
         "a", "an", "the", "this", "that", "my", "our", "his", "her", "their", "its", "any", "no", "another", "your"};
     return w < b && kDeterminers.count(low_.substr(w, b - w)) > 0;
@@ -2727,8 +2770,7 @@ class ClauseReader {
     if (!cop || SkipSpaces(s_, r.from, clause_.end) != cop->begin) return;
     const Span raw = rules::TrimSpan(s_, {cop->end, clause_.end});
     if (raw.empty()) return;
-    const bool person = !subject_thing_ && f->subject.find(' ') == std::string::npos && s_[SubjectStart(cop->begin)] >= 'A' &&
-                        s_[SubjectStart(cop->begin)] <= 'Z';
+    const bool person = !subject_thing_ && f->subject.find(' ') == std::string::npos && IsCapitalAt(s_, SubjectStart(cop->begin));
     if (const AttributeRef* named = BareAttributeWord(raw)) {  // "Utrecht is home now"
       f->subject_kind = FrameSubject::kSpeaker;
       f->subject.clear();
@@ -2770,7 +2812,7 @@ class ClauseReader {
   // speaker's own thing — at most three words that do not open with a degree word ("blue").
   bool IdentifyingValue(Span value, bool owned) const {
     std::string_view v = rules::SpanText(s_, value);
-    if ((v[0] >= 'A' && v[0] <= 'Z') || IsDigit(v[0])) return true;
+    if ((IsCapitalAt(v, 0)) || IsDigit(v[0])) return true;
     if (static_cast<unsigned char>(v[0]) >= 0x80) {
       for (std::string_view degree : {"很", "非常", "太", "真", "挺", "好", "最", "超", "特别", "比较"}) {
         if (v.find(degree) != std::string_view::npos) return false;
@@ -2812,8 +2854,8 @@ class ClauseReader {
       size_t prev_end = start;
       while (prev_end > clause_.begin && s_[prev_end - 1] == ' ') --prev_end;
       size_t prev = prev_end;
-      while (prev > clause_.begin && IsAsciiAlnum(s_[prev - 1])) --prev;
-      if (prev == prev_end || prev_end == start || !(s_[prev] >= 'A' && s_[prev] <= 'Z') ||
+      while (prev > clause_.begin && IsWordByteAt(s_, prev - 1)) --prev;
+      if (prev == prev_end || prev_end == start || !(IsCapitalAt(s_, prev)) ||
           FunctionWords().count(LowerBytes(s_.substr(prev, prev_end - prev))) > 0) {
         return start;
       }
@@ -2861,7 +2903,7 @@ class ClauseReader {
     std::vector<PhraseHit> state = lex_.FindMarkers(low_raw, "thing_state");
     if (!state.empty() && state.front().begin <= 8) return {"state", ""};
     const bool named_place = static_cast<unsigned char>(s_[value.begin]) >= 0x80 ||
-                             (s_[value.begin] >= 'A' && s_[value.begin] <= 'Z');
+                             (IsCapitalAt(s_, value.begin));
     const bool placed = low_raw.starts_with("in ") || low_raw.starts_with("at ") || low_raw.starts_with("on ");
     if ((placed || StartsWithAt(s_, raw.begin, "在")) && named_place && !low_raw.starts_with("on ")) {
       return {"location", ""};  // "in Brooklyn", not "at the top of my list"
@@ -2935,7 +2977,7 @@ class ClauseReader {
         const size_t at = (suffix.size() == 2 && (suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th")) ? e : after;
         if (!StartsWithAt(low_, at, suffix)) continue;
         const size_t se = at + suffix.size();
-        if (se < end && IsAsciiAlnum(s_[se])) continue;
+        if (se < end && IsWordByteAt(s_, se)) continue;
         return se;
       }
       return clock > digits ? clock : i;  // "9:30", not "10"
@@ -3030,18 +3072,18 @@ class ClauseReader {
   // not "Upgraded Node", "We Django").
   size_t ProductNameBegin(size_t last, size_t from) const {
     auto capitalised_name = [&](size_t b, size_t e) {
-      if (!(s_[b] >= 'A' && s_[b] <= 'Z')) return false;
+      if (!(IsCapitalAt(s_, b))) return false;
       std::string w = LowerBytes(s_.substr(b, e - b));
       return FunctionWords().count(w) == 0 && SpeakerWords().count(w) == 0 && lex_.FindMarkers(w, "change").empty() &&
              lex_.AttributeWord(w) == nullptr;
     };
     size_t b = last, e = last;
-    while (e < s_.size() && IsAsciiAlnum(s_[e])) ++e;
+    while (e < s_.size() && IsWordByteAt(s_, e)) ++e;
     if (!capitalised_name(b, e)) return last;
-    for (int words = 1; words < 3 && b >= from + 2 && s_[b - 1] == ' ' && IsAsciiAlnum(s_[b - 2]); ++words) {
+    for (int words = 1; words < 3 && b >= from + 2 && s_[b - 1] == ' ' && IsWordByteAt(s_, b - 2); ++words) {
       size_t pb = b - 1;
-      while (pb > from && IsAsciiAlnum(s_[pb - 1])) --pb;
-      if (pb > 0 && IsTokenByte(s_[pb - 1])) break;  // "node.js Web": not a word of its own
+      while (pb > from && IsWordByteAt(s_, pb - 1)) --pb;
+      if (pb > 0 && IsTokenByteAt(s_, pb - 1)) break;  // "node.js Web": not a word of its own
       if (!capitalised_name(pb, b - 1)) break;
       b = pb;
     }
@@ -3090,7 +3132,11 @@ class ClauseReader {
   // contraction ("Can't") or the start of a value.
   bool LooksLikeName(size_t i, const std::string& w, bool opens_value,
                      const std::set<std::string, std::less<>>& function_words) const {
-    if (i + 1 >= clause_.end || s_[i] < 'A' || s_[i] > 'Z' || !(s_[i + 1] >= 'a' && s_[i + 1] <= 'z')) return false;
+    const size_t second = i + LetterLength(s_, i);
+    if (second >= clause_.end || !IsCapitalAt(s_, i) || !IsWordByteAt(s_, second) || IsCapitalAt(s_, second) ||
+        IsDigit(s_[second])) {
+      return false;
+    }
     if (w.size() < 2 || function_words.count(w) > 0 || opens_value) return false;
     if (w.find('\'') != std::string::npos || w.ends_with("ing")) return false;
     return lex_.FindVerbs(w).empty() && lex_.FindMarkers(w, "change").empty() && lex_.AttributeWord(w) == nullptr;
@@ -3119,8 +3165,8 @@ class ClauseReader {
   // Byte offset (into `rest`) of `word` as a whole word, or npos.
   static size_t FindWord(std::string_view rest, std::string_view word) {
     for (size_t at = rest.find(word); at != std::string_view::npos; at = rest.find(word, at + 1)) {
-      const bool left = at == 0 || !IsAsciiAlnum(rest[at - 1]);
-      const bool right = at + word.size() >= rest.size() || !IsAsciiAlnum(rest[at + word.size()]);
+      const bool left = at == 0 || !IsWordByteAt(rest, at - 1);
+      const bool right = at + word.size() >= rest.size() || !IsWordByteAt(rest, at + word.size());
       if (left && right) return at;
     }
     return std::string::npos;
@@ -3141,7 +3187,7 @@ class ClauseReader {
     size_t e = at;
     while (e > from && IsSpaceByte(s_[e - 1])) --e;
     size_t b = e;
-    while (b > from && IsTokenByte(s_[b - 1])) --b;
+    while (b > from && IsTokenByteAt(s_, b - 1)) --b;
     if (b == e) return "";
     std::string name = LowerBytes(s_.substr(b, e - b));
     static const std::set<std::string, std::less<>> kNotNames = {
@@ -3172,7 +3218,7 @@ class ClauseReader {
   std::string NameAfter(size_t at, size_t to) const {
     size_t b = SkipSpaces(s_, at, to);
     size_t e = b;
-    while (e < to && IsTokenByte(s_[e])) ++e;
+    while (e < to && IsTokenByteAt(s_, e)) ++e;
     std::string_view tok = s_.substr(b, e - b);
     if (IsIdentifier(tok)) return LowerBytes(tok);
     const size_t next = SkipSpaces(s_, e, to);
@@ -3186,7 +3232,7 @@ class ClauseReader {
     size_t e = at;
     while (e > from && s_[e - 1] == ' ') --e;
     size_t b = e;
-    while (b > from && IsAsciiAlnum(s_[b - 1])) --b;
+    while (b > from && IsWordByteAt(s_, b - 1)) --b;
     if (b == e) return at;
     std::string word = LowerBytes(s_.substr(b, e - b));
     static const std::set<std::string, std::less<>> kNot = {"to", "from", "is", "at", "on", "the", "version",
@@ -3251,7 +3297,7 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kAfter = {"at", "in", "on", "now", "back", "still", "currently"};
     for (size_t i = from; i < clause_.end; ++i) {
       const size_t len = ContractionAt(s_, i);
-      if (len == 0 || i == 0 || !IsAsciiAlnum(s_[i - 1])) continue;
+      if (len == 0 || i == 0 || !IsWordByteAt(s_, i - 1)) continue;
       const size_t next = SkipSpaces(s_, i + len, clause_.end);
       if (next == i + len || next >= clause_.end) continue;  // "VPN's" at the end, "Ann'sfoo"
       std::string_view rest = low_.substr(next, clause_.end - next);
@@ -3271,9 +3317,9 @@ class ClauseReader {
   static bool HasContentWord(std::string_view text) {
     size_t i = 0;
     while (i < text.size()) {
-      while (i < text.size() && !IsAsciiAlnum(text[i]) && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+      while (i < text.size() && !IsWordByteAt(text, i) && static_cast<unsigned char>(text[i]) < 0x80) ++i;
       size_t j = i;
-      while (j < text.size() && (IsAsciiAlnum(text[j]) || text[j] == '\'' || static_cast<unsigned char>(text[j]) >= 0x80)) ++j;
+      while (j < text.size() && (IsWordByteAt(text, j) || text[j] == '\'' || static_cast<unsigned char>(text[j]) >= 0x80)) ++j;
       if (j > i && !text::IsFunctionTerm(text.substr(i, j - i))) return true;
       i = j;
     }
@@ -3327,7 +3373,7 @@ class ClauseReader {
       if (at == std::string::npos || at < 2) continue;
       size_t b = at - 1;
       while (b > 0 && text[b - 1] != ' ') --b;
-      if (s_[span.begin + b] >= 'A' && s_[span.begin + b] <= 'Z') cut = std::min(cut, at);
+      if (IsCapitalAt(s_, span.begin + b)) cut = std::min(cut, at);
     }
     for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候", " — ", " – ", " - ", "—"}) {
       size_t at = text.find(stop);
@@ -3369,7 +3415,7 @@ class ClauseReader {
   static size_t ChineseDurationAt(std::string_view text) {
     static constexpr std::string_view kNumerals[] = {"一", "两", "二", "三", "四", "五", "六", "七", "八", "九", "十", "半", "几"};
     for (size_t i = 3; i < text.size(); ++i) {
-      const bool digit = IsDigit(text[i]) && !IsAsciiAlnum(text[i - 1]);
+      const bool digit = IsDigit(text[i]) && !IsWordByteAt(text, i - 1);
       const bool numeral = std::any_of(std::begin(kNumerals), std::end(kNumerals),
                                        [&](std::string_view n) { return text.substr(i).starts_with(n); });
       if (!digit && !numeral) continue;
@@ -3396,7 +3442,7 @@ class ClauseReader {
       size_t e = begin;
       while (e > 0 && text[e - 1] == ' ') --e;
       size_t b = e;
-      while (b > 0 && IsAsciiAlnum(text[b - 1])) --b;
+      while (b > 0 && IsWordByteAt(text, b - 1)) --b;
       if (b == e || kVague.count(text.substr(b, e - b)) == 0) break;
       begin = b;
     }
@@ -3408,7 +3454,7 @@ class ClauseReader {
     while (moved && !span.empty()) {
       moved = false;
       size_t b = span.end;
-      while (b > span.begin && (IsAsciiAlnum(s_[b - 1]) || s_[b - 1] == '\'')) --b;
+      while (b > span.begin && (IsWordByteAt(s_, b - 1) || s_[b - 1] == '\'')) --b;
       if (b == span.begin || b == span.end || !IsSpaceByte(s_[b - 1])) break;
       std::string w = LowerBytes(s_.substr(b, span.end - b));
       for (std::string_view x : words) {

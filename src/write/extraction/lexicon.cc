@@ -139,6 +139,13 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         lex.attributes_[c[0]] = info;
       } else if (name == "attribute_words.tsv" && need(3)) {
         lex.attribute_words_[Lower(c[0])] = {c[1], Dash(c[2])};
+        if (c.size() > 3) {
+          std::istringstream also(Dash(c[3]));
+          std::string attribute;
+          while (std::getline(also, attribute, ',')) {
+            if (!attribute.empty()) lex.also_answered_by_[Lower(c[0])].push_back(attribute);
+          }
+        }
         lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if (name == "facets.tsv" && need(3)) {
         lex.facets_[Lower(c[0])] = {c[1], Dash(c[2])};
@@ -287,6 +294,19 @@ std::vector<PhraseHit> Lexicon::FindVerbs(std::string_view lowered) const { retu
 std::vector<PhraseHit> Lexicon::FindFacets(std::string_view lowered) const { return facet_set_.Find(lowered); }
 std::vector<PhraseHit> Lexicon::FindAttributeWords(std::string_view lowered) const {
   return attribute_word_set_.Find(lowered);
+}
+
+std::vector<NamedAttribute> Lexicon::NamedAttributes(std::string_view text) const {
+  std::vector<NamedAttribute> named;
+  for (const PhraseHit& hit : FindAttributeWords(Lower(text))) {
+    const AttributeRef* ref = AttributeWord(hit.phrase);
+    if (ref == nullptr) continue;
+    named.push_back({hit.phrase, ref->attribute, ref->slot});
+    auto also = also_answered_by_.find(hit.phrase);
+    if (also == also_answered_by_.end()) continue;
+    for (const std::string& attribute : also->second) named.push_back({hit.phrase, attribute, ""});
+  }
+  return named;
 }
 
 }  // namespace engram::extraction

@@ -33,6 +33,14 @@ struct AttributeRef {
   std::string slot;       // "ui_theme", or ""
 };
 
+// An attribute a text names by an attribute word (attribute_words.tsv): the word as listed (lower
+// case), the attribute, and its slot ("" for none).
+struct NamedAttribute {
+  std::string word;
+  std::string attribute;
+  std::string slot;
+};
+
 struct VerbEntry {
   AttributeRef target;
   bool change = false;   // the verb states a change ("moved to", "搬到")
@@ -100,6 +108,10 @@ class Lexicon {
   std::vector<PhraseHit> FindVerbs(std::string_view lowered) const;
   std::vector<PhraseHit> FindFacets(std::string_view lowered) const;
   std::vector<PhraseHit> FindAttributeWords(std::string_view lowered) const;
+  // The attributes `text` (any case) names by attribute words, in text order: each word's
+  // attribute and slot, then its "also" attributes (the fourth column: a question naming "role" is
+  // answered by a job too), with the same word and no slot. Empty when it names none.
+  std::vector<NamedAttribute> NamedAttributes(std::string_view text) const;
   const VerbEntry* Verb(std::string_view phrase) const;
   // The words that name `attribute` with `slot` (slot "" = the attribute's own words): its
   // attribute words and the verbs that carry it, lower case, space-separated, each once, in file
@@ -120,6 +132,8 @@ class Lexicon {
  private:
   std::map<std::string, AttributeInfo, std::less<>> attributes_;
   std::map<std::string, AttributeRef, std::less<>> attribute_words_;
+  // attribute_words.tsv's fourth column: word → the other attributes that answer a question naming it.
+  std::map<std::string, std::vector<std::string>, std::less<>> also_answered_by_;
   std::map<std::string, Facet, std::less<>> facets_;
   std::map<std::string, AttributeRef, std::less<>> values_;
   std::map<std::string, VerbEntry, std::less<>> verbs_;

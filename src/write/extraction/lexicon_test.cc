@@ -58,5 +58,28 @@ TEST(LexiconTest, TopicsAreReadFromTheWordsOfAStatementOrAQuestion) {
   EXPECT_EQ(lex.RelationsIn("My Brother quit his job, 我老婆也是"), (std::vector<std::string>{"brother", "老婆"}));
 }
 
+TEST(LexiconTest, AQuestionNamesAttributesAndThoseThatAnswerThemToo) {
+  const Lexicon& lex = Lexicon::Get();
+  std::vector<NamedAttribute> role = lex.NamedAttributes("What's Sarah's ROLE these days?");
+  ASSERT_EQ(role.size(), 2u);
+  EXPECT_EQ(role[0].word, "role");
+  EXPECT_EQ(role[0].attribute, "role");
+  EXPECT_EQ(role[1].attribute, "job");  // a person's role is their job
+  std::vector<NamedAttribute> theme = lex.NamedAttributes("which theme do I use");
+  ASSERT_EQ(theme.size(), 1u);
+  EXPECT_EQ(theme[0].attribute, "uses");
+  EXPECT_EQ(theme[0].slot, "ui_theme");
+  std::vector<NamedAttribute> job = lex.NamedAttributes("我现在做什么工作？");
+  ASSERT_FALSE(job.empty());
+  EXPECT_EQ(job[0].attribute, "job");
+  EXPECT_TRUE(lex.NamedAttributes("Where did we go for dinner?").empty());
+  EXPECT_TRUE(lex.NamedAttributes("the controller crashed").empty());  // whole words only
+  // The fourth column may list several attributes, comma-separated.
+  Lexicon parsed = Lexicon::Parse({{"attribute_words.tsv", "post\tjob\t-\trole,title\n"}}, nullptr);
+  std::vector<NamedAttribute> post = parsed.NamedAttributes("my post");
+  ASSERT_EQ(post.size(), 3u);
+  EXPECT_EQ(post[2].attribute, "title");
+}
+
 }  // namespace
 }  // namespace engram::extraction

@@ -1,0 +1,196 @@
+// recall/asked_attribute.cc — see asked_attribute.h.
+#include "recall/asked_attribute.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "text/person_topic.h"
+#include "text/stopwords.h"
+#include "write/extraction/extractor.h"
+
+namespace engram {
+
+namespace {
+
+// The content terms of `text` among `question` (sorted, each once).
+std::vector<std::string> HeldTerms(text::Analyzer& analyzer, std::string_view text,
+                                   const std::set<std::string, std::less<>>& question) {
+  std::vector<std::string> held;
+  for (const std::string& token : analyzer.QueryTokenSet(text)) {
+    if (question.count(token) > 0 && !text::IsFunctionTerm(token)) held.push_back(token);
+  }
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  return held;
+}
+
+std::vector<std::string> ContentTerms(text::Analyzer& analyzer, std::string_view text) {
+  std::vector<std::string> terms;
+  for (const std::string& token : analyzer.QueryTokenSet(text)) {
+    if (!text::IsFunctionTerm(token)) terms.push_back(token);
+  }
+  return terms;
+}
+
+// Who said the event an item was read from: its first "supports" evidence's speaker, else role.
+std::string_view SpeakerOf(const RecallItem& claim) {
+  for (const EvidenceRef& e : claim.evidence) {
+    if (e.relation == "supports") return e.speaker.empty() ? std::string_view(e.role) : std::string_view(e.speaker);
+  }
+  return claim.evidence.empty() ? std::string_view() : std::string_view(claim.evidence.front().role);
+}
+
+bool OfAskedAttribute(std::string_view predicate, std::string_view slot, const std::vector<AskedAttribute>& asked) {
+  return std::any_of(asked.begin(), asked.end(), [&](const AskedAttribute& a) {
+    return a.attribute == predicate && (a.slot.empty() || a.slot == slot);
+  });
+}
+
+// Everything the two steps read of the question once.
+struct Asked {
+  std::vector<AskedAttribute> attributes;
+  AskedPerson person;
+  std::vector<std::string> attribute_terms;  // the content terms of the words naming them
+};
+
+Asked ReadAsked(RecallContext& ctx, std::string_view question, const std::set<std::string, std::less<>>& terms) {
+  Asked asked;
+  asked.attributes = ctx.asked_attributes(question);
+  for (const std::string& term : terms) {
+    if (!text::IsFunctionTerm(term)) asked.person.terms.insert(term);
+  }
+  if (ctx.topics_of) {
+    const std::vector<std::string> topics = ctx.topics_of(question);
+    const bool speaker = std::find(topics.begin(), topics.end(), text::kSpeakerTopic) != topics.end();
+    asked.person.speaker = speaker && std::none_of(topics.begin(), topics.end(), text::IsOtherPersonTopic);
+  }
+  for (const AskedAttribute& a : asked.attributes) {
+    for (std::string& t : HeldTerms(ctx.analyzer, a.word, asked.person.terms)) asked.attribute_terms.push_back(std::move(t));
+  }
+  return asked;
+}
+
+// True when a claim's qualifiers say it is not how things stand: a plan, a requirement, a report, a
+// wish, a denial or the past ("计费服务在第三季度之前必须保持在v1" says nothing of the version run).
+bool SaysNotNow(const std::vector<std::string>& qualifiers) {
+  for (const char* q : {extraction::kQualNegated, extraction::kQualPlanned, extraction::kQualPast,
+                        extraction::kQualReported, extraction::kQualHypothetical, extraction::kQualRequired}) {
+    if (std::find(qualifiers.begin(), qualifiers.end(), q) != qualifiers.end()) return true;
+  }
+  return false;
+}
+
+bool Answers(RecallContext& ctx, const RecallItem& item, const Asked& asked) {
+  if (item.type != "claim" || (item.status != "active" && item.status != "disputed")) return false;
+  if (SaysNotNow(item.qualifiers)) return false;
+  if (!OfAskedAttribute(item.predicate, item.slot, asked.attributes)) return false;
+  return AboutWhomAsked(item.subject, SpeakerOf(item), ContentTerms(ctx.analyzer, item.subject), asked.person);
+}
+
+// Step 1 for item `i`: the standing claim of its evidence event that answers, read whole, or
+// nullopt. `present` holds the ids of the items recalled.
+Result<std::optional<Claim>> AnsweringSibling(RecallContext& ctx, const RecallItem& claim, const Asked& asked,
+                                              const std::set<std::string, std::less<>>& present) {
+  std::optional<Claim> found;
+  Status st = ctx.db.ReadTransaction([&]() -> Status {
+    for (const EvidenceRef& e : claim.evidence) {
+      if (e.relation != "supports") continue;
+      auto facts = ctx.claims.StandingFactsReadFrom(e.event_id);
+      if (!facts) return facts.error();
+      const std::string_view speaker = e.speaker.empty() ? std::string_view(e.role) : std::string_view(e.speaker);
+      for (const sqlite::ClaimStore::StandingFact& f : *facts) {
+        if (present.count(f.id) > 0 || !OfAskedAttribute(f.predicate, f.slot, asked.attributes)) continue;
+        if (!AboutWhomAsked(f.subject, speaker, ContentTerms(ctx.analyzer, f.subject), asked.person)) continue;
+        auto loaded = ctx.claims.GetBySeqs({f.seq});
+        if (!loaded) return loaded.error();
+        if (loaded->empty() || SaysNotNow(loaded->front().qualifiers)) continue;
+        found = std::move(loaded->front());
+        return Status::Ok();
+      }
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(st);
+  return found;
+}
+
+}  // namespace
+
+std::vector<size_t> AskedAttributeOrder(const std::vector<AskedAttributeKey>& keys) {
+  std::vector<size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  for (size_t i = 1; i < order.size(); ++i) {
+    const AskedAttributeKey& mover = keys[order[i]];
+    if (!mover.answers) continue;
+    size_t at = i;
+    while (at > 0) {
+      const AskedAttributeKey& above = keys[order[at - 1]];
+      if (above.answers || above.occurred_at > mover.occurred_at) break;
+      if (!std::includes(mover.held.begin(), mover.held.end(), above.held.begin(), above.held.end())) break;
+      --at;
+    }
+    std::rotate(order.begin() + at, order.begin() + i, order.begin() + i + 1);
+  }
+  return order;
+}
+
+bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const std::vector<std::string>& subject_terms,
+                    const AskedPerson& asked) {
+  if (!subject.empty() && subject == speaker && asked.speaker) return true;
+  if (subject_terms.empty()) return false;
+  return std::all_of(subject_terms.begin(), subject_terms.end(),
+                     [&](const std::string& t) { return asked.terms.count(t) > 0; });
+}
+
+Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
+                              const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
+                              std::vector<double>& strength, std::vector<ClaimSlot>& slots) {
+  if (!ctx.asked_attributes || items.empty()) return Status::Ok();
+  const Asked asked = ReadAsked(ctx, question, question_terms);
+  if (asked.attributes.empty()) return Status::Ok();
+  std::set<std::string, std::less<>> present;
+  for (const RecallItem& item : items) present.insert(item.id);
+  slots.resize(items.size());
+  strength.resize(items.size(), 0.0);
+  std::vector<AskedAttributeKey> keys(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    RecallItem& item = items[i];
+    if (item.type == "claim" && !Answers(ctx, item, asked)) {
+      auto sibling = AnsweringSibling(ctx, item, asked, present);
+      if (!sibling) return sibling.error();
+      if (sibling->has_value()) {
+        slots[i] = {(*sibling)->conflict_key, (*sibling)->supersedes_id};
+        RecallItem stand_in = ClaimItem(std::move(**sibling), item.score);
+        stand_in.channels = std::move(item.channels);
+        stand_in.flags = std::move(item.flags);
+        present.insert(stand_in.id);
+        item = std::move(stand_in);
+      }
+    }
+    AskedAttributeKey& key = keys[i];
+    key.answers = Answers(ctx, item, asked);
+    key.occurred_at = item.occurred_at;
+    key.held = HeldTerms(ctx.analyzer, item.text, asked.person.terms);
+    if (key.answers) {
+      key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());
+      std::sort(key.held.begin(), key.held.end());
+      key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
+    }
+  }
+  const std::vector<size_t> order = AskedAttributeOrder(keys);
+  std::vector<RecallItem> items_in_order;
+  std::vector<double> strength_in_order;
+  std::vector<ClaimSlot> slots_in_order;
+  for (size_t i : order) {
+    items_in_order.push_back(std::move(items[i]));
+    strength_in_order.push_back(strength[i]);
+    slots_in_order.push_back(std::move(slots[i]));
+  }
+  items = std::move(items_in_order);
+  strength = std::move(strength_in_order);
+  slots = std::move(slots_in_order);
+  return Status::Ok();
+}
+
+}  // namespace engram

@@ -1,0 +1,72 @@
+// recall/asked_attribute.h — a question that names an attribute is answered by a claim of that
+// attribute about whom it asks: "What's Sarah's role?" by "Sarah works as vice principal", not by
+// "user's wife is Sarah"; "我现在做什么工作？" by "user 是医药代表", not by "user 在一家药企工作",
+// read from the same message. The attributes a question names are those of its attribute words
+// (RecallContext::asked_attributes: data/lexicon/attribute_words.tsv, with the attributes that
+// answer a word too, role → job). A claim answers when it stands (active or disputed), says how
+// things stand (no qualifier of a plan, requirement, report, wish, denial or the past), is of an
+// asked attribute (and its slot, when the word names one: "theme" is `uses`/ui_theme, not every
+// tool used), and is about whom the question asks:
+//   * a subject whose content terms (text::IsFunctionTerm ones left out) the question all holds
+//     ("Sarah", "My husband");
+//   * the speaker of the claim's evidence (its role when it names no speaker) when the question
+//     speaks of the speaker (text::kSpeakerTopic) and of no one else through the speaker ("What's my
+//     job?", not "What's my sister's job?").
+// For a question about how things stand now, two steps, before current-first order:
+//   1. A claim standing in for its event that does not answer gives its place to one of the same
+//      event's standing claims that does (the first read; not one already recalled).
+//   2. An answering item moves up past the run of items directly above it that do not answer, as
+//      long as each holds no content term of the question that it does not (the words naming the
+//      asked attributes count as held by it: the claim of a job answers "job" without the word) and
+//      was said no later than it: a newer statement may be the change nothing was read from (an
+//      event, or a memory kept whole: "签了一家广告公司做全职视觉设计" after "我是自由摄影师"), which
+//      current-first order then puts first. It never passes a better match.
+//
+// Thread safety: as RecallEvents (reads on the caller's connection; the caller holds the engine lock).
+#ifndef ENGRAM_RECALL_ASKED_ATTRIBUTE_H_
+#define ENGRAM_RECALL_ASKED_ATTRIBUTE_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/status.h"
+#include "engram/types.h"
+#include "recall/claim_item.h"
+#include "recall/event_recall.h"
+
+namespace engram {
+
+// What step 2 needs of an item.
+struct AskedAttributeKey {
+  bool answers = false;  // a standing claim of an asked attribute about whom the question asks
+  TimestampMs occurred_at = 0;  // when it was said (a claim: valid_from)
+  std::vector<std::string> held;  // the question's content terms the item holds, sorted, each once
+};
+
+// Step 2 (above): the new order, as indexes into `keys`. Pure.
+std::vector<size_t> AskedAttributeOrder(const std::vector<AskedAttributeKey>& keys);
+
+// What decides whether a claim is about whom the question asks (above).
+struct AskedPerson {
+  std::set<std::string, std::less<>> terms;  // the question's content terms
+  bool speaker = false;  // it speaks of the speaker and of no one else through the speaker
+};
+
+// True when a claim of `subject`, read from an event said by `speaker`, is about `asked`
+// (above); `subject_terms` are the subject's content terms. Pure.
+bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const std::vector<std::string>& subject_terms,
+                    const AskedPerson& asked);
+
+// Steps 1 and 2 over `items` (best first), with their parallel `strength` and `slots` (each claim's
+// conflict key and the id of the claim it superseded; may be shorter than `items`), all reordered
+// together. Does nothing when ctx.asked_attributes is unset or names no attribute of `question`.
+// `question_terms` are the question's terms as recall searched them. Errors: from the store.
+Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
+                              const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
+                              std::vector<double>& strength, std::vector<ClaimSlot>& slots);
+
+}  // namespace engram
+
+#endif  // ENGRAM_RECALL_ASKED_ATTRIBUTE_H_
