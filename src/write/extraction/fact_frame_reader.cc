@@ -841,7 +841,9 @@ class ClauseReader {
       if (before.empty()) continue;
       const std::string owner = before.back();
       if (!HomeStillHeld(place->end)) continue;  // "Our place in Maine is only for summers"
-      if (owner == "my" || owner == "our") {
+      if (owner.size() > 2 && owner.ends_with("'s")) {  // "Priya's new place in Perth", "my sister's flat in Leeds"
+        if (!OthersHome(body + hit.begin, before, f)) continue;
+      } else if (owner == "my" || owner == "our") {
         static const std::set<std::string, std::less<>> kLeft = {"sold", "selling", "listed", "left", "leaving", "out",
                                                                  "vacated", "visit", "visiting", "old", "former", "previous"};
         if (std::any_of(before.begin(), before.end(), [](const std::string& w) { return kLeft.count(w) > 0; })) continue;
@@ -856,8 +858,10 @@ class ClauseReader {
         if (!SaidByTheSpeaker(before)) continue;  // "my best mate just bought a flat in Aberdeen"
         change |= acquired > 0;
       }
-      f->subject_kind = FrameSubject::kSpeaker;
-      f->subject.clear();
+      if (!owner.ends_with("'s")) {
+        f->subject_kind = FrameSubject::kSpeaker;
+        f->subject.clear();
+      }
       f->attribute = "lives_in";
       f->value = Text(*place);
       f->value_begin = place->begin;
@@ -868,6 +872,37 @@ class ClauseReader {
       return true;
     }
     return false;
+  }
+
+  // The owner of a home noun at `noun` said by a possessive (`before`: the words before the noun,
+  // "new" taken off, the last "<owner>'s"): a capitalised name ("Priya's new place in Perth") or a
+  // person through the speaker ("my sister's flat in Leeds"), made the subject of `f`; false for
+  // anyone else, or a home left, sold or visited ("Priya's old flat in Perth").
+  bool OthersHome(size_t noun, const std::vector<std::string>& before, FactFrame* f) const {
+    static const std::set<std::string, std::less<>> kLeft = {"sold", "selling", "left", "leaving", "visit",
+                                                             "visiting", "old", "former", "previous"};
+    if (std::any_of(before.begin(), before.end(), [](const std::string& w) { return kLeft.count(w) > 0; })) return false;
+    size_t e = noun;
+    while (e > clause_.begin && s_[e - 1] == ' ') --e;
+    if (StartsWithAt(low_, e >= 3 ? e - 3 : e, "new")) {  // "Priya's new place"
+      e -= 3;
+      while (e > clause_.begin && s_[e - 1] == ' ') --e;
+    }
+    if (e < clause_.begin + 3 || s_.compare(e - 2, 2, "'s") != 0) return false;
+    const size_t name_end = e - 2;
+    size_t b = name_end;
+    while (b > clause_.begin && IsWordByteAt(s_, b - 1)) --b;
+    if (b == name_end) return false;
+    const std::string name = std::string(low_.substr(b, name_end - b));
+    if (before.size() >= 2 && before[before.size() - 2] == "my" && lex_.IsRelation(name)) {
+      f->subject_kind = FrameSubject::kRelative;
+      f->subject = "my " + name;
+      return true;
+    }
+    if (before.size() >= 2 || !IsCapitalAt(s_, b) || !LooksLikeName(b, name, false, FunctionWords())) return false;
+    f->subject_kind = FrameSubject::kNamed;
+    f->subject = std::string(s_.substr(b, name_end - b));
+    return true;
   }
 
   // True when every past marker of the clause is a "back in" that dates it within the year ("we
@@ -3366,6 +3401,21 @@ class ClauseReader {
     }
     if (const size_t vague = VagueAgoAt(text); vague > 0) cut = std::min(cut, vague);
     if (const size_t count = ChineseDurationAt(text); count > 0) cut = std::min(cut, count);
+    // A name and then "and" before a lower-case word: the name ends the value ("lives in Glasgow and
+    // loves it"; "Trinidad and Tobago", "Procter and Gamble" are one name each).
+    if (IsCapitalAt(s_, SkipSpaces(s_, span.begin, span.end))) {
+      for (size_t from = 0;;) {
+        const size_t found = FindWord(text.substr(from), "and");
+        if (found == std::string::npos) break;
+        const size_t at = from + found;
+        const size_t next = SkipSpaces(s_, span.begin + at + 3, span.end);
+        if (at > 0 && next < span.end && s_[next] >= 'a' && s_[next] <= 'z') {
+          cut = std::min(cut, at);
+          break;
+        }
+        from = at + 3;
+      }
+    }
     // A name and then "my", "our" or "their" opening another noun phrase: the name ends the value
     // ("relocated to Halifax my old policy doesn't…"; "my dad's shop" is one value).
     for (std::string_view owner : {"my", "our", "their"}) {
