@@ -147,8 +147,18 @@ Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
                               const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
                               std::vector<double>& strength, std::vector<ClaimSlot>& slots) {
   if (!ctx.asked_attributes || items.empty()) return Status::Ok();
-  const Asked asked = ReadAsked(ctx, question, question_terms);
+  Asked asked = ReadAsked(ctx, question, question_terms);
   if (asked.attributes.empty()) return Status::Ok();
+  // A question that names someone a recalled claim is about asks about them, not the speaker
+  // ("我姐的工作是什么？" names 我姐 as no topic does: 姐 is a kin word only right after 我).
+  for (const RecallItem& item : items) {
+    if (item.type != "claim" || item.subject == SpeakerOf(item)) continue;
+    const std::vector<std::string> terms = ContentTerms(ctx.analyzer, item.subject);
+    if (!terms.empty() && std::all_of(terms.begin(), terms.end(),
+                                      [&](const std::string& t) { return asked.person.terms.count(t) > 0; })) {
+      asked.person.speaker = false;
+    }
+  }
   std::set<std::string, std::less<>> present;
   for (const RecallItem& item : items) present.insert(item.id);
   slots.resize(items.size());

@@ -10,8 +10,9 @@
 //   * a subject whose content terms (text::IsFunctionTerm ones left out) the question all holds
 //     ("Sarah", "My husband");
 //   * the speaker of the claim's evidence (its role when it names no speaker) when the question
-//     speaks of the speaker (text::kSpeakerTopic) and of no one else through the speaker ("What's my
-//     job?", not "What's my sister's job?").
+//     speaks of the speaker (text::kSpeakerTopic), of no one else through the speaker ("What's my
+//     job?", not "What's my sister's job?") and names no subject of another recalled claim
+//     (我姐的工作是什么？ names 我姐).
 // For a question about how things stand now, two steps, before current-first order:
 //   1. A claim standing in for its event that does not answer gives its place to one of the same
 //      event's standing claims that does (the first read; not one already recalled).

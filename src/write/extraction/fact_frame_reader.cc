@@ -301,7 +301,13 @@ size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::str
     if (name && VerbStartsAt(lex, low, SkipSpaces(content, e, end), end)) return joint.size();
     // A second predicate of the same subject, which the next clause carries: "Ines works at
     // Lufthansa and is a pilot", "Tom lives in Leeds and works at Sage".
-    if (joint == " and " && (word == "is" || word == "am" || word == "are" || VerbStartsAt(lex, low, w, end))) {
+    // So does a negation, an auxiliary or a verb of liking, whose marks are that clause's alone ("I live
+    // in Leeds and don't like it" does not deny Leeds; "…and will move to Meta" plans nothing of Google).
+    static const std::set<std::string, std::less<>> kSecondPredicate = {
+        "is",     "am",      "are",    "was",    "has",   "have",   "had",     "don't",  "doesn't", "didn't",
+        "isn't",  "aren't",  "wasn't", "won't",  "can't", "never",  "will",    "might",  "may",     "used",
+        "wants",  "hopes",   "plans",  "likes",  "loves", "hates",  "enjoys",  "still",  "also",    "just"};
+    if (joint == " and " && (kSecondPredicate.count(word) > 0 || VerbStartsAt(lex, low, w, end))) {
       return joint.size();
     }
     if (word == "the" || word == "it" || word == "it's" || word == "its" || word == "there" || word == "this" ||
@@ -876,8 +882,9 @@ class ClauseReader {
 
   // The owner of a home noun at `noun` said by a possessive (`before`: the words before the noun,
   // "new" taken off, the last "<owner>'s"): a capitalised name ("Priya's new place in Perth") or a
-  // person through the speaker ("my sister's flat in Leeds"), made the subject of `f`; false for
-  // anyone else, or a home left, sold or visited ("Priya's old flat in Perth").
+  // person through the speaker ("my sister's flat in Leeds"), either opening the clause, made the
+  // subject of `f`; false for anyone else, a home left, sold or visited ("Priya's old flat in
+  // Perth", "I visited my mum's house in Derby").
   bool OthersHome(size_t noun, const std::vector<std::string>& before, FactFrame* f) const {
     static const std::set<std::string, std::less<>> kLeft = {"sold", "selling", "left", "leaving", "visit",
                                                              "visiting", "old", "former", "previous"};
@@ -894,7 +901,7 @@ class ClauseReader {
     while (b > clause_.begin && IsWordByteAt(s_, b - 1)) --b;
     if (b == name_end) return false;
     const std::string name = std::string(low_.substr(b, name_end - b));
-    if (before.size() >= 2 && before[before.size() - 2] == "my" && lex_.IsRelation(name)) {
+    if (before.size() == 2 && before[0] == "my" && lex_.IsRelation(name)) {  // not "I visited my mum's house in Derby"
       f->subject_kind = FrameSubject::kRelative;
       f->subject = "my " + name;
       return true;
@@ -1055,6 +1062,7 @@ class ClauseReader {
     }
     if (!value) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
+    if (object.empty() && IsAuxiliary(LowerBytes(Text(thing)))) return false;  // "…and is moving to Berlin": no thing named
     if (object.empty() && (HoldsVerbOrJoint(thing) || HoldsKindMarker(thing))) {
       return false;  // "Dana packed up and moved to Porto": Dana's; "Thinking about maybe moving to Seattle": the speaker's
     }
@@ -1923,6 +1931,23 @@ class ClauseReader {
     return false;
   }
 
+  // True when `value` is nothing but a time of day or week (markers.tsv `when_word`).
+  bool IsWhenWord(Span value) const {
+    const std::string low_value = LowerBytes(Text(rules::TrimSpan(s_, value)));
+    const std::vector<PhraseHit> hits = lex_.FindMarkers(low_value, "when_word");
+    return !hits.empty() && hits.front().begin == 0 && hits.front().end == low_value.size();
+  }
+
+  // A form of be, have, do or will: a clause that opens with one goes on about the subject before it
+  // ("Mark works at Apple and is moving to Berlin").
+  static bool IsAuxiliary(std::string_view lowered) {
+    for (std::string_view aux : {"is", "am", "are", "was", "were", "has", "have", "had", "will", "would", "does",
+                                 "do", "did", "is now", "was just", "has been", "have been"}) {
+      if (lowered == aux) return true;
+    }
+    return false;
+  }
+
   // A word of quantity that opens a clause is no name ("Half my team jumped…", "Most of us moved…").
   static bool IsQuantifier(std::string_view lowered) {
     for (std::string_view q : {"half", "most", "many", "some", "all", "none", "both", "several", "few", "everyone",
@@ -2267,7 +2292,8 @@ class ClauseReader {
     size_t opens = SkipSpaces(s_, r.from, clause_.end);
     if (!english_verb) {  // 我现在住望京, 爷爷奶奶一直住大连
       opens = MarkerEndAt(opens, "now");
-      for (std::string_view adverb : {"一直", "还", "也", "都", "仍然", "依然", "平时", "以前", "之前", "原来", "曾经"}) {
+      for (std::string_view adverb : {"一直", "还", "也", "都", "仍然", "依然", "平时", "以前", "之前", "原来", "曾经",
+                                      "正式", "终于", "已经", "刚刚", "刚"}) {
         if (StartsWithAt(s_, opens, adverb)) opens += adverb.size();
       }
     }
@@ -2299,6 +2325,11 @@ class ClauseReader {
     }
     r.verb_negated = negated_before(at);
     r.value = TrimValue({r.from + verbs.front().end, clause_.end});
+    if (IsWhenWord(*r.value)) {  // "I work at night", "teaches at the weekend": when, not where
+      r.verb = nullptr;
+      r.value.reset();
+      return true;
+    }
     if (r.verb->value_before) {  // 在重庆定居
       size_t zai = low_.substr(r.from, at - r.from).rfind("在");
       if (zai != std::string_view::npos && zai >= 3 &&

@@ -287,9 +287,13 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
     const size_t at = low_tail.find(would);
     if (at != std::string::npos && (would == "'d" || at == 0 || low_tail[at - 1] == ' ')) return 0;
   }
+  // A tail that opens with a question word asks, whatever follows it: the sentence ends with a
+  // question mark ("I live in Calgary, what herbs survive there?").
+  static const std::set<std::string, std::less<>> kAsking = {"any", "right", "what", "which", "how", "where",
+                                                            "who", "why", "when", "whose"};
+  const std::vector<std::string> opening = LeadingWords(tail, 1);
   const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
-                         LeadingWords(tail, 1) == std::vector<std::string>{"any"} ||
-                         LeadingWords(tail, 1) == std::vector<std::string>{"right"};
+                         (!opening.empty() && kAsking.count(opening.front()) > 0);
   return tail_asks ? cut + len : 0;
 }
 

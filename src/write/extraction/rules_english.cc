@@ -634,6 +634,11 @@ bool IsJoiner(char32_t cp) {
          cp == U'_' || cp == U'@';
 }
 
+// A title written before a name ("Mr", "Dr"), lower case.
+bool IsTitle(std::string_view lower) {
+  return lower == "mr" || lower == "mrs" || lower == "ms" || lower == "mx" || lower == "dr" || lower == "prof";
+}
+
 std::vector<Token> Tokenize(std::string_view text, Span sentence, const std::vector<Span>& times) {
   std::vector<Token> tokens;
   size_t pos = sentence.begin;
@@ -657,6 +662,12 @@ std::vector<Token> Tokenize(std::string_view text, Span sentence, const std::vec
       continue;
     }
     bool in_word = word_begin != std::string_view::npos;
+    // A title's period is part of it: "Mr. Okafor", "Dr. Patel" are one name.
+    if (in_word && cp == U'.' && IsTitle(LowerAscii(text.substr(word_begin, pos - word_begin))) &&
+        pos + 2 < sentence.end && text[pos + 1] == ' ' && text[pos + 2] >= 'A' && text[pos + 2] <= 'Z') {
+      pos += len;
+      continue;
+    }
     if (in_word && IsJoiner(cp)) {
       // A joiner stays inside the word only when a word character follows.
       char32_t next = 0;
@@ -1896,8 +1907,6 @@ bool EnglishReader::ReadMyNounIs(size_t i, size_t* consumed) {
     if (Tok(r).lower == "new" || Tok(r).lower == "current") ++r;
     if (IsRoleRelation(Tok(r).lower) && copula_at(r + 1)) {
       size_t b = r + 2;
-      if (Tok(b).lower == "dr") ++b;
-      if (Tok(b).lower == ".") ++b;
       if (size_t e = NameThatEndsClause(b); e > b) {
         EmitRelationSlot(std::string(Tok(r).lower), {Tok(b).span.begin, Tok(e - 1).span.end}, i, 0);
         *consumed = std::max(*consumed, e);

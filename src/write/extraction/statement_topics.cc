@@ -136,6 +136,11 @@ std::vector<std::string> StatementTopics(std::string_view text) {
   std::vector<std::string> topics = lex.Topics(text);
   if (NamesAVersion(text)) topics.emplace_back(kVersionTopic);
   for (const std::string& word : lex.RelationsIn(text)) topics.push_back(text::kPersonTopic + word);
+  // A short kin word right after 我 (markers.tsv `kin_after_speaker`: 我姐, 我妈) names a relative too.
+  for (size_t at = text.find("我"); at != std::string_view::npos; at = text.find("我", at + 3)) {
+    const std::vector<PhraseHit> kin = lex.FindMarkers(text.substr(at + 3), "kin_after_speaker");
+    if (!kin.empty() && kin.front().begin == 0) topics.push_back(text::kPersonTopic + kin.front().phrase);
+  }
   if (SpeaksOfTheSpeaker(lex, text)) topics.emplace_back(text::kSpeakerTopic);
   std::sort(topics.begin(), topics.end());
   topics.erase(std::unique(topics.begin(), topics.end()), topics.end());

@@ -2,7 +2,8 @@
 // current-first order and later-change search (RecallContext::topics_of, docs/retrieval.md
 // "Topics"): the topics its words name (data/lexicon/topics.tsv through Lexicon::Topics), the
 // topic "version" when it names a version by its shape ("Postgres 16", "JDK 21", "v3.2", "3.12"),
-// the people it names through the speaker (relations.tsv: text::kPersonTopic + "brother"), and
+// the people it names through the speaker (relations.tsv: text::kPersonTopic + "brother"; a short
+// kin word right after 我, markers.tsv `kin_after_speaker`: "@姐" for 我姐的工作是什么), and
 // text::kSpeakerTopic when it speaks of the speaker (a first-person word; in Chinese, which drops
 // the subject, 我 or no clause opening with 他/她/你, a relation word, 老王/小李 or a Latin name).
 //

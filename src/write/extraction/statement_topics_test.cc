@@ -47,5 +47,14 @@ TEST(StatementTopicsTest, WhetherAStatementSpeaksOfTheSpeaker) {
   EXPECT_FALSE(speaker("他换工作了"));
 }
 
+TEST(StatementTopicsTest, AShortKinWordAfterTheSpeakerNamesARelative) {
+  const std::vector<std::string> sister = StatementTopics("我姐的工作是什么？");
+  EXPECT_NE(std::find(sister.begin(), sister.end(), "@姐"), sister.end());
+  const std::vector<std::string> mum = StatementTopics("上周我妈搬去成都了");
+  EXPECT_NE(std::find(mum.begin(), mum.end(), "@妈"), mum.end());
+  const std::vector<std::string> me = StatementTopics("我的工作是什么？");  // 的 is no kin word
+  EXPECT_TRUE(std::none_of(me.begin(), me.end(), [](const std::string& t) { return t.size() > 1 && t[0] == '@'; }));
+}
+
 }  // namespace
 }  // namespace engram::extraction
