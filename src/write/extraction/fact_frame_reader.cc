@@ -2075,6 +2075,9 @@ class ClauseReader {
     size_t stop = FindCopula(np_begin);
     if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
     Span np = AfterLastComma(rules::TrimSpan(s_, {np_begin, stop}));
+    // A phrase that opens with a verb is no noun phrase: "works at Sage now", "…and live in Leeds
+    // now" (a clause going on about the subject before it).
+    if (!np.empty() && VerbStartsAt(lex_, low_, np.begin, stop)) return std::nullopt;
     std::string_view text = rules::SpanText(s_, np);
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
