@@ -113,6 +113,12 @@ std::string SentenceOfTheValue(const extraction::CandidateClaim& c, std::string_
     const size_t after = evidence.find(mark, at + value.size());
     if (after != std::string_view::npos) end = std::min(end, after);
   }
+  // A spaced dash before the value opens the statement corrected ("Just checked the registration —
+  // it's a 2017, not a 2015").
+  for (std::string_view dash : {" \xE2\x80\x94 ", " \xE2\x80\x93 "}) {
+    const size_t before = evidence.rfind(dash, at);
+    if (before != std::string_view::npos && before >= begin && before < at) begin = before + dash.size();
+  }
   const extraction::Lexicon& lex = extraction::Lexicon::Get();
   std::string said;
   for (const auto& [from, to] : ClauseSpans(evidence.substr(begin, end - begin))) {
@@ -139,7 +145,8 @@ struct Corrected {
 // statement kept whole that holds it as words), else the one holding a value of the correction's
 // kind (corrected_value.h: "Heathrow" corrects "My flight to Lisbon leaves from Gatwick"), else the
 // claim of a single-valued slot stated last ("不对，是周四"). Only a slot or a statement can be
-// corrected: "I did X" is not, whatever came after it.
+// corrected, "I did X" not, whatever came after it — unless the correction names the value it
+// replaces, which any claim holding it may be.
 Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const extraction::CandidateClaim& c,
                                  const PredicateRegistry& registry, const KinLookup* kin) {
   if (TakesItBack(c.evidence_span.empty() ? std::string_view(c.value) : std::string_view(c.evidence_span))) {
@@ -151,7 +158,10 @@ Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const ex
   for (size_t i = 0; i < recent->size(); ++i) {
     const Claim& h = (*recent)[i].claim;
     const bool slot = registry.IsSingleValued(h.predicate, h.slot);
-    if ((*recent)[i].negated || h.predicate == "corrects" || (!slot && !KeptWhole(h))) continue;
+    if ((*recent)[i].negated || h.predicate == "corrects") continue;
+    // A correction that names what it replaces corrects any claim holding it ("it's a 2017, not a
+    // 2015" after "I drive a 2015 Mazda 3"); one that does not, only a slot or a statement.
+    if (!slot && !KeptWhole(h) && c.replaces_value.empty()) continue;
     // A correction says its value and nothing the older does not ("Sorry, I meant table 5, not 4"
     // after "My daughter is 4" is about a table; 说错了，那趟航班是9点的 about a flight).
     const std::string older_said = h.text + " " + h.value;

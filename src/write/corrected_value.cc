@@ -178,12 +178,13 @@ bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, 
                                                  "wait", "typo", "correction", "actually", "that", "should", "be",
                                                  "bad", "got", "wrong", "misspoke", "misremembered", "scratch",
                                                  "earlier", "there", "ok", "okay", "so", "oh", "um", "uh", "ah",
-                                                 "hmm", "argh", "ugh", "apologies", "nope", "am", "pm", "morning",
+                                                 "hmm", "argh", "ugh", "apologies", "about", "whoops", "nope", "am", "pm", "morning",
                                                  "afternoon", "evening", "night", "noon"};
   static constexpr std::string_view kAroundHan[] = {"是", "的", "了", "不", "对", "应", "该", "其", "实", "为", "错",
                                                     "记", "更", "正", "一", "下", "啊", "呢", "吧", "哦", "嗯", "说",
                                                     "搞", "弄", "纠", "刚", "才", "哎", "呀", "啦", "我", "好",
-                                                    "意", "思", "抱", "歉", "起", "额", "上", "午", "晚", "早", "点"};
+                                                    "意", "思", "抱", "歉", "起", "额", "上", "午", "晚", "早", "点",
+                                                    "看", "岔", "混", "反", "写", "打", "口", "误"};
   std::string rest(correction);
   if (const size_t at = rest.find(newer_part); !newer_part.empty() && at != std::string::npos) {
     rest.erase(at, newer_part.size());

@@ -3686,6 +3686,90 @@ void SpeakersFavorite(const Lexicon& lex, FactFrame* f) {
 // it's Porto", said in a later event than the value it corrects): its value, after the last
 // copula, with attribute "" — the claim writer gives it the subject and slot of the value said
 // last (claim_writer.h).
+namespace {
+
+// `span` of `content` without a leading article or filler ("a 2017" → "2017") and trimmed, or an
+// empty span when it is longer than a value (more than three spaces, 30 bytes).
+Span ContrastValue(std::string_view content, std::string_view low, Span span) {
+  span = rules::TrimSpan(content, span);
+  for (std::string_view article : {"a ", "an ", "the ", "my "}) {
+    if (StartsWithAt(low, span.begin, article) && span.size() > article.size()) span.begin += article.size();
+  }
+  span = rules::TrimSpan(content, span);
+  const std::string_view v = rules::SpanText(content, span);
+  if (span.size() > 30 || std::count(v.begin(), v.end(), ' ') > 3) return {span.begin, span.begin};
+  return span;
+}
+
+// Where the value set against another begins, searching back from `end` to `begin`: after the
+// last copula, "meant", dash, comma or colon ("it's a 2017", "是O型"), else `begin`.
+size_t ContrastStart(std::string_view low, size_t begin, size_t end) {
+  size_t from = begin;
+  for (std::string_view mark : {"it's ", "it is ", "it was ", "meant ", " is ", " was ", " are ", "'s ", " — ", ", ",
+                                ": ", "是", "，", "："}) {
+    const size_t at = low.substr(begin, end - begin).rfind(mark);
+    if (at != std::string_view::npos) from = std::max(from, begin + at + mark.size());
+  }
+  return from;
+}
+
+// The first of `marks` in `low` at or after `from` and before `end`, npos when none.
+size_t FirstOf(std::string_view low, size_t from, size_t end, std::initializer_list<std::string_view> marks) {
+  size_t best = std::string_view::npos;
+  for (std::string_view mark : marks) {
+    const size_t at = low.substr(from, end - from).find(mark);
+    if (at != std::string_view::npos) best = std::min(best, from + at);
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<FactFrame> ContrastCorrection(std::string_view content, std::string_view low, Span sentence) {
+  // Where the value that starts at `from` ends: a comma, a stop, a dash or the sentence's end.
+  const auto value_end = [&](size_t from) {
+    return std::min(sentence.end, FirstOf(low, from, sentence.end, {",", ".", ";", "!", "?", " — ", "，", "。", "；", "！", "？"}));
+  };
+  Span value, replaces;
+  if (const size_t no = FirstOf(low, sentence.begin, sentence.end, {", not "}); no != std::string_view::npos) {
+    // "it's a 2017, not a 2015"
+    const size_t y = no + 6;
+    replaces = ContrastValue(content, low, {y, value_end(y)});
+    value = ContrastValue(content, low, {ContrastStart(low, sentence.begin, no), no});
+  } else if (const size_t bu = FirstOf(low, sentence.begin, sentence.end, {"不是"}); bu != std::string_view::npos) {
+    const size_t y = bu + 6;
+    const size_t y_end = value_end(y);
+    replaces = ContrastValue(content, low, {y, y_end});
+    size_t x = y_end;
+    while (x < sentence.end && (low[x] == ',' || low[x] == ' ' || StartsWithAt(low, x, "，"))) x += low[x] == ',' || low[x] == ' ' ? 1 : 3;
+    for (std::string_view is : {"而是", "是"}) {
+      if (StartsWithAt(low, x, is)) {  // 不是周五，是周六
+        value = ContrastValue(content, low, {x + is.size(), value_end(x + is.size())});
+        break;
+      }
+    }
+    if (value.empty()) {  // 是O型，不是A型
+      size_t x_end = bu;
+      while (x_end > sentence.begin && (low[x_end - 1] == ',' || low[x_end - 1] == ' ')) --x_end;
+      if (x_end >= sentence.begin + 3 && StartsWithAt(low, x_end - 3, "，")) x_end -= 3;
+      value = ContrastValue(content, low, {ContrastStart(low, sentence.begin, x_end), x_end});
+    }
+  }
+  if (value.empty() || replaces.empty() || rules::SpanText(content, value) == rules::SpanText(content, replaces)) {
+    return std::nullopt;
+  }
+  FactFrame f;
+  f.kind = ClauseKind::kChange;
+  f.correction = true;
+  f.value = std::string(rules::SpanText(content, value));
+  f.replaces = std::string(rules::SpanText(content, replaces));
+  f.value_begin = value.begin;
+  f.value_end = value.end;
+  f.clause_begin = sentence.begin;
+  f.clause_end = sentence.end;
+  return f;
+}
+
 bool BareCorrection(std::string_view content, size_t body, Span clause, FactFrame* f) {
   const Lexicon& lex = Lexicon::Get();
   std::string low = LowerBytes(content.substr(body, clause.end - body));
@@ -3815,11 +3899,13 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   std::string_view low_text = rules::SpanText(low, sentence.span);
   const bool pending = context->correction_pending;
   context->correction_pending = false;
-  // A correction keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"
+  // A correction (or an apology that sets one value against another: "sorry, it's a 2021, not a
+  // 2019") keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"
   // of emphasis inside the sentence, with no contrast after it, makes none ("I'm in Vancouver now,
   // and the landlord here actually answers emails" is two clauses).
   const bool correction = pending || SaysACorrection(low_text) ||
-                          (!lex.FindMarkers(low_text, "correction").empty() && SaysAContrast(low_text));
+                          ((lex.HasMarker(low_text, "correction") || lex.HasMarker(low_text, "apology")) &&
+                           SaysAContrast(low_text));
   if (!lex.FindMarkers(rules::SpanText(low, sentence.span), "hypothetical").empty()) {
     reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
     return reading;
@@ -3918,6 +4004,17 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (!job) job = reader.EmployerBesideJob(frame);
     reading.frames.push_back(std::move(frame));
     if (job) reading.frames.push_back(std::move(*job));
+  }
+  // A correction that sets its value against the one it replaces ("it's a 2017, not a 2015, my
+  // bad", 是O型，不是A型) when no clause read the value of an attribute ("我生日是十月五号，不是三号" is
+  // read as the birthday).
+  if (correction && !sentence.question) {
+    std::optional<FactFrame> contrast = ContrastCorrection(content, low, sentence.span);
+    const auto read_it = [](const FactFrame& f) { return !f.attribute.empty() && f.attribute != "is"; };
+    if (contrast && std::none_of(reading.frames.begin(), reading.frames.end(), read_it)) {
+      reading.frames.assign(1, *contrast);
+      context->last = *contrast;
+    }
   }
   if (!reading.frames.empty()) reading.settled = true;
   context->correction_pending = reading.frames.empty() && !pending && !sentence.question &&

@@ -730,14 +730,17 @@ const CandidateClaim* KeptCorrection(const std::vector<CandidateClaim>& got) {
 }
 
 TEST(RuleExtractorTest, ATurnOpeningWithACorrectionIsKeptAsOne) {
+  // A correction that sets its value against the one it replaces is read by the fact frame
+  // (ContrastCorrection), not kept whole.
   std::vector<CandidateClaim> got = Extract("sorry, I meant gate C7, not B12");
-  const CandidateClaim* c = KeptCorrection(got);
-  ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->predicate, "corrects");
-  EXPECT_EQ(c->value, "gate C7");
-  EXPECT_EQ(c->replaces_value, "B12");
+  EXPECT_EQ(KeptCorrection(got), nullptr);
+  auto read = std::find_if(got.begin(), got.end(), [](const CandidateClaim& c) { return c.correction; });
+  ASSERT_NE(read, got.end());
+  EXPECT_EQ(read->predicate, "corrects");
+  EXPECT_EQ(read->value, "gate C7");
+  EXPECT_EQ(read->replaces_value, "B12");
   got = Extract("我记错了…是 3 月 21 号");
-  c = KeptCorrection(got);
+  const CandidateClaim* c = KeptCorrection(got);
   ASSERT_NE(c, nullptr);
   EXPECT_NE(c->value.find("3 月 21 号"), std::string::npos) << c->value;
   // Emphasis, and a long new thought after "actually", are no correction.
