@@ -304,9 +304,11 @@ size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::str
     // So does a negation, an auxiliary or a verb of liking, whose marks are that clause's alone ("I live
     // in Leeds and don't like it" does not deny Leeds; "…and will move to Meta" plans nothing of Google).
     static const std::set<std::string, std::less<>> kSecondPredicate = {
-        "is",     "am",      "are",    "was",    "has",   "have",   "had",     "don't",  "doesn't", "didn't",
-        "isn't",  "aren't",  "wasn't", "won't",  "can't", "never",  "will",    "might",  "may",     "used",
-        "wants",  "hopes",   "plans",  "likes",  "loves", "hates",  "enjoys",  "still",  "also",    "just"};
+        "is",      "am",       "are",      "was",     "has",      "have",      "had",     "don't",  "doesn't",
+        "didn't",  "isn't",    "aren't",   "wasn't",  "won't",    "can't",     "haven't", "hasn't", "hadn't",
+        "couldn't", "wouldn't", "shouldn't", "do",     "does",     "not",       "never",   "will",   "might",
+        "may",     "should",   "must",     "used",    "wants",    "hopes",     "plans",   "likes",  "loves",
+        "hates",   "enjoys",   "still",    "also",    "just"};
     if (joint == " and " && (kSecondPredicate.count(word) > 0 || VerbStartsAt(lex, low, w, end))) {
       return joint.size();
     }
@@ -3698,7 +3700,33 @@ Span ContrastValue(std::string_view content, std::string_view low, Span span) {
   span = rules::TrimSpan(content, span);
   const std::string_view v = rules::SpanText(content, span);
   if (span.size() > 30 || std::count(v.begin(), v.end(), ' ') > 3) return {span.begin, span.begin};
+  // A value, not a clause or an apology: no pronoun, verb of being or word of the lexicon's
+  // corrections and apologies ("sorry, not Sage" sets nothing against Sage; "I'm busy" is no value).
+  static const std::set<std::string, std::less<>> kNotInAValue = {
+      "i", "i'm", "i've", "i'll", "i'd", "you", "he", "she", "we", "they", "it", "he's", "she's", "we're",
+      "they're", "it's", "is", "am", "are", "was", "me", "us", "him", "them", "again", "sure", "today"};
+  const std::string low_value = LowerBytes(v);
+  for (const Token& t : AsciiTokens(low_value, 0, low_value.size())) {
+    size_t e = t.end;
+    while (e < low_value.size() && (low_value[e] == '\'' || IsWordByteAt(low_value, e))) ++e;
+    if (kNotInAValue.count(low_value.substr(t.begin, e - t.begin)) > 0) return {span.begin, span.begin};
+  }
+  const Lexicon& lex = Lexicon::Get();
+  if (lex.HasMarker(low_value, "correction") || lex.HasMarker(low_value, "apology")) return {span.begin, span.begin};
+  for (std::string_view pronoun : {"我", "你", "他", "她", "它"}) {
+    if (v == pronoun) return {span.begin, span.begin};
+  }
   return span;
+}
+
+// True when `value` is a name or a number: it holds a digit, a capital letter or a Han character
+// ("2021", "Rome", "C7", "杭州"), not a common word ("tea").
+bool SaysANameOrNumber(std::string_view value) {
+  for (size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (IsDigit(value[i]) || IsCapitalAt(value, i) || (c >= 0xE4 && c <= 0xE9)) return true;
+  }
+  return false;
 }
 
 // Where the value set against another begins, searching back from `end` to `begin`: after the
@@ -3899,13 +3927,11 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   std::string_view low_text = rules::SpanText(low, sentence.span);
   const bool pending = context->correction_pending;
   context->correction_pending = false;
-  // A correction (or an apology that sets one value against another: "sorry, it's a 2021, not a
-  // 2019") keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"
+  // A correction keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"
   // of emphasis inside the sentence, with no contrast after it, makes none ("I'm in Vancouver now,
   // and the landlord here actually answers emails" is two clauses).
   const bool correction = pending || SaysACorrection(low_text) ||
-                          ((lex.HasMarker(low_text, "correction") || lex.HasMarker(low_text, "apology")) &&
-                           SaysAContrast(low_text));
+                          (!lex.FindMarkers(low_text, "correction").empty() && SaysAContrast(low_text));
   if (!lex.FindMarkers(rules::SpanText(low, sentence.span), "hypothetical").empty()) {
     reading.settled = true;  // a wish or a condition states nothing, in any of its clauses
     return reading;
@@ -4008,8 +4034,14 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   // A correction that sets its value against the one it replaces ("it's a 2017, not a 2015, my
   // bad", 是O型，不是A型) when no clause read the value of an attribute ("我生日是十月五号，不是三号" is
   // read as the birthday).
-  if (correction && !sentence.question) {
+  // An apology that sets a name or a number against another is one too ("sorry, it's a 2021, not a
+  // 2019"; not "sorry, tea, not coffee", nor "sorry, I'm busy, not free today").
+  const bool apology = !correction && lex.HasMarker(low_text, "apology");
+  if ((correction || apology) && !sentence.question) {
     std::optional<FactFrame> contrast = ContrastCorrection(content, low, sentence.span);
+    if (contrast && apology && !(SaysANameOrNumber(contrast->value) && SaysANameOrNumber(contrast->replaces))) {
+      contrast.reset();
+    }
     const auto read_it = [](const FactFrame& f) { return !f.attribute.empty() && f.attribute != "is"; };
     if (contrast && std::none_of(reading.frames.begin(), reading.frames.end(), read_it)) {
       reading.frames.assign(1, *contrast);
