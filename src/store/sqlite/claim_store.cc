@@ -800,31 +800,20 @@ Result<std::vector<int64_t>> ClaimStore::SupersededClaimsReadFrom(int64_t event_
 }
 
 Result<std::vector<std::string>> ClaimStore::ConflictKeysReadFrom(std::string_view event_id) {
-  auto st = db_.Cached(
-      "SELECT DISTINCT c.conflict_key FROM events e "
-      "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
-      "JOIN claims c ON c.seq = ce.claim_seq "
-      "WHERE e.id = ?1 AND c.conflict_key IS NOT NULL AND c.conflict_key <> '' "
-      "AND c.status IN ('active','disputed') ORDER BY c.conflict_key");
-  if (!st) return Error(st.error());
-  (*st)->Bind(1, event_id);
+  auto facts = StandingFactsReadFrom(event_id);
+  if (!facts) return Error(facts.error());
   std::vector<std::string> keys;
-  while (true) {
-    auto row = (*st)->Step();
-    if (!row) {
-      (*st)->Reset();
-      return Error(row.error());
-    }
-    if (!*row) break;
-    keys.push_back((*st)->Text(0));
+  for (StandingFact& f : *facts) {
+    if (!f.conflict_key.empty()) keys.push_back(std::move(f.conflict_key));
   }
-  (*st)->Reset();
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;
 }
 
 Result<std::vector<ClaimStore::StandingFact>> ClaimStore::StandingFactsReadFrom(std::string_view event_id) {
   auto st = db_.Cached(
-      "SELECT c.seq, c.id, c.subject, c.predicate, c.slot FROM events e "
+      "SELECT c.seq, c.id, c.subject, c.predicate, c.slot, COALESCE(c.conflict_key, '') FROM events e "
       "JOIN claim_evidence ce ON ce.event_seq = e.seq AND ce.relation = 'supports' "
       "JOIN claims c ON c.seq = ce.claim_seq "
       "WHERE e.id = ?1 AND c.status IN ('active','disputed') ORDER BY c.seq");
@@ -838,7 +827,7 @@ Result<std::vector<ClaimStore::StandingFact>> ClaimStore::StandingFactsReadFrom(
       return Error(row.error());
     }
     if (!*row) break;
-    facts.push_back({(*st)->Int(0), (*st)->Text(1), (*st)->Text(2), (*st)->Text(3), (*st)->Text(4)});
+    facts.push_back({(*st)->Int(0), (*st)->Text(1), (*st)->Text(2), (*st)->Text(3), (*st)->Text(4), (*st)->Text(5)});
   }
   (*st)->Reset();
   return facts;

@@ -154,6 +154,7 @@ class ClaimStore {
   struct StandingFact {
     int64_t seq = 0;
     std::string id, subject, predicate, slot;
+    std::string conflict_key;  // "" for a multi-valued attribute
   };
   // The claims still standing that the event with id `event_id` supports, in seq order (the order
   // they were read). Empty for an unknown id. Run inside a transaction. Errors: from SQLite.

@@ -3642,6 +3642,23 @@ bool KindOnly(std::string_view content, size_t body, Span clause, const Subject&
   return true;
 }
 
+// `base` as a correction: a change to `value` of `content`, said in `clause`, replacing `replaces`
+// (neither denied, temporary nor usual).
+FactFrame CorrectionFrame(FactFrame base, std::string_view content, Span value, std::string replaces, Span clause) {
+  base.kind = ClauseKind::kChange;
+  base.correction = true;
+  base.negated = false;
+  base.temporary = false;
+  base.usual = false;
+  base.replaces = std::move(replaces);
+  base.value = std::string(rules::SpanText(content, value));
+  base.value_begin = value.begin;
+  base.value_end = value.end;
+  base.clause_begin = clause.begin;
+  base.clause_end = clause.end;
+  return base;
+}
+
 // A bare correction of the last frame ("不对，是上海", "No, it's Porto"): the same subject,
 // attribute and qualifiers, the value after the last copula, replacing the last value.
 bool Corrects(std::string_view content, size_t body, Span clause, const std::optional<FactFrame>& last,
@@ -3654,19 +3671,7 @@ bool Corrects(std::string_view content, size_t body, Span clause, const std::opt
   }
   Span value = rules::TrimSpan(content, {from, clause.end});
   if (value.empty() || value.size() > 60) return false;
-  FactFrame corrected = *last;
-  corrected.kind = ClauseKind::kChange;
-  corrected.correction = true;
-  corrected.negated = false;
-  corrected.temporary = false;
-  corrected.usual = false;
-  corrected.replaces = last->value;
-  corrected.value = std::string(rules::SpanText(content, value));
-  corrected.value_begin = value.begin;
-  corrected.value_end = value.end;
-  corrected.clause_begin = clause.begin;
-  corrected.clause_end = clause.end;
-  *f = std::move(corrected);
+  *f = CorrectionFrame(*last, content, value, last->value, clause);
   return true;
 }
 
@@ -3786,16 +3791,7 @@ std::optional<FactFrame> ContrastCorrection(std::string_view content, std::strin
   if (value.empty() || replaces.empty() || rules::SpanText(content, value) == rules::SpanText(content, replaces)) {
     return std::nullopt;
   }
-  FactFrame f;
-  f.kind = ClauseKind::kChange;
-  f.correction = true;
-  f.value = std::string(rules::SpanText(content, value));
-  f.replaces = std::string(rules::SpanText(content, replaces));
-  f.value_begin = value.begin;
-  f.value_end = value.end;
-  f.clause_begin = sentence.begin;
-  f.clause_end = sentence.end;
-  return f;
+  return CorrectionFrame(FactFrame{}, content, value, std::string(rules::SpanText(content, replaces)), sentence);
 }
 
 bool BareCorrection(std::string_view content, size_t body, Span clause, FactFrame* f) {
