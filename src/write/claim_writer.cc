@@ -162,6 +162,14 @@ Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const ex
     // A correction that names what it replaces corrects any claim holding it ("it's a 2017, not a
     // 2015" after "I drive a 2015 Mazda 3"); one that does not, only a slot or a statement.
     if (!slot && !KeptWhole(h) && c.replaces_value.empty()) continue;
+    // Such a claim of no slot is corrected only by a value of its value's kind, said in as many
+    // words as the value it replaces ("it's a 2017, not a 2015"; "Sorry, I meant 3 pm, not 2" is no
+    // correction of "I have 2 kids").
+    if (!slot && !KeptWhole(h) &&
+        (!CorrectedPart(c.value, h.value, false, kin) ||
+         std::count(c.value.begin(), c.value.end(), ' ') != std::count(c.replaces_value.begin(), c.replaces_value.end(), ' '))) {
+      continue;
+    }
     // A correction says its value and nothing the older does not ("Sorry, I meant table 5, not 4"
     // after "My daughter is 4" is about a table; 说错了，那趟航班是9点的 about a flight).
     const std::string older_said = h.text + " " + h.value;

@@ -2078,8 +2078,9 @@ class ClauseReader {
     if (stop == std::string::npos || stop <= np_begin) return std::nullopt;
     Span np = AfterLastComma(rules::TrimSpan(s_, {np_begin, stop}));
     // A phrase that opens with a verb is no noun phrase: "works at Sage now", "…and live in Leeds
-    // now" (a clause going on about the subject before it).
-    if (!np.empty() && VerbStartsAt(lex_, low_, np.begin, stop)) return std::nullopt;
+    // now" (a clause going on about the subject before it); a gerund is one ("Moving to Chicago is
+    // my dream").
+    if (!np.empty() && VerbStartsAt(lex_, low_, np.begin, stop) && !w.ends_with("ing")) return std::nullopt;
     std::string_view text = rules::SpanText(s_, np);
     size_t last_space = text.rfind(' ');
     std::string head = LowerBytes(last_space == std::string_view::npos ? text : text.substr(last_space + 1));
