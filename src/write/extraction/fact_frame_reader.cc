@@ -2291,6 +2291,10 @@ class ClauseReader {
   // shows the clause cannot be read ("moved from" without "to", "最喜欢的颜色是蓝色").
   bool ValueOfVerb(ValueReading& r) const {
     std::vector<PhraseHit> verbs = lex_.FindVerbs(r.rest);
+    const std::vector<PhraseHit> words = lex_.FindMarkers(r.rest, "not_verb");  // 当 of 当前, 当然
+    std::erase_if(verbs, [&](const PhraseHit& v) {
+      return std::any_of(words.begin(), words.end(), [&](const PhraseHit& w) { return w.begin <= v.begin && v.end <= w.end; });
+    });
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
@@ -2651,7 +2655,25 @@ class ClauseReader {
       low_value[dash] = ' ';
     }
     std::vector<PhraseHit> occ = lex_.FindMarkers(low_value, "occupation");
-    return !occ.empty() && occ.back().end == low_value.size();
+    return (!occ.empty() && occ.back().end == low_value.size()) || HanOccupationBySuffix(low_value);
+  }
+
+  // True when `word` is Han only, of two characters or more before an ending of the lexicon's
+  // `occupation_suffix` (信贷员, 营养师, 区域经理), and ends in no word of `not_occupation` (会员).
+  bool HanOccupationBySuffix(std::string_view word) const {
+    if (word.size() < 9 || word.size() > 24) return false;
+    for (size_t i = 0; i < word.size(); i += 3) {
+      char32_t cp = 0;
+      size_t len = 0;
+      if (!rules::DecodeUtf8(word, i, &cp, &len) || len != 3 || !rules::IsHan(cp)) return false;
+    }
+    auto ends_in = [&](std::string_view kind) {
+      for (const PhraseHit& h : lex_.FindMarkers(word, kind)) {
+        if (h.end == word.size() && h.begin >= 6) return true;
+      }
+      return false;
+    };
+    return ends_in("occupation_suffix") && !ends_in("not_occupation");
   }
 
   // 5b. A person and a copula: "I'm a nurse", "Priya is a staff engineer", "我表弟是厨师", "我是一名软件工程师"

@@ -339,6 +339,59 @@ bool HanAt(std::string_view text, size_t pos) {
   return pos < text.size() && DecodeUtf8(text, pos, &cp, &len) && IsHan(cp);
 }
 
+// True when a Han character ends text[0, pos).
+bool HanBefore(std::string_view text, size_t pos) {
+  if (pos == 0) return false;
+  size_t b = pos - 1;
+  while (b > 0 && IsContinuation(static_cast<unsigned char>(text[b]))) --b;
+  char32_t cp = 0;
+  size_t len = 0;
+  return DecodeUtf8(text, b, &cp, &len) && b + len == pos && IsHan(cp);
+}
+
+// The characters of the run without spaces or punctuation that ends at `end` (backward) or starts
+// at `begin` (forward).
+size_t CharsBefore(std::string_view text, size_t end) {
+  size_t n = 0;
+  for (size_t b = end; b > 0;) {
+    size_t p = b - 1;
+    while (p > 0 && IsContinuation(static_cast<unsigned char>(text[p]))) --p;
+    char32_t cp = 0;
+    size_t len = 0;
+    if (!DecodeUtf8(text, p, &cp, &len) || IsSpaceChar(cp) || IsPunctChar(cp)) break;
+    ++n;
+    b = p;
+  }
+  return n;
+}
+
+size_t CharsAfter(std::string_view text, size_t begin) {
+  size_t n = 0;
+  for (size_t i = begin; i < text.size();) {
+    char32_t cp = 0;
+    size_t len = 0;
+    if (!DecodeUtf8(text, i, &cp, &len) || IsSpaceChar(cp) || IsPunctChar(cp)) break;
+    ++n;
+    i += len;
+  }
+  return n;
+}
+
+// True when a space between Han characters at [pos, end) parts two clauses, as a "，" would
+// ("我住在杭州滨江 上班挺方便的 周末有啥好玩的地方推荐吗", "卸了搜狗 装了微信输入法 以前的词库怎么导进去"):
+// at least three characters on each side, and the run after opens with no word that goes on
+// from a subject before it (是, 为, 当前, 目前, 在: 我女朋友的爸爸 是医生, "订单服务 当前状态为 unhealthy").
+// Text segmented into words has a short word on a side ("API 服务 当前状态为": HL-Mem's corpus has
+// none with three characters on both sides), and a name never holds a space between two Han
+// characters.
+bool ClausesAroundSpace(std::string_view text, size_t pos, size_t end) {
+  if (CharsBefore(text, pos) < 3 || CharsAfter(text, end) < 3) return false;
+  for (std::string_view goes_on : {"是", "为", "当前", "目前", "在", "的"}) {
+    if (text.compare(end, goes_on.size(), goes_on) == 0) return false;
+  }
+  return true;
+}
+
 // The length of the run of spaces at `pos` that ends a sentence with no terminator, else 0: after
 // an emoji, before a word that opens a sentence (OpensASentence: "…answers emails 🙏 what
 // plants…", not "My wife 😍 is a nurse"); or after a final particle (了, 啦, 吧…), with or without
@@ -364,7 +417,9 @@ size_t SpaceBetweenHan(std::string_view text, size_t pos) {
     // "…两周啦😊 想问问", "…emails 🙏 what plants…"; not 我女儿🎀 叫朵朵, "My wife 😍 is a nurse".
     return (HanAt(text, end) && FinalParticleBefore(text, emoji)) || OpensASentence(text.substr(end)) ? end - pos : 0;
   }
-  return HanAt(text, end) && FinalParticleBefore(text, pos) ? end - pos : 0;  // "…换成VS Code了 写python…"
+  if (!HanAt(text, end)) return 0;
+  if (FinalParticleBefore(text, pos)) return end - pos;  // "…换成VS Code了 写python…"
+  return HanBefore(text, pos) && ClausesAroundSpace(text, pos, end) ? end - pos : 0;
 }
 
 std::vector<Sentence> SplitSentences(std::string_view text) {
