@@ -722,6 +722,7 @@ class ClauseReader {
       return Resolved(FrameSubject::kSpeaker, "", e);
     }
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
+    if (std::optional<Subject> gerund = GerundOpener(w, e)) return *gerund;
     if (PronounWords().count(w) > 0 && !ctx.person.empty()) {
       if (!GenderAgrees(w, ctx.person)) return Unresolvable(i);  // "My sister met a guy. He lives in Rome."
       return Resolved(ctx.person_kind, ctx.person, e);
@@ -736,6 +737,7 @@ class ClauseReader {
     std::vector<PhraseHit> values = lex_.FindValues(low_.substr(i, clause_.end - i));
     const bool opens_value = !values.empty() && values.front().begin == 0;
     if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
+    if (std::optional<Subject> name = ContractedNameSubject(i, w, e)) return *name;
     if (std::optional<Subject> np = NounPhraseSubject(i, w, e, opens_value)) return *np;
     Subject unresolved;
     unresolved.end = i;
@@ -1065,11 +1067,18 @@ class ClauseReader {
     if (!value) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
     if (object.empty() && IsAuxiliary(LowerBytes(Text(thing)))) return false;  // "…and is moving to Berlin": no thing named
+    for (std::string_view opener : {"since", "ever", "after", "before", "when", "while", "until"}) {
+      size_t e = 0;  // "Ever since moving to Austin": whoever moved, no thing
+      if (object.empty() && WordAt(low_, SkipSpaces(s_, thing.begin, thing.end), thing.end, &e) == opener) return false;
+    }
     if (object.empty() && (HoldsVerbOrJoint(thing) || HoldsKindMarker(thing))) {
       return false;  // "Dana packed up and moved to Porto": Dana's; "Thinking about maybe moving to Seattle": the speaker's
     }
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
+    for (std::string_view has : {"'s", "\xE2\x80\x99s"}) {  // "the repo's moved to GitLab": the repo has
+      if (Text(thing).ends_with(has) && thing.size() > has.size()) thing.end -= has.size();
+    }
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
     for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切"}) {
       if (Text(thing) == all) return false;  // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部
@@ -1196,6 +1205,9 @@ class ClauseReader {
   // Oakwood", "小王搬到苏州"): a relative (relations.tsv), a familiar Chinese name, or one
   // capitalised word, may be one.
   bool MayBePerson(Span thing) const {
+    for (std::string_view is : {"'s", "\xE2\x80\x99s"}) {  // "Jake's finally moved to Denver": Jake has
+      if (rules::SpanText(s_, thing).ends_with(is) && thing.size() > is.size()) thing.end -= is.size();
+    }
     std::string_view text = rules::SpanText(s_, thing);
     if (!lex_.RelationsIn(text).empty() || (thing.size() == 6 && ChineseNameSubject(thing.begin))) return true;
     if (EndsInOccupation(thing)) return true;  // "our landlord"? no; "the lawyer", "李老师", "our CEO"
@@ -1617,11 +1629,18 @@ class ClauseReader {
   // only ("dad jokes" is none).
   std::optional<Subject> OwnKin(size_t i) const {
     const size_t end = MarkerEndAt(i, "own_kin");
-    if (end == i || (end < clause_.end && (IsWordByteAt(s_, end) || s_[end] == '\''))) return std::nullopt;
+    if (end == i || (end < clause_.end && IsWordByteAt(s_, end))) return std::nullopt;
+    size_t subject_end = end;
+    if (const size_t is = ContractionAt(s_, end); is > 0) {  // "Mum's moved to Hove", not "Mum's car"
+      if (!ContractionGoesOn(end + is)) return std::nullopt;
+      subject_end = end + is;
+    } else if (end < clause_.end && s_[end] == '\'') {
+      return std::nullopt;
+    }
     const bool han = static_cast<unsigned char>(s_[i]) >= 0x80;
     if (!han && (!IsCapitalAt(s_, i))) return std::nullopt;
     if (han && KinWordGoesOn(end)) return std::nullopt;  // 表弟媳
-    return Resolved(FrameSubject::kRelative, han ? "我" + std::string(s_.substr(i, end - i)) : "my " + std::string(low_.substr(i, end - i)), end);
+    return Resolved(FrameSubject::kRelative, han ? "我" + std::string(s_.substr(i, end - i)) : "my " + std::string(low_.substr(i, end - i)), subject_end);
   }
 
   // "my home" (the speaker's), "my husband" (a relative), "my sister's name", "my sister Mei" (Mei).
@@ -1981,6 +2000,81 @@ class ClauseReader {
                            (!change.empty() && VerbWithin(n, change.front().begin)) || VerbFormAt(n);
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // "Since relocating to Denver I get winded", "After moving to Leeds, we…": a clause opened by
+  // "since" or "after" and a verb of the lexicon in -ing says what its subject did, and that
+  // subject is the main clause's. It is the speaker's when the words after the gerund name no one
+  // else before a speaker word ("Since moving to Leeds, my sister…" names her: nobody's here).
+  std::optional<Subject> GerundOpener(const std::string& w, size_t e) const {
+    if (w == "ever") {  // "Ever since moving to Austin we…"
+      const size_t n = SkipSpaces(s_, e, clause_.end);
+      size_t ne = 0;
+      if (WordAt(low_, n, clause_.end, &ne) != "since") return std::nullopt;
+      return GerundOpener("since", ne);
+    }
+    if (w != "since" && w != "after") return std::nullopt;
+    const size_t g = SkipSpaces(s_, e, clause_.end);
+    size_t ge = 0;
+    if (!WordAt(low_, g, clause_.end, &ge).ends_with("ing") || !VerbStartsAt(lex_, low_, g, clause_.end)) {
+      return std::nullopt;
+    }
+    // The main clause goes on past this one ("After moving to Leeds, my sister…"): read to the
+    // sentence's end.
+    size_t end = ge;
+    while (end < s_.size() && s_[end] != '.' && s_[end] != '!' && s_[end] != '?' && s_[end] != '\n') ++end;
+    bool after_comma = false;
+    for (size_t k = ge; k < end;) {
+      size_t ke = 0;
+      const std::string word = WordAt(low_, k, end, &ke);
+      if (ke <= k) {
+        after_comma = after_comma || s_[k] == ',';
+        ++k;
+        continue;
+      }
+      if (SpeakerWords().count(word) > 0 || word == "we" || word == "we've" || word == "we're") break;
+      // Another's subject: "my sister", "she", or a name after a comma ("…to Leeds, Tom…"; a name
+      // before one is the gerund's place).
+      if (word == "my" || word == "our" || PronounWords().count(word) > 0 ||
+          (after_comma && IsCapitalAt(s_, k) && FunctionWords().count(word) == 0)) {
+        return Unresolvable(g);
+      }
+      k = ke;
+    }
+    return Resolved(FrameSubject::kSpeaker, "", g);
+  }
+
+  // A name whose "'s" stands for "is" ("Marco's sous chef now", "Tom's working at Apple", "Ana's
+  // a nurse"): the word after it opens a verb of the lexicon, an article, or an adverb of now, or
+  // the rest of the clause ends in an occupation. A possessive is followed by its noun ("Tom's car
+  // is red", "Marco's chef cooked"). The subject ends after the "'s", as "he's" does.
+  std::optional<Subject> ContractedNameSubject(size_t i, const std::string& w, size_t e) const {
+    size_t apostrophe = std::string::npos;
+    if (w.ends_with("'s")) {
+      apostrophe = e - 2;
+    } else if (StartsWithAt(s_, e, "\xE2\x80\x99s")) {  // Marco’s
+      apostrophe = e;
+      e += 4;
+    }
+    if (apostrophe == std::string::npos || apostrophe <= i) return std::nullopt;
+    const std::string name = LowerBytes(s_.substr(i, apostrophe - i));
+    if (!LooksLikeName(i, name, false, FunctionWords()) || IsQuantifier(name)) return std::nullopt;
+    if (!ContractionGoesOn(e)) return std::nullopt;
+    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, apostrophe - i)), e);
+  }
+
+  // True when the words at `after` (past a "'s") show the "'s" stands for "is" or "has": a verb of
+  // the lexicon, an article, an adverb of now, "been"/"got", or a rest of the clause that ends in an
+  // occupation ("sous chef now"). A possessive's noun does none of these ("car is red").
+  bool ContractionGoesOn(size_t after) const {
+    const size_t n = SkipSpaces(s_, after, clause_.end);
+    if (n == after || n >= clause_.end) return false;
+    size_t ne = 0;
+    static const std::set<std::string, std::less<>> kAfter = {"a", "an", "the", "now", "back", "still", "currently",
+                                                              "finally", "officially", "just", "also", "been", "got",
+                                                              "about", "going", "not", "no"};
+    return kAfter.count(WordAt(low_, n, clause_.end, &ne)) > 0 || VerbStartsAt(lex_, low_, n, clause_.end) ||
+           VerbFormAt(n) || EndsInOccupation(TrimValue({n, clause_.end}));
   }
 
   // Past a companion joined to a name by "and" at `i`: another name ("Ana and Tom") or a
@@ -3347,6 +3441,11 @@ class ClauseReader {
         i = SkipSpaces(s_, i + change.front().end, clause_.end);
         moved = true;
       }
+      if (const size_t to = EnglishChangeTo(i); to > i) {  // "my title changed to", "my role got bumped to"
+        copula = true;
+        i = SkipSpaces(s_, to, clause_.end);
+        moved = true;
+      }
       if (size_t len = ContractionAt(s_, i); len > 0) {  // "the API's version's 3.2"
         copula = true;
         i = SkipSpaces(s_, i + len, clause_.end);
@@ -3370,6 +3469,21 @@ class ClauseReader {
       if (!moved) break;
     }
     return copula ? i : std::string::npos;
+  }
+
+  // Past an English change marker at `i` and the "to" that follows it, with "got", "has", "was",
+  // "been" or "just" before it ("changed to", "got bumped to", "has been switched to"); `i` when
+  // there is none (a change without "to" names no new value: "my address changed last week").
+  size_t EnglishChangeTo(size_t i) const {
+    static const std::set<std::string, std::less<>> kBefore = {"got", "has", "have", "had", "was", "were", "been", "just", "finally", "officially"};
+    size_t k = i, e = 0;
+    for (int n = 0; n < 3 && kBefore.count(WordAt(low_, k, clause_.end, &e)) > 0; ++n) k = SkipSpaces(s_, e, clause_.end);
+    if (k >= clause_.end || static_cast<unsigned char>(s_[k]) >= 0x80) return i;
+    std::vector<PhraseHit> change = lex_.FindMarkers(low_.substr(k, clause_.end - k), "change");
+    if (change.empty() || change.front().begin != 0) return i;
+    if (change.front().phrase.ends_with(" to")) return k + change.front().end;
+    const size_t n = SkipSpaces(s_, k + change.front().end, clause_.end);
+    return WordAt(low_, n, clause_.end, &e) == "to" ? e : i;
   }
 
   // The first copula or change marker after `from` (the end of a noun-phrase subject).
@@ -3452,33 +3566,44 @@ class ClauseReader {
         if (at != std::string::npos && HasContentWord(text.substr(0, at))) cut = std::min(cut, at);
       }
     }
-    // A lower-case "now" after the value ends it ("I'm a curriculum designer now at an edtech
-    // startup"); a name holding it is written with a capital ("Now TV").
-    if (const size_t at = FindWord(text, "now"); at != std::string::npos && at > 0 && s_[span.begin + at] == 'n' &&
-                                                  HasContentWord(text.substr(0, at))) {
-      cut = std::min(cut, at);
+    // A lower-case "now", or "last", "this" or "next" opening a time no time mention reads ("last
+    // review cycle", "this sprint"), after the value ends it ("I'm a curriculum designer now at an
+    // edtech startup"); a name holding one is written with a capital ("Now TV", "The Last of Us").
+    for (std::string_view word : {"now", "last", "this", "next"}) {
+      if (const size_t at = FindWord(text, word); at != std::string::npos && at > 0 &&
+                                                  s_[span.begin + at] == word[0] && HasContentWord(text.substr(0, at))) {
+        cut = std::min(cut, at);
+      }
     }
     if (const size_t vague = VagueAgoAt(text); vague > 0) cut = std::min(cut, vague);
     if (const size_t count = ChineseDurationAt(text); count > 0) cut = std::min(cut, count);
     // A name and then "and" before a lower-case word: the name ends the value ("lives in Glasgow and
     // loves it"; "Trinidad and Tobago", "Procter and Gamble" are one name each).
+    // The same for "to" before a lower-case word ("moved to Boise to be near the sea").
     if (IsCapitalAt(s_, SkipSpaces(s_, span.begin, span.end))) {
-      for (size_t from = 0;;) {
-        const size_t found = FindWord(text.substr(from), "and");
-        if (found == std::string::npos) break;
-        const size_t at = from + found;
-        const size_t next = SkipSpaces(s_, span.begin + at + 3, span.end);
-        if (at > 0 && next < span.end && s_[next] >= 'a' && s_[next] <= 'z') {
-          cut = std::min(cut, at);
-          break;
+      for (std::string_view joint : {"and", "to"}) {
+        for (size_t from = 0;;) {
+          const size_t found = FindWord(text.substr(from), joint);
+          if (found == std::string::npos) break;
+          const size_t at = from + found;
+          const size_t next = SkipSpaces(s_, span.begin + at + joint.size(), span.end);
+          if (at > 0 && next < span.end && s_[next] >= 'a' && s_[next] <= 'z') {
+            cut = std::min(cut, at);
+            break;
+          }
+          from = at + joint.size();
         }
-        from = at + 3;
       }
     }
-    // A name and then "my", "our" or "their" opening another noun phrase: the name ends the value
-    // ("relocated to Halifax my old policy doesn't…"; "my dad's shop" is one value).
-    for (std::string_view owner : {"my", "our", "their"}) {
+    // A name and then "my", "our" or "their" opening another noun phrase, or "we" or "I" opening
+    // another clause: the name ends the value ("relocated to Halifax my old policy doesn't…",
+    // "since moving to Austin we eat out"; "my dad's shop" is one value).
+    for (std::string_view owner : {"my", "our", "their", "we", "i"}) {
       const size_t at = FindWord(text, owner);
+      if (owner == "i" && at != std::string::npos) {  // "Google I sleep less", not "World War I"
+        const size_t next = SkipSpaces(s_, span.begin + at + 1, span.end);
+        if (next >= span.end || s_[next] < 'a' || s_[next] > 'z') continue;
+      }
       if (at == std::string::npos || at < 2) continue;
       size_t b = at - 1;
       while (b > 0 && text[b - 1] != ' ') --b;
