@@ -1949,6 +1949,11 @@ class ClauseReader {
     for (std::string_view before : {"因", "认", "以", "作", "行"}) {
       if (begin >= before.size() && StartsWithAt(s_, begin - before.size(), before)) return true;
     }
+    // The end of a verb of the lexicon (升职为, 晋升为): the verb's, not a copula.
+    const size_t from = begin >= clause_.begin + 12 ? begin - 12 : clause_.begin;
+    for (const PhraseHit& verb : lex_.FindVerbs(low_.substr(from, end - from))) {
+      if (from + verb.end == end && verb.end - verb.begin > 3) return true;
+    }
     return false;
   }
 
@@ -2441,9 +2446,11 @@ class ClauseReader {
         zai = std::string_view::npos;  // 现在, 正在
       }
       if (zai == std::string_view::npos && r.verb->target.attribute == "lives_in") {
-        for (std::string_view to : {"回", "到"}) {  // 回长沙定居, 到苏州安家: where one settles (去 is as often ahead)
-          if (size_t t = low_.substr(r.from, at - r.from).rfind(to); t != std::string_view::npos) zai = t;
-          if (zai != std::string_view::npos) break;
+        for (std::string_view to : {"回", "到", "来"}) {  // 回长沙定居, 到苏州安家, 来上海定居 (去 is as often ahead)
+          const size_t t = low_.substr(r.from, at - r.from).rfind(to);
+          if (t == std::string_view::npos || (to == "来" && t >= 3 && NotComeBefore(r.from + t - 3))) continue;
+          zai = t;
+          break;
         }
       }
       size_t zai_len = 3;
@@ -3471,6 +3478,15 @@ class ClauseReader {
     return copula ? i : std::string::npos;
   }
 
+  // True when the character at `at` makes the 来 after it part of a word (后来, 原来, 本来, 以来,
+  // 从来, 将来, 未来, 起来, 出来): no coming to a place.
+  bool NotComeBefore(size_t at) const {
+    for (std::string_view c : {"后", "原", "本", "以", "从", "将", "未", "起", "出", "过", "回", "进", "下", "上"}) {
+      if (StartsWithAt(s_, at, c)) return true;
+    }
+    return false;
+  }
+
   // Past an English change marker at `i` and the "to" that follows it, with "got", "has", "was",
   // "been" or "just" before it ("changed to", "got bumped to", "has been switched to"); `i` when
   // there is none (a change without "to" names no new value: "my address changed last week").
@@ -3655,7 +3671,12 @@ class ClauseReader {
       if (!digit && !numeral) continue;
       const std::string_view after = text.substr(i, 15);
       for (std::string_view unit : {"年", "个月", "月", "天", "周", "星期", "小时"}) {
-        if (after.find(unit) != std::string_view::npos) return i;
+        if (after.find(unit) == std::string_view::npos) continue;
+        // An approximation before the numeral belongs to the length ("厦门快一个月", "上海将近两年").
+        for (std::string_view about : {"快", "将近", "差不多", "大约", "约", "整整", "足足", "才", "已"}) {
+          if (i >= 3 + about.size() && text.substr(i - about.size(), about.size()) == about) return i - about.size();
+        }
+        return i;
       }
     }
     return text.size();
