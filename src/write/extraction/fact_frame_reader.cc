@@ -8,6 +8,7 @@
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
+#include "text/chinese_name.h"
 #include "text/stopwords.h"
 #include "write/extraction/lexicon.h"
 
@@ -1084,6 +1085,7 @@ class ClauseReader {
       if (Text(thing) == all) return false;  // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部
     }
     if (IsDigit(s_[thing.begin]) || s_[thing.begin] == '$' || MarkerEndAt(thing.begin, "discourse") >= thing.end ||
+        MarkerEndAt(thing.begin, "recurring") >= thing.end ||  // 周末搬到杭州了: when, no thing
         MarkerEndAt(thing.begin, "now") >= thing.end || MarkerEndAt(thing.begin, "past") > thing.begin) {
       return false;  // "transferred $500 to savings", "当前部署在…", "当时部署在…" (then, not now)
     }
@@ -1806,20 +1808,40 @@ class ClauseReader {
   std::optional<Subject> ChineseNameSubject(size_t i) const {
     bool prefix = false;
     for (std::string_view p : {"老", "小", "阿"}) prefix |= StartsWithAt(s_, i, p);
-    if (!prefix || i + 6 > clause_.end || static_cast<unsigned char>(s_[i + 3]) < 0xE4) return std::nullopt;
-    if (lex_.AttributeWord(s_.substr(i, 6)) != nullptr || !lex_.FindMarkers(s_.substr(i, 9), "past").empty()) {
-      return std::nullopt;  // 老家, 小时候
+    if (prefix && i + 6 <= clause_.end && static_cast<unsigned char>(s_[i + 3]) >= 0xE4 &&
+        lex_.AttributeWord(s_.substr(i, 6)) == nullptr && lex_.FindMarkers(s_.substr(i, 9), "past").empty()) {  // 老家, 小时候
+      if (std::optional<Subject> name = NameBeforeVerb(i, i + 6)) return name;
     }
-    size_t after = i + 6;
+    // 王磊调去北京了, 林小雨订婚啦, 周杰伦住在台北: a surname the word breaker leaves alone
+    // (text/chinese_name.h), and a given name.
+    const size_t surname = MarkerEndAt(i, "surname");
+    if (surname == i) return std::nullopt;
+    for (size_t end : text::ChineseNameEnds(s_.substr(0, clause_.end), i, surname - i)) {
+      const std::string_view name = s_.substr(i, end - i), given = s_.substr(surname, end - surname);
+      if (!lex_.FindMarkers(given, "not_given_name").empty() || !lex_.FindMarkers(name, "marker_noun").empty() ||
+          lex_.AttributeWord(name) != nullptr) {
+        break;  // 周会, 周报: a word, no name
+      }
+      if (std::optional<Subject> person = NameBeforeVerb(i, end)) return person;
+    }
+    return std::nullopt;
+  }
+
+  // The name [i, end) as the clause's subject when a verb of the lexicon, a change, 在, 是 or an
+  // event of a person's life (markers `person_event`: 升职, 结婚) follows it, past a time (小王上个
+  // 月搬到了…).
+  std::optional<Subject> NameBeforeVerb(size_t i, size_t end) const {
+    size_t after = end;
     for (const Span& t : times_) {
-      if (t.begin == after) after = t.end;  // 小王上个月搬到了…: the time before the verb
+      if (t.begin == after) after = t.end;
     }
     std::string_view rest = low_.substr(after, clause_.end - after);
-    std::vector<PhraseHit> verbs = lex_.FindVerbs(rest), change = lex_.FindMarkers(rest, "change");
-    const bool verb_next = (!verbs.empty() && verbs.front().begin == 0) || (!change.empty() && change.front().begin == 0) ||
-                           StartsWithAt(s_, after, "在") || StartsWithAt(s_, after, "是");
+    auto opens = [&](std::vector<PhraseHit> hits) { return !hits.empty() && hits.front().begin == 0; };
+    const bool verb_next = opens(lex_.FindVerbs(rest)) || opens(lex_.FindMarkers(rest, "change")) ||
+                           opens(lex_.FindMarkers(rest, "person_event")) || StartsWithAt(s_, after, "在") ||
+                           StartsWithAt(s_, after, "是");
     if (!verb_next) return std::nullopt;
-    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, 6)), after);
+    return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, end - i)), after);
   }
 
   // A thing named by a short noun phrase at `at` that a copula follows ("flight is", "dentist
