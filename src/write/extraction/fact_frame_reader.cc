@@ -309,7 +309,10 @@ size_t JointBeforeSubject(const Lexicon& lex, std::string_view content, std::str
         "didn't",  "isn't",    "aren't",   "wasn't",  "won't",    "can't",     "haven't", "hasn't", "hadn't",
         "couldn't", "wouldn't", "shouldn't", "do",     "does",     "not",       "never",   "will",   "might",
         "may",     "should",   "must",     "used",    "wants",    "hopes",     "plans",   "likes",  "loves",
-        "hates",   "enjoys",   "still",    "also",    "just"};
+        "hates",   "enjoys",   "still",    "also",    "just",     "work",      "works",   "worked", "live",
+        "lives",   "lived",    "commute",  "commutes", "drive",   "drives",    "study",   "studies", "teach",
+        "teaches", "travel",   "travels",  "spend",   "spends",   "need",      "needs",   "prefer", "prefers",
+        "own",     "owns",     "moved",    "started", "joined",   "quit",      "stay",    "stays"};
     if (joint == " and " && (kSecondPredicate.count(word) > 0 || VerbStartsAt(lex, low, w, end))) {
       return joint.size();
     }
@@ -465,6 +468,7 @@ struct Subject {
   bool owned = false;     // a thing the speaker named as theirs ("my car", "我的航班")
   bool thing = false;     // a thing, never a person: "the VPN", "API" (an acronym)
   size_t end = 0;         // where the subject phrase ends
+  size_t role_end = std::string::npos;  // "As a nurse at Mercy, I…": where the role the clause opens with ends
 };
 
 // True when the clause `low` corrects what was said (markers.tsv `correction`): "actually" only
@@ -685,6 +689,7 @@ class ClauseReader {
   Subject ReadSubject(size_t body, const FrameContext& ctx) {
     Subject subject = FindSubject(body, ctx);
     owned_thing_ = subject.owned;
+    role_end_ = subject.role_end;
     subject_thing_ = subject.thing;
     return subject;
   }
@@ -724,6 +729,7 @@ class ClauseReader {
     }
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
     if (std::optional<Subject> gerund = GerundOpener(w, e)) return *gerund;
+    if (std::optional<Subject> role = RoleOpener(w, e)) return *role;
     if (PronounWords().count(w) > 0 && !ctx.person.empty()) {
       if (!GenderAgrees(w, ctx.person)) return Unresolvable(i);  // "My sister met a guy. He lives in Rome."
       return Resolved(ctx.person_kind, ctx.person, e);
@@ -2071,6 +2077,44 @@ class ClauseReader {
     return Resolved(FrameSubject::kSpeaker, "", g);
   }
 
+  // "As a junior analyst at Wayfair I write SQL all day", "As a nurse, I…": a clause opened by
+  // "as a/an" and a phrase that ends in an occupation (OccupationOf: "junior analyst at Wayfair")
+  // says the speaker's job when the speaker is the main clause's subject (the first subject after
+  // the phrase, past a comma). The subject ends before the article; the role ends at the speaker
+  // word or the comma (Subject::role_end), and is read as after a copula.
+  std::optional<Subject> RoleOpener(const std::string& w, size_t e) const {
+    if (w != "as") return std::nullopt;
+    const size_t article = SkipSpaces(s_, e, clause_.end);
+    size_t ae = 0;
+    const std::string a = WordAt(low_, article, clause_.end, &ae);
+    if (a != "a" && a != "an") return std::nullopt;
+    size_t end = ae;
+    while (end < s_.size() && s_[end] != '.' && s_[end] != '!' && s_[end] != '?' && s_[end] != '\n') ++end;
+    size_t role_end = std::string::npos;
+    for (size_t k = ae; k < end;) {
+      size_t ke = 0;
+      const std::string word = WordAt(low_, k, end, &ke);
+      if (ke <= k) {
+        if (s_[k] == ',' && role_end == std::string::npos) role_end = k;
+        ++k;
+        continue;
+      }
+      const bool speaker = SpeakerWords().count(word) > 0 || word == "we" || word == "we're" || word == "we've";
+      if (speaker) {
+        if (role_end == std::string::npos) role_end = k;
+        if (role_end > clause_.end) return std::nullopt;  // the role runs past this clause
+        Span role = TrimValue({SkipSpaces(s_, ae, role_end), role_end});
+        if (role.empty() || !OccupationOf(role)) return std::nullopt;
+        Subject speaker_subject = Resolved(FrameSubject::kSpeaker, "", article);
+        speaker_subject.role_end = role_end;
+        return speaker_subject;
+      }
+      if (role_end != std::string::npos) return std::nullopt;  // "As a nurse, my sister…": hers
+      k = ke;
+    }
+    return std::nullopt;
+  }
+
   // A name whose "'s" stands for "is" ("Marco's sous chef now", "Tom's working at Apple", "Ana's
   // a nurse"): the word after it opens a verb of the lexicon, an article, or an adverb of now, or
   // the rest of the clause ends in an occupation. A possessive is followed by its noun ("Tom's car
@@ -2824,7 +2868,7 @@ class ClauseReader {
       i = SkipSpaces(s_, e, clause_.end);
     } else if (StartsWithAt(s_, i, "是")) {
       i += 3;
-    } else if (!contracted) {
+    } else if (!contracted && role_end_ == std::string::npos) {
       return;
     }
     for (std::string_view article : {"a ", "an ", "the ", "一名", "一个", "一位", "个"}) {
@@ -2833,12 +2877,17 @@ class ClauseReader {
     for (std::string_view owner : {"our ", "my ", "their ", "his ", "her ", "我们的", "我的"}) {
       if (StartsWithAt(low_, i, owner)) return;  // "Priya is our team lead": the role's holder (7.)
     }
-    Span value = TrimValue({i, clause_.end});
+    Span value = TrimValue({i, std::min(role_end_, clause_.end)});
     if (value.empty() || OpensWithDegreeWord(value)) return;  // "such an inspiring writer"
     std::string low_value = LowerBytes(Text(value));
     if (std::optional<Span> job = OccupationOf(value); job && !Evaluative(*job)) {
       r.value = *job;
       r.by_value = AttributeRef{"job", ""};
+      return;
+    }
+    if (std::optional<Span> tool = ToolOfAUser(value); tool && w != "was") {  // "I'm a longtime Firefox user", 我是重度WPS用户
+      r.value = *tool;
+      r.by_value = AttributeRef{"uses", ""};
       return;
     }
     std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
@@ -2847,6 +2896,40 @@ class ClauseReader {
       r.value = value;
       r.by_value = AttributeRef{"name", ""};
     }
+  }
+
+  // The tool of "<a tool> user" ("longtime Firefox user", "重度WPS用户", "忠实的iPhone用户"): the
+  // name before "user" / "用户", past words saying how much (heavy, daily, 重度, 忠实); a name is
+  // written with a capital or in Latin letters among Han ("a power user" names none).
+  std::optional<Span> ToolOfAUser(Span value) const {
+    std::string_view text = rules::SpanText(s_, value);
+    size_t end = value.end;
+    if (text.ends_with(" user")) {
+      end -= 5;
+    } else if (text.ends_with("用户")) {
+      end -= 6;
+    } else {
+      return std::nullopt;
+    }
+    Span tool = rules::TrimSpan(s_, {value.begin, end});
+    for (std::string_view how : {"重度", "忠实的", "忠实", "资深", "老", "多年的", "深度"}) {
+      if (StartsWithAt(s_, tool.begin, how)) tool.begin += how.size();
+    }
+    tool = rules::TrimSpan(s_, tool);
+    for (const Token& t : AsciiTokens(s_, tool.begin, tool.end)) {  // past "heavy", "die-hard", "longtime"
+      if (IsCapitalAt(s_, t.begin) || static_cast<unsigned char>(s_[value.begin]) >= 0x80) {
+        tool.begin = t.begin;
+        break;
+      }
+    }
+    if (tool.empty() || (!IsCapitalAt(s_, tool.begin) && !(static_cast<unsigned char>(s_[tool.begin]) < 0x80 &&
+                                                            static_cast<unsigned char>(s_[value.begin]) >= 0x80))) {
+      return std::nullopt;
+    }
+    if (rules::SpanText(s_, tool).find(' ') != std::string_view::npos && AsciiTokens(s_, tool.begin, tool.end).size() > 3) {
+      return std::nullopt;
+    }
+    return tool;
   }
 
   // A judgement of how someone does a thing, not their job: "a terrible driver", "a great cook",
@@ -3666,7 +3749,10 @@ class ClauseReader {
     if (StartsWithAt(s_, out.begin, "的是") && out.size() > 6) out = rules::TrimSpan(s_, {out.begin + 6, out.end});  // 一直用的是 Jira
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "了")) out = rules::TrimSpan(s_, {out.begin, out.end - 3});
     if (out.size() > 3 && StartsWithAt(s_, out.end - 3, "去")) out.end -= 3;  // 搬到苏州去了
-    out = StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+    // A capital "A" inside a sentence is no article ("my blood type is A positive").
+    if (!(StartsWithAt(s_, out.begin, "A ") && out.begin > 0 && s_[out.begin - 1] == ' ')) {
+      out = StripLeadingWords(out, {"in", "at", "on", "to", "the", "a", "an", "using", "now", "my", "our"});
+    }
     // An adverb of now before an article is no part of the value ("officially a senior data
     // scientist"); "basically a barista at home", "formerly a nurse" and "nearly a lawyer" keep
     // theirs (no job).
@@ -3752,7 +3838,7 @@ class ClauseReader {
       size_t e = 0;
       std::string w = WordAt(low_, span.begin, span.end, &e);
       for (std::string_view x : words) {
-        if (w == x && e < span.end) {
+        if (w == x && e < span.end && IsSpaceByte(s_[e])) {  // "A型" holds no article
           span.begin = SkipSpaces(s_, e, span.end);
           moved = true;
           break;
@@ -3807,6 +3893,7 @@ class ClauseReader {
   bool value_verb_changes_ = false;                // the verb ReadValue read the value by states a change
   bool correction_ = false, temporary_ = false, usual_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
+  size_t role_end_ = std::string::npos;  // Subject::role_end
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
   // The facet that named the clause's subject itself ("生产环境跑的是 JDK 11": environment 生产),

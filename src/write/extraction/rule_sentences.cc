@@ -289,8 +289,10 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   }
   // A tail that opens with a question word asks, whatever follows it: the sentence ends with a
   // question mark ("I live in Calgary, what herbs survive there?").
-  static const std::set<std::string, std::less<>> kAsking = {"any", "right", "what", "which", "how", "where",
-                                                            "who", "why", "when", "whose"};
+  // So does one that opens with an auxiliary ("…Opera user, is the built-in VPN any good?").
+  static const std::set<std::string, std::less<>> kAsking = {
+      "any", "right", "what", "which", "how", "where", "who", "why", "when", "whose", "is", "are",
+      "does", "do", "did", "can", "should", "will", "was", "isn't", "doesn't", "can't", "won't"};
   const std::vector<std::string> opening = LeadingWords(tail, 1);
   const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
                          (!opening.empty() && kAsking.count(opening.front()) > 0);
