@@ -2529,6 +2529,12 @@ class ClauseReader {
           }
         }
       }
+      if (zai == std::string_view::npos && r.verb->job_after && opens == at) {  // 我表弟当网约车司机: a job, no place
+        r.value = TrimValue({r.from + verbs.front().end, clause_.end});
+        r.by_value = AttributeRef{"job", ""};
+        r.verb = nullptr;
+        return true;
+      }
       if (zai == std::string_view::npos && !r.verb->either_side) {  // "辞掉了教师的工作": not this verb
         r.verb = nullptr;
         r.value.reset();
