@@ -1699,14 +1699,14 @@ class ClauseReader {
     for (std::string_view zh : {"他们", "她们", "他", "她", "你"}) {
       if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
     }
-    for (size_t len = 9; len >= 3; len -= 3) {
+    for (size_t len = 12; len >= 3; len -= 3) {
       if (i + len <= clause_.end && lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
     }
     for (std::string_view zh : {"我们", "咱们", "我"}) {
       if (!StartsWithAt(s_, i, zh)) continue;
       size_t after = i + zh.size();
       if (StartsWithAt(s_, after, "的")) after += 3;
-      for (size_t len = 9; len >= 3; len -= 3) {  // the longer word first: 我男朋友, 我妹妹
+      for (size_t len = 12; len >= 3; len -= 3) {  // the longer word first: 我大学同学, 我男朋友, 我妹妹
         if (after + len <= clause_.end && lex_.IsRelation(s_.substr(after, len))) {
           if (std::optional<Subject> named = NameAfterRelation(after + len)) return *named;  // 我妹妹小梅住在杭州
           if (std::optional<Subject> theirs = RelativesOwn(i, after + len)) return *theirs;
@@ -1720,10 +1720,11 @@ class ClauseReader {
         if (std::optional<Subject> theirs = RelativesOwn(i, kin)) return *theirs;
         return Resolved(FrameSubject::kRelative, std::string(s_.substr(i, kin - i)), kin);
       }
-      if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…
+      if (std::optional<Subject> thing = ThingBeforeCopula(after)) {  // 我的航班是…, 我们组长是小李
         thing->owned = true;
         return *thing;
       }
+      if (MarkerEndAt(after, "occupation") > after) return Unresolvable(i);  // 我们护士长调到…: someone else
       return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
     }
     if (const size_t household = HouseholdAt(i); household > i) {  // 全家已经搬到青岛了
