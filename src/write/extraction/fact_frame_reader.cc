@@ -729,6 +729,11 @@ class ClauseReader {
     }
     if (w == "my" || w == "our") return PossessiveSubject(i, e);
     if (std::optional<Subject> gerund = GerundOpener(w, e)) return *gerund;
+    if (w == "since" || w == "after" || w == "because" || w == "once") {  // "Since my parents started…": theirs
+      const size_t n = SkipSpaces(s_, e, clause_.end);
+      size_t ne = 0;
+      if (n < clause_.end && n > i && !WordAt(low_, n, clause_.end, &ne).ends_with("ing")) return FindSubject(n, ctx);
+    }
     if (std::optional<Subject> role = RoleOpener(w, e)) return *role;
     if (PronounWords().count(w) > 0 && !ctx.person.empty()) {
       if (!GenderAgrees(w, ctx.person)) return Unresolvable(i);  // "My sister met a guy. He lives in Rome."
@@ -2050,7 +2055,11 @@ class ClauseReader {
     if (w != "since" && w != "after") return std::nullopt;
     const size_t g = SkipSpaces(s_, e, clause_.end);
     size_t ge = 0;
-    if (!WordAt(low_, g, clause_.end, &ge).ends_with("ing") || !VerbStartsAt(lex_, low_, g, clause_.end)) {
+    if (!WordAt(low_, g, clause_.end, &ge).ends_with("ing")) return std::nullopt;
+    // A verb of the lexicon, whose place or employer is a name ("Since moving to Denver"; not "to the
+    // night shift", "to a new apartment").
+    std::vector<PhraseHit> verb = lex_.FindVerbs(low_.substr(g, clause_.end - g));
+    if (verb.empty() || verb.front().begin != 0 || !IsCapitalAt(s_, SkipSpaces(s_, g + verb.front().end, clause_.end))) {
       return std::nullopt;
     }
     // The main clause goes on past this one ("After moving to Leeds, my sister…"): read to the
@@ -2067,6 +2076,9 @@ class ClauseReader {
         continue;
       }
       if (SpeakerWords().count(word) > 0 || word == "we" || word == "we've" || word == "we're") break;
+      if (!after_comma && (word == "is" || word == "was" || word == "isn't" || word == "wasn't")) {
+        return std::nullopt;  // "Since moving to Denver is expensive, …": the gerund is a subject
+      }
       // Another's subject: "my sister", "she", or a name after a comma ("…to Leeds, Tom…"; a name
       // before one is the gerund's place).
       if (word == "my" || word == "our" || PronounWords().count(word) > 0 ||
@@ -2106,6 +2118,17 @@ class ClauseReader {
         if (role_end > clause_.end) return std::nullopt;  // the role runs past this clause
         Span role = TrimValue({SkipSpaces(s_, ae, role_end), role_end});
         if (role.empty() || !OccupationOf(role)) return std::nullopt;
+        static const std::set<std::string, std::less<>> kNotNow = {"former", "retired", "future", "wannabe", "aspiring",
+                                                                   "ex", "part-time", "part", "recovering", "one-time", "past"};
+        size_t fe = 0;
+        if (kNotNow.count(WordAt(low_, role.begin, role.end, &fe)) > 0) return std::nullopt;  // "As a former nurse, I…"
+        for (const Span& t : times_) {
+          if (t.begin >= ae && t.begin < role_end) return std::nullopt;  // "As an intern at Google in 2019, I…"
+        }
+        const std::string_view role_text = low_.substr(ae, role_end - ae);
+        for (std::string_view then : {"last", "ago", "back in", "years", "summer", "winter", "spring", "fall", "autumn"}) {
+          if (FindWord(role_text, then) != std::string::npos) return std::nullopt;  // "…at Google last summer, I…"
+        }
         Subject speaker_subject = Resolved(FrameSubject::kSpeaker, "", article);
         speaker_subject.role_end = role_end;
         return speaker_subject;
@@ -2145,8 +2168,16 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kAfter = {"a", "an", "the", "now", "back", "still", "currently",
                                                               "finally", "officially", "just", "also", "been", "got",
                                                               "about", "going", "not", "no"};
-    return kAfter.count(WordAt(low_, n, clause_.end, &ne)) > 0 || VerbStartsAt(lex_, low_, n, clause_.end) ||
-           VerbFormAt(n) || EndsInOccupation(TrimValue({n, clause_.end}));
+    if (kAfter.count(WordAt(low_, n, clause_.end, &ne)) > 0 || VerbStartsAt(lex_, low_, n, clause_.end) || VerbFormAt(n)) {
+      return true;
+    }
+    // "Marco's sous chef now", not "Dad's brother is a pilot" nor "Marco's sous chef, Luigi, quit".
+    const Span rest = TrimValue({n, clause_.end});
+    const std::string_view text = low_.substr(rest.begin, rest.size());
+    for (std::string_view copula : {" is ", " was ", "'s ", " are ", ","}) {
+      if (text.find(copula) != std::string_view::npos) return false;
+    }
+    return clause_.end == s_.size() || s_[clause_.end] != ',' ? EndsInOccupation(rest) : false;
   }
 
   // Past a companion joined to a name by "and" at `i`: another name ("Ana and Tom") or a
@@ -2482,6 +2513,10 @@ class ClauseReader {
     const size_t value_at = SkipSpaces(s_, r.from + verbs.front().end, clause_.end);
     const bool ascii_value = value_at < clause_.end && static_cast<unsigned char>(s_[value_at]) < 0x80;
     const bool capitalised = value_at < clause_.end && IsCapitalAt(s_, value_at);
+    if (r.verb->job_after && !english_verb && JobOnlyOnce(r.from + verbs.front().end)) {
+      r.verb = nullptr;  // 在医院当护士的时候…, 在大学当过助教, 周末在咖啡店当兼职店员
+      return true;
+    }
     if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
         (r.verb->job_after && (!EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})) ||
@@ -2515,7 +2550,9 @@ class ClauseReader {
       if (zai == std::string_view::npos && r.verb->target.attribute == "lives_in") {
         for (std::string_view to : {"回", "到", "来"}) {  // 回长沙定居, 到苏州安家, 来上海定居 (去 is as often ahead)
           const size_t t = low_.substr(r.from, at - r.from).rfind(to);
-          if (t == std::string_view::npos || (to == "来" && t >= 3 && NotComeBefore(r.from + t - 3))) continue;
+          if (t == std::string_view::npos || (to == "来" && (r.from + t != opens || StartsWithAt(s_, r.from + verbs.front().end, "是")))) {
+            continue;  // 来上海定居快一个月了; not 想来深圳定居, 欢迎来…, 来杭州定居是我的梦想
+          }
           zai = t;
           break;
         }
@@ -2919,6 +2956,11 @@ class ClauseReader {
       return std::nullopt;
     }
     Span tool = rules::TrimSpan(s_, {value.begin, end});
+    size_t fe = 0;
+    const std::string first = WordAt(low_, tool.begin, tool.end, &fe);
+    if (first == "former" || first == "ex" || first == "recovering" || first == "old" || first == "one-time") {
+      return std::nullopt;  // "a former Firefox user"
+    }
     for (std::string_view how : {"重度", "忠实的", "忠实", "资深", "老", "多年的", "深度"}) {
       if (StartsWithAt(s_, tool.begin, how)) tool.begin += how.size();
     }
@@ -2936,6 +2978,8 @@ class ClauseReader {
     if (rules::SpanText(s_, tool).find(' ') != std::string_view::npos && AsciiTokens(s_, tool.begin, tool.end).size() > 3) {
       return std::nullopt;
     }
+    static const std::set<std::string, std::less<>> kTiers = {"vip", "svip", "vvip", "plus", "pro", "premium", "free", "paid", "new"};
+    if (kTiers.count(LowerBytes(Text(tool))) > 0) return std::nullopt;  // 我是VIP用户: a tier, no tool
     return tool;
   }
 
@@ -3590,13 +3634,13 @@ class ClauseReader {
     return copula ? i : std::string::npos;
   }
 
-  // True when the character at `at` makes the 来 after it part of a word (后来, 原来, 本来, 以来,
-  // 从来, 将来, 未来, 起来, 出来): no coming to a place.
-  bool NotComeBefore(size_t at) const {
-    for (std::string_view c : {"后", "原", "本", "以", "从", "将", "未", "起", "出", "过", "回", "进", "下", "上"}) {
-      if (StartsWithAt(s_, at, c)) return true;
-    }
-    return false;
+  // True when the job after a Chinese verb of job_after at `after` is a time gone by or a job
+  // beside the job: 过 after the verb (当过助教), 的时候 / 那时 after it (当护士的时候), or 兼职 / 副业.
+  bool JobOnlyOnce(size_t after) const {
+    if (StartsWithAt(s_, after, "过") || StartsWithAt(s_, after, "兼职") || StartsWithAt(s_, after, "副业")) return true;
+    const std::string_view rest = s_.substr(after, clause_.end - after);
+    return rest.find("的时候") != std::string_view::npos || rest.find("那时") != std::string_view::npos ||
+           rest.find("那会") != std::string_view::npos;
   }
 
   // Past an English change marker at `i` and the "to" that follows it, with "got", "has", "was",
@@ -3609,9 +3653,20 @@ class ClauseReader {
     if (k >= clause_.end || static_cast<unsigned char>(s_[k]) >= 0x80) return i;
     std::vector<PhraseHit> change = lex_.FindMarkers(low_.substr(k, clause_.end - k), "change");
     if (change.empty() || change.front().begin != 0) return i;
-    if (change.front().phrase.ends_with(" to")) return k + change.front().end;
-    const size_t n = SkipSpaces(s_, k + change.front().end, clause_.end);
-    return WordAt(low_, n, clause_.end, &e) == "to" ? e : i;
+    size_t to = i;
+    if (change.front().phrase.ends_with(" to")) {
+      to = k + change.front().end;
+    } else if (const size_t n = SkipSpaces(s_, k + change.front().end, clause_.end); WordAt(low_, n, clause_.end, &e) == "to") {
+      to = e;
+    }
+    // What follows must look like a value: a name, a number, a value of the lexicon or an occupation
+    // ("changed to Analytics Engineer"; not "changed to reflect my new duties", "to something weird").
+    const size_t v = SkipSpaces(s_, to, clause_.end);
+    if (to == i || v >= clause_.end) return i;
+    std::vector<PhraseHit> values = lex_.FindValues(low_.substr(v, clause_.end - v));
+    const bool value = IsCapitalAt(s_, v) || IsDigit(s_[v]) || (!values.empty() && values.front().begin == 0) ||
+                       EndsInOccupation(TrimValue({v, clause_.end}));
+    return value ? to : i;
   }
 
   // The first copula or change marker after `from` (the end of a noun-phrase subject).
@@ -3709,7 +3764,7 @@ class ClauseReader {
     // loves it"; "Trinidad and Tobago", "Procter and Gamble" are one name each).
     // The same for "to" before a lower-case word ("moved to Boise to be near the sea").
     if (IsCapitalAt(s_, SkipSpaces(s_, span.begin, span.end))) {
-      for (std::string_view joint : {"and", "to"}) {
+      for (std::string_view joint : {"and", "to", "was", "is"}) {
         for (size_t from = 0;;) {
           const size_t found = FindWord(text.substr(from), joint);
           if (found == std::string::npos) break;
@@ -3726,7 +3781,7 @@ class ClauseReader {
     // A name and then "my", "our" or "their" opening another noun phrase, or "we" or "I" opening
     // another clause: the name ends the value ("relocated to Halifax my old policy doesn't…",
     // "since moving to Austin we eat out"; "my dad's shop" is one value).
-    for (std::string_view owner : {"my", "our", "their", "we", "i"}) {
+    for (std::string_view owner : {"my", "our", "their", "we", "i", "i've", "i'm", "i'd", "i'll"}) {
       const size_t at = FindWord(text, owner);
       if (owner == "i" && at != std::string::npos) {  // "Google I sleep less", not "World War I"
         const size_t next = SkipSpaces(s_, span.begin + at + 1, span.end);

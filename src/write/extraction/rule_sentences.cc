@@ -280,6 +280,14 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   if (cut == 0) return 0;
   const std::string_view head = sentence.substr(0, cut), tail = sentence.substr(cut + len);
   if (ChineseLooksLikeQuestion(head) || head.find('?') != std::string_view::npos) return 0;
+  // A head that opens with "if", or with a subordinator and a verb in -ing, is part of the question
+  // ("After moving to Denver, should I get a car?").
+  static const std::set<std::string, std::less<>> kSubordinators = {"after", "since", "if", "when", "before",
+                                                                    "once", "until", "while", "whenever"};
+  if (const std::vector<std::string> first = LeadingWords(head, 2);
+      first.size() == 2 && kSubordinators.count(first[0]) > 0 && (first[0] == "if" || first[1].ends_with("ing"))) {
+    return 0;  // (a finite clause after it states: "Since I relocated to Halifax…, is that normal?")
+  }
   // A tail that asks what would follow makes the head a supposition ("Say I work at Google, would
   // I get stock options?", "…, what would my commute look like?").
   const std::string low_tail = LowerAscii(tail);
