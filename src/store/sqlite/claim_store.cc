@@ -612,7 +612,7 @@ Status ClaimStore::MemoisePhrases(const std::vector<std::string_view>& phrases, 
       return Status::Internal(fmt::format("engram_bm25_shares gave {} bytes for {} phrases", shares.size(), missing.size()));
     }
     auto status = ClaimStanding::ParseStatus(q.Text(2));
-    if (!status) return Status::Internal(fmt::format("claim {} has the unknown status \"{}\"", q.Int(0), q.Text(2)));
+    if (!status) return Status::Corruption(fmt::format("claim {} has the unknown status \"{}\"", q.Int(0), q.Text(2)));
     ClaimStanding standing{*status, q.Int(3), std::nullopt, std::nullopt};
     if (!q.IsNull(4)) standing.valid_to = q.Int(4);
     if (!q.IsNull(5)) standing.expires_at = q.Int(5);
