@@ -83,13 +83,8 @@ TEST_F(KinRecallTest, ANewerChangeToAKinThingComesFirst) {
     ASSERT_NE(engine, nullptr);
     Say(*engine, "browser", "Chrome is my main browser for basically everything", kT0);
     Say(*engine, "browser", "moved over to Firefox after the adblock mess, not going back", kT1);
-    const std::string first = First(*engine, "browser", "Which browser do I use?");
-    if (word_kin == "none") {
-      // Without word vectors nothing says Firefox is a browser: the test can fail.
-      EXPECT_NE(first.find("Chrome"), std::string::npos) << first;
-    } else {
-      EXPECT_NE(first.find("Firefox"), std::string::npos) << first;
-    }
+    // Firefox is a browser by the lexicon (values.tsv), with or without word vectors.
+    EXPECT_NE(First(*engine, "browser", "Which browser do I use?").find("Firefox"), std::string::npos) << word_kin;
   }
 }
 
@@ -149,9 +144,10 @@ TEST_F(KinRecallTest, AChangeToAKinThingClosesTheOlderClaim) {
     Say(*engine, "browser", "switched to Firefox last week after the adblock mess, not going back", kT1);
     Say(*engine, "job", "My employer is Deloitte.", kT0);
     Say(*engine, "job", "I switched over to KPMG in March.", kT1);
-    // Without word vectors nothing says Firefox is a browser, nor KPMG a firm: the test can fail.
+    // Firefox is a browser by the lexicon (values.tsv); without word vectors nothing says KPMG is
+    // a firm: the test can fail.
     const std::string closed = word_kin == "none" ? "active" : "superseded";
-    EXPECT_EQ(StatusOf(*engine, "browser", "Chrome"), closed) << word_kin;
+    EXPECT_EQ(StatusOf(*engine, "browser", "Chrome"), "superseded") << word_kin;
     EXPECT_EQ(StatusOf(*engine, "job", "Deloitte"), closed) << word_kin;
   }
 }

@@ -117,6 +117,16 @@ std::vector<std::string> ContentTermsOf(text::Analyzer& analyzer, const std::vec
   return terms;
 }
 
+// True when `item` is a claim its extractor qualified as denied, planned or past ("user does not
+// use Firefox [negated]" of "I'd never switch to Firefox"): whatever its words, it is no value of
+// its slot now, so it passes nothing in current-first order (and an older fact of its slot passes
+// it).
+bool SaysNothingOfNow(const RecallItem& item) {
+  if (item.type != "claim") return false;
+  return std::any_of(item.qualifiers.begin(), item.qualifiers.end(),
+                     [](const std::string& q) { return q == "negated" || q == "planned" || q == "past"; });
+}
+
 // Current-first order (recall/current_first.h) of the items and their parallel strengths;
 // `slots[i]` is item i's ClaimSlot (empty for events; the vector may be shorter than `items`).
 Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
@@ -146,6 +156,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     if (ctx.now_stance) {
       key.read_stance = [&stance = ctx.now_stance, &item] { return stance(StatementOf(item)); };
     }
+    if (SaysNothingOfNow(item)) key.read_stance = [] { return text::NowStance::kNotNow; };
     if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
     key.terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };

@@ -746,7 +746,7 @@ class ClauseReader {
       std::string_view tok = s_.substr(t.begin, t.end - t.begin);
       if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
     }
-    std::vector<PhraseHit> values = lex_.FindValues(low_.substr(i, clause_.end - i));
+    std::vector<PhraseHit> values = ValuesIn(i, clause_.end);
     const bool opens_value = !values.empty() && values.front().begin == 0;
     if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
     if (std::optional<Subject> name = ContractedNameSubject(i, w, e)) return *name;
@@ -1087,6 +1087,12 @@ class ClauseReader {
       return false;  // "Dana packed up and moved to Porto": Dana's; "Thinking about maybe moving to Seattle": the speaker's
     }
     thing = StripLeadingWords(rules::TrimSpan(s_, thing), {"the", "our", "my", "a", "an", "this", "that", "their", "his", "her", "your"});
+    for (std::string_view ours : {"我们的", "咱们的", "我的", "我们", "咱们"}) {  // 我们的网站部署在…: the speaker's 网站
+      if (StartsWithAt(s_, thing.begin, ours) && thing.size() > ours.size()) {
+        thing.begin += ours.size();
+        break;
+      }
+    }
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
     for (std::string_view has : {"'s", "\xE2\x80\x99s"}) {  // "the repo's moved to GitLab": the repo has
       if (Text(thing).ends_with(has) && thing.size() > has.size()) thing.end -= has.size();
@@ -1273,6 +1279,11 @@ class ClauseReader {
       if (IsVersion(w) && std::count(w.begin(), w.end(), '.') != 3) return std::nullopt;  // not "10.0.3.22"
     }
     text = rules::SpanText(s_, value);
+    // 挂在GitHub Pages上: 上 after a Latin name says "on" it, no part of the name.
+    if (text.size() > 3 && text.ends_with("上") && static_cast<unsigned char>(text[text.size() - 4]) < 0x80) {
+      value.end -= 3;
+      text = rules::SpanText(s_, value);
+    }
     const bool han = static_cast<unsigned char>(text[0]) >= 0x80;
     if (han ? text.size() > 36 : std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
     for (const Token& t : AsciiTokens(s_, value.begin, value.end)) {
@@ -2345,6 +2356,112 @@ class ClauseReader {
     }
   }
 
+  // The values of the lexicon in [from, to) (Lexicon::FindValues) that name their attribute where
+  // they are said (values.tsv flags): a tool's name only right after a verb of using or switching
+  // or in a clause that says a word of its attribute ("I use Firefox", "Brave is my default
+  // browser"; not "Tried Firefox for an hour, hated it"), an everyday word only so or capitalised
+  // ("switched to fish", "the fish shell"; not "I love fish").
+  std::vector<PhraseHit> ValuesIn(size_t from, size_t to) const {
+    std::vector<PhraseHit> hits = lex_.FindValues(low_.substr(from, to - from));
+    std::erase_if(hits, [&](const PhraseHit& h) {
+      const bool product = lex_.IsProductValue(h.phrase), everyday = lex_.IsEverydayWordValue(h.phrase);
+      if (!product && !everyday) return false;
+      if (ClauseSaysAttributeOf(h.phrase) || UseBefore(from + h.begin) || UseAfter(from + h.end)) return false;
+      return product || !IsCapitalAt(s_, from + h.begin);
+    });
+    return hits;
+  }
+
+  // True when the clause after `at` says the tool is used: a verb of using (markers.tsv
+  // `uses_before`, not a preposition: "Vim is all I've used for years", "Firefox is what I use"),
+  // "user" right after it ("a diehard Vim user"), or a word of now (markers.tsv `now`: "VS Code
+  // full time now").
+  bool UseAfter(size_t at) const {
+    const std::string_view after = low_.substr(at, clause_.end - at);
+    for (const PhraseHit& hit : lex_.FindMarkers(after, "uses_before")) {
+      if (hit.phrase != "in" && hit.phrase != "on" && hit.phrase != "with") return true;
+    }
+    size_t e = 0;
+    const std::string next = WordAt(low_, SkipSpaces(s_, at, clause_.end), clause_.end, &e);
+    return next == "user" || next == "users" || lex_.HasMarker(after, "now");
+  }
+
+  // True when the clause's words before `at` end in a verb of using or switching (markers.tsv
+  // `uses_before`: "I use", "switched over to", 用的是).
+  bool UseBefore(size_t at) const {
+    const std::string_view before = low_.substr(clause_.begin, at - clause_.begin);
+    size_t end = before.size();
+    while (end > 0 && before[end - 1] == ' ') --end;
+    for (const PhraseHit& hit : lex_.FindMarkers(before, "uses_before")) {
+      if (hit.end == end) return true;
+    }
+    return false;
+  }
+
+  // True when [from, to) says something ended (markers.tsv `ends`, `ends_named`: "uninstalled",
+  // "got rid of", "卸了"): the value after it is what ended ("I uninstalled Chrome"), which the write
+  // path closes (write/ended_thing.h), not a value the subject now has.
+  bool EndsBefore(size_t from, size_t to) const {
+    const std::string_view gap = low_.substr(from, to - from);
+    for (std::string_view kind : {"ends", "ends_named"}) {
+      for (const PhraseHit& hit : lex_.FindMarkers(gap, kind)) {
+        // Right before the value, but for spaces and a determiner: "got rid of my Vim", not "gave
+        // up and made Brave my browser".
+        size_t at = SkipSpaces(s_, from + hit.end, to), e = 0;
+        const std::string w = WordAt(low_, at, to, &e);
+        if (w == "the" || w == "my" || w == "our") at = SkipSpaces(s_, e, to);
+        if (at == to) return true;
+      }
+    }
+    return false;
+  }
+
+  // True when a version number follows `at` in the clause ("Ubuntu 22.04", "running v2.1"): the
+  // version is the value, and the product its subject (ValueOfVersion).
+  bool VersionAfter(size_t at) const {
+    for (const Token& t : AsciiTokens(s_, at, clause_.end)) {
+      if (IsVersion(s_.substr(t.begin, t.end - t.begin))) return true;
+    }
+    return false;
+  }
+
+  // True when a number follows `at` after one space ("Windows 11", "Ubuntu 22.04", "iOS 17").
+  bool NumberRightAfter(size_t at) const {
+    if (at + 1 >= clause_.end || s_[at] != ' ') return false;
+    const std::string_view word = s_.substr(at + 1, WordEnd(at + 1) - at - 1);
+    return IsVersion(word) || (!word.empty() && std::all_of(word.begin(), word.end(), IsDigit));
+  }
+
+  // Where a tool's name that reaches `at` ends: with the capitalised words right after it ("Linux
+  // Mint", "Firefox Developer Edition"), but not "I".
+  size_t NameGoesOn(size_t at) const {
+    size_t end = at;
+    for (int words = 0; words < 3 && end + 1 < clause_.end && s_[end] == ' ' && IsCapitalAt(s_, end + 1); ++words) {
+      const size_t e = WordEnd(end + 1);
+      if (e == end + 2 && s_[end + 1] == 'I') break;
+      end = e;
+    }
+    return end;
+  }
+
+  // The end of the run of word bytes (letters, digits, dots between digits) that starts at `at`.
+  size_t WordEnd(size_t at) const {
+    size_t e = at;
+    while (e < clause_.end && (IsWordByteAt(s_, e) || (s_[e] == '.' && e + 1 < clause_.end && IsDigit(s_[e + 1])))) ++e;
+    return e;
+  }
+
+  // True when a word of the attribute `value` names (attribute_words.tsv) is said in the clause.
+  bool ClauseSaysAttributeOf(std::string_view value) const {
+    const AttributeRef* ref = lex_.Value(value);
+    if (ref == nullptr) return false;
+    for (const PhraseHit& hit : lex_.FindAttributeWords(low_.substr(clause_.begin, clause_.end - clause_.begin))) {
+      const AttributeRef* word = lex_.AttributeWord(hit.phrase);
+      if (word != nullptr && word->attribute == ref->attribute && word->slot == ref->slot) return true;
+    }
+    return false;
+  }
+
   // A verb that names the attribute of "from A to B" ends at `fr` ("moved from").
   bool IsFromToVerbAt(std::string_view rest, size_t fr) const {
     for (const PhraseHit& hit : lex_.FindVerbs(rest)) {
@@ -2358,19 +2475,23 @@ class ClauseReader {
   // ("running", "ready") are states of things; said of a person they are activities.
   void ValueOfSet(ValueReading& r, const FactFrame& f) const {
     if (!r.value) {
-      std::vector<PhraseHit> values = lex_.FindValues(r.rest);
-      if (!values.empty()) r.value = Span{r.from + values.front().begin, r.from + values.front().end};
+      std::vector<PhraseHit> values = ValuesIn(r.from, r.from + r.rest.size());
+      if (!values.empty() && !EndsBefore(r.from, r.from + values.front().begin)) {
+        const PhraseHit& hit = values.front();
+        const bool product = lex_.IsProductValue(hit.phrase);
+        // "Windows 11", "Ubuntu 22.04": the version is the value, the product its subject (3.).
+        if (product && NumberRightAfter(r.from + hit.end)) return;
+        r.value = Span{r.from + hit.begin, product ? NameGoesOn(r.from + hit.end) : r.from + hit.end};
+        r.by_value = *lex_.Value(hit.phrase);
+      }
     }
     if (!r.value) return;
-    if (const AttributeRef* ref = lex_.Value(Text(*r.value))) r.by_value = *ref;
+    if (const AttributeRef* ref = lex_.Value(Text(*r.value)); ref != nullptr && !ValuesIn(r.value->begin, r.value->end).empty()) {
+      r.by_value = *ref;
+    }
     const bool thing = f.subject_kind == FrameSubject::kNamed &&
                        (IsIdentifier(f.subject) || f.subject.find(' ') != std::string::npos || subject_thing_);
-    const bool version_follows = [&] {  // "node-7 is running v2.1": the version is the value
-      for (const Token& t : AsciiTokens(s_, r.value->end, clause_.end)) {
-        if (IsVersion(s_.substr(t.begin, t.end - t.begin))) return true;
-      }
-      return false;
-    }();
+    const bool version_follows = VersionAfter(r.value->end);  // "node-7 is running v2.1": the version is the value
     if (r.by_value && r.by_value->attribute == "status" &&
         (version_follows || (!thing && facet_attribute_.empty() && f.replaces.empty()))) {
       r.value.reset();
@@ -2407,7 +2528,7 @@ class ClauseReader {
     if (t.end < clause_.end && IsWordByteAt(s_, t.end)) return false;
     if (ChineseUnitAt(SkipSpaces(s_, t.end, clause_.end))) return false;  // 用 Kindle 3 年了, 2 个小时
     const size_t product = ProductBefore(t.begin, from);
-    if (product == t.begin || !(IsCapitalAt(s_, product))) return false;
+    if (product == t.begin || !(IsCapitalAt(s_, product) || CamelCaseAt(product))) return false;
     if (lex_.HasMarker(LowerBytes(s_.substr(product, t.begin - product)), "numbered_noun")) return false;  // Level 4
     const Span named{product, t.end};
     if (rules::CutTimes(s_, named, times_).size() < named.size() || LooksLikeTime(named)) return false;  // "on March 3"
@@ -2448,14 +2569,9 @@ class ClauseReader {
       }
     }
     if (to == std::string::npos) return false;
-    // (Changes of a version only: "moved to Building 7", "switched to Level 4" are no versions.)
-    static const std::set<std::string, std::less<>> kVersionChanges = {
-        "bumped", "upgraded", "downgraded", "rolled back", "migrated", "updated", "升级到", "升到",
-        "回滚到", "降级到", "已切到", "切到", "切换到", "迁移到", "迁到", "已升级", "已回滚"};
-    for (const PhraseHit& change : lex_.FindMarkers(low_.substr(from, to - from), "change")) {
-      if (kVersionChanges.count(change.phrase) > 0) return true;
-    }
-    return false;
+    // (Changes of a version only, markers.tsv `version_change`: "moved to Building 7", "switched to
+    // Level 4" are no versions.)
+    return lex_.HasMarker(low_.substr(from, to - from), "version_change");
   }
 
   // True when a Chinese counter or unit of time or amount stands at `at` (年, 个, 小时, 天, 多…):
@@ -2931,7 +3047,8 @@ class ClauseReader {
     }
     if (std::optional<Span> tool = ToolOfAUser(value); tool && w != "was") {  // "I'm a longtime Firefox user", 我是重度WPS用户
       r.value = *tool;
-      r.by_value = AttributeRef{"uses", ""};
+      const AttributeRef* known = lex_.Value(Text(*tool));  // "Firefox": a browser (values.tsv)
+      r.by_value = known != nullptr && known->attribute == "uses" ? *known : AttributeRef{"uses", ""};
       return;
     }
     std::vector<Token> tokens = AsciiTokens(s_, value.begin, value.end);
@@ -3578,6 +3695,16 @@ class ClauseReader {
     return LowerBytes(tok);
   }
 
+  // True when the ASCII word at `at` opens in lower case and holds a capital later: a name written
+  // so ("iOS 17", "macOS 14", "iPadOS").
+  bool CamelCaseAt(size_t at) const {
+    if (at >= s_.size() || !(s_[at] >= 'a' && s_[at] <= 'z')) return false;
+    for (size_t i = at + 1; i < s_.size() && IsAsciiAlnum(s_[i]); ++i) {
+      if (s_[i] >= 'A' && s_[i] <= 'Z') return true;
+    }
+    return false;
+  }
+
   // The word before a bare version number when it names a product ("python 3.12").
   size_t ProductBefore(size_t at, size_t from) const {
     size_t e = at;
@@ -3663,7 +3790,7 @@ class ClauseReader {
     // ("changed to Analytics Engineer"; not "changed to reflect my new duties", "to something weird").
     const size_t v = SkipSpaces(s_, to, clause_.end);
     if (to == i || v >= clause_.end) return i;
-    std::vector<PhraseHit> values = lex_.FindValues(low_.substr(v, clause_.end - v));
+    std::vector<PhraseHit> values = ValuesIn(v, clause_.end);
     const bool value = IsCapitalAt(s_, v) || IsDigit(s_[v]) || (!values.empty() && values.front().begin == 0) ||
                        EndsInOccupation(TrimValue({v, clause_.end}));
     return value ? to : i;
@@ -3693,7 +3820,7 @@ class ClauseReader {
       if (next == i + len || next >= clause_.end) continue;  // "VPN's" at the end, "Ann'sfoo"
       std::string_view rest = low_.substr(next, clause_.end - next);
       std::vector<PhraseHit> state = lex_.FindMarkers(rest, "thing_state");
-      std::vector<PhraseHit> values = lex_.FindValues(rest);
+      std::vector<PhraseHit> values = ValuesIn(next, clause_.end);
       size_t e = 0;
       if ((!state.empty() && state.front().begin == 0) || (!values.empty() && values.front().begin == 0) ||
           kAfter.count(WordAt(low_, next, clause_.end, &e)) > 0) {

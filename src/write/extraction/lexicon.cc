@@ -151,6 +151,11 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         lex.facets_[Lower(c[0])] = {c[1], Dash(c[2])};
       } else if (name == "values.tsv" && need(3)) {
         lex.values_[Lower(c[0])] = {c[1], Dash(c[2])};
+        std::istringstream flags(c.size() > 3 ? c[3] : "");
+        for (std::string flag; std::getline(flags, flag, ',');) {
+          if (flag == "word") lex.everyday_word_values_.insert(Lower(c[0]));
+          if (flag == "product") lex.product_values_.insert(Lower(c[0]));
+        }
       } else if (name == "verbs.tsv" && need(4)) {
         VerbEntry verb{{c[1], Dash(c[2])}, c[3].find("change") != std::string::npos,
                        c[3].find("negated") != std::string::npos, c[3].find("from_to") != std::string::npos,
@@ -223,6 +228,12 @@ const AttributeRef* Lexicon::Value(std::string_view value) const {
   auto it = values_.find(Lower(value));
   return it == values_.end() ? nullptr : &it->second;
 }
+
+bool Lexicon::IsEverydayWordValue(std::string_view value) const {
+  return everyday_word_values_.count(Lower(value)) > 0;
+}
+
+bool Lexicon::IsProductValue(std::string_view value) const { return product_values_.count(Lower(value)) > 0; }
 
 const VerbEntry* Lexicon::Verb(std::string_view phrase) const {
   auto it = verbs_.find(phrase);

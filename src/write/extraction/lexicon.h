@@ -93,6 +93,14 @@ class Lexicon {
   const AttributeRef* AttributeWord(std::string_view word) const;
   const Facet* FacetNoun(std::string_view noun) const;
   const AttributeRef* Value(std::string_view value) const;
+  // True when `value` (any case) is a value of values.tsv flagged `word`: a name that is also an
+  // everyday word ("edge", "brave", "fish", "windows"), which names its attribute only when written
+  // capitalised or said with a word of that attribute ("the fish shell").
+  bool IsEverydayWordValue(std::string_view value) const;
+  // True when `value` (any case) is a value of values.tsv flagged `product`: a tool's name
+  // ("firefox", "vim"), which names its attribute only after a verb of using or switching or with a
+  // word of that attribute.
+  bool IsProductValue(std::string_view value) const;
   bool IsRelation(std::string_view word) const;
   // A part of a hyphenated name that marks a thing ("svc" in "checkout-svc"), lower case.
   bool IsIdentifierPart(std::string_view part) const;
@@ -136,6 +144,8 @@ class Lexicon {
   std::map<std::string, std::vector<std::string>, std::less<>> also_answered_by_;
   std::map<std::string, Facet, std::less<>> facets_;
   std::map<std::string, AttributeRef, std::less<>> values_;
+  std::set<std::string, std::less<>> everyday_word_values_;  // values.tsv's flag `word`
+  std::set<std::string, std::less<>> product_values_;        // values.tsv's flag `product`
   std::map<std::string, VerbEntry, std::less<>> verbs_;
   std::map<std::string, std::vector<std::string>, std::less<>> markers_;
   std::set<std::string, std::less<>> relations_;

@@ -146,9 +146,11 @@ bool EnglishOpensLikeQuestion(std::string_view sentence) {
 }
 
 bool ChineseLooksLikeQuestion(std::string_view sentence) {
-  static constexpr std::array<std::string_view, 19> kInterrogatives = {
+  // 啥 and 咋 are the casual 什么 and 怎么 ("有啥推荐", "咋改回来").
+  static constexpr std::array<std::string_view, 26> kInterrogatives = {
       "什么", "哪里", "哪儿",   "哪个",   "哪些",   "怎么",   "为什么", "多少",     "几点", "几个",
-      "谁",   "是否", "有没有", "是不是", "要不要", "能不能", "会不会", "可不可以", "如何"};
+      "谁",   "是否", "有没有", "是不是", "要不要", "能不能", "会不会", "可不可以", "如何", "啥",
+      "咋",   "哪家", "哪种",   "哪位",   "多久",   "怎样"};
   for (std::string_view word : kInterrogatives) {
     if (sentence.find(word) != std::string_view::npos) return true;
   }

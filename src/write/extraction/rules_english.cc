@@ -917,111 +917,12 @@ std::string ThirdPersonSingular(std::string_view base) {
 }
 
 std::string UsesSlot(std::string_view value) {
-  struct Entry {
-    std::string_view phrase;
-    std::string_view slot;
-  };
-  static constexpr Entry kEntries[] = {
-      {"dark mode", "ui_theme"},
-      {"light mode", "ui_theme"},
-      {"dark theme", "ui_theme"},
-      {"light theme", "ui_theme"},
-      {"night mode", "ui_theme"},
-      {"high contrast", "ui_theme"},
-      {"深色模式", "ui_theme"},
-      {"浅色模式", "ui_theme"},
-      {"暗色模式", "ui_theme"},
-      {"亮色模式", "ui_theme"},
-      {"夜间模式", "ui_theme"},
-      {"黑暗模式", "ui_theme"},
-      {"暗黑模式", "ui_theme"},
-      {"日间模式", "ui_theme"},
-      {"深色主题", "ui_theme"},
-      {"浅色主题", "ui_theme"},
-      {"白色主题", "ui_theme"},
-      {"黑色主题", "ui_theme"},
-      {"vim", "editor"},
-      {"neovim", "editor"},
-      {"nvim", "editor"},
-      {"emacs", "editor"},
-      {"vscode", "editor"},
-      {"vs code", "editor"},
-      {"visual studio code", "editor"},
-      {"visual studio", "editor"},
-      {"sublime", "editor"},
-      {"sublime text", "editor"},
-      {"intellij", "editor"},
-      {"pycharm", "editor"},
-      {"webstorm", "editor"},
-      {"clion", "editor"},
-      {"xcode", "editor"},
-      {"nano", "editor"},
-      {"helix", "editor"},
-      {"notepad++", "editor"},
-      {"linux", "os"},
-      {"ubuntu", "os"},
-      {"debian", "os"},
-      {"fedora", "os"},
-      {"arch linux", "os"},
-      {"macos", "os"},
-      {"mac os", "os"},
-      {"osx", "os"},
-      {"windows", "os"},
-      {"freebsd", "os"},
-      {"chromeos", "os"},
-      {"chrome", "browser"},
-      {"chromium", "browser"},
-      {"firefox", "browser"},
-      {"safari", "browser"},
-      {"edge", "browser"},
-      {"brave", "browser"},
-      {"opera", "browser"},
-      {"vivaldi", "browser"},
-      {"bash", "shell"},
-      {"zsh", "shell"},
-      {"fish", "shell"},
-      {"powershell", "shell"},
-      {"nushell", "shell"},
-      {"python", "language"},
-      {"rust", "language"},
-      {"golang", "language"},
-      {"javascript", "language"},
-      {"typescript", "language"},
-      {"java", "language"},
-      {"kotlin", "language"},
-      {"swift", "language"},
-      {"c++", "language"},
-      {"c#", "language"},
-      {"ruby", "language"},
-      {"php", "language"},
-      {"haskell", "language"},
-      {"scala", "language"},
-      {"elixir", "language"},
-      {"lua", "language"},
-      {"perl", "language"},
-      {"julia", "language"},
-      {"dart", "language"},
-      {"zig", "language"},
-      {"ocaml", "language"},
-  };
-  std::string lower = LowerAscii(value);
-  std::string_view best_slot;
-  size_t best_len = 0;
-  for (const Entry& entry : kEntries) {
-    std::string_view phrase = entry.phrase;
-    if (lower.size() < phrase.size() || lower.compare(0, phrase.size(), phrase) != 0) continue;
-    // Whole words only: "dark mode" matches "dark mode for now", "java" not "javanese".
-    bool ascii = static_cast<unsigned char>(phrase[0]) < 0x80;
-    if (ascii && lower.size() > phrase.size()) {
-      char next = lower[phrase.size()];
-      if ((next >= 'a' && next <= 'z') || (next >= '0' && next <= '9')) continue;
-    }
-    if (phrase.size() > best_len) {
-      best_len = phrase.size();
-      best_slot = entry.slot;
-    }
-  }
-  return std::string(best_slot);
+  const Lexicon& lex = Lexicon::Get();
+  const std::string lower = LowerAscii(value);
+  std::vector<PhraseHit> hits = lex.FindValues(lower);
+  if (hits.empty() || hits.front().begin != 0) return "";
+  const AttributeRef* ref = lex.Value(hits.front().phrase);
+  return ref != nullptr && ref->attribute == "uses" ? ref->slot : "";
 }
 
 namespace {

@@ -32,8 +32,9 @@ std::string VerbLemma(std::string_view lower_word);
 // The third person singular present of a base form: "drink" → "drinks", "go" → "goes".
 std::string ThirdPersonSingular(std::string_view base);
 
-// The category of a `uses` value from a small lexicon ("dark mode" → "ui_theme", "vim" →
-// "editor", "浅色模式" → "ui_theme"), or "" when unknown. Case-insensitive for ASCII.
+// The slot of a `uses` value that opens with a value of values.tsv ("dark mode" → "ui_theme", "vim"
+// → "editor", "Firefox" → "browser", "浅色模式" → "ui_theme"), or "" when none does.
+// Case-insensitive for ASCII.
 std::string UsesSlot(std::string_view value);
 
 }  // namespace engram::extraction::rules
