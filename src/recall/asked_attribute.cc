@@ -115,6 +115,33 @@ Result<std::optional<Claim>> AnsweringSibling(RecallContext& ctx, const RecallIt
   return found;
 }
 
+// Step 0: the newest of the namespace's recent current claims that answers, with its evidence, or
+// nullopt. `present` holds the ids of the items recalled.
+Result<std::optional<Claim>> FetchAnswering(RecallContext& ctx, int64_t namespace_id, TimestampMs now,
+                                            const Asked& asked, const std::set<std::string, std::less<>>& present) {
+  std::optional<Claim> found;
+  Status st = ctx.db.ReadTransaction([&]() -> Status {
+    auto recent = ctx.claims.RecentCurrent(namespace_id, kFetchLookback);
+    if (!recent) return recent.error();
+    for (sqlite::StoredClaim& stored : *recent) {
+      Claim& c = stored.claim;
+      if (present.count(c.id) > 0 || !OfAskedAttribute(c.predicate, c.slot, asked.attributes)) continue;
+      if (SaysNotNow(c.qualifiers) || (c.expires_at && *c.expires_at <= now) || c.valid_from > now) continue;
+      auto loaded = ctx.claims.GetBySeqs({stored.seq});  // with its evidence
+      if (!loaded) return loaded.error();
+      if (loaded->empty()) continue;
+      RecallItem probe;
+      probe.evidence = loaded->front().evidence;
+      if (!AboutWhomAsked(c.subject, SpeakerOf(probe), ContentTerms(ctx.analyzer, c.subject), asked.person)) continue;
+      found = std::move(loaded->front());
+      return Status::Ok();
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(st);
+  return found;
+}
+
 }  // namespace
 
 std::vector<size_t> AskedAttributeOrder(const std::vector<AskedAttributeKey>& keys) {
@@ -143,10 +170,10 @@ bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const st
                      [&](const std::string& t) { return asked.terms.count(t) > 0; });
 }
 
-Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
+Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, TimestampMs now, std::string_view question,
                               const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
                               std::vector<double>& strength, std::vector<ClaimSlot>& slots) {
-  if (!ctx.asked_attributes || items.empty()) return Status::Ok();
+  if (!ctx.asked_attributes) return Status::Ok();
   Asked asked = ReadAsked(ctx, question, question_terms);
   if (asked.attributes.empty()) return Status::Ok();
   // A question that names someone a recalled claim is about asks about them, not the speaker
@@ -183,6 +210,25 @@ Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
     key.occurred_at = item.occurred_at;
     key.held = HeldTerms(ctx.analyzer, item.text, asked.person.terms);
     if (key.answers) {
+      key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());
+      std::sort(key.held.begin(), key.held.end());
+      key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
+    }
+  }
+  if (namespace_id != 0 && std::none_of(keys.begin(), keys.end(), [](const AskedAttributeKey& k) { return k.answers; })) {
+    auto fetched = FetchAnswering(ctx, namespace_id, now, asked, present);
+    if (!fetched) return fetched.error();
+    if (fetched->has_value()) {
+      // As strong as the best match: if it moves first, the answer is no weaker than before.
+      const double best = strength.empty() ? 0.0 : strength.front();
+      const double best_score = items.empty() ? 0.0 : items.front().score;
+      slots.push_back({(*fetched)->conflict_key, (*fetched)->supersedes_id});
+      strength.push_back(best);
+      items.push_back(ClaimItem(std::move(**fetched), best_score));
+      AskedAttributeKey& key = keys.emplace_back();
+      key.answers = true;
+      key.occurred_at = items.back().occurred_at;
+      key.held = HeldTerms(ctx.analyzer, items.back().text, asked.person.terms);
       key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());
       std::sort(key.held.begin(), key.held.end());
       key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());

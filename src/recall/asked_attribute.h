@@ -13,7 +13,12 @@
 //     speaks of the speaker (text::kSpeakerTopic), of no one else through the speaker ("What's my
 //     job?", not "What's my sister's job?") and names no subject of another recalled claim
 //     (我姐的工作是什么？ names 我姐).
-// For a question about how things stand now, two steps, before current-first order:
+// For a question about how things stand now, three steps, before current-first order:
+//   0. When no recalled item answers (none, or none after step 1), the newest standing claim that
+//      answers is fetched from the namespace's kFetchLookback most recently recorded current claims
+//      and added last, with the first item's strength: a claim shares no word with the question that names its
+//      attribute ("What phone do I have?" and "user owns iPhone 15", "我在哪里上班？" and "user 在
+//      X工作"), yet it is what the question asks. Step 2 decides its place.
 //   1. A claim standing in for its event that does not answer gives its place to one of the same
 //      event's standing claims that does (the first read; not one already recalled).
 //   2. An answering item moves up past the run of items directly above it that do not answer, as
@@ -60,11 +65,16 @@ struct AskedPerson {
 bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const std::vector<std::string>& subject_terms,
                     const AskedPerson& asked);
 
-// Steps 1 and 2 over `items` (best first), with their parallel `strength` and `slots` (each claim's
-// conflict key and the id of the claim it superseded; may be shorter than `items`), all reordered
-// together. Does nothing when ctx.asked_attributes is unset or names no attribute of `question`.
-// `question_terms` are the question's terms as recall searched them. Errors: from the store.
-Status PutAskedAttributeFirst(RecallContext& ctx, std::string_view question,
+// How many of the namespace's most recently recorded current claims step 0 reads.
+inline constexpr int kFetchLookback = 200;
+
+// Steps 0, 1 and 2 over `items` (best first), with their parallel `strength` and `slots` (each
+// claim's conflict key and the id of the claim it superseded; may be shorter than `items`), all
+// reordered together; step 0 reads the claims of namespace `namespace_id` as known at `now` (ms;
+// expired claims are none), and is skipped when `namespace_id` is 0. Does nothing when ctx.asked_attributes is unset or names no attribute
+// of `question`. `question_terms` are the question's terms as recall searched them. Errors: from
+// the store.
+Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, TimestampMs now, std::string_view question,
                               const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
                               std::vector<double>& strength, std::vector<ClaimSlot>& slots);
 

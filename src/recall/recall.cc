@@ -432,6 +432,7 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
   int64_t claim_stage = 0;
   // The question's search units, analysed once for the claims and every event channel.
   const std::vector<text::QueryTerm> units = ctx.analyzer.QueryTerms(query.text);
+  int64_t namespace_id = 0;  // 0 = the claims channel is off: no claim is fetched for an asked attribute
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     if (!query.include_claims) return Status::Ok();
     auto ns = ctx.store.FindNamespace(query.namespace_name);
@@ -439,6 +440,7 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
     if (!ns->has_value()) {
       return Status::NotFound(fmt::format("namespace \"{}\" does not exist", query.namespace_name));
     }
+    namespace_id = **ns;
     MatchExpression match = BuildMatchExpression(units, query.match);
     claim_terms = match.terms;
     if (match.fts5.empty()) return Status::Ok();
@@ -744,7 +746,11 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
   // later change of the first item above it.
   if (result.intent == "current" && !temporal && AsksAboutNow(query)) {
     RecallContext now_ctx = ForTheQuestion(ctx, query);
-    Status asked = PutAskedAttributeFirst(ctx, query.text, question_terms, result.items, item_strength, slot_of_item);
+    // Step 0 fetches a claim (recall/asked_attribute.h): not within a session or a time range, nor
+    // with the claims channel off.
+    const bool may_fetch = query.session_id.empty() && !query.since && !query.until && ctx.options.recall.claims > 0;
+    Status asked = PutAskedAttributeFirst(ctx, may_fetch ? namespace_id : 0, NowMs(), query.text, question_terms,
+                                          result.items, item_strength, slot_of_item);
     if (!asked.ok()) return Error(asked);
     Status ordered = OrderCurrentFirst(now_ctx, query.text, question_terms, slot_of_item, result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);

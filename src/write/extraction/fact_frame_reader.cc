@@ -1741,6 +1741,7 @@ class ClauseReader {
         return *thing;
       }
       if (MarkerEndAt(after, "occupation") > after) return Unresolvable(i);  // 我们护士长调到…: someone else
+      if (OrganisationAt(after)) return Unresolvable(i);  // 我公司搬到海珠区了: the company moved, not the speaker
       return Resolved(FrameSubject::kSpeaker, "", i + zh.size());
     }
     if (const size_t household = HouseholdAt(i); household > i) {  // 全家已经搬到青岛了
@@ -1758,6 +1759,21 @@ class ClauseReader {
       return ThingBeforeState(i);                                             // 订单服务挂了
     }
     return std::nullopt;
+  }
+
+  // True when a word of an employer, a school or a project (attribute_words.tsv: 公司, 单位, 学校,
+  // 项目) starts at `at` and a move of it (markers.tsv `relocate`: 搬到, 迁到) follows, past at most
+  // two adverbs: the speaker's organisation moved ("我公司搬到海珠区了"), not the speaker.
+  bool OrganisationAt(size_t at) const {
+    const std::vector<PhraseHit> words = lex_.FindAttributeWords(low_.substr(at, clause_.end - at));
+    if (words.empty() || words.front().begin != 0) return false;
+    const AttributeRef* ref = lex_.AttributeWord(words.front().phrase);
+    if (ref == nullptr || (ref->attribute != "employer" && ref->attribute != "school" && ref->attribute != "project")) {
+      return false;
+    }
+    const size_t after = at + words.front().end;
+    const std::vector<PhraseHit> moves = lex_.FindMarkers(low_.substr(after, clause_.end - after), "relocate");
+    return !moves.empty() && moves.front().begin <= 6;
   }
 
   // Where 全家 / 一家人 / 一家子 (the speaker's household, a subject of the speaker) starting at `i`
@@ -2374,8 +2390,8 @@ class ClauseReader {
 
   // True when the clause after `at` says the tool is used: a verb of using (markers.tsv
   // `uses_before`, not a preposition: "Vim is all I've used for years", "Firefox is what I use"),
-  // "user" right after it ("a diehard Vim user"), or a word of now (markers.tsv `now`: "VS Code
-  // full time now").
+  // or "user" right after it ("a diehard Vim user"). (Not a word of now: "Firefox is really fast
+  // now" says nothing of its use.)
   bool UseAfter(size_t at) const {
     const std::string_view after = low_.substr(at, clause_.end - at);
     for (const PhraseHit& hit : lex_.FindMarkers(after, "uses_before")) {
@@ -2383,7 +2399,7 @@ class ClauseReader {
     }
     size_t e = 0;
     const std::string next = WordAt(low_, SkipSpaces(s_, at, clause_.end), clause_.end, &e);
-    return next == "user" || next == "users" || lex_.HasMarker(after, "now");
+    return next == "user" || next == "users";
   }
 
   // True when the clause's words before `at` end in a verb of using or switching (markers.tsv

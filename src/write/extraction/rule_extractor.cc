@@ -277,6 +277,30 @@ bool FrameOwned(const RawClaim& r) {
   return Lexicon::Get().IsSingleValued(r.predicate, r.slot);
 }
 
+// A value read from a sentence that adds it, takes it back or says it is not real (markers.tsv
+// `additive`, `undone`, `retract`, `unreal`: "Now I also use Firefox for testing", "Switched to
+// Firefox lol jk", "我搬到海珠区了，梦里") replaces nothing: a tool is one more tool used (no slot),
+// any other value is said as no current value (qualifier hypothetical). (Bounds and temporary
+// changes still replace, marked temporary; "moved back to Leeds" is a change.)
+void KeepTheOlder(std::string_view sentence, CandidateClaim* claim) {
+  if (!Lexicon::Get().IsSingleValued(claim->predicate, claim->slot)) return;
+  const std::string lowered = LowerAsciiBytes(sentence);
+  const Lexicon& lex = Lexicon::Get();
+  const bool additive = lex.HasMarker(lowered, "additive");
+  if (!additive && !lex.HasMarker(lowered, "unreal") && !lex.HasMarker(lowered, "undone") &&
+      !lex.HasMarker(lowered, "retract")) {
+    return;
+  }
+  if (claim->predicate == "uses" && additive) {
+    claim->slot.clear();
+    return;
+  }
+  if (std::find(claim->qualifiers.begin(), claim->qualifiers.end(), kQualHypothetical) == claim->qualifiers.end()) {
+    claim->qualifiers.push_back(kQualHypothetical);
+    std::sort(claim->qualifiers.begin(), claim->qualifiers.end());
+  }
+}
+
 // A statement of change the claim writer stores only when it changes an older claim
 // (CandidateClaim::successor_only): `value` of `predicate`, said by `speaker` in `evidence`.
 CandidateClaim SuccessorOnly(const Event& event, size_t index, const std::string& speaker, std::string_view predicate,
@@ -462,6 +486,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
       for (const FactFrame& frame : kept) {
         CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions, raw);
+        KeepTheOlder(sentence_text, &claim);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
