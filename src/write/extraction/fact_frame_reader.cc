@@ -1098,8 +1098,9 @@ class ClauseReader {
       if (Text(thing).ends_with(has) && thing.size() > has.size()) thing.end -= has.size();
     }
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
-    for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切"}) {
-      if (Text(thing) == all) return false;  // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部
+    for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切", "家"}) {
+      // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部; 我们家搬到…: the household
+      if (Text(thing) == all) return false;
     }
     if (IsDigit(s_[thing.begin]) || s_[thing.begin] == '$' || MarkerEndAt(thing.begin, "discourse") >= thing.end ||
         MarkerEndAt(thing.begin, "recurring") >= thing.end ||  // 周末搬到杭州了: when, no thing
