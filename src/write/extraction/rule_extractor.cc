@@ -282,13 +282,14 @@ bool FrameOwned(const RawClaim& r) {
 // Firefox lol jk", "我搬到海珠区了，梦里") replaces nothing: a tool is one more tool used (no slot),
 // any other value is said as no current value (qualifier hypothetical). (Bounds and temporary
 // changes still replace, marked temporary; "moved back to Leeds" is a change.)
-void KeepTheOlder(std::string_view sentence, CandidateClaim* claim) {
+// An addition is read in its sentence; a take-back or a joke anywhere in the message ("I use Edge
+// now. just kidding").
+void KeepTheOlder(std::string_view sentence, std::string_view message, CandidateClaim* claim) {
   if (!Lexicon::Get().IsSingleValued(claim->predicate, claim->slot)) return;
-  const std::string lowered = LowerAsciiBytes(sentence);
+  const std::string lowered = LowerAsciiBytes(sentence), whole = LowerAsciiBytes(message);
   const Lexicon& lex = Lexicon::Get();
   const bool additive = lex.HasMarker(lowered, "additive");
-  if (!additive && !lex.HasMarker(lowered, "unreal") && !lex.HasMarker(lowered, "undone") &&
-      !lex.HasMarker(lowered, "retract")) {
+  if (!additive && !lex.HasMarker(whole, "unreal") && !lex.HasMarker(whole, "undone") && !lex.HasMarker(whole, "retract")) {
     return;
   }
   if (claim->predicate == "uses" && additive) {
@@ -298,6 +299,7 @@ void KeepTheOlder(std::string_view sentence, CandidateClaim* claim) {
   if (std::find(claim->qualifiers.begin(), claim->qualifiers.end(), kQualHypothetical) == claim->qualifiers.end()) {
     claim->qualifiers.push_back(kQualHypothetical);
     std::sort(claim->qualifiers.begin(), claim->qualifiers.end());
+    claim->text += rules::HasHan(claim->text) ? "（hypothetical）" : " [hypothetical]";  // as FrameToCandidate marks a kind
   }
 }
 
@@ -486,7 +488,7 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
       for (const FactFrame& frame : kept) {
         CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions, raw);
-        KeepTheOlder(sentence_text, &claim);
+        KeepTheOlder(sentence_text, content, &claim);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));

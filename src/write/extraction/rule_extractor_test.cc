@@ -595,8 +595,8 @@ TEST(RuleExtractorTest, OtherPeoplesStatementsAreNotTheSpeakers) {
 
 // Every value and evidence span is a verbatim substring; qualifiers are sorted and known.
 void CheckInvariants(const std::vector<Event>& batch, const std::vector<CandidateClaim>& claims) {
-  static const std::vector<std::string> kKnown = {kQualHabitual, kQualNegated,  kQualPast,
-                                                  kQualPlanned,  kQualReported, kQualTemporary};
+  static const std::vector<std::string> kKnown = {kQualHabitual, kQualNegated,  kQualPast,     kQualPlanned,
+                                                  kQualReported, kQualTemporary, kQualHypothetical};
   for (const CandidateClaim& c : claims) {
     ASSERT_EQ(c.source_events.size(), 1u);
     ASSERT_LT(c.source_events[0], batch.size());

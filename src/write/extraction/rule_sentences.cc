@@ -282,6 +282,10 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   if (cut == 0) return 0;
   const std::string_view head = sentence.substr(0, cut), tail = sentence.substr(cut + len);
   if (ChineseLooksLikeQuestion(head) || head.find('?') != std::string_view::npos) return 0;
+  // A head that says when (我住在杭州的时候，有啥好玩的？) is part of the question, as "when" is.
+  for (std::string_view when : {"的时候", "那时候", "那会儿"}) {
+    if (head.ends_with(when)) return 0;
+  }
   // A head that opens with "if", or with a subordinator and a verb in -ing, is part of the question
   // ("After moving to Denver, should I get a car?").
   static const std::set<std::string, std::less<>> kSubordinators = {"after", "since", "if", "when", "before",
