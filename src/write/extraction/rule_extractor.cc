@@ -282,14 +282,17 @@ bool FrameOwned(const RawClaim& r) {
 // Firefox lol jk", "我搬到海珠区了，梦里") replaces nothing: a tool is one more tool used (no slot),
 // any other value is said as no current value (qualifier hypothetical). (Bounds and temporary
 // changes still replace, marked temporary; "moved back to Leeds" is a change.)
-// An addition is read in its sentence; a take-back or a joke anywhere in the message ("I use Edge
-// now. just kidding").
-void KeepTheOlder(std::string_view sentence, std::string_view message, CandidateClaim* claim) {
+// An addition is read in its sentence ("Besides Chrome, I use Firefox"), an undoing in the value's
+// clause (又开始 in another clause undoes nothing), a joke or a take-back said as one (markers
+// `unreal`: "just kidding") anywhere in the message ("I use Edge now. just kidding").
+void KeepTheOlder(std::string_view clause, std::string_view sentence, std::string_view message, CandidateClaim* claim) {
   if (!Lexicon::Get().IsSingleValued(claim->predicate, claim->slot)) return;
-  const std::string lowered = LowerAsciiBytes(sentence), whole = LowerAsciiBytes(message);
+  const std::string in_clause = LowerAsciiBytes(clause), in_sentence = LowerAsciiBytes(sentence),
+                    whole = LowerAsciiBytes(message);
   const Lexicon& lex = Lexicon::Get();
-  const bool additive = lex.HasMarker(lowered, "additive");
-  if (!additive && !lex.HasMarker(whole, "unreal") && !lex.HasMarker(whole, "undone") && !lex.HasMarker(whole, "retract")) {
+  const bool additive = lex.HasMarker(in_sentence, "additive");  // "Besides Chrome, I use Firefox"
+  if (!additive && !lex.HasMarker(whole, "unreal") && !lex.HasMarker(in_clause, "undone") &&
+      !lex.HasMarker(in_clause, "retract")) {
     return;
   }
   if (claim->predicate == "uses" && additive) {
@@ -488,7 +491,8 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       const std::vector<FactFrame> kept = KeptFrames(reading.frames, raw);
       for (const FactFrame& frame : kept) {
         CandidateClaim claim = FrameClaim(frame, event, speaker, sentence, content, mentions, raw);
-        KeepTheOlder(sentence_text, content, &claim);
+        KeepTheOlder(content.substr(frame.clause_begin, frame.clause_end - frame.clause_begin), sentence_text, content,
+                     &claim);
         claim.source_events = {index};
         claim.evidence_span = std::string(sentence_text);
         if (seen.insert(SeenKey(claim)).second) out.push_back(std::move(claim));
