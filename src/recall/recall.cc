@@ -117,16 +117,16 @@ std::vector<std::string> ContentTermsOf(text::Analyzer& analyzer, const std::vec
   return terms;
 }
 
-// True when `item` is a claim its extractor qualified as denied, planned, past or hypothetical
-// ("user does not use Firefox [negated]" of "I'd never switch to Firefox", "user uses Safari" of
-// "Switched to Safari lol jk"): whatever its words, it is no value of
+// True when `item` is a claim its extractor qualified as denied, planned, past, hypothetical or
+// reported ("user does not use Firefox [negated]" of "I'd never switch to Firefox", "user uses
+// Safari" of "Switched to Safari lol jk", "Python version 3.13" of 有人喊“都升 3.13 吧”): whatever its words, it is no value of
 // its slot now, so it passes nothing in current-first order (and an older fact of its slot passes
 // it).
 bool SaysNothingOfNow(const RecallItem& item) {
   if (item.type != "claim") return false;
   return std::any_of(item.qualifiers.begin(), item.qualifiers.end(),
                      [](const std::string& q) {
-                       return q == "negated" || q == "planned" || q == "past" || q == "hypothetical";
+                       return q == "negated" || q == "planned" || q == "past" || q == "hypothetical" || q == "reported";
                      });
 }
 

@@ -742,10 +742,7 @@ class ClauseReader {
     if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
     if (std::optional<Subject> kin = OwnKin(i)) return *kin;
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
-    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {
-      std::string_view tok = s_.substr(t.begin, t.end - t.begin);
-      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
-    }
+    if (std::optional<Subject> thing = ThingNamed(i, clause_.end)) return *thing;
     std::vector<PhraseHit> values = ValuesIn(i, clause_.end);
     const bool opens_value = !values.empty() && values.front().begin == 0;
     if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
@@ -1338,6 +1335,11 @@ class ClauseReader {
   void ProductAsSubject(FactFrame* f) const {
     if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return;
     std::vector<Token> in_value = AsciiTokens(s_, f->value_begin, f->value_end);
+    if (in_value.size() > 1 && OpensWithVerb(in_value.front())) {  // "Flashed 2.1.0": the version only
+      in_value.erase(in_value.begin());
+      f->value_begin = in_value.front().begin;
+      f->value = Text({f->value_begin, f->value_end});
+    }
     if (ProductVersion({f->value_begin, f->value_end})) {  // "postgres 14", "Spring Boot 3.2"
       const Token& number = in_value.back();
       SetProduct(f, {in_value.front().begin, in_value[in_value.size() - 2].end});
@@ -1375,7 +1377,7 @@ class ClauseReader {
     for (auto t = tokens.rbegin(); t != tokens.rend(); ++t) {
       std::string w = LowerBytes(s_.substr(t->begin, t->end - t->begin));
       if (IsDigit(w[0]) || FunctionWords().count(w) > 0 || SpeakerWords().count(w) > 0 || kNotProducts.count(w) > 0 ||
-          !lex_.FindMarkers(w, "change").empty() || lex_.AttributeWord(w) != nullptr) {
+          !lex_.FindMarkers(w, "change").empty() || lex_.AttributeWord(w) != nullptr || OpensWithVerb(*t)) {
         continue;
       }
       return Token{ProductNameBegin(t->begin, from), t->end};  // "rolled back to Spring Boot 3.1"
@@ -1525,11 +1527,13 @@ class ClauseReader {
     return false;
   }
 
-  // An identifier between `from` and `to` ("upgrade auth-svc to v5.0").
+  // An identifier between `from` and `to` ("upgrade auth-svc to v5.0"; not a verb with a prefix:
+  // "re-enabled", "co-founded").
   std::optional<Subject> ThingNamed(size_t from, size_t to) const {
     for (const Token& t : AsciiTokens(s_, from, to)) {
       std::string_view tok = s_.substr(t.begin, t.end - t.begin);
-      if (IsIdentifier(tok) && !IsFacetName(t)) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
+      const bool verb = tok.find_first_of("0123456789") == std::string_view::npos && IsVerbForm(LowerBytes(tok));
+      if (IsIdentifier(tok) && !IsFacetName(t) && !verb) return Resolved(FrameSubject::kNamed, std::string(tok), t.end);
     }
     return std::nullopt;
   }
@@ -2059,6 +2063,10 @@ class ClauseReader {
       e = ne;
       n = SkipSpaces(s_, e, clause_.end);
     }
+    if (n < clause_.end && s_[n] == '(') {  // "Jake (my best friend) lives in Chicago": an aside
+      const size_t close = s_.find(')', n);
+      if (close != std::string_view::npos && close < clause_.end) n = SkipSpaces(s_, close + 1, clause_.end);
+    }
     n = SkipCompanion(n);  // "Raj and his wife moved to": Raj moved
     n = SkipAdverbs(n);  // "Emma just moved to", "Priya finally started at"
     std::string_view after = low_.substr(n, clause_.end - n);
@@ -2321,9 +2329,16 @@ class ClauseReader {
     }
     if (np.empty() || np.size() > 40 || std::count(text.begin(), text.end(), ' ') > 3) return std::nullopt;
     Subject named = Resolved(FrameSubject::kNamed, std::string(text), stop);
-    named.thing = w == "the" || IsAcronym(text);  // "the mirror is down", "VPN's online again"
+    // "the mirror is down", "VPN's online again", "Staging is healthy again" (markers `environment_name`)
+    named.thing = w == "the" || IsAcronym(text) || IsEnvironmentName(LowerBytes(text));
     named.weak = part;  // "search cluster": a thing, unless a subject goes on from before
     return named;
+  }
+
+  // True when `lowered` is a deployment environment's name as a whole (markers `environment_name`).
+  bool IsEnvironmentName(const std::string& lowered) const {
+    const std::vector<PhraseHit> hits = lex_.FindMarkers(lowered, "environment_name");
+    return !hits.empty() && hits.front().begin == 0 && hits.front().end == lowered.size();
   }
 
   // What ReadValue has found so far.
@@ -2636,6 +2651,9 @@ class ClauseReader {
                                       "正式", "终于", "已经", "刚刚", "刚"}) {
         if (StartsWithAt(s_, opens, adverb)) opens += adverb.size();
       }
+      for (std::string_view left : {"辞职", "离职", "裸辞"}) {  // 辞职转行做产品经理: the new job is said first-hand
+        if (StartsWithAt(s_, opens, left)) opens += left.size();
+      }
     }
     if (r.verb->initial && opens != at) {  // "a letter from Mom"
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
@@ -2740,6 +2758,8 @@ class ClauseReader {
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
+    static const std::set<std::string, std::less<>> kHomes = {"家", "新家", "房子", "新房", "新房子", "公寓", "新公寓"};
+    if (target == "lives_in" && kHomes.count(std::string(v)) > 0) return false;  // 搬进新家了: a home, no place
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
@@ -3545,10 +3565,17 @@ class ClauseReader {
     std::string_view word = s_.substr(tokens[0].begin, tokens[0].end - tokens[0].begin);
     std::string_view number = s_.substr(tokens.back().begin, tokens.back().end - tokens.back().begin);
     const bool numeric = !number.empty() && std::all_of(number.begin(), number.end(), [](char c) { return IsDigit(c) || c == '.'; });
-    if (!numeric || !IsDigit(number[0]) || std::all_of(word.begin(), word.end(), [](char c) { return IsDigit(c); })) {
-      return false;
+    if (!numeric || !IsDigit(number[0]) || std::all_of(word.begin(), word.end(), [](char c) { return IsDigit(c); }) ||
+        OpensWithVerb(tokens[0])) {
+      return false;  // "Flashed 2.1.0 last night": the verb is no product
     }
     return tokens.size() == 2 || ProductNameBegin(tokens[tokens.size() - 2].begin, tokens[0].begin) == tokens[0].begin;
+  }
+
+  // True when the token `t` opens the clause and is a verb form ("Flashed 2.1.0", "Upgraded Node"):
+  // a clause without its subject, not a name.
+  bool OpensWithVerb(const Token& t) const {
+    return t.begin == SkipSpaces(s_, clause_.begin, clause_.end) && IsVerbForm(LowerBytes(s_.substr(t.begin, t.end - t.begin)));
   }
 
   // Where the product name that ends with the word at `last` begins, at or after `from`: the word
@@ -3907,8 +3934,9 @@ class ClauseReader {
     // A name and then "and" before a lower-case word: the name ends the value ("lives in Glasgow and
     // loves it"; "Trinidad and Tobago", "Procter and Gamble" are one name each).
     // The same for "to" before a lower-case word ("moved to Boise to be near the sea").
+    // So do "has", "means", "makes" and other verbs of a gerund subject ("Living in Austin means the AC runs").
     if (IsCapitalAt(s_, SkipSpaces(s_, span.begin, span.end))) {
-      for (std::string_view joint : {"and", "to", "was", "is"}) {
+      for (std::string_view joint : {"and", "to", "was", "is", "has", "means", "makes", "gets", "keeps", "feels", "seems", "looks"}) {
         for (size_t from = 0;;) {
           const size_t found = FindWord(text.substr(from), joint);
           if (found == std::string::npos) break;
@@ -3925,6 +3953,12 @@ class ClauseReader {
     // A name and then "my", "our" or "their" opening another noun phrase, or "we" or "I" opening
     // another clause: the name ends the value ("relocated to Halifax my old policy doesn't…",
     // "since moving to Austin we eat out"; "my dad's shop" is one value).
+    // "and" before a pronoun opens another clause whatever the value ("a firefighter and his birthday is…").
+    for (std::string_view other : {"and his", "and her", "and my", "and our", "and their", "and he", "and she", "and it",
+                                   "and i", "and we", "and they"}) {
+      const size_t at = FindWord(text, other);
+      if (at != std::string::npos && at > 0) cut = std::min(cut, at);
+    }
     for (std::string_view owner : {"my", "our", "their", "we", "i", "i've", "i'm", "i'd", "i'll"}) {
       const size_t at = FindWord(text, owner);
       if (owner == "i" && at != std::string::npos) {  // "Google I sleep less", not "World War I"
@@ -3936,7 +3970,8 @@ class ClauseReader {
       while (b > 0 && text[b - 1] != ' ') --b;
       if (IsCapitalAt(s_, span.begin + b)) cut = std::min(cut, at);
     }
-    for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候", " — ", " – ", " - ", "—"}) {
+    for (std::string_view stop : {"就好了", "因为", "了。", "状态", "已经", "以后", "之后", "的时候", " — ", " – ", " - ", "—",
+                                  " (", "（", "的新", "这边", "那边"}) {
       size_t at = text.find(stop);
       if (at != std::string_view::npos) cut = std::min(cut, at);
     }

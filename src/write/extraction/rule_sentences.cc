@@ -266,6 +266,32 @@ bool IsPunctChar(char32_t cp) {
   }
 }
 
+// True when the clause after a statement's comma or dash asks for something rather than asking a
+// question: it opens with a verb or word of request ("…pescatarian — give me 5 dinners?",
+// "…shift, pls help") or names what it asks for last ("…stressed about tax season, gift ideas?",
+// "…barely lasts till lunch, tips?").
+bool TailRequests(std::string_view tail) {
+  static const std::set<std::string, std::less<>> kOpeners = {
+      "give", "help", "suggest", "recommend", "tell", "explain", "list", "write", "draft", "show",
+      "share", "pls", "plz", "please", "need", "want", "tips", "ideas", "advice", "thoughts", "recs",
+      "suggestions", "recommendations"};
+  static const std::set<std::string, std::less<>> kAskedFor = {
+      "tips", "ideas", "advice", "thoughts", "recs", "suggestions", "recommendations", "options",
+      "alternatives", "pointers"};
+  const std::vector<std::string> opening = LeadingWords(tail, 1);
+  if (!opening.empty() && kOpeners.count(opening.front()) > 0) return true;
+  std::string last;
+  for (size_t i = tail.size(); i > 0; --i) {
+    const char c = tail[i - 1];
+    if (IsAsciiAlnum(c)) {
+      last.insert(last.begin(), ToLowerAscii(c));
+    } else if (!last.empty()) {
+      break;
+    }
+  }
+  return kAskedFor.count(last) > 0;
+}
+
 // Where the asking clause of a question ends a statement begins: after the last ", ", "，", " — "
 // or " - " of `sentence` (a piece that ends in "?"), when the words before it do not ask
 // (ChineseLooksLikeQuestion) and the clause after it does ("…doesn't cover winter tyres, is that
@@ -310,7 +336,7 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   const std::vector<std::string> opening = LeadingWords(tail, 1);
   const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
                          (!opening.empty() && kAsking.count(opening.front()) > 0);
-  return tail_asks ? cut + len : 0;
+  return tail_asks || TailRequests(tail) ? cut + len : 0;
 }
 
 // True when `rest` opens with a capital letter, or with a word that opens a question, a request

@@ -1075,7 +1075,7 @@ class EnglishReader {
   // has_relation of the speaker with `slot`, the value `name` ("manager", "Raj Patel").
   void EmitRelationSlot(std::string slot, Span name, size_t clause_begin, unsigned qualifiers);
   // Where a name of one to three capitalised words from `b` ends when nothing but "now",
-  // "anymore", "again", "instead" or punctuation follows it, and none of its words is an acronym
+  // "anymore", "again", "instead", punctuation or another clause ("and he …") follows it, and none of its words is an acronym
   // ("HR") or describes a person (markers.tsv `describes`: "Indian", "Gen Z") ("Olivia Chen, she's great"); `b` when there is none.
   size_t NameThatEndsClause(size_t b) const;
   // True when `word` (lower case) is a role of markers.tsv `role_relation` ("manager", "gp").
@@ -1334,6 +1334,11 @@ size_t EnglishReader::NameThatEndsClause(size_t b) const {
   }
   if (e == b) return b;
   static const WordSet kAfter = {"now", "anymore", "again", "instead"};
+  static const WordSet kJoins = {"and", "but", "so"};
+  static const WordSet kSubjects = {"he", "she", "they", "i", "we", "he's", "she's", "they're", "i'm", "we're"};
+  if (e + 1 < size() && In(kJoins, Tok(e).lower) && In(kSubjects, Tok(e + 1).lower)) {
+    return e;  // "our new manager is Luis and he actually respects calendars": another clause
+  }
   if (e < size() && Tok(e).word && !In(kAfter, Tok(e).lower)) {
     return b;  // "my boss is French Canadian and loud", "I report to Dana on Mondays", "… tomorrow"
   }
