@@ -1871,7 +1871,7 @@ class ClauseReader {
     return std::nullopt;
   }
 
-  // The name [i, end) as the clause's subject when a verb of the lexicon, a change, 在, 是 or an
+  // The name [i, end) as the clause's subject when a verb of the lexicon, a change, a use (转到), 在, 是 or an
   // event of a person's life (markers `person_event`: 升职, 结婚) follows it, past a time (小王上个
   // 月搬到了…).
   std::optional<Subject> NameBeforeVerb(size_t i, size_t end) const {
@@ -1882,8 +1882,8 @@ class ClauseReader {
     std::string_view rest = low_.substr(after, clause_.end - after);
     auto opens = [&](std::vector<PhraseHit> hits) { return !hits.empty() && hits.front().begin == 0; };
     const bool verb_next = opens(lex_.FindVerbs(rest)) || opens(lex_.FindMarkers(rest, "change")) ||
-                           opens(lex_.FindMarkers(rest, "person_event")) || StartsWithAt(s_, after, "在") ||
-                           StartsWithAt(s_, after, "是");
+                           opens(lex_.FindMarkers(rest, "person_event")) || opens(lex_.FindMarkers(rest, "uses_before")) ||
+                           StartsWithAt(s_, after, "在") || StartsWithAt(s_, after, "是");  // 小李转到Cursor了: his
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, end - i)), after);
   }
@@ -2063,18 +2063,34 @@ class ClauseReader {
       e = ne;
       n = SkipSpaces(s_, e, clause_.end);
     }
-    if (n < clause_.end && s_[n] == '(') {  // "Jake (my best friend) lives in Chicago": an aside
-      const size_t close = s_.find(')', n);
-      if (close != std::string_view::npos && close < clause_.end) n = SkipSpaces(s_, close + 1, clause_.end);
-    }
+    if (n < clause_.end && s_[n] == '(') n = SkipAside(n);  // "Jake (my best friend) lives in Chicago"
     n = SkipCompanion(n);  // "Raj and his wife moved to": Raj moved
     n = SkipAdverbs(n);  // "Emma just moved to", "Priya finally started at"
     std::string_view after = low_.substr(n, clause_.end - n);
     std::vector<PhraseHit> verb = lex_.FindVerbs(after), change = lex_.FindMarkers(after, "change");
+    std::vector<PhraseHit> use = lex_.FindMarkers(after, "uses_before");  // "Jake uses Cursor": his
     const bool verb_next = (!verb.empty() && VerbWithin(n, verb.front().begin)) ||
-                           (!change.empty() && VerbWithin(n, change.front().begin)) || VerbFormAt(n);
+                           (!change.empty() && VerbWithin(n, change.front().begin)) || VerbFormAt(n) ||
+                           (!use.empty() && use.front().begin == 0);
     if (!verb_next) return std::nullopt;
     return Resolved(FrameSubject::kNamed, std::string(s_.substr(i, e - i)), e);
+  }
+
+  // Past an aside in brackets at `open` that names who someone is ("(my best friend)", "(our
+  // landlord)"): a noun phrase opened by a possessive or an article, without a negation or a verb
+  // ("(not me)", "(who lives in Denver)" are not skipped); `open` otherwise.
+  size_t SkipAside(size_t open) const {
+    const size_t close = s_.find(')', open);
+    if (close == std::string_view::npos || close >= clause_.end) return open;
+    const std::string_view inside = low_.substr(open + 1, close - open - 1);
+    size_t e = 0;
+    static const std::set<std::string, std::less<>> kOpeners = {"my", "our", "his", "her", "their", "a", "an", "the"};
+    if (kOpeners.count(WordAt(inside, 0, inside.size(), &e)) == 0) return open;
+    for (std::string_view no : {"not", "no", "never", "longer", "former", "ex", "who", "that", "which"}) {
+      if (FindWord(inside, no) != std::string::npos) return open;
+    }
+    if (!lex_.FindVerbs(inside).empty() || !lex_.FindMarkers(inside, "change").empty()) return open;
+    return SkipSpaces(s_, close + 1, clause_.end);
   }
 
   // "Since relocating to Denver I get winded", "After moving to Leeds, we…": a clause opened by

@@ -336,7 +336,15 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   const std::vector<std::string> opening = LeadingWords(tail, 1);
   const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
                          (!opening.empty() && kAsking.count(opening.front()) > 0);
-  return tail_asks || TailRequests(tail) ? cut + len : 0;
+  if (tail_asks) return cut + len;
+  // A request after a supposition or a time clause asks about it ("Suppose I quit Google and joined
+  // Meta, help me think?", "When I lived in Denver I loved hiking, suggest trails?").
+  static const std::set<std::string, std::less<>> kSupposing = {
+      "suppose", "supposing", "imagine", "say", "assume", "assuming", "if", "when", "once", "whenever",
+      "after", "before", "until", "while", "what", "hypothetically", "pretend", "in"};
+  const std::vector<std::string> head_opening = LeadingWords(head, 1);
+  if (!head_opening.empty() && kSupposing.count(head_opening.front()) > 0) return 0;
+  return TailRequests(tail) ? cut + len : 0;
 }
 
 // True when `rest` opens with a capital letter, or with a word that opens a question, a request
