@@ -3,7 +3,8 @@
 // never fetch it): in recall (recall/newer_change.h, recall/current_first.h), a newer change that
 // names another thing of the older statement's kind comes first for a question about now; in the
 // write path (write/same_thing.h, write/kin_change.h), it closes the older claim. Someone else's
-// change, a wish, a stay and another speaker's do neither.
+// change, a wish, a stay and another speaker's do neither. A newer turn no rule read takes the older
+// claim's slot with a kin value (write/kin_slot.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -32,6 +33,10 @@ class KinRecallTest : public ::testing::Test {
         {"adblock", 9000, {0, 1, 0, 0}},    {"mess", 9100, {0, 0, 0, 1}},
         {"deloitte", 9200, {0.1f, 0, 0, 1}}, {"kpmg", 9300, {0, 0.1f, 0, 0.9f}},
         {"conference", 9400, {0, 1, 0.1f, 0}},
+        // Databases, macOS releases and more cities, for the kin slot (write/kin_slot.h).
+        {"mysql", 9500, {0.7f, 0, 0, 0.7f}},   {"postgresql", 9600, {0.7f, 0.1f, 0, 0.7f}},
+        {"monterey", 9700, {0, 0.7f, 0.7f, 0}}, {"sonoma", 9800, {0.1f, 0.7f, 0.7f, 0}},
+        {"toronto", 9900, {0, 0, 0.95f, 0.2f}}, {"vancouver", 9950, {0, 0.1f, 0.95f, 0.2f}},
     };
     ASSERT_OK(providers::WriteWordVectors(vectors_, "kin-fixture", 4, providers::WordVectorType::kFloat32, words));
   }
@@ -188,6 +193,66 @@ TEST_F(KinRecallTest, AStayAWishOrSomeoneElsesChangeLeavesTheOlderClaim) {
   Say(*engine, "client", "My employer is Deloitte.", kT0);
   Say(*engine, "client", "My client just moved their audit to KPMG.", kT1);
   EXPECT_EQ(StatusOf(*engine, "client", "Deloitte"), "active");
+}
+
+// The older claim's slot, the kin value: no rule reads "running Sonoma" as an operating system,
+// "she's living in Vancouver" after "Priya took a job out west and", nor "runs on PostgreSQL".
+TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
+  struct Case {
+    std::string ns, older, newer, old_value, new_value;
+  };
+  const std::vector<Case> cases = {
+      {"os", "My laptop is on macOS Monterey and Homebrew keeps complaining about it.",
+       "I took the plunge and the laptop is running Sonoma now. Anything to reinstall?", "Monterey", "Sonoma"},
+      {"priya", "My sister Priya lives in Toronto and I'm visiting her next month.",
+       "Priya took a job out west and she's living in Vancouver now, so my trip plans changed.", "Toronto",
+       "Vancouver"},
+      {"db", "We use MySQL for the orders service.",
+       "Now that the orders service runs on PostgreSQL, what's the equivalent of ON DUPLICATE KEY?", "MySQL",
+       "PostgreSQL"},
+  };
+  for (const std::string& word_kin : {vectors_, std::string("none")}) {
+    std::unique_ptr<Engine> engine = Open(word_kin);
+    ASSERT_NE(engine, nullptr);
+    for (const Case& c : cases) {
+      Say(*engine, c.ns, c.older, kT0);
+      Say(*engine, c.ns, c.newer, kT1);
+      // Without word vectors nothing says Sonoma is an operating system: the test can fail.
+      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), word_kin == "none" ? "active" : "superseded") << c.ns;
+      if (word_kin == "none") continue;
+      auto claims = engine->ListClaims({.namespace_name = c.ns});
+      ASSERT_OK(claims);
+      std::string successor;
+      for (const Claim& claim : *claims) {
+        if (claim.value == c.new_value) successor = claim.predicate;
+      }
+      EXPECT_FALSE(successor.empty()) << c.ns << ": no claim of " << c.new_value;
+      EXPECT_NE(successor, "explicit_memory") << c.ns;
+    }
+  }
+}
+
+// A name the grammar gave another role, a comparison, someone else's state or a question take no
+// older slot.
+TEST_F(KinRecallTest, AKinNameInAnotherRoleTakesNoSlot) {
+  std::unique_ptr<Engine> engine = Open(vectors_);
+  ASSERT_NE(engine, nullptr);
+  const std::vector<std::pair<std::string, std::string>> later = {
+      {"reading", "I'm reading about PostgreSQL now."},
+      {"testing", "Now I'm testing PostgreSQL for a client."},
+      {"compare", "PostgreSQL is faster than MySQL now."},
+      {"friend", "My friend's team is on PostgreSQL now."},
+      {"question", "Is PostgreSQL worth it now?"},
+      {"boss", "My boss says we should all be on PostgreSQL now."},
+  };
+  for (const auto& [ns, text] : later) {
+    Say(*engine, ns, "We use MySQL for the orders service.", kT0);
+    Say(*engine, ns, text, kT1);
+    EXPECT_EQ(StatusOf(*engine, ns, "MySQL"), "active") << ns;
+  }
+  Say(*engine, "trip", "I live in Toronto.", kT0);
+  Say(*engine, "trip", "I'm in Vancouver now for a conference, any food tips?", kT1);
+  EXPECT_EQ(StatusOf(*engine, "trip", "Toronto"), "active");
 }
 
 TEST_F(KinRecallTest, AMissingFileIsAWarningNotAFailure) {

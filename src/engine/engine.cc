@@ -63,6 +63,7 @@
 #include "write/extraction/lexicon.h"
 #include "write/extraction/statement_topics.h"
 #include "write/extraction_worker.h"
+#include "write/kin_slot.h"
 #include "working/working_memory.h"
 
 namespace engram {
@@ -589,34 +590,18 @@ class EngineImpl final : public Engine {
       // session only low-authority observations), whatever entry point wrote into it.
       auto session_info = store_.GetSession(*session);
       if (!session_info) return session_info.error();
+      const RememberWrite w{*ns, event_seq, &e, structured, now};
       for (size_t i = 0; i < candidates.size(); ++i) {
-        const extraction::CandidateClaim& c = candidates[i];
-        AdmissionDecision admission = Admit(screenings[i], session_info->kind);
-        if (!admission.admitted) {
-          ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(*ns, event_seq, std::nullopt, now, "rejected", admission.reason,
-                                                     admission.detail, CandidateJson(c)));
-          result.decisions.push_back("rejected:" + admission.reason);
-          continue;
+        ENGRAM_RETURN_IF_ERROR(WriteRemembered(w, candidates[i], Admit(screenings[i], session_info->kind), &result));
+      }
+      // The text read into nothing in an older claim's slot: a value of the older's kind (write/kin_slot.h).
+      if (!structured) {
+        auto kin_slots = KinSlotCandidates(
+            claims_, *ns, KinSlotTurn{e.content, subject_default, e.occurred_at, 0, ReadValues(candidates, 0)}, write_kin_);
+        if (!kin_slots) return kin_slots.error();
+        for (const extraction::CandidateClaim& c : *kin_slots) {
+          ENGRAM_RETURN_IF_ERROR(WriteRemembered(w, c, Admit(ScreenContent(c, batch), session_info->kind), &result));
         }
-        ClaimWriteInput in;
-        in.namespace_id = *ns;
-        in.namespace_name = e.namespace_name;
-        in.candidate = &c;
-        in.admission = admission;
-        in.source_event_seqs = {event_seq};
-        in.source_time = e.occurred_at;
-        in.extractor = structured ? "explicit" : "explicit+" + rules_->Name();
-        in.actor = "remember";
-        in.now = now;
-        in.kin = &write_kin_;
-        auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
-        if (!outcome) return outcome.error();
-        result.decisions.push_back(outcome->decision);
-        if (outcome->claim.id.empty()) continue;  // rejected: the fact was forgotten
-        // Reloaded so that the caller sees the claim with its evidence, as stored.
-        auto stored = claims_.Get(outcome->claim.id);
-        if (!stored) return stored.error();
-        result.claims.push_back(std::move(stored->claim));
       }
       auto ttl = lifecycle::AssignTtlInTransaction(*db_, *ns, 1000);
       if (!ttl) return ttl.error();
@@ -629,6 +614,47 @@ class EngineImpl final : public Engine {
     });
     if (!st.ok()) return Error(st);
     return result;
+  }
+
+  // One remembered text's write: where it is stored and how.
+  struct RememberWrite {
+    int64_t ns = 0;
+    int64_t event_seq = 0;
+    const Event* event = nullptr;
+    bool structured = false;
+    TimestampMs now = 0;
+  };
+
+  // Writes one candidate of a remembered text inside the caller's transaction (or records its
+  // rejection), and adds its decision and claim to `result`. Errors: from SQLite.
+  Status WriteRemembered(const RememberWrite& w, const extraction::CandidateClaim& c, const AdmissionDecision& admission,
+                         RememberResult* result) {
+    if (!admission.admitted) {
+      ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(w.ns, w.event_seq, std::nullopt, w.now, "rejected", admission.reason,
+                                                 admission.detail, CandidateJson(c)));
+      result->decisions.push_back("rejected:" + admission.reason);
+      return Status::Ok();
+    }
+    ClaimWriteInput in;
+    in.namespace_id = w.ns;
+    in.namespace_name = w.event->namespace_name;
+    in.candidate = &c;
+    in.admission = admission;
+    in.source_event_seqs = {w.event_seq};
+    in.source_time = w.event->occurred_at;
+    in.extractor = w.structured ? "explicit" : "explicit+" + rules_->Name();
+    in.actor = "remember";
+    in.now = w.now;
+    in.kin = &write_kin_;
+    auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
+    if (!outcome) return outcome.error();
+    result->decisions.push_back(outcome->decision);
+    if (outcome->claim.id.empty()) return Status::Ok();  // rejected: the fact was forgotten
+    // Reloaded so that the caller sees the claim with its evidence, as stored.
+    auto stored = claims_.Get(outcome->claim.id);
+    if (!stored) return stored.error();
+    result->claims.push_back(std::move(stored->claim));
+    return Status::Ok();
   }
 
   Result<ProcessReport> Process(bool drain) override {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <set>
@@ -10,6 +11,7 @@
 #include "util/time.h"
 #include "write/admission.h"
 #include "write/claim_writer.h"
+#include "write/kin_slot.h"
 
 namespace engram {
 
@@ -232,48 +234,68 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
                                      const std::vector<extraction::CandidateClaim>& candidates,
                                      const std::vector<AdmissionDecision>& admissions, TimestampMs now,
                                      ProcessReport* delta) {
-  if (session.kind == "heartbeat" || session.kind == "subagent") {
+  const bool no_claims = session.kind == "heartbeat" || session.kind == "subagent";
+  if (no_claims) {
     for (int64_t seq : seqs) {
       ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, seq, std::nullopt, now, "rejected", kReasonSessionKind,
                                                  session.kind + " session: events kept, no claims", "{}"));
     }
   }
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const extraction::CandidateClaim& c = candidates[i];
-    const AdmissionDecision& admission = admissions[i];
-    if (!admission.admitted) {
-      std::optional<int64_t> event_seq;
-      if (!c.source_events.empty() && c.source_events.front() < seqs.size()) event_seq = seqs[c.source_events.front()];
-      ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, event_seq, std::nullopt, now, "rejected", admission.reason,
-                                                 admission.detail, CandidateJson(c)));
-      delta->candidates_rejected += 1;
-      continue;
+  // Each turn's candidates, then what it says in older claims' slots (write/kin_slot.h), which
+  // reads the claims its candidates wrote.
+  for (size_t k = 0; k < batch.size(); ++k) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const std::vector<size_t>& from = candidates[i].source_events;
+      if (std::min(from.empty() ? 0 : from.front(), batch.size() - 1) != k) continue;
+      ENGRAM_RETURN_IF_ERROR(WriteCandidate(ns, batch, seqs, candidates[i], admissions[i], now, delta));
     }
-    ClaimWriteInput in;
-    in.namespace_id = ns;
-    in.namespace_name = batch.front().namespace_name;
-    in.candidate = &c;
-    in.admission = admission;
-    for (size_t index : c.source_events) in.source_event_seqs.push_back(seqs[index]);
-    in.source_time = batch[c.source_events.front()].occurred_at;
-    in.extractor = extractor_.Name();
-    in.actor = "worker:" + extractor_.Name();
-    in.now = now;
-    in.kin = options_.kin;
-    auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
-    if (!outcome) return outcome.error();
-    if (outcome->decision == kDecisionForgotten || outcome->decision == kDecisionChangesNothing) {
-      delta->candidates_rejected += 1;
-      continue;
+    if (no_claims || options_.kin == nullptr || batch[k].role != "user") continue;
+    const Event& e = batch[k];
+    const KinSlotTurn turn{e.content, e.speaker.empty() ? e.role : e.speaker, e.occurred_at, k, ReadValues(candidates, k)};
+    auto kin_slots = KinSlotCandidates(claims_, ns, turn, *options_.kin);
+    if (!kin_slots) return kin_slots.error();
+    for (const extraction::CandidateClaim& c : *kin_slots) {
+      ENGRAM_RETURN_IF_ERROR(WriteCandidate(ns, batch, seqs, c, Admit(ScreenContent(c, batch), session.kind), now, delta));
     }
-    if (outcome->decision == kDecisionDuplicate || outcome->decision == kDecisionMerged) {
-      delta->claims_confirmed += 1;
-    } else {
-      delta->claims_created += 1;
-    }
-    if (outcome->decision == kDecisionDisputed) delta->claims_disputed += 1;
-    delta->claims_superseded += outcome->superseded;
   }
+  return Status::Ok();
+}
+
+Status ExtractionWorker::WriteCandidate(int64_t ns, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
+                                        const extraction::CandidateClaim& c, const AdmissionDecision& admission,
+                                        TimestampMs now, ProcessReport* delta) {
+  if (!admission.admitted) {
+    std::optional<int64_t> event_seq;
+    if (!c.source_events.empty() && c.source_events.front() < seqs.size()) event_seq = seqs[c.source_events.front()];
+    ENGRAM_RETURN_IF_ERROR(claims_.AddDecision(ns, event_seq, std::nullopt, now, "rejected", admission.reason,
+                                               admission.detail, CandidateJson(c)));
+    delta->candidates_rejected += 1;
+    return Status::Ok();
+  }
+  ClaimWriteInput in;
+  in.namespace_id = ns;
+  in.namespace_name = batch.front().namespace_name;
+  in.candidate = &c;
+  in.admission = admission;
+  for (size_t index : c.source_events) in.source_event_seqs.push_back(seqs[index]);
+  in.source_time = batch[c.source_events.front()].occurred_at;
+  in.extractor = extractor_.Name();
+  in.actor = "worker:" + extractor_.Name();
+  in.now = now;
+  in.kin = options_.kin;
+  auto outcome = WriteClaim(claims_, tombstones_, registry_, in);
+  if (!outcome) return outcome.error();
+  if (outcome->decision == kDecisionForgotten || outcome->decision == kDecisionChangesNothing) {
+    delta->candidates_rejected += 1;
+    return Status::Ok();
+  }
+  if (outcome->decision == kDecisionDuplicate || outcome->decision == kDecisionMerged) {
+    delta->claims_confirmed += 1;
+  } else {
+    delta->claims_created += 1;
+  }
+  if (outcome->decision == kDecisionDisputed) delta->claims_disputed += 1;
+  delta->claims_superseded += outcome->superseded;
   return Status::Ok();
 }
 

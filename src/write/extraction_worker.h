@@ -106,6 +106,10 @@ class ExtractionWorker {
   Status WriteWindow(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
                      const SessionInfo& session, const std::vector<extraction::CandidateClaim>& candidates,
                      const std::vector<AdmissionDecision>& admissions, TimestampMs now, ProcessReport* delta);
+  // Writes one candidate of `batch` (or records its rejection) and counts it in `delta`.
+  Status WriteCandidate(int64_t namespace_id, const std::vector<Event>& batch, const std::vector<int64_t>& seqs,
+                        const extraction::CandidateClaim& c, const AdmissionDecision& admission, TimestampMs now,
+                        ProcessReport* delta);
 
   sqlite::Database& db_;
   std::mutex& db_mutex_;

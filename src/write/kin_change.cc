@@ -109,6 +109,15 @@ std::string SpeakerChangeText(std::string_view text, const std::vector<std::stri
   return said;
 }
 
+bool SaysTheSpeakerAsSubject(std::string_view sentence) { return SaysTheSpeakerAsSubject(LowerWords(sentence)); }
+
+bool SaysWhatMayBe(std::string_view sentence) { return SaysWhatMayBe(LowerWords(sentence)); }
+
+bool KinReplaceable(std::string_view predicate) {
+  static constexpr std::string_view kStates[] = {"lives_in", "employer", "job", "uses", "school", "status", "prefers", "is"};
+  return std::find(std::begin(kStates), std::end(kStates), predicate) != std::end(kStates);
+}
+
 bool NamesAKinThing(const KinLookup& kin, std::string_view older_text, const std::vector<std::string>& older_words,
                     std::string_view changed, std::string_view newer_text) {
   if (!kin.Available() || changed.empty() || older_words.empty()) return false;

@@ -45,6 +45,15 @@ struct KinLookup {
   bool Available() const { return words && names && kin; }
 };
 
+// True when a claim of `predicate` is a state of its subject's that a change to a thing of another
+// kind replaces (where they live, work or study, what they use, prefer or are, a copula's value:
+// "main browser is Chrome"); not a favourite, a relation, a hometown, a thing's place, nor a
+// statement kept whole, whose names stand in any relation (kin words say the kind of a value, not
+// the relation: "We moved to London" is no new favourite city, "Moved to Osaka" no answer to "I'd
+// love to visit Tokyo someday", "Switched to a Toyota" no new first car of "My first car was a
+// Honda"). Never fails.
+bool KinReplaceable(std::string_view predicate);
+
 // The most kin words an older text may hold for a kin change (above; on LoCoMo dev, without the
 // bound, recall_any@5 fell 0.791 → 0.784).
 inline constexpr size_t kMaxKinWords = 8;
@@ -53,6 +62,15 @@ inline constexpr size_t kMaxKinWords = 8;
 // "I" ("moved over to Firefox", "Jumped ship to KPMG", "ok so, switched to…"): the first word
 // that is not a word of address or filler ends in "ed" and has at least five letters.
 bool OpensWithAPastVerb(std::string_view text);
+
+// True when `sentence` says the speaker as a subject ("I", "we", "I've"; not "my": "My client just
+// moved their audit to KPMG" is the client's change). Never fails.
+bool SaysTheSpeakerAsSubject(std::string_view sentence);
+
+// True when `sentence` says what may be, would be or never is, not what is: "I'd never switch to
+// Firefox", "if I moved to Bristol" (never, would, could, might, should, if, wish, unless, 'd).
+// Never fails.
+bool SaysWhatMayBe(std::string_view sentence);
 
 // The sentences of `text` that state the change of whom it is about (above), joined by line
 // breaks; "" when none. `change_sentences` gives a text's sentences of change

@@ -310,17 +310,6 @@ std::string SpeakersValues(const ChangedValues& changed, std::string_view newer_
   return values;
 }
 
-// True when a kin change may close `h`: a state of the speaker's that a change of theirs
-// replaces (where they live or work, what they use, prefer or are, a copula's value: "main
-// browser is Chrome"); not a favourite, a relation, a hometown, a thing's place, nor a statement
-// kept whole, whose names stand in any relation (kin words say the kind of a value, not the
-// relation: "We moved to London" is no new favourite city, "Moved to Osaka" no answer to "I'd love
-// to visit Tokyo someday", "Switched to a Toyota" no new first car of "My first car was a Honda").
-bool KinClosable(const Claim& h) {
-  static constexpr std::string_view kStates[] = {"lives_in", "employer", "job", "uses", "school", "status", "prefers", "is"};
-  return std::find(std::begin(kStates), std::end(kStates), h.predicate) != std::end(kStates);
-}
-
 // The words of the older claim a kin change may replace (kin_change.h): of its value, which the
 // grammar read as the thing itself ("vegetarian", "window seats"). The words the newer says too
 // are left out: naming the older's thing again names no other one.
@@ -437,7 +426,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
                                   h.text, NamesSomeoneElse(PeopleNamed(h.text), evidence));
     // Or another thing of its kind, which word vectors know and no grammar reads ("switched to
     // Firefox last week" after "Chrome is my main browser": kin_change.h).
-    const bool kin_thing = replaceable && !same && !kind && KinClosable(h) && !kin_text().empty() &&
+    const bool kin_thing = replaceable && !same && !kind && KinReplaceable(h.predicate) && !kin_text().empty() &&
                            NamesAKinThingOf(*kin, h, kin_text(), clause, c.value);
     if (!same && !ends && !kind && !kin_thing) continue;
     // A restatement says the older's value again; an ending names it as what ended.

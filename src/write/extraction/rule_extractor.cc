@@ -445,6 +445,18 @@ std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index,
   return claim;
 }
 
+// True when `sentence` says a thing beside another (markers.tsv `additive`: "I use Firefox too",
+// "also zsh on my work laptop"); "too" before a word says how much ("VS Code felt too sluggish").
+bool AddsATool(std::string_view sentence) {
+  const std::string lowered = LowerAsciiBytes(sentence);
+  for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "additive")) {
+    const bool degree = hit.phrase == "too" && hit.end + 1 < lowered.size() && lowered[hit.end] == ' ' &&
+                        std::isalpha(static_cast<unsigned char>(lowered[hit.end + 1]));
+    if (!degree) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string RuleExtractor::Name() const { return "rules/1"; }
@@ -593,6 +605,15 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
       if (read) continue;
       if (auto unread = UnreadChange(event, index, speaker, ending)) out.push_back(std::move(*unread));
     }
+  }
+  // A tool the lexicon knows says which of the speaker's tools it is wherever the reading gave it
+  // no slot ("I've gone all in on Neovim — VS Code felt too sluggish": the editor, values.tsv), so
+  // that it takes the older editor's place; not one said beside another (markers.tsv `additive`:
+  // "I use Firefox too", "also zsh on my work laptop"), which adds a tool.
+  for (CandidateClaim& c : out) {
+    if (c.predicate != "uses" || !c.slot.empty()) continue;
+    if (AddsATool(c.evidence_span)) continue;
+    c.slot = rules::UsesSlot(c.value);
   }
   return out;
 }
