@@ -36,7 +36,8 @@ bool SaysTheSpeakerAsSubject(const std::vector<std::string>& words) {
 // True when the words say what may be, would be or never is, not what is: "I'd never switch to
 // Firefox", "if I moved to Bristol".
 bool SaysWhatMayBe(const std::vector<std::string>& words) {
-  static constexpr std::string_view kModal[] = {"never", "would", "could", "might", "should", "if", "wish", "unless"};
+  static constexpr std::string_view kModal[] = {"never", "would", "could", "might",  "should",
+                                                "if",    "wish",  "unless", "almost", "nearly"};
   return std::any_of(words.begin(), words.end(), [](const std::string& w) {
     return std::find(std::begin(kModal), std::end(kModal), w) != std::end(kModal) || w.ends_with("'d");
   });

@@ -68,7 +68,8 @@ bool OpensWithAPastVerb(std::string_view text);
 bool SaysTheSpeakerAsSubject(std::string_view sentence);
 
 // True when `sentence` says what may be, would be or never is, not what is: "I'd never switch to
-// Firefox", "if I moved to Bristol" (never, would, could, might, should, if, wish, unless, 'd).
+// Firefox", "if I moved to Bristol", "We almost moved to Chicago" (never, would, could, might,
+// should, if, wish, unless, almost, nearly, 'd).
 // Never fails.
 bool SaysWhatMayBe(std::string_view sentence);
 

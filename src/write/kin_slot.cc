@@ -9,6 +9,7 @@
 #include "write/change_value.h"
 #include "write/extraction/change_statement.h"
 #include "write/extraction/claim_text.h"
+#include "write/extraction/fact_frame_reader.h"
 #include "write/extraction/lexicon.h"
 #include "write/extraction/statement_topics.h"
 
@@ -52,6 +53,40 @@ bool HasWord(const std::vector<Word>& words, std::string_view word) {
   return std::any_of(words.begin(), words.end(), [&](const Word& w) { return w.lower == word; });
 }
 
+// True when a sentence ends at byte `i` of `text`: . ! ? before a space or the end (not in 3.12),
+// 。！？ or a line break.
+bool EndsASentence(std::string_view text, size_t i) {
+  const char c = text[i];
+  if (c == '!' || c == '?' || c == '\n') return true;
+  if (c == '.') return i + 1 == text.size() || text[i + 1] == ' ';
+  const std::string_view rest = text.substr(i);
+  return rest.starts_with("。") || rest.starts_with("！") || rest.starts_with("？");
+}
+
+// The sentence of `text` that holds the clause [begin, end): from the end of the sentence before
+// it to the end of its own.
+std::string_view SentenceAround(std::string_view text, size_t begin, size_t end) {
+  size_t from = begin;
+  while (from > 0 && !EndsASentence(text, from - 1)) --from;
+  size_t to = end;
+  while (to < text.size() && !EndsASentence(text, to)) ++to;
+  return text.substr(from, to - from);
+}
+
+// True when a marker anywhere in `sentence` says its clauses are not so: a joke, sarcasm or a
+// hypothetical ("Oh sure, I totally switched to Firefox, as if."), a plan, wish, quotation or
+// hedge, a change taken back (markers.tsv `unreal`, `hypothetical`, `plan`, `quotation`,
+// `uncertain`, `retract`, `undone`). A question's mark is not one: "Now that the orders service
+// runs on PostgreSQL, what's the equivalent…?" states its first clause.
+bool SentenceSaysItIsNot(std::string_view sentence) {
+  static constexpr std::string_view kKinds[] = {"unreal", "hypothetical", "plan", "quotation", "uncertain",
+                                                "retract", "undone"};
+  const std::string lowered = extraction::LowerAsciiBytes(sentence);
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  return std::any_of(std::begin(kKinds), std::end(kKinds),
+                     [&](std::string_view kind) { return lex.HasMarker(lowered, kind); });
+}
+
 // The clauses of `text` that state how things stand now, not asked (kin_slot.h): the clause a "?"
 // or "？" ends asks; one that adds, bounds, limits or says what may be replaces nothing.
 std::vector<TurnClause> StatingClauses(std::string_view text) {
@@ -62,7 +97,9 @@ std::vector<TurnClause> StatingClauses(std::string_view text) {
     if (next < text.size() && (text[next] == '?' || text.substr(next).starts_with("？"))) continue;
     const std::string_view clause = text.substr(begin, end - begin);
     if (extraction::ReadNowStance(clause) != text::NowStance::kChange) continue;
-    if (ReplacesNothing(clause) || SaysWhatMayBe(clause)) continue;
+    if (ReplacesNothing(clause) || SaysWhatMayBe(clause) || SentenceSaysItIsNot(SentenceAround(text, begin, end))) {
+      continue;
+    }
     out.push_back({clause, begin});
   }
   return out;
@@ -76,6 +113,23 @@ bool NamesWhatTheValueIsFor(const std::vector<Word>& words, std::string_view val
     if (w.lower.size() < 3 || text::IsEnglishStopword(w.lower)) continue;
     if (std::binary_search(kin_words.begin(), kin_words.end(), w.lower)) continue;
     if (HasWord(words, w.lower)) return true;
+  }
+  return false;
+}
+
+// True when the noun phrase `head` ends in `words` opens with another's possessive ("My boss's
+// laptop", "its health insurance", "her car"): the thing is someone else's, not the one the older
+// claim is about. The phrase is read back over at most three words to its determiner.
+bool OwnedByAnother(const std::vector<Word>& words, std::string_view head) {
+  static constexpr std::string_view kOthers[] = {"his", "her", "their", "its", "your"};
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i].lower != head) continue;
+    for (size_t k = i; k > 0 && i - k < 3; --k) {
+      const Word& w = words[k - 1];
+      if (std::find(std::begin(kOthers), std::end(kOthers), w.lower) != std::end(kOthers)) return true;
+      if (w.written.ends_with("'s") || w.written.ends_with("’s")) return true;
+      if (w.lower == "my" || w.lower == "our" || w.lower == "the" || w.lower == "a") break;
+    }
   }
   return false;
 }
@@ -96,7 +150,7 @@ bool AboutTheSubject(std::string_view turn, const TurnClause& clause, const Clai
   const std::vector<Word> named = Words(subject);
   if (named.empty()) return false;
   const std::string& head = named.back().lower;
-  if (HasWord(words, head)) return true;
+  if (HasWord(words, head)) return !OwnedByAnother(words, head);
   const bool pronoun = HasWord(words, "he") || HasWord(words, "she");
   return pronoun && HasWord(Words(turn.substr(0, clause.begin)), head);
 }
@@ -128,27 +182,117 @@ bool NameLike(const Word& w) {
   return std::find(std::begin(kNot), std::end(kNot), w.lower) == std::end(kNot);
 }
 
-// The value phrase around the name `name` (folded) in `clause`: it and the name-like words written
-// right beside it, at most four words; "" when the clause does not hold it as a word.
-std::string ValueAround(std::string_view clause, std::string_view name) {
-  const std::vector<Word> words = Words(clause);
+// The value phrase around a name: its words [first, last] of the clause's, and its text.
+struct ValueRun {
+  size_t first = 0;
+  size_t last = 0;
+  std::string text;  // "" when the clause does not hold the name as a word
+};
+
+// The value phrase around the name `name` (folded) in `clause` (whose words are `words`): it and
+// the name-like words written right beside it, at most four words.
+ValueRun ValueAround(std::string_view clause, const std::vector<Word>& words, std::string_view name) {
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i].lower != name) continue;
-    size_t first = i;
-    size_t last = i;
-    while (first > 0 && i - first < 3 && NameLike(words[first - 1])) --first;
-    while (last + 1 < words.size() && last - first < 3 && NameLike(words[last + 1])) ++last;
-    const char* begin = words[first].written.data();
-    const char* end = words[last].written.data() + words[last].written.size();
-    return std::string(begin, static_cast<size_t>(end - begin));
+    ValueRun run{i, i, ""};
+    while (run.first > 0 && i - run.first < 3 && NameLike(words[run.first - 1])) --run.first;
+    while (run.last + 1 < words.size() && run.last - run.first < 3 && NameLike(words[run.last + 1])) ++run.last;
+    const size_t begin = static_cast<size_t>(words[run.first].written.data() - clause.data());
+    const size_t end = static_cast<size_t>(words[run.last].written.data() - clause.data()) + words[run.last].written.size();
+    run.text = std::string(clause.substr(begin, end - begin));
+    return run;
   }
-  return "";
+  return {};
 }
 
 // True when a value the grammar read from the turn holds `name` (folded) as a word.
 bool ReadBefore(const KinSlotTurn& turn, std::string_view name) {
   return std::any_of(turn.read_values.begin(), turn.read_values.end(),
                      [&](const std::string& value) { return HasWord(Words(value), name); });
+}
+
+// True when a word may stand between a subject and the value it holds now (kin_slot.h): a word
+// of grammar, an adverb in -ly, or part of a copula, a verb of the lexicon or a marker of use,
+// change, place, moving or linking (markers.tsv `links`: "runs on", "running").
+std::vector<bool> LinkingWords(std::string_view clause, const std::vector<Word>& words) {
+  static constexpr std::string_view kKinds[] = {"copula", "uses_before", "relocate", "placed", "change",
+                                                "state_change", "now", "home_move", "links"};
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  const std::string lowered = extraction::LowerAsciiBytes(clause);
+  std::vector<extraction::PhraseHit> hits = lex.FindVerbs(lowered);
+  for (std::string_view kind : kKinds) {
+    for (extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) hits.push_back(std::move(hit));
+  }
+  std::vector<bool> linking;
+  for (const Word& w : words) {
+    const size_t at = static_cast<size_t>(w.written.data() - clause.data());
+    const bool covered = std::any_of(hits.begin(), hits.end(), [&](const extraction::PhraseHit& hit) {
+      return hit.begin <= at && at + w.written.size() <= hit.end;
+    });
+    linking.push_back(covered || text::IsEnglishStopword(w.lower) || (w.lower.size() > 4 && w.lower.ends_with("ly")));
+  }
+  return linking;
+}
+
+// True when the word at `after` (if any) ends the value's phrase: a word of grammar, "now" or
+// "instead" ("running Sonoma now"); not a noun of another thing ("a Sonoma wallpaper").
+bool EndsItsPhrase(const std::vector<Word>& words, size_t after) {
+  static constexpr std::string_view kEnds[] = {"now", "instead", "nowadays", "lately", "full-time"};
+  return after >= words.size() || text::IsEnglishStopword(words[after].lower) ||
+         std::find(std::begin(kEnds), std::end(kEnds), words[after].lower) != std::end(kEnds);
+}
+
+bool Denies(const std::vector<Word>& words) {
+  return std::any_of(words.begin(), words.end(), [](const Word& w) {
+    return w.lower == "not" || w.lower == "no" || w.lower == "cannot" || w.lower.ends_with("n't");
+  });
+}
+
+// The index after the last word before `first` that names the subject of `h` (a pronoun, the
+// speaker, a word of its subject) or what its value is for (a word of its value but a word of
+// grammar: "the orders service" of "MySQL for the orders service"), or 0.
+size_t AfterTheSubject(const std::vector<Word>& words, size_t first, const Claim& h) {
+  static constexpr std::string_view kPronouns[] = {"i", "i'm", "i've", "we", "we're", "we've", "my", "our",
+                                                   "he", "she", "he's", "she's"};
+  const std::vector<Word> subject = Words(h.subject);
+  const std::vector<Word> value = Words(h.value);
+  size_t from = 0;
+  for (size_t i = 0; i < first; ++i) {
+    const std::string& w = words[i].lower;
+    if (std::find(std::begin(kPronouns), std::end(kPronouns), w) != std::end(kPronouns) || HasWord(subject, w) ||
+        (!text::IsEnglishStopword(w) && HasWord(value, w))) {
+      from = i + 1;
+    }
+  }
+  return from;
+}
+
+// True when "in" or "at" stands right before the value (past an article): it names a place.
+bool PlaceBefore(const std::vector<Word>& words, size_t from, size_t first) {
+  size_t before = first;
+  while (before > from && (words[before - 1].lower == "a" || words[before - 1].lower == "an" ||
+                           words[before - 1].lower == "the")) {
+    --before;
+  }
+  return before > 0 && (words[before - 1].lower == "in" || words[before - 1].lower == "at");
+}
+
+// True when the value `run` stands in `clause` (whose words are `words`) where the value of its
+// subject's state stands, not as a word of another phrase or the object of another act
+// (kin_slot.h): it ends its phrase (EndsItsPhrase), the clause denies nothing, and from the last
+// word naming the subject (or the clause's start) to it stand only linking words (LinkingWords:
+// "the laptop is running Sonoma", not "my laptop keeps nagging me to install Sonoma", "I'm now
+// certified in PostgreSQL"); "in" or "at" right before it names a place, which only where one
+// lives, works or studies is.
+bool StandsAsTheValue(std::string_view clause, const std::vector<Word>& words, const ValueRun& run, const Claim& h) {
+  if (!EndsItsPhrase(words, run.last + 1) || Denies(words)) return false;
+  const size_t from = AfterTheSubject(words, run.first, h);
+  const std::vector<bool> linking = LinkingWords(clause, words);
+  for (size_t i = from; i < run.first; ++i) {
+    if (!linking[i]) return false;
+  }
+  const bool place = h.predicate == "lives_in" || h.predicate == "employer" || h.predicate == "school";
+  return place || !PlaceBefore(words, from, run.first);
 }
 
 // The older claims a kin value may replace: current, affirmed, said before, of an attribute a
@@ -189,8 +333,10 @@ std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const Ki
   for (const std::string& name : said) {
     if (!std::binary_search(turn_names.begin(), turn_names.end(), name)) continue;
     if (std::binary_search(own.begin(), own.end(), name) || !kin.kin(unsaid, {name})) continue;
-    const std::string value = ValueAround(clause.text, name);
-    if (value.empty() || ReadBefore(turn, name)) continue;
+    const std::vector<Word> words = Words(clause.text);
+    const ValueRun run = ValueAround(clause.text, words, name);
+    if (run.text.empty() || ReadBefore(turn, name) || !StandsAsTheValue(clause.text, words, run, h)) continue;
+    const std::string& value = run.text;
     extraction::CandidateClaim c;
     c.subject = h.subject;
     c.predicate = h.predicate;

@@ -19,11 +19,21 @@
 // * the clause is about `h`'s subject: the speaker ("I", "we", "our", "my", or a past tense with
 //   the subject left out), and then it names no other person ("my sister is living in Vancouver
 //   now"), or what the speaker's value is for ("The orders service runs on PostgreSQL now" after
-//   "We use MySQL for the orders service": a word of the older value besides its kin words); or the last word of `h`'s subject ("Priya", "dad", "laptop"), or "he"/"she" after the
-//   turn named it;
+//   "We use MySQL for the orders service": a word of the older value besides its kin words); or
+//   the last word of `h`'s subject ("Priya", "dad", "laptop"), not after another's possessive
+//   ("my boss's laptop", "its health insurance"), or "he"/"she" after the turn named it;
 // * for where one lives, works or studies — which a trip, a visit or a client names as well — the
 //   clause holds a verb of that attribute (data/lexicon/verbs.tsv: "living in", "joined");
 // * the grammar read no claim of the turn whose value holds that name (KinSlotTurn::read_values);
+// * the name stands where the clause's value stands: nothing but a word of grammar or "now" follows
+//   its phrase ("a Sonoma wallpaper", "a PostgreSQL contributor" name other things), only linking
+//   words stand between the last word naming the subject and it (a copula, a verb or marker of the
+//   lexicon for use, change, place or moving, markers.tsv `links`: "is running", "runs on"; not
+//   "keeps nagging me to install", "I'm trying", "certified in"), not "in"/"at" for a thing (a
+//   place: "I'm in Sonoma now for a wine tasting"), and the clause denies nothing ("not", "n't",
+//   "no longer");
+// * the sentence holds no marker of a joke, hypothetical, plan, quotation, hedge or take-back
+//   (markers.tsv `unreal`, `hypothetical`, `plan`, `quotation`, `uncertain`, `retract`, `undone`);
 // * a word the turn writes as a name (KinLookup::names) in the clause is kin to a word of `h`'s
 //   value the clause does not say, `h`'s statement does not say that name, and the clause does not
 //   say a name of `h`'s value (a clause that names both compares them: "Postgres is faster than

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "text/person_topic.h"
+#include "text/stopwords.h"
 #include "text/time_expression.h"
 #include "write/extraction/lexicon.h"
 #include "util/time.h"
@@ -446,12 +447,18 @@ std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index,
 }
 
 // True when `sentence` says a thing beside another (markers.tsv `additive`: "I use Firefox too",
-// "also zsh on my work laptop"); "too" before a word says how much ("VS Code felt too sluggish").
+// "also zsh on my work laptop", "I use Emacs too now"); "too" before a word that says how ("VS
+// Code felt too sluggish") says how much.
 bool AddsATool(std::string_view sentence) {
   const std::string lowered = LowerAsciiBytes(sentence);
   for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "additive")) {
-    const bool degree = hit.phrase == "too" && hit.end + 1 < lowered.size() && lowered[hit.end] == ' ' &&
-                        std::isalpha(static_cast<unsigned char>(lowered[hit.end + 1]));
+    if (hit.phrase != "too") return true;
+    size_t b = hit.end;
+    while (b < lowered.size() && lowered[b] == ' ') ++b;
+    size_t e = b;
+    while (e < lowered.size() && std::isalpha(static_cast<unsigned char>(lowered[e]))) ++e;
+    const std::string_view next = std::string_view(lowered).substr(b, e - b);
+    const bool degree = e > b && b > hit.end && !text::IsEnglishStopword(next) && !Lexicon::Get().HasMarker(next, "now");
     if (!degree) return true;
   }
   return false;
