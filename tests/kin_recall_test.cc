@@ -232,6 +232,20 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
   }
 }
 
+// The claim that replaced what the question matches stands for its turn, though the turn gave
+// another claim too ("laptop state running"): recall/successor_hits.h.
+TEST_F(KinRecallTest, TheKinSuccessorAnswersAQuestionAboutTheOlderValue) {
+  std::unique_ptr<Engine> engine = Open(vectors_);
+  ASSERT_NE(engine, nullptr);
+  Say(*engine, "os", "My laptop is on macOS Monterey and Homebrew keeps complaining about it.", kT0);
+  Say(*engine, "os", "I took the plunge and the laptop is running Sonoma now.", kT1);
+  auto result = engine->Recall({.text = "Which macOS is my laptop on?", .namespace_name = "os", .limit = 5});
+  ASSERT_OK(result);
+  ASSERT_FALSE(result->items.empty());
+  // The item itself, not its evidence: "laptop state running" was read from the same turn.
+  EXPECT_NE(result->items.front().text.find("Sonoma"), std::string::npos) << result->items.front().text;
+}
+
 // A name the grammar gave another role, a comparison, someone else's state or a question take no
 // older slot.
 TEST_F(KinRecallTest, AKinNameInAnotherRoleTakesNoSlot) {

@@ -462,7 +462,15 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
       auto successors = SuccessorHits(ctx.claims, match.fts5, **ns, visibility, *hits, NowMs(), pool,
                                       ctx.options.bm25_k1, ctx.options.bm25_b);
       if (!successors) return successors.error();
-      hits->insert(hits->end(), successors->begin(), successors->end());
+      for (const sqlite::SearchHit& successor : *successors) {
+        auto held = std::find_if(hits->begin(), hits->end(),
+                                 [&](const sqlite::SearchHit& h) { return h.seq == successor.seq; });
+        if (held == hits->end()) {
+          hits->push_back(successor);
+        } else {
+          held->score = std::max(held->score, successor.score);
+        }
+      }
       // And what replaced what the question's events said, where no claim matches it.
       auto any_stale = ctx.claims.HasNonCurrentClaims(query.namespace_name, NowMs());
       if (!any_stale) return any_stale.error();

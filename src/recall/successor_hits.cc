@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace engram {
@@ -39,16 +40,21 @@ Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims,
   any.include_history = true;
   auto hits = claims.Search(match, namespace_id, any, now, pool, k1, b);
   if (!hits) return Error(hits.error());
-  std::unordered_set<int64_t> taken;
-  for (const sqlite::SearchHit& h : current) taken.insert(h.seq);
+  std::unordered_map<int64_t, double> score_of;  // the current hits' scores
+  for (const sqlite::SearchHit& h : current) score_of.emplace(h.seq, h.score);
   for (const sqlite::SearchHit& h : *hits) {
-    if (taken.count(h.seq) > 0) continue;  // current: a hit already
+    if (score_of.count(h.seq) > 0) continue;  // current: a hit already
     auto replaced = claims.BySeq(h.seq);
     if (!replaced) return Error(replaced.error());
     if (replaced->claim.status != "superseded") continue;
     auto successor = CurrentSuccessor(claims, replaced->claim, now);
     if (!successor) return Error(successor.error());
-    if (successor->has_value() && taken.insert((*successor)->seq).second) out.push_back({(*successor)->seq, h.score});
+    if (!successor->has_value()) continue;
+    // A successor that is a hit already stands where the replaced claim stood when that is higher.
+    auto [at, added] = score_of.emplace((*successor)->seq, h.score);
+    if (!added && at->second >= h.score) continue;
+    at->second = h.score;
+    out.push_back({(*successor)->seq, h.score});
   }
   return out;
 }

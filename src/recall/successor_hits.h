@@ -8,8 +8,11 @@
 // Asked only without a valid-time range (recall's since/until): a successor may lie outside it.
 // Each superseded claim among the question's best `pool` claims of any status is followed along
 // superseded_by_id (at most kMaxSuccessorSteps claims) to a claim that is current at `now`; that
-// claim is a hit with the replaced claim's score, unless it is a hit already. Claims retracted,
-// expired or forgotten lead nowhere: nothing replaced them.
+// claim is a hit with the replaced claim's score, or, when it is a hit already with a lower score,
+// is given the replaced claim's (the caller keeps the higher of a seq's scores): "the laptop is
+// running Sonoma now" read two claims from one turn, and the one that replaced "macOS Monterey"
+// stands for it when the question names macOS. Claims retracted, expired or forgotten lead
+// nowhere: nothing replaced them.
 //
 // Thread safety: as ClaimStore (the caller's connection, inside its read transaction).
 #ifndef ENGRAM_RECALL_SUCCESSOR_HITS_H_
@@ -27,8 +30,8 @@ namespace engram {
 // How many replacements a chain is followed through (a value changed that often is still found).
 inline constexpr int kMaxSuccessorSteps = 8;
 
-// The successors' hits (above), best first; `current` are the question's hits among current claims
-// (same match, namespace and visibility but history). `k1`, `b`: BM25 parameters of
+// The successors' hits (above), a seq of `current` again when its score is raised; `current` are
+// the question's hits among current claims (same match, namespace and visibility but history). `k1`, `b`: BM25 parameters of
 // ClaimStore::Search. Errors: from SQLite.
 Result<std::vector<sqlite::SearchHit>> SuccessorHits(sqlite::ClaimStore& claims, std::string_view match,
                                                      int64_t namespace_id, const sqlite::ClaimVisibility& visibility,
