@@ -251,35 +251,32 @@ TEST_F(KinRecallTest, TheKinSuccessorAnswersAQuestionAboutTheOlderValue) {
 TEST_F(KinRecallTest, AKinNameInAnotherRoleTakesNoSlot) {
   std::unique_ptr<Engine> engine = Open(vectors_);
   ASSERT_NE(engine, nullptr);
-  const std::vector<std::pair<std::string, std::string>> later = {
-      {"reading", "I'm reading about PostgreSQL now."},
-      {"testing", "Now I'm testing PostgreSQL for a client."},
-      {"compare", "PostgreSQL is faster than MySQL now."},
-      {"friend", "My friend's team is on PostgreSQL now."},
-      {"question", "Is PostgreSQL worth it now?"},
-      {"boss", "My boss says we should all be on PostgreSQL now."},
-      // A review of the rule found these (session 36): a name of another phrase, a denial, a trial.
-      {"replica", "The orders service now syncs to a PostgreSQL replica."},
-      {"denied", "We're not on PostgreSQL now, we reverted."},
-      {"trying", "I'm trying PostgreSQL now."},
-      {"contributor", "I'm a PostgreSQL contributor now!"},
+  // Each later turn in a namespace of its own, after `older`: the older value stays current.
+  auto stays = [&](const std::string& older, const std::string& value,
+                   const std::vector<std::pair<std::string, std::string>>& later) {
+    for (const auto& [ns, text] : later) {
+      Say(*engine, ns, older, kT0);
+      Say(*engine, ns, text, kT1);
+      EXPECT_EQ(StatusOf(*engine, ns, value), "active") << ns << ": " << text;
+    }
   };
-  for (const auto& [ns, text] : later) {
-    Say(*engine, ns, "We use MySQL for the orders service.", kT0);
-    Say(*engine, ns, text, kT1);
-    EXPECT_EQ(StatusOf(*engine, ns, "MySQL"), "active") << ns;
-  }
-  for (const auto& [ns, text] : std::vector<std::pair<std::string, std::string>>{
-           {"nagging", "Now my laptop keeps nagging me to install Sonoma."},
-           {"wife", "My wife's laptop is on Sonoma now."},
-           {"almost", "We almost moved the laptop to Sonoma but it fell through."}}) {
-    Say(*engine, ns, "My laptop is on macOS Monterey.", kT0);
-    Say(*engine, ns, text, kT1);
-    EXPECT_EQ(StatusOf(*engine, ns, "Monterey"), "active") << ns;
-  }
-  Say(*engine, "trip", "I live in Toronto.", kT0);
-  Say(*engine, "trip", "I'm in Vancouver now for a conference, any food tips?", kT1);
-  EXPECT_EQ(StatusOf(*engine, "trip", "Toronto"), "active");
+  stays("We use MySQL for the orders service.", "MySQL",
+        {{"reading", "I'm reading about PostgreSQL now."},
+         {"testing", "Now I'm testing PostgreSQL for a client."},
+         {"compare", "PostgreSQL is faster than MySQL now."},
+         {"friend", "My friend's team is on PostgreSQL now."},
+         {"question", "Is PostgreSQL worth it now?"},
+         {"boss", "My boss says we should all be on PostgreSQL now."},
+         // A review of the rule found these (session 36): a name of another phrase, a denial, a trial.
+         {"replica", "The orders service now syncs to a PostgreSQL replica."},
+         {"denied", "We're not on PostgreSQL now, we reverted."},
+         {"trying", "I'm trying PostgreSQL now."},
+         {"contributor", "I'm a PostgreSQL contributor now!"}});
+  stays("My laptop is on macOS Monterey.", "Monterey",
+        {{"nagging", "Now my laptop keeps nagging me to install Sonoma."},
+         {"wife", "My wife's laptop is on Sonoma now."},
+         {"almost", "We almost moved the laptop to Sonoma but it fell through."}});
+  stays("I live in Toronto.", "Toronto", {{"trip", "I'm in Vancouver now for a conference, any food tips?"}});
 }
 
 TEST_F(KinRecallTest, AMissingFileIsAWarningNotAFailure) {
