@@ -309,39 +309,48 @@ Result<std::vector<Claim>> OlderSlots(sqlite::ClaimStore& store, int64_t namespa
   return out;
 }
 
+// A clause that states how things stand now, with its kin words (KinLookup::words, sorted) and
+// those of them the turn writes as names.
+struct StatingClause {
+  TurnClause clause;
+  std::vector<std::string> said;
+  std::vector<std::string> names;
+};
+
+// An older claim's kin words: of its value (at most kMaxKinWords), of its statement, and those its
+// statement writes as names.
+struct OlderKin {
+  std::vector<std::string> value;
+  std::vector<std::string> statement;
+  std::vector<std::string> names;
+};
+
 // The candidate of `clause` in `h`'s slot, or nullopt (kin_slot.h).
-std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const KinSlotTurn& turn,
-                                                        const TurnClause& clause,
-                                                        const std::vector<std::string>& turn_names,
+std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const OlderKin& older,
+                                                        const KinSlotTurn& turn, const StatingClause& stating,
                                                         const KinLookup& kin) {
-  const std::vector<std::string> older = kin.words(h.value);
-  if (older.empty() || older.size() > kMaxKinWords) return std::nullopt;
+  const TurnClause& clause = stating.clause;
+  auto is_said = [&](const std::string& w) { return std::binary_search(stating.said.begin(), stating.said.end(), w); };
   // A clause that names the older value's name again compares the two, or restates it.
-  const std::vector<std::string> said = kin.words(clause.text);
-  const std::vector<std::string> older_names = kin.names(h.text);
-  auto is_said = [&](const std::string& w) { return std::binary_search(said.begin(), said.end(), w); };
-  for (const std::string& w : older) {
-    if (is_said(w) && std::binary_search(older_names.begin(), older_names.end(), w)) return std::nullopt;
+  for (const std::string& w : older.value) {
+    if (is_said(w) && std::binary_search(older.names.begin(), older.names.end(), w)) return std::nullopt;
   }
-  std::vector<std::string> unsaid = older;
+  std::vector<std::string> unsaid = older.value;
   std::erase_if(unsaid, is_said);
   if (unsaid.empty()) return std::nullopt;
-  if (!AboutTheSubject(turn.text, clause, h, turn.speaker, older) || LacksItsVerb(h.predicate, clause.text)) {
+  if (!AboutTheSubject(turn.text, clause, h, turn.speaker, older.value) || LacksItsVerb(h.predicate, clause.text)) {
     return std::nullopt;
   }
-  const std::vector<std::string> own = kin.words(h.text);
-  for (const std::string& name : said) {
-    if (!std::binary_search(turn_names.begin(), turn_names.end(), name)) continue;
-    if (std::binary_search(own.begin(), own.end(), name) || !kin.kin(unsaid, {name})) continue;
+  for (const std::string& name : stating.names) {
+    if (std::binary_search(older.statement.begin(), older.statement.end(), name) || !kin.kin(unsaid, {name})) continue;
     const std::vector<Word> words = Words(clause.text);
     const ValueRun run = ValueAround(clause.text, words, name);
     if (run.text.empty() || ReadBefore(turn, name) || !StandsAsTheValue(clause.text, words, run, h)) continue;
-    const std::string& value = run.text;
     extraction::CandidateClaim c;
     c.subject = h.subject;
     c.predicate = h.predicate;
     c.slot = h.slot;
-    c.value = value;
+    c.value = run.text;
     c.qualifiers = h.qualifiers;
     c.scope = h.scope;
     c.confidence = 0.6;
@@ -353,6 +362,32 @@ std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const Ki
     return c;
   }
   return std::nullopt;
+}
+
+// True when a word of `clause` past its first opens with an ASCII capital: it may hold a name.
+bool MayHoldAName(std::string_view clause) {
+  const std::vector<Word> words = Words(clause);
+  return std::any_of(words.begin() + (words.empty() ? 0 : 1), words.end(),
+                     [](const Word& w) { return std::isupper(static_cast<unsigned char>(w.written.front())) != 0; });
+}
+
+// The clauses of `text` that state how things stand now and hold a word the turn writes as a name.
+std::vector<StatingClause> NamingClauses(std::string_view text, const KinLookup& kin) {
+  std::vector<StatingClause> out;
+  std::vector<TurnClause> clauses = StatingClauses(text);
+  std::erase_if(clauses, [](const TurnClause& c) { return !MayHoldAName(c.text); });
+  if (clauses.empty()) return out;
+  // (No clause stating a change with a capital in it, no word vectors read: most turns stop above.)
+  const std::vector<std::string> names = kin.names(text);
+  if (names.empty()) return out;
+  for (const TurnClause& clause : clauses) {
+    StatingClause stating{clause, kin.words(clause.text), {}};
+    for (const std::string& w : stating.said) {
+      if (std::binary_search(names.begin(), names.end(), w)) stating.names.push_back(w);
+    }
+    if (!stating.names.empty()) out.push_back(std::move(stating));
+  }
+  return out;
 }
 
 }  // namespace
@@ -370,16 +405,17 @@ Result<std::vector<extraction::CandidateClaim>> KinSlotCandidates(sqlite::ClaimS
                                                                   const KinSlotTurn& turn, const KinLookup& kin) {
   std::vector<extraction::CandidateClaim> out;
   if (!kin.Available()) return out;
-  const std::vector<TurnClause> clauses = StatingClauses(turn.text);
-  if (clauses.empty()) return out;
-  // (No clause stating a change, no word vectors read: most turns stop above.)
-  const std::vector<std::string> names = kin.names(turn.text);
-  if (names.empty()) return out;
+  // The older claims first: a namespace with none of them maps no word vectors.
   auto olders = OlderSlots(store, namespace_id, turn.said_at);
   if (!olders) return Error(olders.error());
+  if (olders->empty()) return out;
+  const std::vector<StatingClause> clauses = NamingClauses(turn.text, kin);
+  if (clauses.empty()) return out;
   for (const Claim& h : *olders) {
-    for (const TurnClause& clause : clauses) {
-      std::optional<extraction::CandidateClaim> c = SlotCandidate(h, turn, clause, names, kin);
+    const OlderKin older{kin.words(h.value), kin.words(h.text), kin.names(h.text)};
+    if (older.value.empty() || older.value.size() > kMaxKinWords) continue;
+    for (const StatingClause& clause : clauses) {
+      std::optional<extraction::CandidateClaim> c = SlotCandidate(h, older, turn, clause, kin);
       if (!c) continue;
       out.push_back(std::move(*c));
       break;
