@@ -739,6 +739,9 @@ class ClauseReader {
       if (!GenderAgrees(w, ctx.person)) return Unresolvable(i);  // "My sister met a guy. He lives in Rome."
       return Resolved(ctx.person_kind, ctx.person, e);
     }
+    if (PronounWords().count(w) > 0 && !ctx.sentence_person.empty()) {
+      return Resolved(FrameSubject::kNamed, ctx.sentence_person, e);
+    }
     if (UnresolvedWords().count(w) > 0) return Unresolvable(i);
     if (std::optional<Subject> kin = OwnKin(i)) return *kin;
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
@@ -1489,6 +1492,7 @@ class ClauseReader {
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) {
       if (AfterDeictic(text, hit.begin)) continue;  // "上周末", "this weekend": one time, not a recurrence
+      if (f->kind == ClauseKind::kChange && !SaysRecurrence(hit.phrase)) continue;  // 周末把项目升到了 Vue 3.4: when it changed
       f->coordinates.push_back({"when", hit.phrase});
     }
     std::sort(f->coordinates.begin(), f->coordinates.end());
@@ -1518,6 +1522,12 @@ class ClauseReader {
   }
 
   // A deictic word of the lexicon ends right before `at` in `text` ("上", "这", "last", "this").
+  // True when a `recurring` marker says the recurrence itself ("every friday", "on fridays", 每周五),
+  // not only a time that recurs (周末: "at the weekend", which a change happened at once).
+  static bool SaysRecurrence(std::string_view phrase) {
+    return phrase.starts_with("every ") || phrase.starts_with("on ") || phrase.starts_with("每");
+  }
+
   bool AfterDeictic(std::string_view text, size_t at) const {
     std::string_view before = text.substr(0, at);
     while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
@@ -2931,8 +2941,16 @@ class ClauseReader {
     for (std::string_view n : {"一", "两", "二", "三", "四", "五", "六", "七", "八", "九", "十", "半", "几"}) {
       counted = counted || StartsWithAt(s_, value.begin, n);
     }
-    if (!counted && !value.empty()) return std::nullopt;
-    Span before = rules::TrimSpan(s_, rules::CutTimes(s_, {SkipSpaces(s_, from, verb), verb}, times_));
+    // Nothing after it but a particle ("在美团入职了") names no other value either.
+    const std::string_view after = rules::SpanText(s_, rules::TrimSpan(s_, value));
+    const bool particle = after == "了" || after == "啦" || after == "了啦";
+    if (!counted && !value.empty() && !particle) return std::nullopt;
+    Span before = {SkipSpaces(s_, from, verb), verb};
+    // "从字节离职后上周一在美团入职了": the place of entry is what 在 introduces.
+    if (const size_t at = rules::SpanText(s_, before).rfind("在"); at != std::string_view::npos) {
+      before.begin += at + std::string_view("在").size();
+    }
+    before = rules::TrimSpan(s_, rules::CutTimes(s_, before, times_));
     for (std::string_view lead : {"今天", "刚刚", "刚", "已经", "我", "在"}) {
       if (StartsWithAt(s_, before.begin, lead) && before.size() > lead.size()) before.begin += lead.size();
     }
@@ -4376,13 +4394,18 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 // the clause gives no frame: a relative ("my husband quit"), or a name, not a thing or an
 // identifier, said with an event of a person's life (markers `person_event`: "Ahmed got promoted";
 // "Monday was rough. She moved…" is not about Monday, "Docker crashed. He's…" not about Docker).
+// A name said with no such event is whom a "he" / "she" of the same sentence means
+// (FrameContext::sentence_person).
 void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
   if (!subject.resolved || subject.thing || subject.name.empty()) return;
   if (subject.kind == FrameSubject::kNamed) {
-    if (lex.FindMarkers(low_clause, "person_event").empty()) return;
     const unsigned char first = static_cast<unsigned char>(subject.name[0]);
     if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
     if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
+    if (lex.FindMarkers(low_clause, "person_event").empty()) {
+      context->sentence_person = subject.name;  // "Priya took a job out west and she's…"
+      return;
+    }
   } else if (subject.kind != FrameSubject::kRelative) {
     return;
   }
@@ -4456,6 +4479,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     return reading;
   }
   std::string_view low_text = rules::SpanText(low, sentence.span);
+  context->sentence_person.clear();
   const bool pending = context->correction_pending;
   context->correction_pending = false;
   // A correction keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"

@@ -30,6 +30,10 @@ std::vector<rules::Span> EvidenceRanges(std::string_view content);
 struct FrameContext {
   FrameSubject person_kind = FrameSubject::kSpeaker;
   std::string person;  // "" = none yet
+  // A name the current sentence gave as a subject with no event of a person's life: whom a "he" /
+  // "she" later in the same sentence means ("Priya took a job out west and she's settled in
+  // Vancouver"), not one of the next sentence ("Monday was rough. She moved…").
+  std::string sentence_person;  // "" = none
   // The subject of the previous sentence when it ended with ";" / "；" (the next clause goes on
   // about it: "X 的 API 服务 当前 healthy；worker 进程 当前 running").
   FrameSubject open_kind = FrameSubject::kSpeaker;

@@ -100,6 +100,44 @@ TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
   // A tail asking what would follow makes the head a supposition.
   EXPECT_TRUE(Read("Say I work at Google, would I get stock options?").empty());
   EXPECT_TRUE(Read("Imagine I live in Paris, what would my commute look like?").empty());
+  // A subordinate -ing phrase with a clause of its own states ("the winters are darker" is the
+  // clause); one with none is part of the question.
+  ExpectOneFrame("Since moving to Tromso the winters are way darker lol — how do people cope?", "", "lives_in",
+                 "Tromso");
+  EXPECT_TRUE(Read("After moving to Tromso, should I buy a car?").empty());
+  // A question after "but" or "so" leaves the statement before it.
+  ExpectOneFrame("I joined Stripe last month but what should I read before my first review?", "", "employer",
+                 "Stripe");
+  // A bare question of four words or fewer asks about a statement said before it.
+  ExpectOneFrame("my laptop runs Ubuntu 22.04 and the fan never stops, known bug?", "Ubuntu", "version", "22.04");
+  EXPECT_TRUE(Read("Moving to Tromso, good idea?").empty());
+  // 哪 with a measure word asks (哪天, 哪款); the statement before it is read.
+  ExpectOneFrame("我的车牌尾号是 3，那我哪天限行？", "车牌尾号", "is", "3");
+}
+
+TEST(FactFrameReaderTest, AHeOrSheMeansANameOfTheSameSentence) {
+  // A name said as a subject is whom "she" of the same sentence means, with no event of a
+  // person's life ("took a job" is none of the lexicon's); of the next sentence it is not.
+  ExpectOneFrame("Marisol took a job up north and she's already settled in Duluth.", "Marisol", "lives_in", "Duluth");
+  for (const FactFrame& f : Read("Marisol called. She moved to Duluth.")) EXPECT_NE(f.subject, "Marisol") << Describe({f});
+}
+
+TEST(FactFrameReaderTest, AOneTimeWeekendOfAChangeIsNoSlot) {
+  // 周末 of a completed change says when it changed; of a habit ("一般") it is a recurring slot,
+  // as "on Fridays" is.
+  auto changed = Read("周末把网关升级到了 Envoy 1.30");
+  ASSERT_EQ(changed.size(), 1u) << Describe(changed);
+  EXPECT_TRUE(changed[0].coordinates.empty()) << Describe(changed);
+  auto when = [](const std::string& text) {
+    for (const FactFrame& frame : Read(text)) {
+      for (const auto& c : frame.coordinates) {
+        if (c.first == "when") return c.second;
+      }
+    }
+    return std::string();
+  };
+  EXPECT_EQ(when("周末一般用 Lightroom 修图"), "周末");
+  EXPECT_EQ(when("Priya works at the Globex office in Berlin on Fridays."), "on fridays");
 }
 
 TEST(FactFrameReaderTest, ValuesEndBeforeVagueTimesPlacesAndOtherClauses) {
@@ -130,6 +168,9 @@ TEST(FactFrameReaderTest, ChineseAdverbsGoWithTheirVerb) {
 TEST(FactFrameReaderTest, ChineseEmployersEndBeforeTheJobAndTheTime) {
   ExpectOneFrame("今天腾讯入职第一天！", "", "employer", "腾讯");
   ExpectOneFrame("我入职腾讯三年了", "", "employer", "腾讯");
+  // 在 X 入职: the employer is what 在 introduces, with only a particle after the verb.
+  ExpectOneFrame("我已经在快手入职了", "", "employer", "快手");
+  ExpectOneFrame("从网易离职后上个月在拼多多入职了", "", "employer", "拼多多");
   auto f = Read("考下CPA之后跳槽去普华永道做审计了");
   ASSERT_EQ(f.size(), 2u) << Describe(f);
   EXPECT_EQ(f[0].value, "普华永道");

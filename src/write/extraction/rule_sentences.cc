@@ -154,6 +154,19 @@ bool ChineseLooksLikeQuestion(std::string_view sentence) {
   for (std::string_view word : kInterrogatives) {
     if (sentence.find(word) != std::string_view::npos) return true;
   }
+  // 哪 before any measure word asks which (哪天, 哪年, 哪款, 哪条); 哪怕 is "even if", and 哪 with
+  // 都 or 也 right after its word is "any" (去哪都行, 哪天都可以). 几 and 多 ask only before a few
+  // (几号, 多大): 几天前 is "a few days ago", 多年 "many years".
+  for (size_t at = sentence.find("哪"); at != std::string_view::npos; at = sentence.find("哪", at + 1)) {
+    const std::string_view after = sentence.substr(at + std::string_view("哪").size());
+    if (after.starts_with("怕")) continue;
+    const std::string_view near = after.substr(0, std::min<size_t>(after.size(), 3 * 3));  // three characters
+    if (near.find("都") != std::string_view::npos || near.find("也") != std::string_view::npos) continue;
+    return true;
+  }
+  for (std::string_view word : {"几号", "几月", "几岁", "几年级", "多大", "多远", "多长", "多高", "多贵"}) {
+    if (sentence.find(word) != std::string_view::npos) return true;
+  }
   // A final 吗 / 呢 / 么 / 嘛 before the terminators.
   size_t end = sentence.size();
   while (end > 0) {
@@ -296,7 +309,44 @@ bool TailRequests(std::string_view tail) {
 // or " - " of `sentence` (a piece that ends in "?"), when the words before it do not ask
 // (ChineseLooksLikeQuestion) and the clause after it does ("…doesn't cover winter tyres, is that
 // normal?", "搬到杭州以后口味太淡了，有什么推荐吗？"): the end of the statement, or 0 when there is none.
-size_t StatementBeforeQuestion(std::string_view sentence) {
+// True when `tail` opens as a question does: a question word or an auxiliary first ("what herbs
+// survive there?", "is the built-in VPN any good?"), or Chinese that asks.
+bool TailOpensAsking(std::string_view tail) {
+  static const std::set<std::string, std::less<>> kAsking = {
+      "any", "right", "what", "which", "how", "where", "who", "why", "when", "whose", "is", "are",
+      "does", "do", "did", "can", "should", "will", "was", "isn't", "doesn't", "can't", "won't", "what's", "how's"};
+  const std::vector<std::string> opening = LeadingWords(tail, 1);
+  return EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
+         (!opening.empty() && kAsking.count(opening.front()) > 0);
+}
+
+// True when `head`, which opens with a subordinator and a verb in -ing ("Since relocating to
+// Edinburgh…"), goes on to a clause of its own: a copula, an auxiliary or a subject pronoun after
+// the -ing phrase ("…for good the light is even worse lol"). "After moving to Denver" has none.
+bool SubordinateHeadHasMainClause(std::string_view head) {
+  static const std::set<std::string, std::less<>> kFinite = {
+      "is", "are", "was", "were", "am", "has", "have", "had", "i", "we", "i'm", "i've", "we're", "we've", "it's", "that's"};
+  const std::vector<std::string> words = LeadingWords(head, 64);
+  return std::any_of(words.begin() + std::min<size_t>(2, words.size()), words.end(),
+                     [](const std::string& w) { return kFinite.count(w) > 0; });
+}
+
+// True when `head` speaks of the speaker, states with a copula or opens with a past tense ("my
+// iphone on iOS 17.4 keeps dropping wifi", "I'm on the Family plan", "installed iOS 18.1"), so a
+// bare question after it asks about what it says; "Moving to Denver, good idea?" states nothing.
+bool HeadStates(std::string_view head) {
+  static const std::set<std::string, std::less<>> kStating = {
+      "i", "i'm", "i've", "im", "my", "we", "we're", "we've", "our", "is", "are", "was", "were", "am"};
+  const std::vector<std::string> words = LeadingWords(head, 64);
+  // Chat leaves out the subject of a past tense: "installed iOS 18.1 and the wifi seems fixed".
+  if (!words.empty() && words.front().size() > 4 && words.front().ends_with("ed")) return true;
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) { return kStating.count(w) > 0; });
+}
+
+// The boundary StatementBeforeQuestion cuts at: the last ", ", "，", " — ", " – " or " - ", or a
+// later " but " / " so " whose clause opens as a question does ("…tram 28 is adorable but what's
+// the deal with…?"). {position, length}; {0, 0} when there is none.
+std::pair<size_t, size_t> QuestionBoundary(std::string_view sentence) {
   size_t cut = 0, len = 0;
   for (std::string_view mark : {", ", "，", " — ", " – ", " - "}) {
     const size_t at = sentence.rfind(mark);
@@ -305,6 +355,18 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
       len = mark.size();
     }
   }
+  for (std::string_view conjunction : {" but ", " so "}) {
+    const size_t at = sentence.rfind(conjunction);
+    if (at != std::string_view::npos && at > cut && TailOpensAsking(sentence.substr(at + conjunction.size()))) {
+      cut = at;
+      len = conjunction.size();
+    }
+  }
+  return {cut, len};
+}
+
+size_t StatementBeforeQuestion(std::string_view sentence) {
+  const auto [cut, len] = QuestionBoundary(sentence);
   if (cut == 0) return 0;
   const std::string_view head = sentence.substr(0, cut), tail = sentence.substr(cut + len);
   if (ChineseLooksLikeQuestion(head) || head.find('?') != std::string_view::npos) return 0;
@@ -312,12 +374,14 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
   for (std::string_view when : {"的时候", "那时候", "那会儿"}) {
     if (head.ends_with(when)) return 0;
   }
-  // A head that opens with "if", or with a subordinator and a verb in -ing, is part of the question
-  // ("After moving to Denver, should I get a car?").
+  // A head that opens with "if", or with a subordinator and a verb in -ing and nothing more, is part
+  // of the question ("After moving to Denver, should I get a car?"); one that goes on to a clause of
+  // its own states it ("Since relocating to Edinburgh the light is even worse — any plants…?").
   static const std::set<std::string, std::less<>> kSubordinators = {"after", "since", "if", "when", "before",
                                                                     "once", "until", "while", "whenever"};
   if (const std::vector<std::string> first = LeadingWords(head, 2);
-      first.size() == 2 && kSubordinators.count(first[0]) > 0 && (first[0] == "if" || first[1].ends_with("ing"))) {
+      first.size() == 2 && kSubordinators.count(first[0]) > 0 &&
+      (first[0] == "if" || (first[1].ends_with("ing") && !SubordinateHeadHasMainClause(head)))) {
     return 0;  // (a finite clause after it states: "Since I relocated to Halifax…, is that normal?")
   }
   // A tail that asks what would follow makes the head a supposition ("Say I work at Google, would
@@ -327,16 +391,10 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
     const size_t at = low_tail.find(would);
     if (at != std::string::npos && (would == "'d" || at == 0 || low_tail[at - 1] == ' ')) return 0;
   }
-  // A tail that opens with a question word asks, whatever follows it: the sentence ends with a
-  // question mark ("I live in Calgary, what herbs survive there?").
-  // So does one that opens with an auxiliary ("…Opera user, is the built-in VPN any good?").
-  static const std::set<std::string, std::less<>> kAsking = {
-      "any", "right", "what", "which", "how", "where", "who", "why", "when", "whose", "is", "are",
-      "does", "do", "did", "can", "should", "will", "was", "isn't", "doesn't", "can't", "won't"};
-  const std::vector<std::string> opening = LeadingWords(tail, 1);
-  const bool tail_asks = EnglishOpensLikeQuestion(tail) || ChineseLooksLikeQuestion(tail) ||
-                         (!opening.empty() && kAsking.count(opening.front()) > 0);
-  if (tail_asks) return cut + len;
+  // A tail that opens as a question does asks, whatever follows it: the sentence ends with a
+  // question mark ("I live in Calgary, what herbs survive there?", "…Opera user, is the built-in
+  // VPN any good?").
+  if (TailOpensAsking(tail)) return cut + len;
   // A request after a supposition or a time clause asks about it ("Suppose I quit Google and joined
   // Meta, help me think?", "When I lived in Denver I loved hiking, suggest trails?").
   static const std::set<std::string, std::less<>> kSupposing = {
@@ -344,7 +402,10 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
       "after", "before", "until", "while", "what", "hypothetically", "pretend", "in"};
   const std::vector<std::string> head_opening = LeadingWords(head, 1);
   if (!head_opening.empty() && kSupposing.count(head_opening.front()) > 0) return 0;
-  return TailRequests(tail) ? cut + len : 0;
+  // A bare question of four words or fewer after a statement asks about it ("…keeps dropping
+  // wifi, known issue?", "…is $45/mo, good deal?").
+  const bool bare_question = tail.find('?') != std::string_view::npos && LeadingWords(tail, 5).size() <= 4;
+  return TailRequests(tail) || (bare_question && HeadStates(head)) ? cut + len : 0;
 }
 
 // True when `rest` opens with a capital letter, or with a word that opens a question, a request
