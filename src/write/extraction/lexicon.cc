@@ -8,6 +8,33 @@
 namespace engram::extraction {
 namespace {
 
+// The words of `lowered`: runs of ASCII letters, digits, apostrophes and "*".
+std::vector<std::string> AsciiWords(std::string_view lowered) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char c : lowered) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '\'' || c == '*') {
+      word.push_back(c);
+    } else if (!word.empty()) {
+      words.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
+// True when `pattern` from its word `p` matches `words` from word `w` on: a "*" takes one to
+// three words.
+bool MatchesFrom(const std::vector<std::string>& pattern, size_t p, const std::vector<std::string>& words, size_t w) {
+  if (p == pattern.size()) return true;
+  if (pattern[p] != "*") return w < words.size() && words[w] == pattern[p] && MatchesFrom(pattern, p + 1, words, w + 1);
+  for (size_t take = 1; take <= 3 && w + take <= words.size(); ++take) {
+    if (MatchesFrom(pattern, p + 1, words, w + take)) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> SplitTabs(const std::string& line) {
   std::vector<std::string> out;
   std::string cell;
@@ -137,6 +164,8 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
         while (std::getline(facets, facet, ',')) info.facets.insert(facet);
         info.scope = c[3];
         lex.attributes_[c[0]] = info;
+      } else if (name == "attribute_words.tsv" && need(3) && c[0].find('*') != std::string::npos) {
+        lex.attribute_patterns_.push_back({AsciiWords(Lower(c[0])), Lower(c[0]), {c[1], Dash(c[2])}});
       } else if (name == "attribute_words.tsv" && need(3)) {
         lex.attribute_words_[Lower(c[0])] = {c[1], Dash(c[2])};
         if (c.size() > 3) {
@@ -316,6 +345,14 @@ std::vector<NamedAttribute> Lexicon::NamedAttributes(std::string_view text) cons
     auto also = also_answered_by_.find(hit.phrase);
     if (also == also_answered_by_.end()) continue;
     for (const std::string& attribute : also->second) named.push_back({hit.phrase, attribute, ""});
+  }
+  const std::vector<std::string> words = AsciiWords(Lower(text));
+  for (const AttributePattern& pattern : attribute_patterns_) {
+    for (size_t w = 0; w < words.size(); ++w) {
+      if (!MatchesFrom(pattern.words, 0, words, w)) continue;
+      named.push_back({pattern.phrase, pattern.ref.attribute, pattern.ref.slot});
+      break;
+    }
   }
   return named;
 }

@@ -41,6 +41,14 @@ struct NamedAttribute {
   std::string slot;
 };
 
+// A question pattern of attribute_words.tsv: a row whose word holds "*", which stands for one to
+// three words ("where does * live" names `lives_in` in "Where does my sister Emma live now?").
+struct AttributePattern {
+  std::vector<std::string> words;  // lower case; "*" for the gap
+  std::string phrase;              // as listed, lower case
+  AttributeRef ref;
+};
+
 struct VerbEntry {
   AttributeRef target;
   bool change = false;   // the verb states a change ("moved to", "搬到")
@@ -118,7 +126,8 @@ class Lexicon {
   std::vector<PhraseHit> FindAttributeWords(std::string_view lowered) const;
   // The attributes `text` (any case) names by attribute words, in text order: each word's
   // attribute and slot, then its "also" attributes (the fourth column: a question naming "role" is
-  // answered by a job too), with the same word and no slot. Empty when it names none.
+  // answered by a job too), with the same word and no slot; then those its question patterns name
+  // (AttributePattern), each with the pattern as its word. Empty when it names none.
   std::vector<NamedAttribute> NamedAttributes(std::string_view text) const;
   const VerbEntry* Verb(std::string_view phrase) const;
   // The words that name `attribute` with `slot` (slot "" = the attribute's own words): its
@@ -140,6 +149,7 @@ class Lexicon {
  private:
   std::map<std::string, AttributeInfo, std::less<>> attributes_;
   std::map<std::string, AttributeRef, std::less<>> attribute_words_;
+  std::vector<AttributePattern> attribute_patterns_;
   // attribute_words.tsv's fourth column: word → the other attributes that answer a question naming it.
   std::map<std::string, std::vector<std::string>, std::less<>> also_answered_by_;
   std::map<std::string, Facet, std::less<>> facets_;

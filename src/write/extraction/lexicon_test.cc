@@ -58,6 +58,22 @@ TEST(LexiconTest, TopicsAreReadFromTheWordsOfAStatementOrAQuestion) {
   EXPECT_EQ(lex.RelationsIn("My Brother quit his job, 我老婆也是"), (std::vector<std::string>{"brother", "老婆"}));
 }
 
+TEST(LexiconTest, AQuestionPatternTakesOneToThreeWordsForItsGap) {
+  const Lexicon& lex = Lexicon::Get();
+  for (const char* question : {"Where does Rosalind live these days?", "where does my aunt Rosalind live?",
+                               "Which city are my parents living in now?"}) {
+    std::vector<NamedAttribute> named = lex.NamedAttributes(question);
+    ASSERT_EQ(named.size(), 1u) << question;
+    EXPECT_EQ(named[0].attribute, "lives_in") << question;
+  }
+  EXPECT_TRUE(lex.NamedAttributes("Do you like live music?").empty());
+  EXPECT_TRUE(lex.NamedAttributes("Where does the bus from the old town stop live?").empty());  // a gap of four
+  Lexicon parsed = Lexicon::Parse({{"attribute_words.tsv", "who * drive\tdriver\t-\n"}}, nullptr);
+  ASSERT_EQ(parsed.NamedAttributes("Who will drive?").size(), 1u);
+  EXPECT_EQ(parsed.NamedAttributes("Who will drive?")[0].word, "who * drive");
+  EXPECT_TRUE(parsed.NamedAttributes("Who drives?").empty());  // the gap takes a word at least
+}
+
 TEST(LexiconTest, AQuestionNamesAttributesAndThoseThatAnswerThemToo) {
   const Lexicon& lex = Lexicon::Get();
   std::vector<NamedAttribute> role = lex.NamedAttributes("What's Sarah's ROLE these days?");
