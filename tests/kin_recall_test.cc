@@ -200,13 +200,15 @@ TEST_F(KinRecallTest, AStayAWishOrSomeoneElsesChangeLeavesTheOlderClaim) {
 TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
   struct Case {
     std::string ns, older, newer, old_value, new_value;
+    bool grammar_reads = false;  // the grammar alone reads the newer's value (no vectors needed)
   };
   const std::vector<Case> cases = {
       {"os", "My laptop is on macOS Monterey and Homebrew keeps complaining about it.",
        "I took the plunge and the laptop is running Sonoma now. Anything to reinstall?", "Monterey", "Sonoma"},
+      // Since session 37 "she" of the sentence that named Priya is Priya: the grammar reads it too.
       {"priya", "My sister Priya lives in Toronto and I'm visiting her next month.",
        "Priya took a job out west and she's living in Vancouver now, so my trip plans changed.", "Toronto",
-       "Vancouver"},
+       "Vancouver", true},
       {"db", "We use MySQL for the orders service.",
        "Now that the orders service runs on PostgreSQL, what's the equivalent of ON DUPLICATE KEY?", "MySQL",
        "PostgreSQL"},
@@ -218,7 +220,8 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
       Say(*engine, c.ns, c.older, kT0);
       Say(*engine, c.ns, c.newer, kT1);
       // Without word vectors nothing says Sonoma is an operating system: the test can fail.
-      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), word_kin == "none" ? "active" : "superseded") << c.ns;
+      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), word_kin == "none" && !c.grammar_reads ? "active" : "superseded")
+          << c.ns;
       if (word_kin == "none") continue;
       auto claims = engine->ListClaims({.namespace_name = c.ns});
       ASSERT_OK(claims);

@@ -210,7 +210,10 @@ std::string_view WithoutFinalParticles(std::string_view region) {
 std::vector<std::string> TermRun(text::Analyzer& analyzer, std::string_view text) {
   std::vector<std::string> run;
   analyzer.Tokenize(text, text::TokenizeMode::kQuery, [&](std::string_view token, int, int, bool) {
-    if (!text::IsFunctionTerm(token)) run.emplace_back(token);
+    if (text::IsFunctionTerm(token)) return;
+    run.emplace_back(token);
+    // A model number written onto its name ("Mazda3") names the name too: "sold the mazda".
+    if (std::string name = NameOfModel(token); !name.empty()) run.push_back(std::move(name));
   });
   return run;
 }
@@ -377,7 +380,9 @@ bool SaidCapitalised(std::string_view word, std::string_view text) {
   const std::string w = Lower(word), t = Lower(text);
   auto letter = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
   for (size_t at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
-    const bool whole = (at == 0 || !letter(t[at - 1])) && (at + w.size() == t.size() || !letter(t[at + w.size()]));
+    size_t end = at + w.size();
+    while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])) != 0) ++end;  // "Mazda3" says Mazda
+    const bool whole = (at == 0 || !letter(t[at - 1])) && (end == t.size() || !letter(t[end]));
     if (whole && Capitalised(text.substr(at, 1)) && !OpensASentence(text, at)) return true;
   }
   return false;
@@ -545,6 +550,15 @@ bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& 
     }
   }
   return false;
+}
+
+std::string NameOfModel(std::string_view term) {
+  const size_t digits = term.find_first_of("0123456789");
+  if (digits == std::string_view::npos || digits < 3 || term.find_first_not_of("0123456789", digits) != std::string_view::npos) {
+    return "";
+  }
+  const std::string_view name = term.substr(0, digits);
+  return std::all_of(name.begin(), name.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; }) ? std::string(name) : "";
 }
 
 }  // namespace engram

@@ -394,7 +394,8 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     // One thing named by both holds a term of both (its head): most older claims share none.
     // (Two of one kind share a head, which a Chinese one of one character holds in no bigram.)
     const Terms older_terms = ContentTerms(*analyzer, h.text);
-    if (std::none_of(older_terms.begin(), older_terms.end(), [&](const std::string& t) { return said.count(t) > 0; }) &&
+    if (std::none_of(older_terms.begin(), older_terms.end(),
+                     [&](const std::string& t) { return said.count(t) > 0 || said.count(NameOfModel(t)) > 0; }) &&
         !MayNameOneKind(changed, h.text) && kin_text().empty()) {
       continue;
     }
@@ -434,6 +435,30 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);
   }
   return best;
+}
+
+std::vector<size_t> EndingActsLast(const std::vector<extraction::CandidateClaim>& candidates) {
+  std::vector<size_t> order(candidates.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  text::Analyzer* analyzer = ThreadAnalyzer();
+  if (analyzer == nullptr) return order;
+  std::vector<bool> ending(candidates.size(), false);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const extraction::CandidateClaim& c = candidates[i];
+    const std::string_view evidence = c.evidence_span.empty() ? std::string_view(c.text) : c.evidence_span;
+    const std::vector<EndedThing> ended = ReadEndedThings(*analyzer, WithoutRestatements(evidence));
+    if (ended.empty() || c.value.empty()) continue;
+    ending[i] = NamesAnEndedThing(*analyzer, ended, ContentTerms(*analyzer, evidence),
+                                  ReadThingPhrases(*analyzer, c.value, Terms{}), c.value);
+  }
+  auto first_event = [&](size_t i) {
+    return candidates[i].source_events.empty() ? size_t{0} : candidates[i].source_events.front();
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (first_event(a) != first_event(b)) return first_event(a) < first_event(b);
+    return !ending[a] && ending[b];
+  });
+  return order;
 }
 
 }  // namespace engram
