@@ -64,7 +64,6 @@
 #include "write/extraction/statement_topics.h"
 #include "write/extraction_worker.h"
 #include "write/kin_slot.h"
-#include "write/same_thing.h"
 #include "working/working_memory.h"
 
 namespace engram {
@@ -592,7 +591,7 @@ class EngineImpl final : public Engine {
       auto session_info = store_.GetSession(*session);
       if (!session_info) return session_info.error();
       const RememberWrite w{*ns, event_seq, &e, structured, now};
-      for (size_t i : EndingActsLast(candidates)) {
+      for (size_t i = 0; i < candidates.size(); ++i) {
         ENGRAM_RETURN_IF_ERROR(WriteRemembered(w, candidates[i], Admit(screenings[i], session_info->kind), &result));
       }
       // The text read into nothing in an older claim's slot: a value of the older's kind (write/kin_slot.h).

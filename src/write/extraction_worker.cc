@@ -12,7 +12,6 @@
 #include "write/admission.h"
 #include "write/claim_writer.h"
 #include "write/kin_slot.h"
-#include "write/same_thing.h"
 
 namespace engram {
 
@@ -244,9 +243,8 @@ Status ExtractionWorker::WriteWindow(int64_t ns, const std::vector<Event>& batch
   }
   // Each turn's candidates, then what it says in older claims' slots (write/kin_slot.h), which
   // reads the claims its candidates wrote.
-  const std::vector<size_t> order = EndingActsLast(candidates);
   for (size_t k = 0; k < batch.size(); ++k) {
-    for (size_t i : order) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
       const std::vector<size_t>& from = candidates[i].source_events;
       if (std::min(from.empty() ? 0 : from.front(), batch.size() - 1) != k) continue;
       ENGRAM_RETURN_IF_ERROR(WriteCandidate(ns, batch, seqs, candidates[i], admissions[i], now, delta));

@@ -340,6 +340,15 @@ bool NamesAKinThingOf(const KinLookup& kin, const Claim& h, std::string_view cha
   return kin.kin(older_words, newer_words);
 }
 
+// True when `c` is an act of starting or joining (started, joined) whose value names all of the
+// thing `h` is about (another subject than `c`'s).
+bool StartsTheSubjectOf(text::Analyzer& analyzer, const extraction::CandidateClaim& c, const Claim& h) {
+  if ((c.predicate != "started" && c.predicate != "joined") || h.subject == c.subject) return false;
+  const Terms thing = ContentTerms(analyzer, h.subject);
+  const Terms value = ContentTerms(analyzer, c.value);
+  return !thing.empty() && std::all_of(thing.begin(), thing.end(), [&](const std::string& t) { return value.count(t) > 0; });
+}
+
 }  // namespace
 
 Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& store, int64_t namespace_id,
@@ -395,7 +404,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     // (Two of one kind share a head, which a Chinese one of one character holds in no bigram.)
     const Terms older_terms = ContentTerms(*analyzer, h.text);
     if (std::none_of(older_terms.begin(), older_terms.end(),
-                     [&](const std::string& t) { return said.count(t) > 0 || said.count(NameOfModel(t)) > 0; }) &&
+                     [&](const std::string& t) { return said.count(t) > 0 || (!NameOfModel(t).empty() && said.count(NameOfModel(t)) > 0); }) &&
         !MayNameOneKind(changed, h.text) && kin_text().empty()) {
       continue;
     }
@@ -430,35 +439,14 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     const bool kin_thing = replaceable && !same && !kind && KinReplaceable(h.predicate) && !kin_text().empty() &&
                            NamesAKinThingOf(*kin, h, kin_text(), clause, c.value);
     if (!same && !ends && !kind && !kin_thing) continue;
+    // Starting or joining the thing the older is about says nothing of its own value: "I started
+    // my own online clothing store" after "my online clothing store has been a roller coaster".
+    if (!ends && StartsTheSubjectOf(*analyzer, c, h)) continue;
     // A restatement says the older's value again; an ending names it as what ended.
     if (!ends && !HasTermOutside(ContentTerms(*analyzer, h.value), said)) continue;
     if (!best || h.valid_from > best->claim.valid_from) best = std::move(held);
   }
   return best;
-}
-
-std::vector<size_t> EndingActsLast(const std::vector<extraction::CandidateClaim>& candidates) {
-  std::vector<size_t> order(candidates.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  text::Analyzer* analyzer = ThreadAnalyzer();
-  if (analyzer == nullptr) return order;
-  std::vector<bool> ending(candidates.size(), false);
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const extraction::CandidateClaim& c = candidates[i];
-    const std::string_view evidence = c.evidence_span.empty() ? std::string_view(c.text) : c.evidence_span;
-    const std::vector<EndedThing> ended = ReadEndedThings(*analyzer, WithoutRestatements(evidence));
-    if (ended.empty() || c.value.empty()) continue;
-    ending[i] = NamesAnEndedThing(*analyzer, ended, ContentTerms(*analyzer, evidence),
-                                  ReadThingPhrases(*analyzer, c.value, Terms{}), c.value);
-  }
-  auto first_event = [&](size_t i) {
-    return candidates[i].source_events.empty() ? size_t{0} : candidates[i].source_events.front();
-  };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (first_event(a) != first_event(b)) return first_event(a) < first_event(b);
-    return !ending[a] && ending[b];
-  });
-  return order;
 }
 
 }  // namespace engram

@@ -73,7 +73,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "engram/status.h"
 #include "engram/types.h"
@@ -92,15 +91,6 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
                                                           const extraction::CandidateClaim& candidate,
                                                           TimestampMs said_at, const PredicateRegistry& registry,
                                                           const KinLookup* kin);
-
-// The order to write one batch's `candidates` in (indexes): by their first source event, and
-// within an event in their own order, except that a candidate whose value is a thing its own
-// statement ends (ended_thing.h: "cancelled Planet Fitness" of "cancelled Planet Fitness, joined
-// an Equinox near the office"; "owns mazda", denied, of "sold the mazda and picked up a Kia")
-// comes after the others: the first candidate SameThingClaim finds an older claim for becomes its
-// successor, and what the statement starts, not the act of ending, is the value that stands now.
-// Never fails (without an analyzer: their own order).
-std::vector<size_t> EndingActsLast(const std::vector<extraction::CandidateClaim>& candidates);
 
 }  // namespace engram
 

@@ -1492,7 +1492,8 @@ class ClauseReader {
     std::string_view text = low_.substr(clause_.begin, clause_.end - clause_.begin);
     for (const PhraseHit& hit : lex_.FindMarkers(text, "recurring")) {
       if (AfterDeictic(text, hit.begin)) continue;  // "上周末", "this weekend": one time, not a recurrence
-      if (f->kind == ClauseKind::kChange && !SaysRecurrence(hit.phrase)) continue;  // 周末把项目升到了 Vue 3.4: when it changed
+      // 周末把项目升到了 Vue 3.4: when it changed, said before the value ("周会改到周末了" names it).
+      if (f->kind == ClauseKind::kChange && !SaysRecurrence(hit.phrase) && clause_.begin + hit.end <= f->value_begin) continue;
       f->coordinates.push_back({"when", hit.phrase});
     }
     std::sort(f->coordinates.begin(), f->coordinates.end());
@@ -4388,6 +4389,35 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
   return true;
 }
 
+// True when `name` is one or two capitalised words of letters and `clause` writes no other word
+// with a capital but "I" ("Priya took a job out west"; not "Priya met Raj at the conference",
+// whose "he" may be Raj, nor "Liam called while I was cooking").
+bool OnlyNameSaid(std::string_view clause, std::string_view name) {
+  size_t words = 0;
+  for (size_t i = 0; i < name.size();) {
+    if (name[i] == ' ') {
+      ++i;
+      continue;
+    }
+    if (!(name[i] >= 'A' && name[i] <= 'Z')) return false;
+    ++words;
+    while (i < name.size() && name[i] != ' ') {
+      if (!std::isalpha(static_cast<unsigned char>(name[i]))) return false;
+      ++i;
+    }
+  }
+  if (words == 0 || words > 2) return false;
+  size_t named = clause.find(name);
+  for (size_t i = 0; i < clause.size(); ++i) {
+    const bool starts = i == 0 || !std::isalnum(static_cast<unsigned char>(clause[i - 1]));
+    if (!starts || !(clause[i] >= 'A' && clause[i] <= 'Z')) continue;
+    if (named != std::string_view::npos && i >= named && i < named + name.size()) continue;
+    const bool pronoun_i = clause[i] == 'I' && (i + 1 == clause.size() || !std::isalpha(static_cast<unsigned char>(clause[i + 1])));
+    if (!pronoun_i) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // A person the clause names is whom a later "he" / "she" / 他 / 她 of the event means, even when
@@ -4396,14 +4426,18 @@ bool BareCorrection(std::string_view content, size_t body, Span clause, FactFram
 // "Monday was rough. She moved…" is not about Monday, "Docker crashed. He's…" not about Docker).
 // A name said with no such event is whom a "he" / "she" of the same sentence means
 // (FrameContext::sentence_person).
-void NotePerson(const Lexicon& lex, std::string_view low_clause, const Subject& subject, FrameContext* context) {
+void NotePerson(const Lexicon& lex, std::string_view clause, std::string_view low_clause, const Subject& subject,
+                FrameContext* context) {
   if (!subject.resolved || subject.thing || subject.name.empty()) return;
   if (subject.kind == FrameSubject::kNamed) {
     const unsigned char first = static_cast<unsigned char>(subject.name[0]);
     if (!(first >= 'A' && first <= 'Z') && first < 0x80) return;  // "standup", "the offsite"
     if (subject.name.find_first_of("0123456789-_") != std::string::npos) return;
     if (lex.FindMarkers(low_clause, "person_event").empty()) {
-      context->sentence_person = subject.name;  // "Priya took a job out west and she's…"
+      if (OnlyNameSaid(clause, subject.name)) {  // "Priya took a job out west and she's…"
+        context->sentence_person = subject.name;
+        context->sentence_person_fresh = true;
+      }
       return;
     }
   } else if (subject.kind != FrameSubject::kRelative) {
@@ -4480,6 +4514,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   }
   std::string_view low_text = rules::SpanText(low, sentence.span);
   context->sentence_person.clear();
+  context->sentence_person_fresh = false;
   const bool pending = context->correction_pending;
   context->correction_pending = false;
   // A correction keeps its commas ("Actually Tuesday, not Monday" is one clause); an "actually"
@@ -4499,6 +4534,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
   ClauseKind inherited = ClauseKind::kFact;
   bool first_clause = true;
   for (Span clause : SplitClauses(lex, content, low, sentence.span, correction)) {
+    if (!context->sentence_person_fresh) context->sentence_person.clear();  // the next clause only
+    context->sentence_person_fresh = false;
     ClauseReader reader(content, low, clause, times, lex);
     reader.ReadKind(sentence.question);
     if (pending && first_clause) reader.TakeCorrection();
@@ -4549,7 +4586,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (!reader.ReadValue(subject.end, &frame) && !KindOnly(content, body, clause, subject, &frame) &&
         !(reader.correction() && Corrects(content, body, clause, context->last, &frame)) &&
         !(reader.correction() && !context->last && BareCorrection(content, body, clause, &frame))) {
-      NotePerson(lex, rules::SpanText(low, clause), subject, context);  // "Ahmed got promoted, he's …": Ahmed
+      NotePerson(lex, rules::SpanText(content, clause), rules::SpanText(low, clause), subject,
+                 context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
     }
     reader.ScopeDenial(&frame);

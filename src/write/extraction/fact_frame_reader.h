@@ -33,7 +33,8 @@ struct FrameContext {
   // A name the current sentence gave as a subject with no event of a person's life: whom a "he" /
   // "she" later in the same sentence means ("Priya took a job out west and she's settled in
   // Vancouver"), not one of the next sentence ("Monday was rough. She moved…").
-  std::string sentence_person;  // "" = none
+  std::string sentence_person;  // "" = none; only for the clause right after the one that named it
+  bool sentence_person_fresh = false;  // set by the clause just read
   // The subject of the previous sentence when it ended with ";" / "；" (the next clause goes on
   // about it: "X 的 API 服务 当前 healthy；worker 进程 当前 running").
   FrameSubject open_kind = FrameSubject::kSpeaker;

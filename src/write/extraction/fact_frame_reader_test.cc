@@ -111,8 +111,21 @@ TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
   // A bare question of four words or fewer asks about a statement said before it.
   ExpectOneFrame("my laptop runs Ubuntu 22.04 and the fan never stops, known bug?", "Ubuntu", "version", "22.04");
   EXPECT_TRUE(Read("Moving to Tromso, good idea?").empty());
+  // What one weighs, not what is: a head that opens with a verb in -ing or an auxiliary, has one
+  // right after its subject, names an aim, or states only in a relative clause.
+  for (const char* weighed : {"Relocating to Tromso with my kids, sensible?", "Is relocating to Tromso wise, honestly?",
+                              "Me and my girlfriend relocating to Tromso, too cold?", "My goal is living in Tromso, realistic?",
+                              "Before moving to Tromso which is very far north, should I buy a lamp?"}) {
+    EXPECT_TRUE(Read(weighed).empty()) << weighed << " " << Describe(Read(weighed));
+  }
   // 哪 with a measure word asks (哪天, 哪款); the statement before it is read.
   ExpectOneFrame("我的车牌尾号是 3，那我哪天限行？", "车牌尾号", "is", "3");
+  // Elsewhere 哪 and 几 say "any" and "a few": the sentence states.
+  for (const char* stated : {"我二十几岁就到了杭州，现在住在苏州。", "不知道哪年才能回老家，我现在住在苏州。", "随便哪座城市都行，我现在住在苏州。"}) {
+    bool home = false;
+    for (const FactFrame& f : Read(stated)) home = home || (f.attribute == "lives_in" && f.value == "苏州");
+    EXPECT_TRUE(home) << stated << " " << Describe(Read(stated));
+  }
 }
 
 TEST(FactFrameReaderTest, AHeOrSheMeansANameOfTheSameSentence) {
@@ -120,6 +133,11 @@ TEST(FactFrameReaderTest, AHeOrSheMeansANameOfTheSameSentence) {
   // person's life ("took a job" is none of the lexicon's); of the next sentence it is not.
   ExpectOneFrame("Marisol took a job up north and she's already settled in Duluth.", "Marisol", "lives_in", "Duluth");
   for (const FactFrame& f : Read("Marisol called. She moved to Duluth.")) EXPECT_NE(f.subject, "Marisol") << Describe({f});
+  // Not when the clause names someone else too ("he" may be Tobias), nor for a later clause.
+  for (const char* text : {"Marisol met Tobias at the gym and he lives in Duluth.",
+                           "Marisol adopted a dog and she named him Rufus, he sleeps in Duluth."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.subject, "Marisol") << text << " " << Describe({f});
+  }
 }
 
 TEST(FactFrameReaderTest, AOneTimeWeekendOfAChangeIsNoSlot) {

@@ -154,19 +154,6 @@ bool ChineseLooksLikeQuestion(std::string_view sentence) {
   for (std::string_view word : kInterrogatives) {
     if (sentence.find(word) != std::string_view::npos) return true;
   }
-  // 哪 before any measure word asks which (哪天, 哪年, 哪款, 哪条); 哪怕 is "even if", and 哪 with
-  // 都 or 也 right after its word is "any" (去哪都行, 哪天都可以). 几 and 多 ask only before a few
-  // (几号, 多大): 几天前 is "a few days ago", 多年 "many years".
-  for (size_t at = sentence.find("哪"); at != std::string_view::npos; at = sentence.find("哪", at + 1)) {
-    const std::string_view after = sentence.substr(at + std::string_view("哪").size());
-    if (after.starts_with("怕")) continue;
-    const std::string_view near = after.substr(0, std::min<size_t>(after.size(), 3 * 3));  // three characters
-    if (near.find("都") != std::string_view::npos || near.find("也") != std::string_view::npos) continue;
-    return true;
-  }
-  for (std::string_view word : {"几号", "几月", "几岁", "几年级", "多大", "多远", "多长", "多高", "多贵"}) {
-    if (sentence.find(word) != std::string_view::npos) return true;
-  }
   // A final 吗 / 呢 / 么 / 嘛 before the terminators.
   size_t end = sentence.size();
   while (end > 0) {
@@ -305,13 +292,15 @@ bool TailRequests(std::string_view tail) {
   return kAskedFor.count(last) > 0;
 }
 
-// Where the asking clause of a question ends a statement begins: after the last ", ", "，", " — "
-// or " - " of `sentence` (a piece that ends in "?"), when the words before it do not ask
-// (ChineseLooksLikeQuestion) and the clause after it does ("…doesn't cover winter tyres, is that
-// normal?", "搬到杭州以后口味太淡了，有什么推荐吗？"): the end of the statement, or 0 when there is none.
 // True when `tail` opens as a question does: a question word or an auxiliary first ("what herbs
 // survive there?", "is the built-in VPN any good?"), or Chinese that asks.
 bool TailOpensAsking(std::string_view tail) {
+  // A Chinese tail that ends the sentence's question mark and says 哪 or 几 asks which or how many
+  // ("…，那我哪天限行？"); elsewhere 哪 and 几 say "any" or "a few" (不知道哪天, 十几岁).
+  if ((tail.ends_with("？") || tail.ends_with("?")) && (tail.find("哪") != std::string_view::npos || tail.find("几") != std::string_view::npos) &&
+      tail.find("哪怕") == std::string_view::npos) {
+    return true;
+  }
   static const std::set<std::string, std::less<>> kAsking = {
       "any", "right", "what", "which", "how", "where", "who", "why", "when", "whose", "is", "are",
       "does", "do", "did", "can", "should", "will", "was", "isn't", "doesn't", "can't", "won't", "what's", "how's"};
@@ -327,19 +316,44 @@ bool SubordinateHeadHasMainClause(std::string_view head) {
   static const std::set<std::string, std::less<>> kFinite = {
       "is", "are", "was", "were", "am", "has", "have", "had", "i", "we", "i'm", "i've", "we're", "we've", "it's", "that's"};
   const std::vector<std::string> words = LeadingWords(head, 64);
-  return std::any_of(words.begin() + std::min<size_t>(2, words.size()), words.end(),
-                     [](const std::string& w) { return kFinite.count(w) > 0; });
+  for (size_t i = 2; i < words.size(); ++i) {
+    // "…Denver which is pretty high up": a relative clause's verb is not a clause of its own.
+    const bool relative = words[i - 1] == "which" || words[i - 1] == "that" || words[i - 1] == "who";
+    if (kFinite.count(words[i]) > 0 && !relative) return true;
+  }
+  return false;
 }
 
 // True when `head` speaks of the speaker, states with a copula or opens with a past tense ("my
 // iphone on iOS 17.4 keeps dropping wifi", "I'm on the Family plan", "installed iOS 18.1"), so a
-// bare question after it asks about what it says; "Moving to Denver, good idea?" states nothing.
+// bare question after it asks about what it says.
 bool HeadStates(std::string_view head) {
   static const std::set<std::string, std::less<>> kStating = {
       "i", "i'm", "i've", "im", "my", "we", "we're", "we've", "our", "is", "are", "was", "were", "am"};
+  // What one weighs is no statement: a head that opens with a verb in -ing or an auxiliary
+  // ("Moving to Denver with my wife, good idea?", "Is moving to Denver smart, honestly?"), or
+  // names an aim ("My dream is living in Paris, realistic?").
+  static const std::set<std::string, std::less<>> kWeighing = {
+      "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will",
+      "dream", "goal", "plan", "plans", "hope", "wish", "idea", "thinking", "considering"};
   const std::vector<std::string> words = LeadingWords(head, 64);
+  if (words.empty() || words.front().ends_with("ing") || kWeighing.count(words.front()) > 0) return false;
+  if (std::any_of(words.begin(), words.end(), [](const std::string& w) { return kWeighing.count(w) > 0 && w != "is" && w != "are"; })) {
+    return false;
+  }
+  // A verb in -ing right after its subject weighs it too ("Me and my partner moving to Portland,
+  // too rainy?"); after a form of "be" or "keep" it states ("I'm learning Go", "keeps dropping").
+  static const std::set<std::string, std::less<>> kBeforeProgressive = {
+      "am", "is", "are", "was", "were", "i'm", "we're", "you're", "they're", "he's", "she's", "it's", "be", "been",
+      "keep", "keeps", "kept", "still", "started", "stopped", "been", "now", "just", "currently"};
+  static const std::set<std::string, std::less<>> kFinite = {"is", "are", "was", "were", "am", "has", "have", "had",
+                                                              "do", "does", "did", "keeps", "keep"};
+  for (size_t i = 1; i < words.size() && i < 6; ++i) {  // up to its subject's first verb
+    if (kFinite.count(words[i]) > 0 || words[i].ends_with("ed")) break;
+    if (words[i].size() > 5 && words[i].ends_with("ing") && kBeforeProgressive.count(words[i - 1]) == 0) return false;
+  }
   // Chat leaves out the subject of a past tense: "installed iOS 18.1 and the wifi seems fixed".
-  if (!words.empty() && words.front().size() > 4 && words.front().ends_with("ed")) return true;
+  if (words.front().size() > 4 && words.front().ends_with("ed")) return true;
   return std::any_of(words.begin(), words.end(), [](const std::string& w) { return kStating.count(w) > 0; });
 }
 
@@ -365,6 +379,10 @@ std::pair<size_t, size_t> QuestionBoundary(std::string_view sentence) {
   return {cut, len};
 }
 
+// Where the asking clause of a question ends a statement begins: at the QuestionBoundary of
+// `sentence` (a piece that ends in "?"), when the words before it do not ask
+// (ChineseLooksLikeQuestion) and the clause after it does ("…doesn't cover winter tyres, is that
+// normal?", "搬到杭州以后口味太淡了，有什么推荐吗？"): the end of the statement, or 0 when there is none.
 size_t StatementBeforeQuestion(std::string_view sentence) {
   const auto [cut, len] = QuestionBoundary(sentence);
   if (cut == 0) return 0;
