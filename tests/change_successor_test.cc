@@ -15,11 +15,12 @@
 namespace engram {
 namespace {
 
-constexpr char kT0[] = "2024-01-01T09:00:00Z";
-constexpr char kT1[] = "2024-06-01T09:00:00Z";
-
+// The older turn in January, the newer in June.
 class ChangeSuccessorTest : public ::testing::Test {
  protected:
+  static constexpr char kT0[] = "2024-01-01T09:00:00Z";
+  static constexpr char kT1[] = "2024-06-01T09:00:00Z";
+
   void SetUp() override {
     Options options;
     options.db_path = dir_.File("successor.db");
