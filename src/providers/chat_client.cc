@@ -75,6 +75,7 @@ ChatClientOptions ChatClientOptionsFromEnv() {
   if (const char* v = std::getenv("ENGRAM_LLM_BASE_URL")) options.base_url = v;
   if (const char* v = std::getenv("ENGRAM_LLM_MODEL")) options.model = v;
   if (const char* v = std::getenv("ENGRAM_LLM_API_KEY")) options.api_key = v;
+  if (const char* v = std::getenv("ENGRAM_LLM_RESPONSE_FORMAT"); v != nullptr && *v != '\0') options.response_format = v;
   return options;
 }
 
@@ -92,6 +93,11 @@ Result<ChatResponse> ChatClient::Complete(const std::vector<ChatMessage>& messag
   if (messages.empty()) {
     return Error(Status::InvalidArgument("chat client: no messages"));
   }
+  const std::string& mode = options_.response_format;
+  if (mode != "json_schema" && mode != "json_object" && mode != "none") {
+    return Error(Status::InvalidArgument("chat client: response_format must be json_schema, json_object or none "
+                                         "(ENGRAM_LLM_RESPONSE_FORMAT), not \"" + mode + "\""));
+  }
   auto endpoint = ParseEndpoint(options_.base_url, "/chat/completions", "chat client");
   if (!endpoint) return Error(endpoint.error());
 
@@ -100,8 +106,9 @@ Result<ChatResponse> ChatClient::Complete(const std::vector<ChatMessage>& messag
     json request = {{"model", options_.model}, {"stream", false}};
     json& out = request["messages"] = json::array();
     for (const ChatMessage& m : messages) out.push_back({{"role", m.role}, {"content", m.content}});
-    if (response_format != nullptr && !response_format->is_null()) {
-      request["response_format"] = *response_format;
+    if (response_format != nullptr && !response_format->is_null() && mode != "none") {
+      const bool schema = response_format->is_object() && response_format->value("type", "") == "json_schema";
+      request["response_format"] = schema && mode == "json_object" ? json{{"type", "json_object"}} : *response_format;
     }
     if (options_.temperature) request["temperature"] = *options_.temperature;
     if (options_.max_tokens > 0) request["max_tokens"] = options_.max_tokens;

@@ -32,6 +32,12 @@ struct ChatClientOptions {
   // many ms; a longer Retry-After ends the retries at once (kBusy / kIOError) so that the caller's
   // job queue reschedules the work. HTTP-date forms of Retry-After fall back to the backoff.
   int max_retry_after_ms = 10000;
+  // How a request for structured output is sent: "json_schema" as the caller gives it (OpenAI,
+  // vLLM, llama.cpp's llama-server, Ollama); "json_object" turns a {"type":"json_schema"} format
+  // into {"type":"json_object"} (JSON mode, for servers that take no schema: llama-cpp-python's
+  // server answers json_schema with HTTP 500); "none" sends no response_format (the prompts ask
+  // for JSON anyway). Any other value makes Complete fail with kInvalidArgument.
+  std::string response_format = "json_schema";
   std::optional<double> temperature;  // sent as "temperature" when set
   int max_tokens = 0;                 // sent as "max_tokens" when > 0
   // How the client waits between attempts (ms). Null = std::this_thread::sleep_for. A test hook:
@@ -43,6 +49,7 @@ struct ChatClientOptions {
 //   ENGRAM_LLM_BASE_URL  base_url ("http://127.0.0.1:11434/v1")
 //   ENGRAM_LLM_MODEL     model ("qwen2.5:7b-instruct")
 //   ENGRAM_LLM_API_KEY   api_key (may be unset for local servers)
+//   ENGRAM_LLM_RESPONSE_FORMAT  response_format (json_schema, json_object or none)
 // Unset variables leave the field empty (other fields keep their defaults); ChatClient::Complete
 // reports a missing base_url or model as kInvalidArgument. Thread-safe (reads the environment).
 ChatClientOptions ChatClientOptionsFromEnv();
@@ -71,7 +78,8 @@ class ChatClient {
   // "json_schema":{...}} or {"type":"json_object"}), "temperature", "max_tokens" when set}.
   // Retries connection errors, timeouts, 429 and 5xx up to options.max_retries times with backoff.
   // Errors:
-  //   kInvalidArgument  base_url or model missing or malformed; a 4xx other than 429 (bad request,
+  //   kInvalidArgument  base_url or model missing or malformed, response_format unknown; a 4xx
+  //                     other than 429 (bad request,
   //                     auth, unknown model), the message carrying the provider's error text
   //   kBusy             still 429 after the retries (or Retry-After too long)
   //   kIOError          unreachable, timed out or 5xx after the retries; a 2xx body that is not a

@@ -108,6 +108,31 @@ TEST(ChatClientTest, NoResponseFormatWhenNullAndOptionalFieldsWhenSet) {
   EXPECT_EQ(body["max_tokens"], 256);
 }
 
+TEST(ChatClientTest, ResponseFormatModesForServersWithoutSchemas) {
+  const json format = {{"type", "json_schema"}, {"json_schema", {{"name", "x"}, {"schema", {{"type", "object"}}}}}};
+  for (const std::string mode : {"json_object", "none"}) {
+    ScriptedServer server({Ok("{}")});
+    std::vector<int> waits;
+    ChatClientOptions options = TestOptions(server, &waits);
+    options.response_format = mode;
+    ASSERT_TRUE(ChatClient(options).Complete(kMessages, &format).has_value()) << mode;
+    json body = json::parse(server.requests().at(0).body);
+    if (mode == "none") {
+      EXPECT_FALSE(body.contains("response_format"));
+    } else {
+      EXPECT_EQ(body["response_format"], (json{{"type", "json_object"}}));
+    }
+  }
+  ChatClientOptions bad;
+  bad.base_url = "http://127.0.0.1:9/v1";
+  bad.model = "m";
+  bad.response_format = "json";
+  auto refused = ChatClient(bad).Complete(kMessages, &format);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.error().message().find("ENGRAM_LLM_RESPONSE_FORMAT"), std::string::npos);
+}
+
 TEST(ChatClientTest, ChineseContentIsByteExactBothWays) {
   const std::string reply = "{\"value\":\"杭州\"} 😀";
   ScriptedServer server({Ok(reply)});
@@ -286,6 +311,10 @@ TEST(ChatClientTest, OptionsFromEnv) {
   EXPECT_EQ(options.timeout_ms, 30000);
   setenv("ENGRAM_LLM_API_KEY", "sk-x", 1);
   EXPECT_EQ(ChatClientOptionsFromEnv().api_key, "sk-x");
+  EXPECT_EQ(options.response_format, "json_schema");
+  setenv("ENGRAM_LLM_RESPONSE_FORMAT", "json_object", 1);
+  EXPECT_EQ(ChatClientOptionsFromEnv().response_format, "json_object");
+  unsetenv("ENGRAM_LLM_RESPONSE_FORMAT");
   unsetenv("ENGRAM_LLM_BASE_URL");
   unsetenv("ENGRAM_LLM_MODEL");
   unsetenv("ENGRAM_LLM_API_KEY");
