@@ -1,6 +1,7 @@
 #include "write/extraction/fact_frame_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
 #include <set>
@@ -469,6 +470,7 @@ struct Subject {
   bool thing = false;     // a thing, never a person: "the VPN", "API" (an acronym)
   size_t end = 0;         // where the subject phrase ends
   size_t role_end = std::string::npos;  // "As a nurse at Mercy, I…": where the role the clause opens with ends
+  std::string owner;      // the relative whose thing it is ("my dad" of "my dad's place"), or ""
 };
 
 // True when the clause `low` corrects what was said (markers.tsv `correction`): "actually" only
@@ -1319,6 +1321,9 @@ class ClauseReader {
     if (value_verb_changes_ && (f->kind == ClauseKind::kFact || (f->kind == ClauseKind::kPast && PastOnlyDates()))) {
       f->kind = ClauseKind::kChange;  // 搬到, "we moved to Denver back in May"
     }
+    if (f->kind == ClauseKind::kFact && !value_verb_changes_ && PastStateVerbAt(from, f->value_begin)) {
+      f->kind = ClauseKind::kPast;  // "I lived in Boston", "I used Eclipse every day"
+    }
     AttributeRef chosen = ChooseAttribute(r, *f);
     if (chosen.attribute.empty() && f->replaces.empty()) return false;
     if (chosen.attribute == "job") {
@@ -1402,8 +1407,9 @@ class ClauseReader {
     std::string w = WordAt(low_, i, clause_.end, &e);
     if (w == "as") {
       i = SkipSpaces(s_, e, clause_.end);
-    } else if (StartsWithAt(s_, i, "做") || StartsWithAt(s_, i, "当")) {
+    } else if (StartsWithAt(s_, i, "做") || StartsWithAt(s_, i, "当") || StartsWithAt(s_, i, "干")) {
       i += 3;
+      if (const size_t lasted = MonthsOrYearsEnd(i); lasted != std::string::npos) i = lasted;  // 做了两年运营
     } else {
       return std::nullopt;
     }
@@ -1672,7 +1678,11 @@ class ClauseReader {
     if (end == i || (end < clause_.end && IsWordByteAt(s_, end))) return std::nullopt;
     size_t subject_end = end;
     if (const size_t is = ContractionAt(s_, end); is > 0) {  // "Mum's moved to Hove", not "Mum's car"
-      if (!ContractionGoesOn(end + is)) return std::nullopt;
+      if (!ContractionGoesOn(end + is)) {
+        if (!IsCapitalAt(s_, i)) return std::nullopt;
+        return RelativesThing(std::string(low_.substr(i, end - i)) + "'s ", end + is,
+                              "my " + std::string(low_.substr(i, end - i)));  // "Mom's phone is a…"
+      }
       subject_end = end + is;
     } else if (end < clause_.end && s_[end] == '\'') {
       return std::nullopt;
@@ -1708,6 +1718,9 @@ class ClauseReader {
     if (noun.size() > 2 && noun.ends_with("'s")) {
       noun.resize(noun.size() - 2);
       noun_end = ne - 2;
+      if (lex_.IsRelation(noun)) {  // "my mom's car is a Honda Civic": the car, hers
+        if (std::optional<Subject> theirs = RelativesThing(noun + "'s ", ne, std::string(s_.substr(i, noun_end - i)))) return *theirs;
+      }
     }
     if (!lex_.IsRelation(noun)) {
       if (std::optional<Subject> thing = ThingBeforeCopula(n)) {  // "my flight is at 5pm"
@@ -1732,7 +1745,10 @@ class ClauseReader {
       if (StartsWithAt(s_, i, zh) && ctx.person.empty()) return Unresolvable(i);
     }
     for (size_t len = 12; len >= 3; len -= 3) {
-      if (i + len <= clause_.end && lex_.IsRelation(s_.substr(i, len))) return Unresolvable(i);  // 同事住在上海: whose?
+      if (i + len <= clause_.end && lex_.IsRelation(s_.substr(i, len))) {
+        if (std::optional<Subject> named = NameAfterRelation(i + len)) return *named;  // 同事老王住在回龙观: 老王
+        return Unresolvable(i);  // 同事住在上海: whose?
+      }
     }
     for (std::string_view zh : {"我们", "咱们", "我"}) {
       if (!StartsWithAt(s_, i, zh)) continue;
@@ -1747,6 +1763,12 @@ class ClauseReader {
       }
       // 我爸, 我姐: a short kin word, a relative only right after 我 (alone it is part of other
       // words: 哥伦比亚).
+      if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after && StartsWithAt(s_, kin, "的")) {
+        if (std::optional<Subject> theirs = RelativesThing(std::string(s_.substr(i, kin + 3 - i)), kin + 3, std::string(s_.substr(i, kin - i)))) {
+          return *theirs;  // 我妈的车是…
+        }
+        return RelativesOwn(i, kin);  // 我妈的朋友住在杭州: the friend's, never the speaker's
+      }
       if (size_t kin = MarkerEndAt(after, "kin_after_speaker"); kin > after && !KinWordGoesOn(kin)) {
         if (std::optional<Subject> named = NameAfterRelation(kin)) return *named;  // 我姐小梅住在杭州
         if (std::optional<Subject> theirs = RelativesOwn(i, kin)) return *theirs;
@@ -1813,6 +1835,21 @@ class ClauseReader {
       }
     }
     return Unresolvable(begin);
+  }
+
+  // A relative's thing that a copula follows ("Mom's phone is a Galaxy S10", "my dad's car is…",
+  // 我妈的车是…): the thing named at `at`, its name after the owner's `owner` ("my mom's ",
+  // "我妈的"), so that it is keyed apart from the speaker's own; nullopt when no thing and copula
+  // follow (a relative of the relative is RelativesOwn's: 我妈的朋友). An English owner is said
+  // without "my" ("mom's phone"), as a named person's is ("Priya's car").
+  // `relative` is the relative as a subject of their own ("my dad", 我妈): Subject::owner.
+  std::optional<Subject> RelativesThing(const std::string& owner, size_t at, std::string relative) const {
+    std::optional<Subject> thing = ThingBeforeCopula(at);
+    if (!thing || (lex_.IsRelation(thing->name))) return std::nullopt;
+    thing->name = owner + thing->name;
+    thing->thing = true;
+    thing->owner = std::move(relative);
+    return thing;
   }
 
   // A short kin word that is the start of a longer word: 我哥们, 我姐夫, 我弟媳, 我哥伦比亚的朋友,
@@ -2609,7 +2646,19 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kRuns = {"run", "runs", "running", "ran", "use", "uses", "using"};
     if (kRuns.count(before) > 0) return true;
     const std::string verb = word_before(before_at).first;
-    if (before == "on") return verb == "run" || verb == "runs" || verb == "running";  // not "I'm on Level 4"
+    // "runs on Node 18"; "I'm on iOS 17", "we're still on Postgres 13" (a numbered noun of
+    // markers.tsv is no product: "I'm on Level 4", "we're on Floor 12").
+    static const std::set<std::string, std::less<>> kOn = {
+        "run", "runs", "running", "am", "is", "are", "m", "re", "s", "still", "been", "currently", "now", "both"};  // "m" of "I'm"
+    static const std::array<std::string_view, 6> kContractedBe = {"'m", "'re", "'s", "\xE2\x80\x99m", "\xE2\x80\x99re", "\xE2\x80\x99s"};
+    if (before == "on") {
+      // The subject's contracted copula ("I'm", "we're") stands before `from`, where the words end.
+      size_t e = before_at;
+      while (e > clause_.begin && s_[e - 1] == ' ') --e;
+      const std::string_view said = s_.substr(clause_.begin, e - clause_.begin);
+      const bool contracted = std::any_of(kContractedBe.begin(), kContractedBe.end(), [&](std::string_view c) { return said.ends_with(c); });
+      return kOn.count(verb) > 0 || contracted;
+    }
     // After a change of version and its "to"/到/成: "upgraded to Node 22", "bumped everything to
     // Node 22", "升级到 Vue 3", "切到 Rocky Linux 9".
     size_t to = std::string::npos;
@@ -2684,6 +2733,10 @@ class ClauseReader {
     }
     if (r.verb->initial && opens != at) {  // "a letter from Mom"
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
+      return true;
+    }
+    if (r.verb->lasting && !LastsMonthsOrYears(r.from + verbs.front().end, r.verb->target.attribute)) {
+      r.verb = nullptr;  // 在酒店住了两晚: a stay, not a home
       return true;
     }
     if (r.value) return true;
@@ -2786,7 +2839,7 @@ class ClauseReader {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
     static const std::set<std::string, std::less<>> kHomes = {"家", "新家", "房子", "新房", "新房子", "公寓", "新公寓"};
-    if (target == "lives_in" && kHomes.count(std::string(v)) > 0) return false;  // 搬进新家了: a home, no place
+    if ((target == "lives_in" || r.verb->lasting) && kHomes.count(std::string(v)) > 0) return false;  // 搬进新家了: a home, no place
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
@@ -3840,6 +3893,90 @@ class ClauseReader {
     return copula ? i : std::string::npos;
   }
 
+  // True when the verb right after the subject (which ends at `from`), past adverbs such as "also"
+  // or "once", is the simple past of a lasting state whose value begins at `value_begin` (markers.tsv `past_state`: "I lived in
+  // Boston", "I used Eclipse every day", "Mei was a nurse") and the clause says nothing of now
+  // (markers `now`: "I lived in Boston until now"). With
+  // "have" / "has" before it the verb is a participle, and the first word is no past form ("I've
+  // lived here for years").
+  bool PastStateVerbAt(size_t from, size_t value_begin) const {
+    static const std::set<std::string, std::less<>> kAdverbs = {"also", "once", "really", "actually", "briefly",
+                                                                "even", "only", "mostly", "mainly", "both", "all"};
+    // "I've", "she's", "we'd" as the subject: the verb after it is a participle.
+    std::string_view said = low_.substr(clause_.begin, std::min(from, clause_.end) - clause_.begin);
+    while (!said.empty() && said.back() == ' ') said.remove_suffix(1);
+    for (std::string_view have : {"'ve", "\xE2\x80\x99" "ve", "'d", "\xE2\x80\x99" "d", "'s", "\xE2\x80\x99" "s", "have", "has", "had"}) {
+      if (said.ends_with(have)) return false;
+    }
+    size_t i = SkipSpaces(s_, from, clause_.end), e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    for (int n = 0; n < 2 && kAdverbs.count(w) > 0; ++n) {
+      i = SkipSpaces(s_, e, clause_.end);
+      w = WordAt(low_, i, clause_.end, &e);
+    }
+    if (w.empty() || !lex_.HasMarker(low_.substr(clause_.begin, clause_.end - clause_.begin), "past_state")) return false;
+    const bool past = std::ranges::any_of(lex_.FindMarkers(w, "past_state"), [&](const PhraseHit& h) {
+      return h.begin == 0 && h.end == w.size();
+    });
+    // The value is the past verb's: no verb of the lexicon stands between them ("Zoe was at the
+    // party and her sister lives in Rome" says "lives" of Rome).
+    if (!past) return false;
+    if (w == "was" || w == "were") {  // "I was still living in Boston then": the -ing verb is the past's own
+      size_t k = SkipSpaces(s_, e, clause_.end), ke = 0;
+      std::string next = WordAt(low_, k, clause_.end, &ke);
+      if (next == "still" || next == "also") next = WordAt(low_, k = SkipSpaces(s_, ke, clause_.end), clause_.end, &ke);
+      if (next.size() > 4 && next.ends_with("ing")) e = ke;
+    }
+    if (value_begin < e || !lex_.FindVerbs(low_.substr(e, value_begin - e)).empty()) return false;
+    const std::string_view clause = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    return lex_.FindMarkers(clause, "now").empty();
+  }
+
+  // True when a span of months or years follows a verb of `lasting` that ends at `after`, and, for
+  // a job's verb (在华为干了三年), nothing or an occupation after it (在阿里做了两年运营; not
+  // 在家做了三年饭).
+  bool LastsMonthsOrYears(size_t after, const std::string& attribute) const {
+    const size_t end = MonthsOrYearsEnd(after);
+    if (end == std::string::npos) return false;
+    if (attribute != "employer") return true;
+    const Span job = TrimValue({end, clause_.end});
+    return job.empty() || rules::SpanText(s_, job) == "了" || EndsInOccupation(job);
+  }
+
+  // Where a span of months or years said right after a Chinese verb at `at` ends ("了三年", "了快十年了",
+  // "了两年多", "了好几个月", "了多年的"), or npos when none stands there (了两晚, 了三天, 了一会儿).
+  size_t MonthsOrYearsEnd(size_t at) const {
+    size_t i = at;
+    if (StartsWithAt(s_, i, "了")) i += 3;
+    for (std::string_view about : {"快", "近", "将近", "差不多", "整整", "足足", "好"}) {
+      if (StartsWithAt(s_, i, about)) i += about.size();
+    }
+    const size_t number = i;
+    for (bool more = true; more && i < clause_.end;) {
+      more = false;
+      if (IsDigit(s_[i])) {
+        ++i;
+        more = true;
+      }
+      for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "百", "几", "半", "多"}) {
+        if (!more && StartsWithAt(s_, i, n)) {
+          i += n.size();
+          more = true;
+        }
+      }
+    }
+    if (i == number) return std::string::npos;
+    for (std::string_view unit : {"年", "个多月", "个月", "个年头"}) {
+      if (!StartsWithAt(s_, i, unit)) continue;
+      i += unit.size();
+      for (std::string_view tail : {"多", "了", "的"}) {
+        if (StartsWithAt(s_, i, tail)) i += tail.size();
+      }
+      return SkipSpaces(s_, i, clause_.end);
+    }
+    return std::string::npos;
+  }
+
   // True when the job after a Chinese verb of job_after at `after` is a time gone by or a job
   // beside the job: 过 after the verb (当过助教), 的时候 / 那时 after it (当护士的时候), or 兼职 / 副业.
   bool JobOnlyOnce(size_t after) const {
@@ -4452,6 +4589,21 @@ void NotePerson(const Lexicon& lex, std::string_view clause, std::string_view lo
   context->person = subject.name;
 }
 
+// A relative's home that is in a place ("my dad's place is in Cork", "Mom's flat is in Leeds"):
+// where the relative lives (markers `home_noun` name the home), as ReadHomePlace reads the speaker's.
+void RelativesHome(const Lexicon& lex, const Subject& subject, FactFrame* f) {
+  if (subject.owner.empty() || f->attribute != "location") return;
+  const size_t space = subject.name.rfind(' ');
+  const std::string noun = space == std::string::npos ? subject.name : subject.name.substr(space + 1);
+  const bool home = std::ranges::any_of(lex.FindMarkers(noun, "home_noun"), [&](const PhraseHit& h) {
+    return h.begin == 0 && h.end == noun.size();
+  });
+  if (!home) return;
+  f->subject = subject.owner;
+  f->subject_kind = FrameSubject::kRelative;
+  f->attribute = "lives_in";
+}
+
 // A frame of the clause's kind and span, with nothing read yet.
 FactFrame ClauseFrame(const ClauseReader& reader, Span clause) {
   FactFrame frame;
@@ -4591,6 +4743,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       continue;
     }
     reader.ScopeDenial(&frame);
+    RelativesHome(lex, subject, &frame);
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
       // A person has no version: "We plan to upgrade auth-svc to v5.0", "We bumped the API to v3.2".
       std::optional<Subject> thing = reader.ThingNamed(subject.end, frame.value_begin);

@@ -128,6 +128,81 @@ TEST(FactFrameReaderTest, AStatementBeforeAnAskingClauseIsRead) {
   }
 }
 
+TEST(FactFrameReaderTest, AStatementBeforeAnyQuestionAfterItIsRead) {
+  // A question of any length after a stating head asks about what the head says.
+  ExpectOneFrame("my husband Marco works at Ferrari in Maranello, good gift for a car-obsessed guy?", "Marco", "employer",
+                 "Ferrari");
+  // Not after a head that weighs ("Relocating to Tromso…") or a supposition.
+  EXPECT_TRUE(Read("Relocating to Tromso with my kids, good schools for a ten-year-old up there?").empty());
+  EXPECT_TRUE(Read("Say I work at Google, would I get stock options in the first year?").empty());
+}
+
+TEST(FactFrameReaderTest, BeOnAProductAndANumberIsItsVersion) {
+  ExpectOneFrame("I'm on iOS 17.", "iOS", "version", "17");
+  ExpectOneFrame("We're still on Postgres 13 and VACUUM is slow.", "Postgres", "version", "13");
+  ExpectOneFrame("I’m on Android 14.", "Android", "version", "14");
+  // A numbered noun is no product.
+  for (const char* text : {"I'm on Level 4.", "I'm on Day 3 of the diet.", "We're on Floor 12."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "version") << text << " " << Describe({f});
+  }
+}
+
+TEST(FactFrameReaderTest, AChineseVerbOfALastingStateNeedsMonthsOrYears) {
+  ExpectOneFrame("在杭州住了三年了，西湖边跑步真的很舒服。", "", "lives_in", "杭州");
+  ExpectOneFrame("我在北京住了快十年了。", "", "lives_in", "北京");
+  ExpectOneFrame("在华为干了三年了", "", "employer", "华为");
+  auto both = Read("在阿里做了两年运营，天天盯数据。");
+  ASSERT_EQ(both.size(), 2u) << Describe(both);
+  EXPECT_EQ(both[0].attribute, "employer");
+  EXPECT_EQ(both[0].value, "阿里");
+  EXPECT_EQ(both[1].attribute, "job");
+  EXPECT_EQ(both[1].value, "运营");
+  // Nights or days are a stay; no span is no state.
+  for (const char* text : {"在酒店住了两晚。", "在朋友家住了三天。", "在家做了三年饭。", "在家干了三年。"}) {
+    EXPECT_TRUE(Read(text).empty()) << text << " " << Describe(Read(text));
+  }
+}
+
+TEST(FactFrameReaderTest, ABareRelationWordBeforeANameIsThatPerson) {
+  ExpectOneFrame("同事老王住在回龙观，每天通勤两小时。", "老王", "lives_in", "回龙观");
+  EXPECT_TRUE(Read("同事住在上海。").empty());  // whose colleague: unresolvable
+}
+
+TEST(FactFrameReaderTest, ARelativesThingIsKeyedAsTheirs) {
+  ExpectOneFrame("Mom's phone is a Samsung Galaxy S10, she refuses to upgrade.", "mom's phone", "is", "Samsung Galaxy S10");
+  ExpectOneFrame("My mom's car is a Honda Civic.", "mom's car", "is", "Honda Civic");
+  ExpectOneFrame("我妈的车是本田思域。", "我妈的车", "is", "本田思域");
+  // A relative's home in a place is where the relative lives.
+  ExpectOneFrame("my dad's place is in Cork and I want to visit at Easter.", "my dad", "lives_in", "Cork");
+  ExpectOneFrame("Mom's flat is in Leeds.", "my mom", "lives_in", "Leeds");
+  // A relative of the relative lives where they live, never the speaker.
+  for (const FactFrame& f : Read("我妈的朋友住在杭州。")) {
+    EXPECT_NE(f.subject_kind, FrameSubject::kSpeaker) << Describe({f});
+  }
+}
+
+TEST(FactFrameReaderTest, TheSimplePastOfALastingStateNarratesThePast) {
+  for (const char* text : {"I lived in Boston.", "I used Eclipse every day at my first job.", "In my first job I used Eclipse every day.",
+                           "I was still living in Boston then."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_EQ(f[0].kind, ClauseKind::kPast) << text << " " << Describe(f);
+  }
+  // Present perfect, a change, or a word of now: how things stand.
+  for (const char* text : {"I've lived in Boston for ten years.", "I moved to Boston.", "I lived in Boston until now, and still do."}) {
+    auto f = Read(text);
+    ASSERT_FALSE(f.empty()) << text;
+    EXPECT_NE(f[0].kind, ClauseKind::kPast) << text << " " << Describe(f);
+  }
+  // The past verb must be the value's ("lives" says Rome here).
+  for (const FactFrame& f : Read("Zoe was at the party and her sister lives in Rome.")) EXPECT_NE(f.kind, ClauseKind::kPast) << Describe({f});
+  // What a role would require is not done.
+  for (const FactFrame& f : Read("The new role would require relocating to London.")) {
+    EXPECT_NE(f.kind, ClauseKind::kFact) << Describe({f});
+    EXPECT_NE(f.kind, ClauseKind::kChange) << Describe({f});
+  }
+}
+
 TEST(FactFrameReaderTest, AHeOrSheMeansANameOfTheSameSentence) {
   // A name said as a subject is whom "she" of the same sentence means, with no event of a
   // person's life ("took a job" is none of the lexicon's); of the next sentence it is not.

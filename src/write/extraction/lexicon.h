@@ -59,6 +59,7 @@ struct VerbEntry {
   bool job_after = false;     // only when an occupation follows ("在腾讯做前端开发")
   bool either_side = false;   // value_before, or with no 在 before it the value follows ("定居苏州")
   bool proper_value = false;  // only when a capitalised name follows ("joined Datadog", not "joined a gym")
+  bool lasting = false;       // only when a span of months or years follows ("在杭州住了三年", not "在酒店住了两晚")
 };
 
 // One phrase of the lexicon found in a text.

@@ -420,10 +420,10 @@ size_t StatementBeforeQuestion(std::string_view sentence) {
       "after", "before", "until", "while", "what", "hypothetically", "pretend", "in"};
   const std::vector<std::string> head_opening = LeadingWords(head, 1);
   if (!head_opening.empty() && kSupposing.count(head_opening.front()) > 0) return 0;
-  // A bare question of four words or fewer after a statement asks about it ("…keeps dropping
-  // wifi, known issue?", "…is $45/mo, good deal?").
-  const bool bare_question = tail.find('?') != std::string_view::npos && LeadingWords(tail, 5).size() <= 4;
-  return TailRequests(tail) || (bare_question && HeadStates(head)) ? cut + len : 0;
+  // Any other question after a statement asks about it ("…keeps dropping wifi, known issue?",
+  // "…is $45/mo, good deal?", "…works at Ferrari in Maranello, good gift for a car-obsessed guy?").
+  const bool asks = tail.find('?') != std::string_view::npos || tail.find("？") != std::string_view::npos;
+  return TailRequests(tail) || (asks && HeadStates(head)) ? cut + len : 0;
 }
 
 // True when `rest` opens with a capital letter, or with a word that opens a question, a request
