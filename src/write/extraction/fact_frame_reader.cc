@@ -872,6 +872,8 @@ class ClauseReader {
                                                                  "vacated", "visit", "visiting", "old", "former", "previous"};
         if (std::any_of(before.begin(), before.end(), [](const std::string& w) { return kLeft.count(w) > 0; })) continue;
         if (LowerBytes(rules::SpanText(s_, {body + hit.begin, body + hit.end})) == "lease") continue;
+      } else if (owner == "the" && change && before.size() == 1) {
+        // "The new flat in Porto has a tiny kitchen": a new home that opens the clause is the speaker's.
       } else {
         if (owner != "a" && owner != "an" && owner != "the") continue;
         before.pop_back();
@@ -955,12 +957,14 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kNotHome = {"for", "every", "as", "where", "only", "when", "during",
                                                                 "until", "till", "was", "were", "had", "used"};
     size_t e = 0;
-    for (size_t i = SkipSpaces(s_, place_end, clause_.end); i < clause_.end; i = SkipSpaces(s_, e, clause_.end)) {
+    int words = 0;  // within the few words that say what the home is, not a later clause's ("…makes up for it")
+    for (size_t i = SkipSpaces(s_, place_end, clause_.end); i < clause_.end && words < 6; i = SkipSpaces(s_, e, clause_.end)) {
       const std::string w = WordAt(low_, i, clause_.end, &e);
       if (e == i) {
         ++e;
         continue;
       }
+      ++words;
       if (kNotHome.count(w) > 0) return false;
     }
     return true;
@@ -1307,6 +1311,7 @@ class ClauseReader {
     ValueOfVersion(r);
     if (!ValueOfVerb(r)) return false;
     ValueOfPlaceAfterCopula(r, *f);
+    ValueOfPlaceForMonthsOrYears(r, *f);
     ValueOfSwitch(r, *f);
     ValueOfAttributeWord(r);
     ValueOfOccupationOrName(r, *f);
@@ -2731,11 +2736,20 @@ class ClauseReader {
         if (StartsWithAt(s_, opens, left)) opens += left.size();
       }
     }
+    // 老王的新家在亦庄: a verb after 的 is of whoever stands before it — the subject (我的新家在,
+    // 我妹的新家在), or a name the subject did not take, whose the fact is, never the speaker's.
+    if (!english_verb && at >= opens + 3 && StartsWithAt(s_, at - 3, "的")) {
+      const std::string_view owner = rules::SpanText(s_, rules::TrimSpan(s_, {opens, at - 3}));
+      if (!owner.empty() && owner != "我" && owner != "我们" && owner != "咱们") {
+        r.verb = nullptr;
+        return true;
+      }
+    }
     if (r.verb->initial && opens != at) {  // "a letter from Mom"
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
       return true;
     }
-    if (r.verb->lasting && !LastsMonthsOrYears(r.from + verbs.front().end, r.verb->target.attribute)) {
+    if (r.verb->lasting && MonthsOrYearsEnd(r.from + verbs.front().end) == std::string::npos) {
       r.verb = nullptr;  // 在酒店住了两晚: a stay, not a home
       return true;
     }
@@ -2748,9 +2762,13 @@ class ClauseReader {
       r.verb = nullptr;  // 在医院当护士的时候…, 在大学当过助教, 周末在咖啡店当兼职店员
       return true;
     }
+    // 在阿里做了两年运营, 在华为干了三年: a span of months or years before the job, or alone.
+    const size_t lasted = r.verb->job_after && !english_verb ? MonthsOrYearsEnd(r.from + verbs.front().end) : std::string::npos;
+    const bool lasted_alone = lasted != std::string::npos && TrimValue({lasted, clause_.end}).empty();
+    const size_t job_at = lasted != std::string::npos ? lasted : r.from + verbs.front().end;
     if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
-        (r.verb->job_after && (!EndsInOccupation(TrimValue({r.from + verbs.front().end, clause_.end})) ||
+        (r.verb->job_after && !lasted_alone && (!EndsInOccupation(TrimValue({job_at, clause_.end})) ||
                                (english_verb && HoldsOfOrBy(TrimValue({r.from + verbs.front().end, clause_.end})))))) {  // 在家做饭, "got made fun of by my manager"
       r.verb = nullptr;
       return true;
@@ -2839,7 +2857,9 @@ class ClauseReader {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
     static const std::set<std::string, std::less<>> kHomes = {"家", "新家", "房子", "新房", "新房子", "公寓", "新公寓"};
-    if ((target == "lives_in" || r.verb->lasting) && kHomes.count(std::string(v)) > 0) return false;  // 搬进新家了: a home, no place
+    if ((target == "lives_in" || r.verb->lasting || lasted != std::string::npos) && kHomes.count(std::string(v)) > 0) {
+      return false;  // 搬进新家了: a home, no place; 在家干了三年: no employer
+    }
     // A copula after the verb means the verb was not the predicate.
     return v.find("是") == std::string_view::npos && !StartsWithAt(v, 0, "的");
   }
@@ -2891,6 +2911,54 @@ class ClauseReader {
     r.value = Span{name, end};
     r.by_value = AttributeRef{"lives_in", ""};
     r.changes = true;
+  }
+
+  // 4b'. The speaker has been in a place for months or years: "Been in Wellington about two months
+  // now", "I've been in Denver for 10 years", "we've been living in Leeds for a year" is where they
+  // live (a stay is days or weeks: "been in Tokyo for three days"; markers `stay`: "visiting"). A
+  // capitalised name that is no value of the lexicon ("been in Slack for an hour").
+  void ValueOfPlaceForMonthsOrYears(ValueReading& r, const FactFrame& f) {
+    if (r.value || r.verb != nullptr || f.subject_kind == FrameSubject::kNamed || lex_.HasMarker(low_, "stay")) return;
+    size_t i = SkipSpaces(s_, r.from, clause_.end), e = 0;
+    for (std::string_view have : {"'ve", "\xE2\x80\x99" "ve"}) {
+      if (StartsWithAt(s_, i, have)) i = SkipSpaces(s_, i + have.size(), clause_.end);
+    }
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    if (w == "have" || w == "has") w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
+    if (w != "been") return;
+    w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
+    if (w == "living" || w == "based") w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
+    if (w != "in") return;
+    const size_t name = SkipSpaces(s_, e, clause_.end);
+    size_t end = name;
+    for (const Token& t : AsciiTokens(s_, name, clause_.end)) {
+      if (t.begin != SkipSpaces(s_, end, clause_.end) || !IsCapitalAt(s_, t.begin)) break;
+      end = t.end;
+    }
+    const std::string place = Text({name, end});
+    if (end == name || IsAcronym(place) || lex_.Value(LowerBytes(place)) != nullptr) return;
+    if (!EnglishMonthsOrYearsAt(end)) return;
+    r.value = Span{name, end};
+    r.by_value = AttributeRef{"lives_in", ""};
+  }
+
+  // True when a span of months or years is said at `at`: "for 10 years", "about two months",
+  // "for a year", "almost a couple of years", "six months" (not "three days", "a week").
+  bool EnglishMonthsOrYearsAt(size_t at) const {
+    static const std::set<std::string, std::less<>> kBefore = {"for", "about", "almost", "nearly", "over", "like",
+                                                               "around", "roughly", "just", "the", "past", "last"};
+    static const std::set<std::string, std::less<>> kCounts = {
+        "a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "few", "couple", "several", "many", "of", "half", "and"};
+    size_t i = SkipSpaces(s_, at, clause_.end), e = 0;
+    std::string w = WordAt(low_, i, clause_.end, &e);
+    while (kBefore.count(w) > 0) w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
+    bool counted = false;
+    while (!w.empty() && (kCounts.count(w) > 0 || std::all_of(w.begin(), w.end(), IsDigit))) {
+      counted = true;
+      w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
+    }
+    return counted && (w == "month" || w == "months" || w == "year" || w == "years");
   }
 
   // 4c. A switch to a name that no word of the lexicon gives an attribute ("I caved and switched
@@ -3930,17 +3998,6 @@ class ClauseReader {
     if (value_begin < e || !lex_.FindVerbs(low_.substr(e, value_begin - e)).empty()) return false;
     const std::string_view clause = low_.substr(clause_.begin, clause_.end - clause_.begin);
     return lex_.FindMarkers(clause, "now").empty();
-  }
-
-  // True when a span of months or years follows a verb of `lasting` that ends at `after`, and, for
-  // a job's verb (在华为干了三年), nothing or an occupation after it (在阿里做了两年运营; not
-  // 在家做了三年饭).
-  bool LastsMonthsOrYears(size_t after, const std::string& attribute) const {
-    const size_t end = MonthsOrYearsEnd(after);
-    if (end == std::string::npos) return false;
-    if (attribute != "employer") return true;
-    const Span job = TrimValue({end, clause_.end});
-    return job.empty() || rules::SpanText(s_, job) == "了" || EndsInOccupation(job);
   }
 
   // Where a span of months or years said right after a Chinese verb at `at` ends ("了三年", "了快十年了",

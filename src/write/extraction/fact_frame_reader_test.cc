@@ -163,6 +163,30 @@ TEST(FactFrameReaderTest, AChineseVerbOfALastingStateNeedsMonthsOrYears) {
   }
 }
 
+TEST(FactFrameReaderTest, BeenInAPlaceForMonthsOrYearsIsHome) {
+  ExpectOneFrame("Been in Wellington about two months now and honestly the wind is no joke.", "", "lives_in", "Wellington");
+  ExpectOneFrame("I've been in Denver for 10 years.", "", "lives_in", "Denver");
+  ExpectOneFrame("I have been in Berlin for a couple of years.", "", "lives_in", "Berlin");
+  // Days are a stay, a visit is one, and a tool is no place.
+  for (const char* text : {"Been in Tokyo for three days, the food is amazing.", "Been in Lisbon six months visiting my aunt.",
+                           "I've been in Slack for an hour."}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "lives_in") << text << " " << Describe({f});
+  }
+}
+
+TEST(FactFrameReaderTest, AHomeIsWhoeverStandsBeforeIt) {
+  ExpectOneFrame("我家在武汉光谷。", "", "lives_in", "武汉光谷");
+  ExpectOneFrame("我老家在四川。", "", "hometown", "四川");
+  ExpectOneFrame("The new flat in Porto has a tiny kitchen but the view over the Douro kind of makes up for it.", "", "lives_in",
+                 "Porto");
+  // Someone else's home is never the speaker's; 娘家 is the wife's parents'.
+  for (const char* text : {"老王的新家在亦庄。", "王磊的家在亦庄。", "我娘家在四川。", "The new restaurant in Porto is great."}) {
+    for (const FactFrame& f : Read(text)) {
+      EXPECT_FALSE(f.subject_kind == FrameSubject::kSpeaker && f.attribute == "lives_in") << text << " " << Describe({f});
+    }
+  }
+}
+
 TEST(FactFrameReaderTest, ABareRelationWordBeforeANameIsThatPerson) {
   ExpectOneFrame("同事老王住在回龙观，每天通勤两小时。", "老王", "lives_in", "回龙观");
   EXPECT_TRUE(Read("同事住在上海。").empty());  // whose colleague: unresolvable
