@@ -5,6 +5,7 @@
 #include <cctype>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
@@ -872,8 +873,6 @@ class ClauseReader {
                                                                  "vacated", "visit", "visiting", "old", "former", "previous"};
         if (std::any_of(before.begin(), before.end(), [](const std::string& w) { return kLeft.count(w) > 0; })) continue;
         if (LowerBytes(rules::SpanText(s_, {body + hit.begin, body + hit.end})) == "lease") continue;
-      } else if (owner == "the" && change && before.size() == 1) {
-        // "The new flat in Porto has a tiny kitchen": a new home that opens the clause is the speaker's.
       } else {
         if (owner != "a" && owner != "an" && owner != "the") continue;
         before.pop_back();
@@ -957,14 +956,12 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kNotHome = {"for", "every", "as", "where", "only", "when", "during",
                                                                 "until", "till", "was", "were", "had", "used"};
     size_t e = 0;
-    int words = 0;  // within the few words that say what the home is, not a later clause's ("…makes up for it")
-    for (size_t i = SkipSpaces(s_, place_end, clause_.end); i < clause_.end && words < 6; i = SkipSpaces(s_, e, clause_.end)) {
+    for (size_t i = SkipSpaces(s_, place_end, clause_.end); i < clause_.end; i = SkipSpaces(s_, e, clause_.end)) {
       const std::string w = WordAt(low_, i, clause_.end, &e);
       if (e == i) {
         ++e;
         continue;
       }
-      ++words;
       if (kNotHome.count(w) > 0) return false;
     }
     return true;
@@ -1311,7 +1308,6 @@ class ClauseReader {
     ValueOfVersion(r);
     if (!ValueOfVerb(r)) return false;
     ValueOfPlaceAfterCopula(r, *f);
-    ValueOfPlaceForMonthsOrYears(r, *f);
     ValueOfSwitch(r, *f);
     ValueOfAttributeWord(r);
     ValueOfOccupationOrName(r, *f);
@@ -1414,7 +1410,7 @@ class ClauseReader {
       i = SkipSpaces(s_, e, clause_.end);
     } else if (StartsWithAt(s_, i, "做") || StartsWithAt(s_, i, "当") || StartsWithAt(s_, i, "干")) {
       i += 3;
-      if (const size_t lasted = MonthsOrYearsEnd(i); lasted != std::string::npos) i = lasted;  // 做了两年运营
+      if (const size_t lasted = YearsEnd(i); lasted != std::string::npos) i = lasted;  // 做了两年运营
     } else {
       return std::nullopt;
     }
@@ -2653,16 +2649,21 @@ class ClauseReader {
     const std::string verb = word_before(before_at).first;
     // "runs on Node 18"; "I'm on iOS 17", "we're still on Postgres 13" (a numbered noun of
     // markers.tsv is no product: "I'm on Level 4", "we're on Floor 12").
-    static const std::set<std::string, std::less<>> kOn = {
-        "run", "runs", "running", "am", "is", "are", "m", "re", "s", "still", "been", "currently", "now", "both"};  // "m" of "I'm"
-    static const std::array<std::string_view, 6> kContractedBe = {"'m", "'re", "'s", "\xE2\x80\x99m", "\xE2\x80\x99re", "\xE2\x80\x99s"};
+    static const std::set<std::string, std::less<>> kRunsOn = {"run", "runs", "running"};
+    static const std::set<std::string, std::less<>> kSpeakerIsOn = {"i'm", "we're", "i\xE2\x80\x99m", "we\xE2\x80\x99re", "im"};
+    static const std::set<std::string, std::less<>> kSpeakerBeforeBe = {"i", "we"};
     if (before == "on") {
-      // The subject's contracted copula ("I'm", "we're") stands before `from`, where the words end.
-      size_t e = before_at;
-      while (e > clause_.begin && s_[e - 1] == ' ') --e;
-      const std::string_view said = s_.substr(clause_.begin, e - clause_.begin);
-      const bool contracted = std::any_of(kContractedBe.begin(), kContractedBe.end(), [&](std::string_view c) { return said.ends_with(c); });
-      return kOn.count(verb) > 0 || contracted;
+      if (kRunsOn.count(verb) > 0) return true;
+      // "I'm on iOS 17", "we're still on Postgres 13": the speaker's own copula before "on" (and
+      // "still", "now"…), never another's ("My mom is on iOS 15", "Most of my team is on Windows 11").
+      std::vector<std::string> said;  // the words before "on", less an adverb of now
+      std::istringstream words(LowerBytes(s_.substr(clause_.begin, before_at - clause_.begin)));
+      for (std::string w; words >> w;) said.push_back(w);
+      static const std::set<std::string, std::less<>> kNow = {"still", "now", "currently", "both", "all"};
+      while (!said.empty() && kNow.count(said.back()) > 0) said.pop_back();
+      if (said.empty()) return false;
+      if (kSpeakerIsOn.count(said.back()) > 0) return true;
+      return said.size() >= 2 && (said.back() == "am" || said.back() == "are") && kSpeakerBeforeBe.count(said[said.size() - 2]) > 0;
     }
     // After a change of version and its "to"/到/成: "upgraded to Node 22", "bumped everything to
     // Node 22", "升级到 Vue 3", "切到 Rocky Linux 9".
@@ -2749,8 +2750,8 @@ class ClauseReader {
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
       return true;
     }
-    if (r.verb->lasting && MonthsOrYearsEnd(r.from + verbs.front().end) == std::string::npos) {
-      r.verb = nullptr;  // 在酒店住了两晚: a stay, not a home
+    if (r.verb->lasting && (YearsEnd(r.from + verbs.front().end) == std::string::npos || !LastingStateHolds(at))) {
+      r.verb = nullptr;  // 在酒店住了两晚, 在医院住了两个月: a stay, not a home
       return true;
     }
     if (r.value) return true;
@@ -2762,13 +2763,16 @@ class ClauseReader {
       r.verb = nullptr;  // 在医院当护士的时候…, 在大学当过助教, 周末在咖啡店当兼职店员
       return true;
     }
-    // 在阿里做了两年运营, 在华为干了三年: a span of months or years before the job, or alone.
-    const size_t lasted = r.verb->job_after && !english_verb ? MonthsOrYearsEnd(r.from + verbs.front().end) : std::string::npos;
-    const bool lasted_alone = lasted != std::string::npos && TrimValue({lasted, clause_.end}).empty();
+    // 在阿里做了两年运营: a span of years before the job (LastingStateHolds).
+    const size_t lasted = r.verb->job_after && !english_verb ? YearsEnd(r.from + verbs.front().end) : std::string::npos;
+    if (lasted != std::string::npos && !LastingStateHolds(at)) {
+      r.verb = nullptr;  // 我在银行做了三年柜员，后来辞职了
+      return true;
+    }
     const size_t job_at = lasted != std::string::npos ? lasted : r.from + verbs.front().end;
     if ((r.verb->initial && english_verb && ascii_value && !capitalised) ||  // "from a distance"
         (r.verb->proper_value && !capitalised) ||                          // "joined a gym"
-        (r.verb->job_after && !lasted_alone && (!EndsInOccupation(TrimValue({job_at, clause_.end})) ||
+        (r.verb->job_after && (!EndsInOccupation(TrimValue({job_at, clause_.end})) ||
                                (english_verb && HoldsOfOrBy(TrimValue({r.from + verbs.front().end, clause_.end})))))) {  // 在家做饭, "got made fun of by my manager"
       r.verb = nullptr;
       return true;
@@ -2911,54 +2915,6 @@ class ClauseReader {
     r.value = Span{name, end};
     r.by_value = AttributeRef{"lives_in", ""};
     r.changes = true;
-  }
-
-  // 4b'. The speaker has been in a place for months or years: "Been in Wellington about two months
-  // now", "I've been in Denver for 10 years", "we've been living in Leeds for a year" is where they
-  // live (a stay is days or weeks: "been in Tokyo for three days"; markers `stay`: "visiting"). A
-  // capitalised name that is no value of the lexicon ("been in Slack for an hour").
-  void ValueOfPlaceForMonthsOrYears(ValueReading& r, const FactFrame& f) {
-    if (r.value || r.verb != nullptr || f.subject_kind == FrameSubject::kNamed || lex_.HasMarker(low_, "stay")) return;
-    size_t i = SkipSpaces(s_, r.from, clause_.end), e = 0;
-    for (std::string_view have : {"'ve", "\xE2\x80\x99" "ve"}) {
-      if (StartsWithAt(s_, i, have)) i = SkipSpaces(s_, i + have.size(), clause_.end);
-    }
-    std::string w = WordAt(low_, i, clause_.end, &e);
-    if (w == "have" || w == "has") w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
-    if (w != "been") return;
-    w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
-    if (w == "living" || w == "based") w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
-    if (w != "in") return;
-    const size_t name = SkipSpaces(s_, e, clause_.end);
-    size_t end = name;
-    for (const Token& t : AsciiTokens(s_, name, clause_.end)) {
-      if (t.begin != SkipSpaces(s_, end, clause_.end) || !IsCapitalAt(s_, t.begin)) break;
-      end = t.end;
-    }
-    const std::string place = Text({name, end});
-    if (end == name || IsAcronym(place) || lex_.Value(LowerBytes(place)) != nullptr) return;
-    if (!EnglishMonthsOrYearsAt(end)) return;
-    r.value = Span{name, end};
-    r.by_value = AttributeRef{"lives_in", ""};
-  }
-
-  // True when a span of months or years is said at `at`: "for 10 years", "about two months",
-  // "for a year", "almost a couple of years", "six months" (not "three days", "a week").
-  bool EnglishMonthsOrYearsAt(size_t at) const {
-    static const std::set<std::string, std::less<>> kBefore = {"for", "about", "almost", "nearly", "over", "like",
-                                                               "around", "roughly", "just", "the", "past", "last"};
-    static const std::set<std::string, std::less<>> kCounts = {
-        "a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-        "few", "couple", "several", "many", "of", "half", "and"};
-    size_t i = SkipSpaces(s_, at, clause_.end), e = 0;
-    std::string w = WordAt(low_, i, clause_.end, &e);
-    while (kBefore.count(w) > 0) w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
-    bool counted = false;
-    while (!w.empty() && (kCounts.count(w) > 0 || std::all_of(w.begin(), w.end(), IsDigit))) {
-      counted = true;
-      w = WordAt(low_, i = SkipSpaces(s_, e, clause_.end), clause_.end, &e);
-    }
-    return counted && (w == "month" || w == "months" || w == "year" || w == "years");
   }
 
   // 4c. A switch to a name that no word of the lexicon gives an attribute ("I caved and switched
@@ -4000,9 +3956,10 @@ class ClauseReader {
     return lex_.FindMarkers(clause, "now").empty();
   }
 
-  // Where a span of months or years said right after a Chinese verb at `at` ends ("了三年", "了快十年了",
-  // "了两年多", "了好几个月", "了多年的"), or npos when none stands there (了两晚, 了三天, 了一会儿).
-  size_t MonthsOrYearsEnd(size_t at) const {
+  // Where a span of years said right after a Chinese verb at `at` ends ("了三年", "了快十年了",
+  // "了两年多", "了好几年", "了多年的"), or npos when none stands there: months are as often a stay
+  // (在医院住了两个月, 在上海出差住了两个月), and nights or days always are (了两晚, 了三天).
+  size_t YearsEnd(size_t at) const {
     size_t i = at;
     if (StartsWithAt(s_, i, "了")) i += 3;
     for (std::string_view about : {"快", "近", "将近", "差不多", "整整", "足足", "好"}) {
@@ -4022,16 +3979,35 @@ class ClauseReader {
         }
       }
     }
-    if (i == number) return std::string::npos;
-    for (std::string_view unit : {"年", "个多月", "个月", "个年头"}) {
-      if (!StartsWithAt(s_, i, unit)) continue;
-      i += unit.size();
-      for (std::string_view tail : {"多", "了", "的"}) {
-        if (StartsWithAt(s_, i, tail)) i += tail.size();
-      }
-      return SkipSpaces(s_, i, clause_.end);
+    if (i == number || !(StartsWithAt(s_, i, "年") || StartsWithAt(s_, i, "个年头"))) return std::string::npos;
+    i += StartsWithAt(s_, i, "年") ? 3 : std::string_view("个年头").size();
+    for (std::string_view tail : {"多", "了", "的"}) {
+      if (StartsWithAt(s_, i, tail)) i += tail.size();
     }
-    return std::string::npos;
+    return SkipSpaces(s_, i, clause_.end);
+  }
+
+  // True when a verb of a lasting state at `verb` (在杭州住了三年) says how things stand: the clause
+  // says no time it belongs to (大学的时候在武汉住了四年), its place is no pointing word (在这个小区),
+  // and nothing said after it in the message moves on (我在杭州住了三年，后来搬回北京了; 在华为干了三年，
+  // 上个月刚离职; markers `change`, `now`, `ends`).
+  bool LastingStateHolds(size_t verb) const {
+    const std::string_view before = low_.substr(clause_.begin, verb - clause_.begin);
+    for (std::string_view when : {"时候", "那时", "那会", "当年"}) {
+      if (before.find(when) != std::string_view::npos) return false;
+    }
+    if (const size_t zai = before.rfind("在"); zai != std::string_view::npos &&
+        (before.substr(zai + 3).starts_with("这") || before.substr(zai + 3).starts_with("那"))) {
+      return false;
+    }
+    const std::string_view after = low_.substr(clause_.end);
+    for (std::string_view kind : {"change", "now", "ends"}) {
+      if (lex_.HasMarker(after, kind)) return false;
+    }
+    for (std::string_view moved_on : {"后来", "离职", "辞职", "搬", "回国", "回老家", "回来", "出院", "退休"}) {
+      if (after.find(moved_on) != std::string_view::npos) return false;
+    }
+    return true;
   }
 
   // True when the job after a Chinese verb of job_after at `after` is a time gone by or a job
