@@ -6,6 +6,11 @@ exec(open(os.path.join(HERE,'cases.py')).read())
 if os.environ.get('CASES'):
     C=[tuple(o[k] for k in ('id','lang','cat','kind','turns','question','new','old'))
        for o in map(json.loads, open(os.path.join(HERE,os.environ['CASES']),encoding='utf-8'))]
+# A control's `old` is the value that still stands (said first) and `new` the one its second turn
+# must not make current; a set written the other way round would score its controls inverted.
+for c in C:
+    if c[3]=='control' and c[7] and c[7] not in c[4][0] and c[7] in c[4][1]:
+        sys.exit(f"{c[0]}: a control's old value must be the first turn's (it still stands): {c[7]!r}")
 TAG=os.environ.get('TAG','')
 E=os.environ.get('ENGRAM','build/engram')
 T0,T1,ASOF='2024-01-01T09:00:00Z','2024-06-01T09:00:00Z','2024-03-01T00:00:00Z'
