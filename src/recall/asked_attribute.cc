@@ -170,6 +170,13 @@ bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const st
                      [&](const std::string& t) { return asked.terms.count(t) > 0; });
 }
 
+bool AnswersAskedAttribute(RecallContext& ctx, std::string_view question,
+                           const std::set<std::string, std::less<>>& question_terms, const RecallItem& item) {
+  if (!ctx.asked_attributes || item.type != "claim") return false;
+  const Asked asked = ReadAsked(ctx, question, question_terms);
+  return !asked.attributes.empty() && Answers(ctx, item, asked);
+}
+
 Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, TimestampMs now, std::string_view question,
                               const std::set<std::string, std::less<>>& question_terms, std::vector<RecallItem>& items,
                               std::vector<double>& strength, std::vector<ClaimSlot>& slots) {

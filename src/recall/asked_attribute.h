@@ -65,6 +65,12 @@ struct AskedPerson {
 bool AboutWhomAsked(std::string_view subject, std::string_view speaker, const std::vector<std::string>& subject_terms,
                     const AskedPerson& asked);
 
+// True when `item` is a standing claim of an attribute `question` names, about whom it asks and
+// saying how things stand (the claims steps 0-2 treat as answering; above). `question_terms` are
+// the question's terms as recall searched them. False when ctx.asked_attributes is unset.
+bool AnswersAskedAttribute(RecallContext& ctx, std::string_view question,
+                           const std::set<std::string, std::less<>>& question_terms, const RecallItem& item);
+
 // How many of the namespace's most recently recorded current claims step 0 reads.
 inline constexpr int kFetchLookback = 200;
 

@@ -212,12 +212,15 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
 
 // The text a reranker reads for an item: what a reader of the packet sees first — an event's
 // "speaker: content" (the form the full-text index holds), a claim's text.
-// True when `item` holds at least half of the question's content terms (text::IsFunctionTerm), or
+// True when `item` is a standing claim of an attribute the question names about whom it asks
+// (recall/asked_attribute.h: "user lives in Munich" for "What city am I based in?"), holds at
+// least half of the question's content terms (text::IsFunctionTerm), or
 // one of them and a topic of the question (RecallContext::topics_of: "我每天早上都喝一杯拿铁" for
 // "我早上喝什么？", whose bigrams 上喝 and 喝什 no statement holds): the statement it answers
 // with is about what the question asks, so a change of it is too.
 bool AnswersTheQuestion(RecallContext& ctx, const RecallItem& item, std::string_view question_text,
                         const std::set<std::string, std::less<>>& question) {
+  if (AnswersAskedAttribute(ctx, question_text, question, item)) return true;
   size_t content = 0, held = 0;
   for (const std::string& term : question) content += IsContentTerm(term) ? 1 : 0;
   for (const std::string& token : ctx.analyzer.QueryTokenSet(item.text)) {

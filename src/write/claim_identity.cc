@@ -58,11 +58,26 @@ std::string NormalizeValue(std::string_view value) {
   return v;
 }
 
+std::string SubjectKey(std::string_view subject) {
+  std::string k = NormalizeKey(subject);
+  // 我的姐姐 → 我姐姐; 我姐 → 我姐姐: one relative, said short or doubled (我妈, 我妈妈).
+  static constexpr std::string_view kMine = "我", kMyOf = "我的";
+  if (k.starts_with(kMyOf) && k.size() > kMyOf.size()) k.erase(kMine.size(), kMyOf.size() - kMine.size());
+  static constexpr std::string_view kDoubled[] = {"姐", "哥", "弟", "妹", "妈", "爸"};
+  for (std::string_view kin : kDoubled) {
+    if (k.size() == kMine.size() + kin.size() && k.starts_with(kMine) && k.ends_with(kin)) {
+      k += kin;
+      break;
+    }
+  }
+  return k;
+}
+
 ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry) {
   ClaimKeys keys;
   keys.negated = std::find(c.qualifiers.begin(), c.qualifiers.end(),
                            std::string(extraction::kQualNegated)) != c.qualifiers.end();
-  keys.topic_key = NormalizeKey(c.subject) + "|" + c.predicate + "|" + NormalizeKey(c.slot);
+  keys.topic_key = SubjectKey(c.subject) + "|" + c.predicate + "|" + NormalizeKey(c.slot);
   std::vector<std::string> coordinates;
   for (const std::string& q : c.qualifiers) {
     if (q.find(extraction::kCoordinateSeparator) != std::string::npos) coordinates.push_back(NormalizeKey(q));

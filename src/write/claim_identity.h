@@ -45,6 +45,10 @@ struct ClaimKeys {
 // value (negated, planned, past, reported, hypothetical, required): those never supersede another
 // value. polarity_key's value is normalised (case, width, a leading article or possessive:
 // "my Leica M6" = "a Leica M6").
+// The key of a claim's subject in its topic and conflict keys: NormalizeKey's, with a Chinese
+// relative said short or doubled as one (我姐 and 我姐姐, 我的妈妈 and 我妈妈). Never fails.
+std::string SubjectKey(std::string_view subject);
+
 ClaimKeys ComputeClaimKeys(const extraction::CandidateClaim& c, const PredicateRegistry& registry);
 
 // True unless the claim is negated, planned, past, reported, hypothetical or required: only a

@@ -45,6 +45,13 @@ TEST(ClaimKeysTest, RegistryDecidesWhatIsSingleValued) {
   EXPECT_TRUE(reg.IsSingleValued("ui_theme", ""));
 }
 
+TEST(ClaimKeysTest, AChineseRelativeSaidShortOrDoubledIsOneSubject) {
+  EXPECT_EQ(SubjectKey("我姐"), SubjectKey("我姐姐"));
+  EXPECT_EQ(SubjectKey("我的妈妈"), SubjectKey("我妈"));
+  EXPECT_NE(SubjectKey("我姐"), SubjectKey("我哥"));
+  EXPECT_EQ(SubjectKey("Priya"), SubjectKey("priya"));
+}
+
 TEST(NearCopyTest, TrailingClauseIsANearCopy) {
   EXPECT_TRUE(IsNearCopy("a summer trip with the whole family, including children and elderly relatives",
                          "a summer trip with the whole family, including children and elderly relatives; "

@@ -73,6 +73,10 @@ TEST(CorrectedValueTest, ACorrectionSaysOnlyItsValue) {
   EXPECT_TRUE(SaysOnlyTheValue("刚才工号记错了，应该是A1032", "A1032", "工号is A1023", true));
   // Another thing named beside the value: it is that thing's value.
   EXPECT_FALSE(SaysOnlyTheValue("Correction: room 310", "310", "My gym locker is number 204.", true));
+  // Words of grammar say nothing of another thing.
+  EXPECT_TRUE(SaysOnlyTheValue("sorry, I meant Thursday not Tuesday for the dentist", "Thursday",
+                               "dentist appointment when Tuesday", true));
+  EXPECT_FALSE(SaysOnlyTheValue("sorry, Thursday is for the plumber", "Thursday", "dentist appointment when Tuesday", true));
   EXPECT_FALSE(SaysOnlyTheValue("Tom: correction, it's Heathrow", "Heathrow", "My flight leaves from Gatwick.", true));
   EXPECT_FALSE(SaysOnlyTheValue("说错了，那趟航班是9点的", "9点", "我每天早上7点起床。", true));
 }

@@ -150,13 +150,26 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   return lex.HasMarker(lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
 }
 
+// `sentence` with the words it quotes blanked (offsets kept): someone else's words say nothing of
+// how things stand for the speaker ("朋友发消息说“我现在住在合肥了”", 'My friend texted "I live in
+// Bristol now"'). Quotes that only name a thing (kNamingQuote bytes or fewer: 'I use "dark mode"')
+// are kept.
+constexpr size_t kNamingQuote = 12;
+std::string WithoutQuotations(std::string_view sentence) {
+  std::string out(sentence);
+  for (const rules::Span& q : rules::QuotedSpans(sentence)) {
+    if (q.end - q.begin > kNamingQuote) std::fill(out.begin() + q.begin, out.begin() + q.end, ' ');
+  }
+  return out;
+}
+
 }  // namespace
 
 NowStance ReadNowStance(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   bool any = false, all_not_now = true, temporary = false, bounded = false;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
-    const NowStance stance = SentenceStance(lex, rules::SpanText(text, s.span), s.question);
+    const NowStance stance = SentenceStance(lex, WithoutQuotations(rules::SpanText(text, s.span)), s.question);
     if (stance == NowStance::kChange) return NowStance::kChange;
     any = true;
     temporary = temporary || stance == NowStance::kTemporary;
@@ -173,7 +186,7 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
   std::vector<std::string_view> sentences;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const std::string_view sentence = rules::SpanText(text, s.span);
-    const NowStance stance = SentenceStance(lex, sentence, s.question, /*now_words=*/false);
+    const NowStance stance = SentenceStance(lex, WithoutQuotations(sentence), s.question, /*now_words=*/false);
     if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
       sentences.push_back(sentence);
     }

@@ -104,4 +104,12 @@ TEST(ChangeStatementTest, ChangeSentencesAreTheOnesThatStateIt) {
   EXPECT_EQ(ChangeSentences("Actually, the meeting is in room 4.").size(), 1u);
 }
 
+// Someone else's words in quotes say nothing of how things stand for the speaker; quotes that only
+// name a thing are read.
+TEST(ChangeStatementTest, QuotedWordsAreNoChange) {
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("朋友发消息说“我现在住在合肥了，有空来玩”，我还挺意外的。"));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("My friend texted \"I live in Bristol now, come visit\", which surprised me."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I switched to \"dark mode\" last week."));
+}
+
 }  // namespace engram::extraction

@@ -227,26 +227,10 @@ bool IsThingAttribute(std::string_view attribute) {
 // "component-00", "control-01", "base image": the name of a thing — one identifier token.
 bool IsIdentifierName(std::string_view name) { return IsIdentifier(name); }
 
-// The quoted spans of `content`, as [open end, close begin): “…”, 「…」, 『…』 and pairs of ASCII '"'.
-std::vector<Span> QuotedSpans(std::string_view content) {
-  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
-      {"\xE2\x80\x9C", "\xE2\x80\x9D"}, {"\xE3\x80\x8C", "\xE3\x80\x8D"}, {"\xE3\x80\x8E", "\xE3\x80\x8F"}, {"\"", "\""}};
-  std::vector<Span> out;
-  for (const auto& [open, close] : kPairs) {
-    for (size_t o = content.find(open); o != std::string_view::npos;) {
-      size_t c = content.find(close, o + open.size());
-      if (c == std::string_view::npos) break;
-      out.push_back({o + open.size(), c});
-      o = content.find(open, c + close.size());
-    }
-  }
-  return out;
-}
-
 // The value [begin, end) stands inside a quotation that says more than the value itself (someone
 // else's words: 有人喊“都升 3.13 吧”), not inside quotes that only name it ('I use "dark mode"').
 bool InsideQuotedClause(std::string_view content, size_t begin, size_t end) {
-  for (const Span& q : QuotedSpans(content)) {
+  for (const Span& q : rules::QuotedSpans(content)) {
     if (q.begin <= begin && end <= q.end && q.end - q.begin > end - begin + 3) return true;
   }
   return false;
@@ -1028,6 +1012,17 @@ class ClauseReader {
     return before.find("差点") != std::string_view::npos;
   }
 
+  // `thing` less a Chinese word of discourse it ends with (markers.tsv `discourse`: 网关终于, 服务已经).
+  Span WithoutTrailingDiscourse(Span thing) const {
+    const std::string_view text = low_.substr(thing.begin, thing.end - thing.begin);
+    for (const PhraseHit& hit : lex_.FindMarkers(text, "discourse")) {
+      if (hit.begin > 0 && thing.begin + hit.end == thing.end && static_cast<unsigned char>(text[hit.begin]) >= 0x80) {
+        return rules::TrimSpan(s_, {thing.begin, thing.begin + hit.begin});
+      }
+    }
+    return thing;
+  }
+
   // ReadThingValue for the marker of `kind` at [verb_begin, verb_end).
   bool ReadThingValueAt(std::string_view kind, size_t body, size_t verb_begin, size_t verb_end, FactFrame* f) const {
     const bool with_preposition = kind == "reschedule" || kind == "relocate" || kind == "rename" || kind == "resize";
@@ -1097,11 +1092,12 @@ class ClauseReader {
       }
     }
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
+    thing = WithoutTrailingDiscourse(thing);  // 网关终于迁到了…: 网关
     for (std::string_view has : {"'s", "\xE2\x80\x99s"}) {  // "the repo's moved to GitLab": the repo has
       if (Text(thing).ends_with(has) && thing.size() > has.size()) thing.end -= has.size();
     }
     if (!IsRescheduledThing(thing) || (kind != "reschedule" && MayBePerson(thing))) return false;
-    for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切", "家"}) {
+    for (std::string_view all : {"全部", "全都", "整体", "统一", "都", "所有", "一切", "家", "全家", "一家人"}) {
       // 全部迁到飞书文档了: what the speaker moved, not a thing named 全部; 我们家搬到…: the household
       if (Text(thing) == all) return false;
     }
@@ -1228,26 +1224,43 @@ class ClauseReader {
   // Oakwood", "小王搬到苏州"): a relative (relations.tsv), a familiar Chinese name, or one
   // capitalised word, may be one.
   bool MayBePerson(Span thing) const {
-    for (std::string_view is : {"'s", "\xE2\x80\x99s"}) {  // "Jake's finally moved to Denver": Jake has
-      if (rules::SpanText(s_, thing).ends_with(is) && thing.size() > is.size()) thing.end -= is.size();
-    }
-    std::string_view text = rules::SpanText(s_, thing);
-    if (!lex_.RelationsIn(text).empty() || (thing.size() == 6 && ChineseNameSubject(thing.begin))) return true;
-    if (EndsInOccupation(thing)) return true;  // "our landlord"? no; "the lawyer", "李老师", "our CEO"
+    thing = WithoutPossessive(thing);
+    if (NamedAsPerson(thing)) return true;
     std::vector<Token> tokens = AsciiTokens(s_, thing.begin, thing.end);
-    static const std::set<std::string, std::less<>> kPeople = {
-        "dr", "mr", "mrs", "ms", "miss", "prof", "coach", "uncle", "aunt", "auntie", "landlord", "landlady", "kids",
-        "children", "family", "parents", "folks", "neighbors", "neighbours", "everyone", "people", "guy", "guys",
-        "patient", "hire", "client", "customer", "baby", "son", "daughter", "students"};
     bool all_capitalised = !tokens.empty();
     for (const Token& t : tokens) {
       const std::string_view w = s_.substr(t.begin, t.end - t.begin);
-      if (kPeople.count(LowerBytes(w)) > 0) return true;
       all_capitalised = all_capitalised && IsCapitalAt(w, 0) && !IsIdentifier(w) && !IsAcronym(w) &&
                         std::none_of(w.begin(), w.end(), [](char c) { return IsDigit(c); });
     }
     // "Jamie", "Sam Lee", "The Hendersons": names of people as often as of things.
-    return all_capitalised && tokens.size() <= 3 && text.find('-') == std::string_view::npos;
+    return all_capitalised && tokens.size() <= 3 && rules::SpanText(s_, thing).find('-') == std::string_view::npos;
+  }
+
+  // "Jake's" of "Jake's finally moved to Denver": Jake.
+  Span WithoutPossessive(Span thing) const {
+    for (std::string_view is : {"'s", "\xE2\x80\x99s"}) {
+      if (rules::SpanText(s_, thing).ends_with(is) && thing.size() > is.size()) thing.end -= is.size();
+    }
+    return thing;
+  }
+
+  // A phrase that can only name people: a relative or colleague (relations.tsv: "my teammate Raj",
+  // "同事小刘"), a familiar Chinese name, an occupation ("the lawyer", "李老师"), or a word of people
+  // ("Dr", "my kids"). Not a capitalised name alone, which names things as often ("Jenkins").
+  bool NamedAsPerson(Span thing) const {
+    thing = WithoutPossessive(thing);
+    std::string_view text = rules::SpanText(s_, thing);
+    if (!lex_.RelationsIn(text).empty() || (thing.size() == 6 && ChineseNameSubject(thing.begin))) return true;
+    if (EndsInOccupation(thing)) return true;  // "our landlord"? no; "the lawyer", "李老师", "our CEO"
+    static const std::set<std::string, std::less<>> kPeople = {
+        "dr", "mr", "mrs", "ms", "miss", "prof", "coach", "uncle", "aunt", "auntie", "landlord", "landlady", "kids",
+        "children", "family", "parents", "folks", "neighbors", "neighbours", "everyone", "people", "guy", "guys",
+        "patient", "hire", "client", "customer", "baby", "son", "daughter", "students"};
+    for (const Token& t : AsciiTokens(s_, thing.begin, thing.end)) {
+      if (kPeople.count(LowerBytes(s_.substr(t.begin, t.end - t.begin))) > 0) return true;
+    }
+    return false;
   }
 
   // `span` up to the first of `words` in it (whole words), trimmed.
@@ -1887,8 +1900,9 @@ class ClauseReader {
         for (const Span& t : times_) {
           if (t.begin < at + len && t.end > at) return std::nullopt;  // 我表姐上个月搬到了…: a time
         }
-        for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又"}) {
-          if (name.find(not_name) != std::string_view::npos) return std::nullopt;  // 我朋友说他搬到了…
+        for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又", "了", "过", "着"}) {
+          // 我朋友说他搬到了…; 我姐换了工作 (an aspect particle ends a verb, never a name)
+          if (name.find(not_name) != std::string_view::npos) return std::nullopt;
         }
         return Resolved(FrameSubject::kNamed, std::string(name), at + len);
       }
@@ -4793,6 +4807,14 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       frame.kind = ClauseKind::kQuotation;  // reported words never change the current state
     }
     SpeakersFavorite(lex, &frame);
+    if (frame.attribute == "version" && !subject.thing &&
+        (subject.kind == FrameSubject::kRelative ||
+         (subject.kind == FrameSubject::kNamed && reader.NamedAsPerson({body, subject.end})))) {
+      // A person has no version: what they run is a tool of theirs ("My teammate Raj is on Python
+      // 3.13", "My sister uses iOS 17"), not the version of the product the speaker runs.
+      frame.attribute = "uses";
+      frame.slot.clear();
+    }
     reader.ProductAsSubject(&frame);
     if (frame.subject_kind == FrameSubject::kNamed && !IsPronounName(frame.subject)) frame.subject_unsaid = false;
     reader.FinishCoordinates(&frame);

@@ -919,5 +919,43 @@ TEST(FactFrameReaderTest, AStateForAFewDaysIsTemporary) {
   }
 }
 
+// A version said of a person named as one is a tool of theirs, not the version of the product the
+// speaker runs ("My teammate Raj is on Python 3.13" never replaces "I'm running Python 3.11").
+TEST(FactFrameReaderTest, APersonsVersionIsAToolTheyUse) {
+  ExpectOneFrame("My sister uses Python 3.13.", "My sister", "uses", "Python 3.13");
+  auto raj = Read("My teammate Raj is on Python 3.13 already.");
+  bool read = false;
+  for (const FactFrame& f : raj) {
+    EXPECT_NE(f.attribute, "version") << Describe(raj);
+    read = read || (f.subject == "Raj" && f.attribute == "uses" && f.value == "Python 3.13");
+  }
+  EXPECT_TRUE(read) << Describe(raj);
+  ExpectOneFrame("The mobile app is on React Native 0.72.", "React Native", "version", "0.72");  // a thing's
+  ExpectOneFrame("I'm on Python 3.11.", "Python", "version", "3.11");                               // the speaker's
+}
+
+// A Chinese adverb before a verb of moving is no thing that moved (上个月干脆搬到苏州了: the
+// speaker), nor part of one (网关终于迁到北京机房了: 网关); an aspect particle ends a verb, never a
+// name after a relative (我姐换了工作: 我姐, not a person called 换了).
+TEST(FactFrameReaderTest, AnAdverbIsNoThingAndAParticleNoName) {
+  ExpectOneFrame("上个月干脆搬到苏州了。", "", "lives_in", "苏州");
+  ExpectOneFrame("终于搬到苏州了。", "", "lives_in", "苏州");
+  ExpectOneFrame("网关终于迁到北京机房了。", "网关", "location", "北京机房");
+  auto f = Read("我姐换了工作，已经搬到武汉去了。");
+  bool home = false;
+  for (const FactFrame& x : f) home = home || (x.subject == "我姐" && x.attribute == "lives_in" && x.value == "武汉");
+  EXPECT_TRUE(home) << Describe(f);
+}
+
+// Someone else's belief about the speaker is reported, never the speaker's fact.
+TEST(FactFrameReaderTest, AnothersBeliefAboutTheSpeakerIsReported) {
+  for (const std::string text : {"People keep assuming I use Chrome.", "Everyone thinks I live in Paris.",
+                                 "大家都以为我住在北京。", "老有人以为我用 Chrome。"}) {
+    auto f = Read(text);
+    ASSERT_FALSE(f.empty()) << text;
+    for (const FactFrame& x : f) EXPECT_EQ(x.kind, ClauseKind::kQuotation) << text << " " << Describe(f);
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction

@@ -653,6 +653,21 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
   return out;
 }
 
+std::vector<Span> QuotedSpans(std::string_view content) {
+  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
+      {"\xE2\x80\x9C", "\xE2\x80\x9D"}, {"\xE3\x80\x8C", "\xE3\x80\x8D"}, {"\xE3\x80\x8E", "\xE3\x80\x8F"}, {"\"", "\""}};
+  std::vector<Span> out;
+  for (const auto& [open, close] : kPairs) {
+    for (size_t o = content.find(open); o != std::string_view::npos;) {
+      size_t c = content.find(close, o + open.size());
+      if (c == std::string_view::npos) break;
+      out.push_back({o + open.size(), c});
+      o = content.find(open, c + close.size());
+    }
+  }
+  return out;
+}
+
 Span TrimSpan(std::string_view text, Span span) {
   span.end = std::min(span.end, text.size());
   auto trimmable = [](char32_t cp) {

@@ -62,6 +62,9 @@ std::vector<Sentence> SplitSentences(std::string_view text);
 // `span` without leading and trailing white space and punctuation (quotes, brackets, "…", "。").
 Span TrimSpan(std::string_view text, Span span);
 
+// The quoted spans of `content`, as [open end, close begin): “…”, 「…」, 『…』 and pairs of ASCII '"'.
+std::vector<Span> QuotedSpans(std::string_view content);
+
 // `span` with every time mention cut away: a mention at its start (after white space) moves the
 // start past it, a mention further in ends the span there. `times` is sorted and non-overlapping.
 Span CutTimes(std::string_view text, Span span, const std::vector<Span>& times);
