@@ -115,7 +115,9 @@ ContentScreening ScreenContent(const extraction::CandidateClaim& c, const std::v
   if (std::string missing = MissingNumber(c.value, source.content); !missing.empty()) {
     return reject(kReasonNotLocatable, fmt::format("the number {} is not in the source event", missing));
   }
-  if (CodePointCount(NormalizeKey(c.value)) < 2 && !(c.value.size() == 1 && std::isdigit(static_cast<unsigned char>(c.value[0])))) {
+  // (A one-character age is a number: "5", 我儿子五岁了.)
+  if (CodePointCount(NormalizeKey(c.value)) < 2 && c.predicate != "age" &&
+      !(c.value.size() == 1 && std::isdigit(static_cast<unsigned char>(c.value[0])))) {
     return reject(kReasonNotNotable, "value too short");
   }
   if (AllStopwords(c.value) && !IsThingState(c)) return reject(kReasonNotNotable, "value has only stopwords");

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include <re2/re2.h>
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
@@ -1313,6 +1314,7 @@ class ClauseReader {
   }
 
   bool ReadValue(size_t from, FactFrame* f) {
+    if (ReadAge(from, f)) return true;
     ValueReading r;
     r.from = from;
     r.rest = low_.substr(from, clause_.end - from);
@@ -1347,6 +1349,41 @@ class ClauseReader {
     }
     f->attribute = chosen.attribute;
     f->slot = chosen.slot;
+    return true;
+  }
+
+  // A relative's age, said as the whole rest of the clause: "My daughter is seven", "my son just
+  // turned 5" (a change), "Grandpa's 90 years old now", 我女儿今年七岁. The number is the value, as
+  // the speaker's own age is read (rules_english.cc, rules_chinese.cc: "I'm 34", 我今年三十岁).
+  bool ReadAge(size_t from, FactFrame* f) const {
+    if (f->subject_kind != FrameSubject::kRelative || subject_thing_) return false;
+    static const RE2 kEnglish(
+        "^\\s*((?:(?:is|'s|just|now|already|has|recently|finally|turned)\\s+)*)"
+        "(\\d{1,3}|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+        "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?)"
+        "(?:\\s+(?:years?|yrs?)(?:\\s+old)?)?(?:\\s+(?:now|already|today|this year|last week|last month|yesterday))?"
+        "\\s*[.!]*\\s*$");
+    static const RE2 kChinese(
+        "^\\s*(?:今年|现在|已经|刚|刚刚|都|快|马上|是|满)*(\\d{1,3}|[一二三四五六七八九十两]{1,3})周?岁(?:了|啦)?[\\s。！!.]*$");
+    const std::string_view rest = low_.substr(from, clause_.end - from);
+    std::string words, number;
+    size_t at = 0;
+    if (RE2::FullMatch(rest, kEnglish, &words, &number)) {
+      if (words.find("is") == std::string::npos && words.find("'s") == std::string::npos &&
+          words.find("turned") == std::string::npos) {
+        return false;  // "my son 5": no copula, no birthday
+      }
+      if (words.find("turned") != std::string::npos && f->kind == ClauseKind::kFact) f->kind = ClauseKind::kChange;
+    } else if (!RE2::FullMatch(rest, kChinese, &number)) {
+      return false;
+    }
+    at = rest.find(number);
+    if (at == std::string_view::npos) return false;
+    f->value_begin = from + at;
+    f->value_end = f->value_begin + number.size();
+    f->value = Text({f->value_begin, f->value_end});
+    f->attribute = "age";
+    f->slot.clear();
     return true;
   }
 

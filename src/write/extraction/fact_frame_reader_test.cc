@@ -957,5 +957,18 @@ TEST(FactFrameReaderTest, AnothersBeliefAboutTheSpeakerIsReported) {
   }
 }
 
+// A relative's age said as the rest of the clause; "turned" is a change of it.
+TEST(FactFrameReaderTest, ARelativesAge) {
+  ExpectOneFrame("My daughter is seven.", "My daughter", "age", "seven");
+  ExpectOneFrame("My mom is 64 now.", "My mom", "age", "64");
+  ExpectOneFrame("我儿子五岁了。", "我儿子", "age", "五");
+  ExpectOneFrame("我女儿今年七岁。", "我女儿", "age", "七");
+  auto turned = Read("My son just turned 5.");
+  ASSERT_EQ(turned.size(), 1u) << Describe(turned);
+  EXPECT_EQ(turned[0].attribute, "age");
+  EXPECT_EQ(turned[0].kind, ClauseKind::kChange);
+  ExpectOneFrame("My sister is a nurse.", "My sister", "job", "nurse");
+}
+
 }  // namespace
 }  // namespace engram::extraction
