@@ -752,6 +752,14 @@ class ClauseReader {
   // The subject is then a thing, never a person ("Payments service is down": Payments).
   void NameTheThing(Subject* subject) {
     subject->name = PurposeFirst(subject->name);
+    // 推荐系统下午恢复了: a time of day after a Chinese name says when, not which thing.
+    for (std::string_view when : {"上午", "下午", "中午", "晚上", "早上", "今早", "今晚", "今天", "昨天", "昨晚", "刚才", "凌晨", "半夜"}) {
+      if (subject->name.size() > when.size() + 3 && subject->name.ends_with(when) &&
+          static_cast<unsigned char>(subject->name[0]) >= 0x80) {
+        subject->name.resize(subject->name.size() - when.size());
+        break;
+      }
+    }
     const std::string& name = subject->name;
     for (const PhraseHit& hit : lex_.FindFacets(LowerBytes(name))) {
       const Facet* facet = lex_.FacetNoun(hit.phrase);
@@ -1013,6 +1021,14 @@ class ClauseReader {
     return before.find("差点") != std::string_view::npos;
   }
 
+  // A Chinese aspect particle (了, 过, 着) at `at`: the verb before it is an act.
+  bool AspectParticleAt(size_t at) const {
+    for (std::string_view p : {"了", "过", "着"}) {
+      if (StartsWithAt(s_, at, p)) return true;
+    }
+    return false;
+  }
+
   // `thing` less a Chinese word of discourse it ends with (markers.tsv `discourse`: 网关终于, 服务已经).
   Span WithoutTrailingDiscourse(Span thing) const {
     const std::string_view text = low_.substr(thing.begin, thing.end - thing.begin);
@@ -1026,6 +1042,7 @@ class ClauseReader {
 
   // ReadThingValue for the marker of `kind` at [verb_begin, verb_end).
   bool ReadThingValueAt(std::string_view kind, size_t body, size_t verb_begin, size_t verb_end, FactFrame* f) const {
+    if (kind == "named" && AspectParticleAt(verb_end)) return false;  // 闹钟叫了三次, 狗叫了一晚上: 叫 acts
     const bool with_preposition = kind == "reschedule" || kind == "relocate" || kind == "rename" || kind == "resize";
     Span object{verb_end, verb_end};
     size_t value_from = verb_end;
@@ -2907,7 +2924,8 @@ class ClauseReader {
     if (VerbIsAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
       return false;  // 只用了两天 (how long), 一直用心做事 (用心 is a word of its own), 住院
     }
-    if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
+    if (target == "name" && AspectParticleAt(r.from + verbs.front().end)) return false;  // 我们叫了外卖: ordered
+    if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown" || target == "name") &&
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
@@ -3496,6 +3514,9 @@ class ClauseReader {
     std::string w = WordAt(low_, value.begin, value.end, &e);
     if (e < value.end && (low_[e] == '-' || low_[e] == '_')) return false;  // "us-east-1", "home-lab": a name
     if (w.ends_with("'s")) w.resize(w.size() - 2);
+    for (std::string_view zh : {"我", "你", "他", "她", "它", "大家"}) {  // 我妈叫我回家吃饭: 叫 asks, names no one
+      if (StartsWithAt(s_, value.begin, zh)) return true;
+    }
     static const std::set<std::string, std::less<>> kPronouns = {
         "it", "this", "that", "them", "they", "everyone", "everything", "something", "someone", "anything",
         "all", "some", "home", "there", "here", "you", "your", "him", "her", "me", "us", "which", "what"};

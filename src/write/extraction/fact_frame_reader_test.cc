@@ -970,5 +970,29 @@ TEST(FactFrameReaderTest, ARelativesAge) {
   ExpectOneFrame("My sister is a nurse.", "My sister", "job", "nurse");
 }
 
+// Chinese: 叫 names a thing or a person ("客户公司叫华信物流", 我妈叫李秀英), never when it acts
+// (闹钟叫了三次, 我们叫了外卖) or asks someone (我妈叫我回家吃饭).
+TEST(FactFrameReaderTest, JiaoNamesButNeverActs) {
+  ExpectOneFrame("客户公司叫华信物流。", "客户公司", "name", "华信物流");
+  ExpectOneFrame("我妈叫李秀英。", "我妈", "name", "李秀英");
+  for (const std::string text : {"闹钟叫了三次我才起床。", "我们叫了外卖。", "楼下的狗叫了一晚上。", "我妈叫我回家吃饭。"}) {
+    for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "name") << text << " " << Describe(Read(text));
+  }
+}
+
+// Chinese things' states said with an adverb between (一切正常, 还在跑着), a time of day after a
+// thing's name (推荐系统下午恢复了: 推荐系统), and the verbs of studying (在浙江大学读本科, 转学去了复旦).
+TEST(FactFrameReaderTest, ChineseStatesAndSchools) {
+  ExpectOneFrame("支付接口一切正常。", "支付接口", "state", "正常");
+  ExpectOneFrame("报表服务还在跑着。", "报表服务", "state", "跑着");
+  ExpectOneFrame("推荐系统下午恢复了。", "推荐系统", "state", "恢复");
+  ExpectOneFrame("我弟弟在浙江大学读本科。", "我弟弟", "school", "浙江大学");
+  auto moved = Read("我弟转学去了复旦。");
+  ASSERT_EQ(moved.size(), 1u) << Describe(moved);
+  EXPECT_EQ(moved[0].attribute, "school");
+  EXPECT_EQ(moved[0].value, "复旦");
+  EXPECT_EQ(moved[0].kind, ClauseKind::kChange);
+}
+
 }  // namespace
 }  // namespace engram::extraction
