@@ -112,4 +112,10 @@ TEST(ChangeStatementTest, QuotedWordsAreNoChange) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("I switched to \"dark mode\" last week."));
 }
 
+TEST(ChangeStatementTest, ThingsThatDiedOrWereRetiredChanged) {
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Jenkins box died overnight, it's completely down."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("legacy reporting got decommissioned friday, it's gone for good"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("自从安家苏州以后，周末反而常坐高铁回上海逛街。"));
+}
+
 }  // namespace engram::extraction

@@ -56,5 +56,19 @@ TEST(StatementTopicsTest, AShortKinWordAfterTheSpeakerNamesARelative) {
   EXPECT_TRUE(std::none_of(me.begin(), me.end(), [](const std::string& t) { return t.size() > 1 && t[0] == '@'; }));
 }
 
+// Everyday words of a topic name it though the attribute's own word is not said.
+TEST(StatementTopicsTest, EverydayWordsOfATopic) {
+  auto has = [](const std::string& text, const std::string& topic) {
+    const std::vector<std::string> t = StatementTopics(text);
+    return std::find(t.begin(), t.end(), topic) != t.end();
+  };
+  EXPECT_TRUE(has("Alex switched careers to UX design.", "work"));
+  EXPECT_TRUE(has("上周升职了，现在名片上写的是产品总监。", "work"));
+  EXPECT_TRUE(has("年卡到期没续，现在每天去超级猩猩上团课。", "gym"));
+  EXPECT_TRUE(has("Only buying light roast Ethiopian beans now.", "drink"));
+  EXPECT_TRUE(has("Moved my inbox over to Proton.", "email"));
+  EXPECT_FALSE(has("I had fish for dinner.", "diet"));  // a word of a meal, not of a diet
+}
+
 }  // namespace
 }  // namespace engram::extraction
