@@ -1092,7 +1092,7 @@ class ClauseReader {
       value = NameValue({value_from, clause_.end});
       attribute = kind == "relocate" || kind == "placed" ? "location" : "name";
     }
-    if (!value) return false;
+    if (!value || (kind == "named" && OpensWithChinesePronoun(*value))) return false;
     Span thing = object.empty() ? ThingBeforeVerb(body, verb_begin) : object;
     if (object.empty() && IsAuxiliary(LowerBytes(Text(thing)))) return false;  // "…and is moving to Berlin": no thing named
     for (std::string_view opener : {"since", "ever", "after", "before", "when", "while", "until"}) {
@@ -2924,8 +2924,10 @@ class ClauseReader {
     if (VerbIsAnotherWord(verbs.front().phrase, r.from + verbs.front().end)) {
       return false;  // 只用了两天 (how long), 一直用心做事 (用心 is a word of its own), 住院
     }
-    if (target == "name" && AspectParticleAt(r.from + verbs.front().end)) return false;  // 我们叫了外卖: ordered
-    if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown" || target == "name") &&
+    if (target == "name" && (AspectParticleAt(r.from + verbs.front().end) || OpensWithChinesePronoun(*r.value))) {
+      return false;  // 我们叫了外卖: ordered; 我妈叫我回家吃饭: asks
+    }
+    if ((target == "employer" || target == "lives_in" || target == "school" || target == "hometown") &&
         (v.empty() || IsDigit(v[0]) || LooksLikeTimeOfDay(*r.value) || OpensWithPronoun(*r.value))) {
       return false;  // "I start at 9am", "I'll keep working at it", "desserts that work for everyone's diets"
     }
@@ -3509,14 +3511,20 @@ class ClauseReader {
     return !OpensWithDegreeWord(value);
   }
 
+  // A Chinese personal pronoun opens `value`: 我妈叫我回家吃饭 — 叫 asks someone, names no one (a
+  // place may open with one: 住在我姐家).
+  bool OpensWithChinesePronoun(Span value) const {
+    for (std::string_view zh : {"我", "你", "他", "她", "它", "大家"}) {
+      if (StartsWithAt(s_, value.begin, zh)) return true;
+    }
+    return false;
+  }
+
   bool OpensWithPronoun(Span value) const {
     size_t e = 0;
     std::string w = WordAt(low_, value.begin, value.end, &e);
     if (e < value.end && (low_[e] == '-' || low_[e] == '_')) return false;  // "us-east-1", "home-lab": a name
     if (w.ends_with("'s")) w.resize(w.size() - 2);
-    for (std::string_view zh : {"我", "你", "他", "她", "它", "大家"}) {  // 我妈叫我回家吃饭: 叫 asks, names no one
-      if (StartsWithAt(s_, value.begin, zh)) return true;
-    }
     static const std::set<std::string, std::less<>> kPronouns = {
         "it", "this", "that", "them", "they", "everyone", "everything", "something", "someone", "anything",
         "all", "some", "home", "there", "here", "you", "your", "him", "her", "me", "us", "which", "what"};

@@ -978,6 +978,12 @@ TEST(FactFrameReaderTest, JiaoNamesButNeverActs) {
   for (const std::string text : {"闹钟叫了三次我才起床。", "我们叫了外卖。", "楼下的狗叫了一晚上。", "我妈叫我回家吃饭。"}) {
     for (const FactFrame& f : Read(text)) EXPECT_NE(f.attribute, "name") << text << " " << Describe(Read(text));
   }
+  // A place may open with a pronoun (住在我姐家), and a thing may move to one (迁到我们自己的机房).
+  auto home = Read("公寓水管爆了，修好之前先住在我姐家。");
+  ASSERT_FALSE(home.empty());
+  EXPECT_EQ(home.back().attribute, "lives_in") << Describe(home);
+  EXPECT_EQ(home.back().value, "我姐家") << Describe(home);
+  ExpectOneFrame("网关迁到我们自己的机房了。", "网关", "location", "我们自己的机房");
 }
 
 // Chinese things' states said with an adverb between (一切正常, 还在跑着), a time of day after a
