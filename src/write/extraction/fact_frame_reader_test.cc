@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -989,10 +990,11 @@ TEST(FactFrameReaderTest, JiaoNamesButNeverActs) {
 // Chinese things' states said with an adverb between (一切正常, 还在跑着), a time of day after a
 // thing's name (推荐系统下午恢复了: 推荐系统), and the verbs of studying (在浙江大学读本科, 转学去了复旦).
 TEST(FactFrameReaderTest, ChineseStatesAndSchools) {
-  ExpectOneFrame("支付接口一切正常。", "支付接口", "state", "正常");
-  ExpectOneFrame("报表服务还在跑着。", "报表服务", "state", "跑着");
-  ExpectOneFrame("推荐系统下午恢复了。", "推荐系统", "state", "恢复");
-  ExpectOneFrame("我弟弟在浙江大学读本科。", "我弟弟", "school", "浙江大学");
+  const std::vector<std::array<std::string, 4>> cases = {{"支付接口一切正常。", "支付接口", "state", "正常"},
+                                                         {"报表服务还在跑着。", "报表服务", "state", "跑着"},
+                                                         {"推荐系统下午恢复了。", "推荐系统", "state", "恢复"},
+                                                         {"我弟弟在浙江大学读本科。", "我弟弟", "school", "浙江大学"}};
+  for (const auto& [text, subject, attribute, value] : cases) ExpectOneFrame(text, subject, attribute, value);
   auto moved = Read("我弟转学去了复旦。");
   ASSERT_EQ(moved.size(), 1u) << Describe(moved);
   EXPECT_EQ(moved[0].attribute, "school");
