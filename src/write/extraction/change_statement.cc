@@ -10,7 +10,7 @@ namespace engram::extraction {
 namespace {
 
 // Kinds of clause about another time or mind: they never say how things stand now.
-constexpr std::string_view kOtherTimeOrMind[] = {"plan", "hypothetical", "quotation", "requirement", "uncertain"};
+constexpr std::string_view kOtherTimeOrMind[] = {"plan", "hypothetical", "quotation", "requirement", "uncertain", "refusal"};
 // Markers that say a state changed or how it stands now.
 constexpr std::string_view kChangeKinds[] = {"change", "state_change", "correction", "now"};
 

@@ -112,9 +112,12 @@ TEST(ChangeStatementTest, QuotedWordsAreNoChange) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("I switched to \"dark mode\" last week."));
 }
 
-TEST(ChangeStatementTest, ThingsThatDiedOrWereRetiredChanged) {
-  EXPECT_EQ(NowStance::kChange, ReadNowStance("Jenkins box died overnight, it's completely down."));
-  EXPECT_EQ(NowStance::kChange, ReadNowStance("legacy reporting got decommissioned friday, it's gone for good"));
+// A thing's state word says nothing of the speaker's facts; a refusal says nothing of now; 自从 says
+// how things stand since.
+TEST(ChangeStatementTest, ThingsStatesRefusalsAndSince) {
+  EXPECT_NE(NowStance::kChange, ReadNowStance("Our Austin office went down for maintenance yesterday."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I'd never switch to Firefox, no way."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("我绝不会换安卓手机。"));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("自从安家苏州以后，周末反而常坐高铁回上海逛街。"));
 }
 

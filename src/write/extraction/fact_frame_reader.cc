@@ -1954,8 +1954,8 @@ class ClauseReader {
         for (const Span& t : times_) {
           if (t.begin < at + len && t.end > at) return std::nullopt;  // 我表姐上个月搬到了…: a time
         }
-        for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又", "了", "过", "着"}) {
-          // 我朋友说他搬到了…; 我姐换了工作 (an aspect particle ends a verb, never a name)
+        for (std::string_view not_name : {"他", "她", "我", "你", "它", "说", "讲", "也", "都", "又", "了", "过", "着", "的"}) {
+          // 我朋友说他搬到了…; 我姐换了工作, 我姐姐用的是… (a particle ends a verb, never a name)
           if (name.find(not_name) != std::string_view::npos) return std::nullopt;
         }
         return Resolved(FrameSubject::kNamed, std::string(name), at + len);

@@ -946,6 +946,7 @@ TEST(FactFrameReaderTest, AnAdverbIsNoThingAndAParticleNoName) {
   bool home = false;
   for (const FactFrame& x : f) home = home || (x.subject == "我姐" && x.attribute == "lives_in" && x.value == "武汉");
   EXPECT_TRUE(home) << Describe(f);
+  for (const FactFrame& x : Read("我姐姐用的是iPhone 15。")) EXPECT_EQ(x.subject, "我姐姐") << Describe({x});
 }
 
 // Someone else's belief about the speaker is reported, never the speaker's fact.
