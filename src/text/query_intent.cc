@@ -62,9 +62,10 @@ bool AsksAboutTheUsual(std::string_view question) {
 }
 
 bool NamesThePresent(std::string_view question) {
-  static constexpr std::string_view kChinese[] = {"眼下", "此刻", "这会儿", "这几天", "这两天", "这周", "这段时间", "今天"};
+  static constexpr std::string_view kChinese[] = {"眼下", "此刻",   "这会儿", "这几天", "这两天",  "这周",
+                                                 "这个月", "这阵子", "最近",   "这段时间", "今天"};
   static constexpr std::string_view kPhrases[] = {"right now", "today",     "tonight",   "at the moment",
-                                                  "these days", "this week", "at present"};
+                                                  "these days", "lately", "this week", "this month", "at present"};
   return MentionsAny(question, kChinese, kPhrases);
 }
 
@@ -77,7 +78,8 @@ bool AsksAboutHistory(std::string_view question) {
 
 bool AsksAboutPresentState(std::string_view question) {
   if (AsksAboutHistory(question)) return false;
-  static constexpr std::string_view kChinesePast[] = {"了", "过", "曾", "那次", "那天", "时候", "上次", "当时"};
+  static constexpr std::string_view kChinesePast[] = {"了",     "过",     "曾",   "那次", "那天",
+                                                      "那时候", "小时候", "上次", "当时"};
   bool han = false;
   for (unsigned char c : question) han |= c >= 0xE4 && c <= 0xE9;
   if (han) {
@@ -86,13 +88,16 @@ bool AsksAboutPresentState(std::string_view question) {
     }
   }
   static constexpr std::string_view kPast[] = {"did", "didn't", "was", "wasn't", "were", "weren't", "had", "ago",
-                                               "when", "last", "yesterday", "first", "ever"};
+                                               "last", "yesterday", "first", "ever"};
   static constexpr std::string_view kPresent[] = {"do",  "does",    "don't",     "am",      "is",     "isn't",
                                                   "are", "what's",  "where's",   "who's",   "which's", "how's",
                                                   "now", "currently", "these",   "still",   "today",  "we're",
                                                   "i'm", "they're", "it's",     "right"};
   bool present = false;
-  for (const std::string& w : AsciiWords(question)) {
+  const std::vector<std::string> words = AsciiWords(question);
+  // "When did I move?" asks a time; "What do I listen to when I run?" a habit.
+  if (!words.empty() && words.front() == "when") return false;
+  for (const std::string& w : words) {
     for (std::string_view past : kPast) {
       if (w == past) return false;
     }

@@ -21,9 +21,10 @@ bool AsksAboutHistory(std::string_view question);
 // True when the question asks how things stand now ("Where do I live?", "Which version does CI
 // run?", "What's the status of the VPN?", "我现在住哪儿？", "项目用的 Java 版本是多少？"): it says
 // nothing of the past — no AsksAboutHistory marker, no English past form ("did", "was", "were",
-// "had", "ago", "when", "last", "yesterday", "first", "ever") and no Chinese one (了, 过, 曾, 那次,
-// 那天, 时候, 上次, 当时) — and, in English, it has a present form ("do", "does", "am", "is",
-// "are", "'s", "'re", "now", "currently", "these days", "still", "right now"); a Chinese question
+// "had", "ago", "last", "yesterday", "first", "ever"; "when" only opening it: "What do I listen to
+// when I run?" asks a habit) and no Chinese one (了, 过, 曾, 那次, 那天, 那时候, 小时候, 上次, 当时)
+// — and, in English, it has a present form ("do", "does", "am", "is", "are", "'s", "'re", "now",
+// "currently", "these days", "still", "right now"); a Chinese question
 // is in the present unless marked. Recall puts the newest statement first among the items that
 // answer such a question equally (recall/current_first.h).
 bool AsksAboutPresentState(std::string_view question);
@@ -36,8 +37,9 @@ bool AsksAboutTheUsual(std::string_view question);
 
 // True when the question names the present moment or a short span around it ("Who's on call right
 // now?", "Which number should people call me on at the moment?", "我这几天怎么上班？"): "right now",
-// "today", "tonight", "at the moment", "these days", "this week", "at present" (whole words,
-// case-insensitive); 眼下, 此刻, 这会儿, 这几天, 这两天, 这周, 这段时间, 今天. A bare "now", "currently"
+// "today", "tonight", "at the moment", "these days", "lately", "this week", "this month", "at
+// present" (whole words, case-insensitive); 眼下, 此刻, 这会儿, 这几天, 这两天, 这周, 这个月, 这阵子,
+// 最近, 这段时间, 今天. A bare "now", "currently"
 // or 现在 does not: "Where do I live now?" asks where one lives, not where one sleeps till Friday.
 // A state said with its end ("till Monday") answers only such a question (text/now_stance.h,
 // kBounded).

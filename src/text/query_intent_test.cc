@@ -38,6 +38,9 @@ TEST(QueryIntentTest, PresentStateQuestions) {
   EXPECT_TRUE(AsksAboutPresentState("我家猫现在吃哪种粮？"));
   EXPECT_TRUE(AsksAboutPresentState("测试机装的 Ubuntu 是哪个版本？"));
   EXPECT_FALSE(AsksAboutPresentState("When did Ana adopt her cat?"));
+  EXPECT_FALSE(AsksAboutPresentState("When is my flight?"));  // asks a time
+  EXPECT_TRUE(AsksAboutPresentState("What do I listen to when I run?"));  // a habit
+  EXPECT_TRUE(AsksAboutPresentState("我跑步的时候听什么？"));
   EXPECT_FALSE(AsksAboutPresentState("What was the name of the bakery we liked?"));
   EXPECT_FALSE(AsksAboutPresentState("Which city is my brother from before the move?"));
   EXPECT_FALSE(AsksAboutPresentState("你给我推荐过哪些书？"));
@@ -58,6 +61,8 @@ TEST(QueryIntentTest, QuestionsThatNameThePresent) {
   EXPECT_TRUE(NamesThePresent("Which number should people call me on at the moment?"));
   EXPECT_TRUE(NamesThePresent("How am I getting to work these days?"));
   EXPECT_TRUE(NamesThePresent("我这几天怎么上班？"));
+  EXPECT_TRUE(NamesThePresent("我最近怎么去上班？"));
+  EXPECT_TRUE(NamesThePresent("What shift am I working this month?"));
   EXPECT_FALSE(NamesThePresent("我现在住哪？"));  // 现在, "now": where one lives
   EXPECT_FALSE(NamesThePresent("Where do I live now?"));
   EXPECT_FALSE(NamesThePresent("What is my phone number?"));

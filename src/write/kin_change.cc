@@ -49,28 +49,6 @@ std::vector<std::string> Within(std::vector<std::string> words, const std::vecto
   return words;
 }
 
-}  // namespace
-
-bool OpensWithAPastVerb(std::string_view text) {
-  static constexpr std::string_view kFillers[] = {"ok", "okay", "so", "well", "finally", "just", "update", "btw",
-                                                  "fyi", "yeah", "yes", "also", "anyway", "quick", "oh", "lol"};
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
-    size_t end = i;
-    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
-    if (end == i) return false;
-    std::string word(text.substr(i, end - i));
-    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (std::find(std::begin(kFillers), std::end(kFillers), word) == std::end(kFillers)) {
-      return word.size() >= 5 && word.ends_with("ed");
-    }
-    i = end;
-  }
-  return false;
-}
-
-namespace {
 
 // The sentences `sentences` gives of `text` whose subject is the speaker or one of `people`, and
 // that say nothing of what may be (kin_change.h).

@@ -30,7 +30,12 @@
 #include <string_view>
 #include <vector>
 
+#include "write/extraction/statement_topics.h"
+
 namespace engram {
+
+// True when a text opens with a verb of the past, its subject left out (write/extraction/statement_topics.h).
+using extraction::OpensWithAPastVerb;
 
 // Kin words as the caller reads them (providers::WordKin over the installed word vectors); empty
 // functions when none are installed.
@@ -57,11 +62,6 @@ bool KinReplaceable(std::string_view predicate);
 // The most kin words an older text may hold for a kin change (above; on LoCoMo dev, without the
 // bound, recall_any@5 fell 0.791 → 0.784).
 inline constexpr size_t kMaxKinWords = 8;
-
-// True when `text` opens with a verb in the past tense, its subject left out as chat leaves out
-// "I" ("moved over to Firefox", "Jumped ship to KPMG", "ok so, switched to…"): the first word
-// that is not a word of address or filler ends in "ed" and has at least five letters.
-bool OpensWithAPastVerb(std::string_view text);
 
 // True when `sentence` says the speaker as a subject ("I", "we", "I've"; not "my": "My client just
 // moved their audit to KPMG" is the client's change). Never fails.

@@ -54,15 +54,6 @@ KinLookup StandInKin() {
   return kin;
 }
 
-TEST(KinChangeTest, APastTenseWithItsSubjectLeftOut) {
-  EXPECT_TRUE(OpensWithAPastVerb("moved over to Firefox"));
-  EXPECT_TRUE(OpensWithAPastVerb("ok so, switched to Firefox"));
-  EXPECT_FALSE(OpensWithAPastVerb("I moved to Bristol"));
-  EXPECT_FALSE(OpensWithAPastVerb("Red is my colour"));
-  EXPECT_FALSE(OpensWithAPastVerb("Fed up with it"));  // too short to be read as a past tense
-  EXPECT_FALSE(OpensWithAPastVerb(""));
-}
-
 TEST(KinChangeTest, OnlyTheSpeakersSentencesOfChange) {
   const std::string text = "My client just moved their audit to KPMG. I switched to Firefox last week.";
   const std::string said = SpeakerChangeText(text, {}, extraction::ChangeSentences, nullptr);

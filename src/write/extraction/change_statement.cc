@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include <re2/re2.h>
+
 #include "write/extraction/lexicon.h"
 #include "write/extraction/rule_sentences.h"
 
@@ -122,6 +124,27 @@ bool UntilATime(std::string_view lowered) {
   return false;
 }
 
+// A span ahead of now: "for the next two weeks", "for the coming few days", 接下来两周, 未来三天,
+// 这一周 — a state said to last that long. Not a span behind ("for two years", 近三个月), which
+// says how long a state has stood. `lowered` is lower case.
+bool SpanAhead(std::string_view lowered) {
+  static const RE2 kEnglish(
+      R"((?:^|[^a-z])for (?:the )?(?:next|coming|following) (?:\d+ |a |an |one |two |three |four |five |six |seven )"
+      R"(|eight |nine |ten |few |couple of |couple |several )?(?:days?|weeks?|months?|nights?|weekends?)(?:[^a-z]|$))");
+  static const RE2 kChinese(R"((?:接下来|未来|这)的?(?:\d+|[一两二三四五六七八九十几]+)个?(?:天|周|星期|礼拜|月))");
+  return RE2::PartialMatch(lowered, kEnglish) || RE2::PartialMatch(lowered, kChinese);
+}
+
+// "until" or "till" before a clause of its own ("until the repair's done", "till I'm back", "until
+// the new hire starts"): a state said with its end. Not before an indefinite ("until something
+// better turns up"), which names no end. `lowered` is lower case.
+bool UntilAClause(std::string_view lowered) {
+  static const RE2 kUntil(
+      R"((?:^|[ ,])(?:until|till|'til) )"
+      R"((?:the|my|our|his|her|their|i|i'm|we|we're|he|she|they|it|it's|you|you're)(?:[^a-z']|$))");
+  return RE2::PartialMatch(lowered, kUntil);
+}
+
 // `now_words`: whether a `now` marker alone ("lately", "现在") makes a change, and a correction
 // word anywhere; else HasStrictChange.
 NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true) {
@@ -132,9 +155,10 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   }
   const bool past = lex.HasMarker(lowered, "past");
   if (past && !lex.HasMarker(lowered, "now")) return NowStance::kNotNow;
-  if (lex.HasMarker(lowered, "bounded") || UntilATime(lowered)) return NowStance::kBounded;
+  if (lex.HasMarker(lowered, "bounded") || UntilATime(lowered) || SpanAhead(lowered)) return NowStance::kBounded;
   // A span bounds a state unless the sentence states a lasting change ("I left Hillside this week").
-  if (lex.HasMarker(lowered, "span") && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {
+  const bool span = lex.HasMarker(lowered, "span") || UntilAClause(lowered);
+  if (span && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {
     return NowStance::kBounded;
   }
   if (lex.HasMarker(lowered, "temporary")) return NowStance::kTemporary;
@@ -163,13 +187,50 @@ std::string WithoutQuotations(std::string_view sentence) {
   return out;
 }
 
+// The parts of `sentence` between its hard clause breaks (";", ", so", ", but", "，所以", "，不过" …),
+// or nothing when it has one part.
+std::vector<std::string_view> HardClauses(std::string_view sentence) {
+  static constexpr std::string_view kBreaks[] = {"; ",    "；",     ", so ",  ", but ", " but ",
+                                                 "，所以", "，但是", "，不过", "，可是"};
+  const std::string lowered = rules::LowerAscii(sentence);
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = 0; at < lowered.size(); ++at) {
+    for (std::string_view brk : kBreaks) {
+      if (lowered.compare(at, brk.size(), brk) != 0) continue;
+      if (at > start) parts.push_back(sentence.substr(start, at - start));
+      start = at + brk.size();
+      at = start - 1;
+      break;
+    }
+  }
+  if (parts.empty()) return {};
+  if (start < sentence.size()) parts.push_back(sentence.substr(start));
+  return parts;
+}
+
+// The stance of one sentence (quotations blanked). A marker of another time or mind scopes over its
+// part of the sentence only: a part after a hard break that states a change by itself makes the
+// sentence one ("Doctor told me to cut caffeine, so it's rooibos tea every morning now"; "My friend
+// says I should try Arc, but I've switched to Firefox already").
+NowStance StanceOfSentence(const Lexicon& lex, std::string_view sentence, bool question, bool now_words) {
+  const std::string unquoted = WithoutQuotations(sentence);
+  const NowStance whole = SentenceStance(lex, unquoted, question, now_words);
+  if (question || (whole != NowStance::kNotNow && whole != NowStance::kPlain)) return whole;
+  for (std::string_view part : HardClauses(unquoted)) {
+    if (SentenceStance(lex, part, false, now_words) == NowStance::kChange) return NowStance::kChange;
+  }
+  return whole;
+}
+
+
 }  // namespace
 
 NowStance ReadNowStance(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   bool any = false, all_not_now = true, temporary = false, bounded = false;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
-    const NowStance stance = SentenceStance(lex, WithoutQuotations(rules::SpanText(text, s.span)), s.question);
+    const NowStance stance = StanceOfSentence(lex, rules::SpanText(text, s.span), s.question, /*now_words=*/true);
     if (stance == NowStance::kChange) return NowStance::kChange;
     any = true;
     temporary = temporary || stance == NowStance::kTemporary;
@@ -186,7 +247,7 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
   std::vector<std::string_view> sentences;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
     const std::string_view sentence = rules::SpanText(text, s.span);
-    const NowStance stance = SentenceStance(lex, WithoutQuotations(sentence), s.question, /*now_words=*/false);
+    const NowStance stance = StanceOfSentence(lex, sentence, s.question, /*now_words=*/false);
     if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
       sentences.push_back(sentence);
     }

@@ -76,8 +76,26 @@ TEST(ChangeStatementTest, AStateSaidWithItsEndIsBounded) {
   // An open-ended temporary change is not bounded, and a past span is no state of now.
   EXPECT_EQ(NowStance::kTemporary, ReadNowStance("I'm switching to light mode for a while."));
   EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I used to live in Boston until 2019."));
+  // A span ahead, or "until" before a clause of its own, bounds a state too; a span behind does not.
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("For the next two weeks I'm working from Lyon."));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("Broke my wrist, so it's the bus for the next six weeks."));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("Until the repair's done I'm stuck on an old ThinkPad."));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("接下来两周我在厦门远程办公。"));
+  EXPECT_EQ(NowStance::kBounded, ReadNowStance("车送修了，这一周只能先挤地铁。"));
+  EXPECT_NE(NowStance::kBounded, ReadNowStance("I've lived in Leeds for two years."));
+  EXPECT_NE(NowStance::kBounded, ReadNowStance("近三个月都在杭州。"));
   // A bounded sentence says how things stand for now: the later-change search reads it.
   EXPECT_EQ(ChangeSentences("Hi. Until Friday I'm at the Leeds office.").size(), 1u);
+}
+
+TEST(ChangeStatementTest, AnotherMindScopesOverItsOwnClauseOnly) {
+  // A clause after a hard break that states a change is the speaker's own.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Doctor told me to cut caffeine, so it's rooibos tea every morning now."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("My friend says I should try Arc, but I've switched to Firefox already."));
+  // Without one, the sentence stays about another mind or time.
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("My friend says I should switch to Arc, but I'm not sure."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("打算明年搬去昆明，那边气候好，不过还没定。"));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("Should I switch to Arc, or stay with Chrome?"));
 }
 
 TEST(ChangeStatementTest, AStateBackToNormalIsAChange) {

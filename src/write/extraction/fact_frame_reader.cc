@@ -1040,6 +1040,13 @@ class ClauseReader {
     return thing;
   }
 
+  // `thing` less a Chinese word of discourse it opens with (不过家搬到了…: 家; 另外网关…: 网关).
+  Span WithoutLeadingDiscourse(Span thing) const {
+    const size_t end = MarkerEndAt(thing.begin, "discourse");
+    if (end <= thing.begin || end >= thing.end || static_cast<unsigned char>(s_[thing.begin]) < 0x80) return thing;
+    return rules::TrimSpan(s_, {end, thing.end});
+  }
+
   // ReadThingValue for the marker of `kind` at [verb_begin, verb_end).
   bool ReadThingValueAt(std::string_view kind, size_t body, size_t verb_begin, size_t verb_end, FactFrame* f) const {
     if (kind == "named" && AspectParticleAt(verb_end)) return false;  // 闹钟叫了三次, 狗叫了一晚上: 叫 acts
@@ -1110,7 +1117,7 @@ class ClauseReader {
       }
     }
     thing = rules::TrimSpan(s_, rules::CutTimes(s_, thing, times_));  // "搜索服务昨天迁到了…"
-    thing = WithoutTrailingDiscourse(thing);  // 网关终于迁到了…: 网关
+    thing = WithoutLeadingDiscourse(WithoutTrailingDiscourse(thing));  // 网关终于迁到了…: 网关
     for (std::string_view has : {"'s", "\xE2\x80\x99s"}) {  // "the repo's moved to GitLab": the repo has
       if (Text(thing).ends_with(has) && thing.size() > has.size()) thing.end -= has.size();
     }

@@ -936,12 +936,14 @@ TEST(FactFrameReaderTest, APersonsVersionIsAToolTheyUse) {
 }
 
 // A Chinese adverb before a verb of moving is no thing that moved (上个月干脆搬到苏州了: the
-// speaker), nor part of one (网关终于迁到北京机房了: 网关); an aspect particle ends a verb, never a
-// name after a relative (我姐换了工作: 我姐, not a person called 换了).
+// speaker), nor part of one (网关终于迁到北京机房了: 网关; 不过家搬到了…: the household); an aspect
+// particle ends a verb, never a name after a relative (我姐换了工作: 我姐, not a person called 换了).
 TEST(FactFrameReaderTest, AnAdverbIsNoThingAndAParticleNoName) {
   ExpectOneFrame("上个月干脆搬到苏州了。", "", "lives_in", "苏州");
   ExpectOneFrame("终于搬到苏州了。", "", "lives_in", "苏州");
   ExpectOneFrame("网关终于迁到北京机房了。", "网关", "location", "北京机房");
+  ExpectOneFrame("不过家搬到了北京通州。", "", "lives_in", "北京通州");  // a word of discourse opens no thing
+  ExpectOneFrame("另外网关迁到北京机房了。", "网关", "location", "北京机房");
   auto f = Read("我姐换了工作，已经搬到武汉去了。");
   bool home = false;
   for (const FactFrame& x : f) home = home || (x.subject == "我姐" && x.attribute == "lives_in" && x.value == "武汉");

@@ -5,7 +5,9 @@
 #include <cctype>
 
 #include "text/person_topic.h"
+#include "write/extraction/change_statement.h"
 #include "write/extraction/lexicon.h"
+#include "write/extraction/rule_sentences.h"
 
 namespace engram::extraction {
 namespace {
@@ -104,8 +106,19 @@ bool SomeClauseOpensWithAnother(const Lexicon& lex, std::string_view text) {
   return false;
 }
 
-// True when `text` speaks of the speaker: a first-person word, or (Chinese, which drops the
-// subject: "已经搬去深圳啦") 我 or 咱, or no clause opening with someone else.
+// True when an English sentence of `text` opens with a verb of the past (OpensWithAPastVerb):
+// chat drops the speaker as the subject ("Caved and got an iPhone 15", "Swapped out the murder
+// shows for lo-fi playlists").
+bool DropsTheSpeaker(std::string_view text) {
+  for (const rules::Sentence& s : rules::SplitSentences(text)) {
+    if (!s.question && !s.has_han && OpensWithAPastVerb(rules::SpanText(text, s.span))) return true;
+  }
+  return false;
+}
+
+// True when `text` speaks of the speaker: a first-person word, a sentence that drops the speaker
+// as its subject (DropsTheSpeaker), or (Chinese, which drops the subject: "已经搬去深圳啦") 我 or
+// 咱, or no clause opening with someone else.
 bool SpeaksOfTheSpeaker(const Lexicon& lex, std::string_view text) {
   for (std::string_view token : AsciiTokens(text)) {
     std::string lower(token);
@@ -113,6 +126,7 @@ bool SpeaksOfTheSpeaker(const Lexicon& lex, std::string_view text) {
     if (IsFirstPerson(lower)) return true;
   }
   if (text.find("我") != std::string_view::npos || text.find("咱") != std::string_view::npos) return true;
+  if (DropsTheSpeaker(text)) return true;
   const bool han = std::any_of(text.begin(), text.end(), [](char c) {
     const auto u = static_cast<unsigned char>(c);
     return u >= 0xE4 && u <= 0xE9;
@@ -120,7 +134,107 @@ bool SpeaksOfTheSpeaker(const Lexicon& lex, std::string_view text) {
   return han && !SomeClauseOpensWithAnother(lex, text);
 }
 
+// The people `text` names through the speaker (relations.tsv; a short kin word right after 我,
+// markers.tsv `kin_after_speaker`: 我姐, 我妈), as person topics.
+std::vector<std::string> PeopleNamed(const Lexicon& lex, std::string_view text) {
+  std::vector<std::string> people;
+  for (const std::string& word : lex.RelationsIn(text)) people.push_back(text::kPersonTopic + word);
+  for (size_t at = text.find("我"); at != std::string_view::npos; at = text.find("我", at + 3)) {
+    const std::vector<PhraseHit> kin = lex.FindMarkers(text.substr(at + 3), "kin_after_speaker");
+    if (!kin.empty() && kin.front().begin == 0) people.push_back(text::kPersonTopic + kin.front().phrase);
+  }
+  return people;
+}
+
+// The clauses of `text`: split at punctuation and at the English conjunctions that join clauses.
+std::vector<std::string_view> Clauses(std::string_view text) {
+  static constexpr std::string_view kBreaks[] = {",", ";", ":", "!", "?", ". ", "，", "；", "：", "。", "！", "？",
+                                                 " while ", " and ", " but ", " since ", " because ", " whereas "};
+  std::vector<std::string_view> clauses;
+  size_t start = 0;
+  for (size_t at = 0; at < text.size(); ++at) {
+    for (std::string_view brk : kBreaks) {
+      if (text.compare(at, brk.size(), brk) != 0) continue;
+      if (at > start) clauses.push_back(text.substr(start, at - start));
+      start = at + brk.size();
+      at = start - 1;
+      break;
+    }
+  }
+  if (start < text.size()) clauses.push_back(text.substr(start));
+  return clauses;
+}
+
+// True when `clause` opens with a subject of its own: a pronoun, a first-person word, a relation
+// word or a capitalised name (English), or 我/他/她 or a relation word (Chinese). "just switched
+// to Android" has none: it goes on about the one the clause before it named.
+bool HasItsOwnSubject(const Lexicon& lex, std::string_view clause) {
+  while (!clause.empty() && (clause.front() == ' ' || clause.front() == '\t')) clause.remove_prefix(1);
+  if (clause.empty()) return false;
+  for (std::string_view opener : {"我", "他", "她", "咱"}) {
+    if (clause.starts_with(opener)) return true;
+  }
+  const std::vector<std::string> relations = lex.RelationsIn(clause.substr(0, std::min<size_t>(clause.size(), 9)));
+  if (!relations.empty() && clause.starts_with(relations.front())) return true;
+  const std::vector<std::string_view> tokens = AsciiTokens(clause);
+  if (tokens.empty()) return false;
+  std::string first(tokens.front());
+  for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::string_view kSubjects[] = {"he", "she", "they", "he's", "she's", "they're", "it", "it's",
+                                                   "his", "her", "their", "the", "a", "an", "this", "that"};
+  if (IsFirstPerson(first) || std::find(std::begin(kSubjects), std::end(kSubjects), first) != std::end(kSubjects)) {
+    return true;
+  }
+  return clause.front() >= 'A' && clause.front() <= 'Z' && !OpensWithAPastVerb(clause);
+}
+
+// The people a statement's change is about: those named in its clauses that state a change (a
+// lasting, temporary or bounded one: change_statement.h), a clause without a subject of its own
+// counting the people of the clause before it; every person named when no clause states one.
+// "For the next two weeks I'm working from Lyon while my partner's at a conference" is the
+// speaker's change; "Life update: my sister's visiting in May, and I switched to Equinox" too;
+// "My brother, who lives in Ohio, just switched to Android" is the brother's.
+std::vector<std::string> PeopleOfTheChange(const Lexicon& lex, std::string_view text) {
+  std::vector<std::string> all = PeopleNamed(lex, text);
+  if (all.empty()) return all;
+  std::vector<std::string> of_change;
+  bool any_change = false;
+  std::vector<std::string> before;  // the people of the clause before
+  for (std::string_view clause : Clauses(text)) {
+    std::vector<std::string> here = PeopleNamed(lex, clause);
+    const bool own_subject = HasItsOwnSubject(lex, clause);
+    const NowStance stance = ReadNowStance(clause);
+    if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
+      any_change = true;
+      of_change.insert(of_change.end(), here.begin(), here.end());
+      if (!own_subject) of_change.insert(of_change.end(), before.begin(), before.end());
+    }
+    if (own_subject || !here.empty()) before = std::move(here);
+  }
+  return any_change ? of_change : all;
+}
+
 }  // namespace
+
+bool OpensWithAPastVerb(std::string_view text) {
+  const Lexicon& lex = Lexicon::Get();
+  const std::vector<std::string>& irregular = lex.Markers("verb_form");
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !IsAsciiLetter(text[i])) ++i;
+    size_t end = i;
+    while (end < text.size() && IsAsciiLetter(text[end])) ++end;
+    if (end == i) return false;
+    std::string word(text.substr(i, end - i));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::vector<std::string>& fillers = lex.Markers("discourse");
+    if (std::find(fillers.begin(), fillers.end(), word) == fillers.end()) {
+      return (word.size() >= 5 && word.ends_with("ed")) || std::find(irregular.begin(), irregular.end(), word) != irregular.end();
+    }
+    i = end;
+  }
+  return false;
+}
 
 bool NamesAVersion(std::string_view text) {
   const std::vector<std::string_view> tokens = AsciiTokens(text);
@@ -135,12 +249,7 @@ std::vector<std::string> StatementTopics(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   std::vector<std::string> topics = lex.Topics(text);
   if (NamesAVersion(text)) topics.emplace_back(kVersionTopic);
-  for (const std::string& word : lex.RelationsIn(text)) topics.push_back(text::kPersonTopic + word);
-  // A short kin word right after 我 (markers.tsv `kin_after_speaker`: 我姐, 我妈) names a relative too.
-  for (size_t at = text.find("我"); at != std::string_view::npos; at = text.find("我", at + 3)) {
-    const std::vector<PhraseHit> kin = lex.FindMarkers(text.substr(at + 3), "kin_after_speaker");
-    if (!kin.empty() && kin.front().begin == 0) topics.push_back(text::kPersonTopic + kin.front().phrase);
-  }
+  for (std::string& person : PeopleOfTheChange(lex, text)) topics.push_back(std::move(person));
   if (SpeaksOfTheSpeaker(lex, text)) topics.emplace_back(text::kSpeakerTopic);
   std::sort(topics.begin(), topics.end());
   topics.erase(std::unique(topics.begin(), topics.end()), topics.end());

@@ -26,6 +26,13 @@ inline constexpr std::string_view kVersionTopic = "version";
 // "I'm 34").
 bool NamesAVersion(std::string_view text);
 
+// True when `text` opens with a verb in the past tense, its subject left out as chat leaves out
+// "I" ("moved over to Firefox", "Jumped ship to KPMG", "ok so, switched to…", "Got promoted"): the
+// first word that is not a word of discourse (markers.tsv `discourse`: "so", "finally", "update")
+// ends in "ed" and has at least five letters, or is an irregular past (`verb_form`: got, took,
+// bought). Never fails.
+bool OpensWithAPastVerb(std::string_view text);
+
 // The topics of `text` (above), sorted, each once; empty when it names none.
 std::vector<std::string> StatementTopics(std::string_view text);
 

@@ -45,6 +45,38 @@ TEST(StatementTopicsTest, WhetherAStatementSpeaksOfTheSpeaker) {
   EXPECT_FALSE(speaker("咖啡机坏了，小张辞职了"));
   EXPECT_FALSE(speaker("同事搬去深圳了"));
   EXPECT_FALSE(speaker("他换工作了"));
+  // English chat drops "I" before a verb of the past.
+  EXPECT_TRUE(speaker("Caved and got an iPhone 15 because the whole family lives on iMessage."));
+  EXPECT_TRUE(speaker("Update: swapped out the murder shows for lo-fi playlists."));
+  EXPECT_FALSE(speaker("Priya called, she took the job in San Diego."));
+}
+
+TEST(StatementTopicsTest, ThePeopleAChangeIsAbout) {
+  const auto names = [](std::string_view text, std::string_view person) {
+    const std::vector<std::string> t = StatementTopics(text);
+    return std::find(t.begin(), t.end(), person) != t.end();
+  };
+  // Someone named beside the speaker's change is not whom it is about.
+  EXPECT_FALSE(names("For the next two weeks I'm working from Lyon while my partner's at a conference.", "@partner"));
+  EXPECT_FALSE(names("Life update: my sister's visiting in May, and I switched to Equinox.", "@sister"));
+  // Whom the change is said of, also through a clause with no subject of its own.
+  EXPECT_TRUE(names("My sister moved to Denver and I'm helping her unpack.", "@sister"));
+  EXPECT_TRUE(names("My brother, who lives in Ohio, just switched to Android.", "@brother"));
+  EXPECT_TRUE(names("我老公刚跳槽去了京东，工资涨了三成。", "@老公"));
+  // No change: every person named.
+  EXPECT_TRUE(names("My sister Priya lives in Boston and works at a biotech.", "@sister"));
+}
+
+TEST(StatementTopicsTest, APastTenseWithItsSubjectLeftOut) {
+  EXPECT_TRUE(OpensWithAPastVerb("moved over to Firefox"));
+  EXPECT_TRUE(OpensWithAPastVerb("ok so, switched to Firefox"));
+  EXPECT_TRUE(OpensWithAPastVerb("Finally gave Neovim a real shot"));  // an irregular past
+  EXPECT_TRUE(OpensWithAPastVerb("Got promoted!!"));
+  EXPECT_FALSE(OpensWithAPastVerb("I moved to Bristol"));
+  EXPECT_FALSE(OpensWithAPastVerb("Red is my colour"));
+  EXPECT_FALSE(OpensWithAPastVerb("Fed up with it"));  // too short to be read as a past tense
+  EXPECT_FALSE(OpensWithAPastVerb("Gotham is a great show"));
+  EXPECT_FALSE(OpensWithAPastVerb(""));
 }
 
 TEST(StatementTopicsTest, AShortKinWordAfterTheSpeakerNamesARelative) {
