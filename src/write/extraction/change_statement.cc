@@ -155,7 +155,9 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   }
   const bool past = lex.HasMarker(lowered, "past");
   if (past && !lex.HasMarker(lowered, "now")) return NowStance::kNotNow;
-  if (lex.HasMarker(lowered, "bounded") || UntilATime(lowered) || SpanAhead(lowered)) return NowStance::kBounded;
+  if (lex.HasMarker(lowered, "bounded") || UntilATime(lowered)) return NowStance::kBounded;
+  // A span found by its shape bounds a state unless a word says it is temporary (这两周临时被派到成都).
+  if (SpanAhead(lowered) && !lex.HasMarker(lowered, "temporary")) return NowStance::kBounded;
   // A span bounds a state unless the sentence states a lasting change ("I left Hillside this week").
   const bool span = lex.HasMarker(lowered, "span") || UntilAClause(lowered);
   if (span && !HasStrictChange(lex, lowered) && !HasChangeVerb(lex, lowered)) {

@@ -11,6 +11,11 @@
 // * not about now: a question, or it holds a marker of a plan, a wish or hypothetical, a quotation,
 //   a requirement or a hedge (`uncertain`: "might", "thinking about", "考虑"; data/lexicon/
 //   markers.tsv) — about another time or another mind;
+// * a state said with its end or a short span (kBounded): a `bounded` marker ("for a few days",
+//   这几天), "until"/"till" before a time, a span ahead found by its shape ("for the next two
+//   weeks", 接下来两周) unless a `temporary` marker says the kind, or a `span` marker ("this
+//   week") or "until" before a clause ("until the repair's done") in a sentence that states no
+//   lasting change;
 // * a temporary change: it holds a `temporary` marker ("for a while", "临时");
 // * a change: it holds a marker of kind `change`, `state_change`, `now` or `correction`, or a
 //   verb flagged `change` (verbs.tsv), or, in Chinese, a clause of it ends with the
@@ -20,6 +25,9 @@
 //   字节");
 // * not about now: narrated past or a denial (a `past` or `negated` marker) without a change;
 // * plain otherwise.
+// A marker of another time or mind scopes over its part of the sentence only: a part after a hard
+// break (";", ", so", ", but", "，所以", "，不过") that is a change by itself makes the sentence one
+// ("Doctor told me to cut caffeine, so it's rooibos tea every morning now").
 //
 // Thread safety: pure functions over the immutable lexicon; safe from any thread.
 #ifndef ENGRAM_WRITE_EXTRACTION_CHANGE_STATEMENT_H_

@@ -84,6 +84,7 @@ TEST(ChangeStatementTest, AStateSaidWithItsEndIsBounded) {
   EXPECT_EQ(NowStance::kBounded, ReadNowStance("车送修了，这一周只能先挤地铁。"));
   EXPECT_NE(NowStance::kBounded, ReadNowStance("I've lived in Leeds for two years."));
   EXPECT_NE(NowStance::kBounded, ReadNowStance("近三个月都在杭州。"));
+  EXPECT_EQ(NowStance::kTemporary, ReadNowStance("这两周临时被派到成都分公司支援。"));  // a word says it
   // A bounded sentence says how things stand for now: the later-change search reads it.
   EXPECT_EQ(ChangeSentences("Hi. Until Friday I'm at the Leeds office.").size(), 1u);
 }

@@ -188,12 +188,28 @@ bool HasItsOwnSubject(const Lexicon& lex, std::string_view clause) {
   return clause.front() >= 'A' && clause.front() <= 'Z' && !OpensWithAPastVerb(clause);
 }
 
+// True when `clause` says the speaker as a subject: "I", "we", "I'm" (not "my": "my roommate"), a
+// verb of the past with "I" left out, or 我/咱 (Chinese).
+bool SaysTheSpeaker(std::string_view clause) {
+  static constexpr std::string_view kSubjects[] = {"i",  "i'm", "i've", "i'd",  "i'll",
+                                                   "we", "we're", "we've", "we'd", "we'll"};
+  for (std::string_view token : AsciiTokens(clause)) {
+    std::string lower(token);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(std::begin(kSubjects), std::end(kSubjects), lower) != std::end(kSubjects)) return true;
+  }
+  return OpensWithAPastVerb(clause) || clause.find("我") != std::string_view::npos ||
+         clause.find("咱") != std::string_view::npos;
+}
+
 // The people a statement's change is about: those named in its clauses that state a change (a
 // lasting, temporary or bounded one: change_statement.h), a clause without a subject of its own
-// counting the people of the clause before it; every person named when no clause states one.
-// "For the next two weeks I'm working from Lyon while my partner's at a conference" is the
-// speaker's change; "Life update: my sister's visiting in May, and I switched to Equinox" too;
-// "My brother, who lives in Ohio, just switched to Android" is the brother's.
+// counting the people of the clause before it — when each clause of change names its people or
+// says the speaker; every person named otherwise (no clause of change, or one of a thing: "My
+// roommate just went keto and the fridge is now 90% bacon"). "For the next two weeks I'm working
+// from Lyon while my partner's at a conference" is the speaker's change; "Life update: my sister's
+// visiting in May, and I switched to Equinox" too; "My brother, who lives in Ohio, just switched
+// to Android" is the brother's.
 std::vector<std::string> PeopleOfTheChange(const Lexicon& lex, std::string_view text) {
   std::vector<std::string> all = PeopleNamed(lex, text);
   if (all.empty()) return all;
@@ -206,8 +222,10 @@ std::vector<std::string> PeopleOfTheChange(const Lexicon& lex, std::string_view 
     const NowStance stance = ReadNowStance(clause);
     if (text::SaysAChange(stance) || stance == NowStance::kBounded) {
       any_change = true;
-      of_change.insert(of_change.end(), here.begin(), here.end());
-      if (!own_subject) of_change.insert(of_change.end(), before.begin(), before.end());
+      std::vector<std::string> people = here;
+      if (!own_subject) people.insert(people.end(), before.begin(), before.end());
+      if (people.empty() && !SaysTheSpeaker(clause)) return all;
+      of_change.insert(of_change.end(), people.begin(), people.end());
     }
     if (own_subject || !here.empty()) before = std::move(here);
   }

@@ -63,6 +63,8 @@ TEST(StatementTopicsTest, ThePeopleAChangeIsAbout) {
   EXPECT_TRUE(names("My sister moved to Denver and I'm helping her unpack.", "@sister"));
   EXPECT_TRUE(names("My brother, who lives in Ohio, just switched to Android.", "@brother"));
   EXPECT_TRUE(names("我老公刚跳槽去了京东，工资涨了三成。", "@老公"));
+  // A change of a thing says nothing of whom: everyone named counts.
+  EXPECT_TRUE(names("My roommate just went keto and the fridge is now 90% bacon.", "@roommate"));
   // No change: every person named.
   EXPECT_TRUE(names("My sister Priya lives in Boston and works at a biotech.", "@sister"));
 }
