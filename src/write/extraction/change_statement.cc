@@ -192,22 +192,10 @@ std::string WithoutQuotations(std::string_view sentence) {
 // The parts of `sentence` between its hard clause breaks (";", ", so", ", but", "，所以", "，不过" …),
 // or nothing when it has one part.
 std::vector<std::string_view> HardClauses(std::string_view sentence) {
-  static constexpr std::string_view kBreaks[] = {"; ",    "；",     ", so ",  ", but ", " but ",
-                                                 "，所以", "，但是", "，不过", "，可是"};
-  const std::string lowered = rules::LowerAscii(sentence);
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (size_t at = 0; at < lowered.size(); ++at) {
-    for (std::string_view brk : kBreaks) {
-      if (lowered.compare(at, brk.size(), brk) != 0) continue;
-      if (at > start) parts.push_back(sentence.substr(start, at - start));
-      start = at + brk.size();
-      at = start - 1;
-      break;
-    }
-  }
-  if (parts.empty()) return {};
-  if (start < sentence.size()) parts.push_back(sentence.substr(start));
+  static const std::vector<std::string_view> kBreaks = {"; ",    "；",     ", so ",  ", but ", " but ",
+                                                        "，所以", "，但是", "，不过", "，可是"};
+  std::vector<std::string_view> parts = rules::SplitAtBreaks(sentence, rules::LowerAscii(sentence), kBreaks);
+  if (parts.size() < 2) return {};
   return parts;
 }
 

@@ -668,6 +668,23 @@ std::vector<Span> QuotedSpans(std::string_view content) {
   return out;
 }
 
+std::vector<std::string_view> SplitAtBreaks(std::string_view text, std::string_view match,
+                                            const std::vector<std::string_view>& breaks) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = 0; at < match.size(); ++at) {
+    for (std::string_view brk : breaks) {
+      if (match.compare(at, brk.size(), brk) != 0) continue;
+      if (at > start) parts.push_back(text.substr(start, at - start));
+      start = at + brk.size();
+      at = start - 1;
+      break;
+    }
+  }
+  if (start < text.size()) parts.push_back(text.substr(start));
+  return parts;
+}
+
 Span TrimSpan(std::string_view text, Span span) {
   span.end = std::min(span.end, text.size());
   auto trimmable = [](char32_t cp) {

@@ -148,21 +148,10 @@ std::vector<std::string> PeopleNamed(const Lexicon& lex, std::string_view text) 
 
 // The clauses of `text`: split at punctuation and at the English conjunctions that join clauses.
 std::vector<std::string_view> Clauses(std::string_view text) {
-  static constexpr std::string_view kBreaks[] = {",", ";", ":", "!", "?", ". ", "，", "；", "：", "。", "！", "？",
-                                                 " while ", " and ", " but ", " since ", " because ", " whereas "};
-  std::vector<std::string_view> clauses;
-  size_t start = 0;
-  for (size_t at = 0; at < text.size(); ++at) {
-    for (std::string_view brk : kBreaks) {
-      if (text.compare(at, brk.size(), brk) != 0) continue;
-      if (at > start) clauses.push_back(text.substr(start, at - start));
-      start = at + brk.size();
-      at = start - 1;
-      break;
-    }
-  }
-  if (start < text.size()) clauses.push_back(text.substr(start));
-  return clauses;
+  static const std::vector<std::string_view> kBreaks = {
+      ",", ";", ":", "!", "?", ". ", "，", "；", "：", "。", "！", "？",
+      " while ", " and ", " but ", " since ", " because ", " whereas "};
+  return rules::SplitAtBreaks(text, text, kBreaks);
 }
 
 // True when `clause` opens with a subject of its own: a pronoun, a first-person word, a relation

@@ -1,0 +1,33 @@
+// write/extraction/rule_sentences_test.cc — splitting a text at breaks.
+#include "write/extraction/rule_sentences.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::extraction::rules {
+namespace {
+
+TEST(RuleSentencesTest, SplitAtBreaksLeavesTheBreaksOut) {
+  const std::vector<std::string_view> breaks = {", so ", "; ", "，所以"};
+  EXPECT_EQ(SplitAtBreaks("Told to cut caffeine, so it's tea now; fine", "Told to cut caffeine, so it's tea now; fine",
+                          breaks),
+            (std::vector<std::string_view>{"Told to cut caffeine", "it's tea now", "fine"}));
+  EXPECT_EQ(SplitAtBreaks("医生不让喝咖啡，所以改喝茶了", "医生不让喝咖啡，所以改喝茶了", breaks),
+            (std::vector<std::string_view>{"医生不让喝咖啡", "改喝茶了"}));
+  EXPECT_EQ(SplitAtBreaks("no break here", "no break here", breaks), (std::vector<std::string_view>{"no break here"}));
+  EXPECT_TRUE(SplitAtBreaks("", "", breaks).empty());
+}
+
+TEST(RuleSentencesTest, SplitAtBreaksMatchesInAFormOfTheText) {
+  const std::string text = "Doctor said so, SO it's tea";
+  const std::string lowered = LowerAscii(text);
+  const std::vector<std::string_view> parts = SplitAtBreaks(text, lowered, {", so "});
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[1], "it's tea");  // a view into the text, not its lower-case form
+}
+
+}  // namespace
+}  // namespace engram::extraction::rules
