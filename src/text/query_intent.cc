@@ -1,5 +1,6 @@
 #include "text/query_intent.h"
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,15 +77,26 @@ bool AsksAboutHistory(std::string_view question) {
   return MentionsAny(question, kChinese, kPhrases);
 }
 
+// An English verb form of the past: in -ed (five letters or more) or a common irregular one.
+static bool SaysThePast(const std::string& word) {
+  static constexpr std::string_view kIrregular[] = {"went", "got",  "met",  "saw",  "took", "made", "came",
+                                                    "left", "gave", "told", "said", "bought", "found", "ate"};
+  return (word.size() >= 5 && word.ends_with("ed")) ||
+         std::find(std::begin(kIrregular), std::end(kIrregular), word) != std::end(kIrregular);
+}
+
 bool AsksAboutPresentState(std::string_view question) {
   if (AsksAboutHistory(question)) return false;
-  static constexpr std::string_view kChinesePast[] = {"了",     "过",     "曾",   "那次", "那天",
-                                                      "那时候", "小时候", "上次", "当时"};
+  static constexpr std::string_view kChinesePast[] = {"了", "过", "曾", "那次", "那天", "时候", "上次", "当时"};
   bool han = false;
   for (unsigned char c : question) han |= c >= 0xE4 && c <= 0xE9;
   if (han) {
     for (std::string_view marker : kChinesePast) {
-      if (question.find(marker) != std::string_view::npos) return false;
+      // 什么时候 asks a time ("我一般什么时候打羽毛球？"); …的时候 tells one ("我上大学的时候住哪？").
+      for (size_t at = question.find(marker); at != std::string_view::npos; at = question.find(marker, at + 1)) {
+        if (marker == "时候" && at >= 6 && question.substr(at - 6, 6) == "什么") continue;
+        return false;
+      }
     }
   }
   static constexpr std::string_view kPast[] = {"did", "didn't", "was", "wasn't", "were", "weren't", "had", "ago",
@@ -95,8 +107,10 @@ bool AsksAboutPresentState(std::string_view question) {
                                                   "i'm", "they're", "it's",     "right"};
   bool present = false;
   const std::vector<std::string> words = AsciiWords(question);
-  // "When did I move?" asks a time; "What do I listen to when I run?" a habit.
-  if (!words.empty() && words.front() == "when") return false;
+  // "When did I move?" asks a time; "What do I listen to when I run?" a habit, "…the café we went
+  // to when we visited Lyon?" the past (a verb of the past beside it).
+  const bool when = std::find(words.begin(), words.end(), "when") != words.end();
+  if (when && (words.front() == "when" || std::any_of(words.begin(), words.end(), SaysThePast))) return false;
   for (const std::string& w : words) {
     for (std::string_view past : kPast) {
       if (w == past) return false;

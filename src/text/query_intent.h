@@ -21,8 +21,9 @@ bool AsksAboutHistory(std::string_view question);
 // True when the question asks how things stand now ("Where do I live?", "Which version does CI
 // run?", "What's the status of the VPN?", "我现在住哪儿？", "项目用的 Java 版本是多少？"): it says
 // nothing of the past — no AsksAboutHistory marker, no English past form ("did", "was", "were",
-// "had", "ago", "last", "yesterday", "first", "ever"; "when" only opening it: "What do I listen to
-// when I run?" asks a habit) and no Chinese one (了, 过, 曾, 那次, 那天, 那时候, 小时候, 上次, 当时)
+// "had", "ago", "last", "yesterday", "first", "ever"; "when" opening it or beside a verb in -ed or
+// went, got…: "What do I listen to when I run?" asks a habit) and no Chinese one (了, 过, 曾, 那次,
+// 那天, 时候 but not in 什么时候, 上次, 当时)
 // — and, in English, it has a present form ("do", "does", "am", "is", "are", "'s", "'re", "now",
 // "currently", "these days", "still", "right now"); a Chinese question
 // is in the present unless marked. Recall puts the newest statement first among the items that

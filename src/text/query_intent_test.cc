@@ -40,7 +40,9 @@ TEST(QueryIntentTest, PresentStateQuestions) {
   EXPECT_FALSE(AsksAboutPresentState("When did Ana adopt her cat?"));
   EXPECT_FALSE(AsksAboutPresentState("When is my flight?"));  // asks a time
   EXPECT_TRUE(AsksAboutPresentState("What do I listen to when I run?"));  // a habit
-  EXPECT_TRUE(AsksAboutPresentState("我跑步的时候听什么？"));
+  EXPECT_FALSE(AsksAboutPresentState("What's the name of the café we went to when we visited Lyon?"));
+  EXPECT_FALSE(AsksAboutPresentState("我上大学的时候住哪？"));
+  EXPECT_TRUE(AsksAboutPresentState("我一般什么时候打羽毛球？"));  // asks a time
   EXPECT_FALSE(AsksAboutPresentState("What was the name of the bakery we liked?"));
   EXPECT_FALSE(AsksAboutPresentState("Which city is my brother from before the move?"));
   EXPECT_FALSE(AsksAboutPresentState("你给我推荐过哪些书？"));

@@ -146,8 +146,9 @@ bool UntilAClause(std::string_view lowered) {
 }
 
 // `now_words`: whether a `now` marker alone ("lately", "现在") makes a change, and a correction
-// word anywhere; else HasStrictChange.
-NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true) {
+// word anywhere; else HasStrictChange. `final_le`: whether a clause-final 了 makes one.
+NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true,
+                         bool final_le = true) {
   if (question) return NowStance::kNotNow;
   const std::string lowered = rules::LowerAscii(sentence);
   for (std::string_view kind : kOtherTimeOrMind) {
@@ -172,7 +173,7 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   } else if (HasStrictChange(lex, lowered)) {
     return NowStance::kChange;
   }
-  if (HasChangeVerb(lex, lowered) || HasClauseFinalLe(sentence)) return NowStance::kChange;
+  if (HasChangeVerb(lex, lowered) || (final_le && HasClauseFinalLe(sentence))) return NowStance::kChange;
   return lex.HasMarker(lowered, "negated") ? NowStance::kNotNow : NowStance::kPlain;
 }
 
@@ -192,9 +193,9 @@ std::string WithoutQuotations(std::string_view sentence) {
 // The parts of `sentence` between its hard clause breaks (";", ", so", ", but", "，所以", "，不过" …),
 // or nothing when it has one part.
 std::vector<std::string_view> HardClauses(std::string_view sentence) {
-  static const std::vector<std::string_view> kBreaks = {"; ",    "；",     ", so ",  ", but ", " but ",
+  static const std::vector<std::string_view> kBreaks = {"; ",     ", so ",   ", but ",  "；",
                                                         "，所以", "，但是", "，不过", "，可是"};
-  std::vector<std::string_view> parts = rules::SplitAtBreaks(sentence, rules::LowerAscii(sentence), kBreaks);
+  std::vector<std::string_view> parts = rules::SplitAtBreaks(sentence, kBreaks);
   if (parts.size() < 2) return {};
   return parts;
 }
@@ -208,7 +209,8 @@ NowStance StanceOfSentence(const Lexicon& lex, std::string_view sentence, bool q
   const NowStance whole = SentenceStance(lex, unquoted, question, now_words);
   if (question || (whole != NowStance::kNotNow && whole != NowStance::kPlain)) return whole;
   for (std::string_view part : HardClauses(unquoted)) {
-    if (SentenceStance(lex, part, false, now_words) == NowStance::kChange) return NowStance::kChange;
+    // A part's final 了 says too little on its own ("朋友说我应该换安卓，但是太麻烦了").
+    if (SentenceStance(lex, part, false, now_words, /*final_le=*/false) == NowStance::kChange) return NowStance::kChange;
   }
   return whole;
 }

@@ -668,13 +668,12 @@ std::vector<Span> QuotedSpans(std::string_view content) {
   return out;
 }
 
-std::vector<std::string_view> SplitAtBreaks(std::string_view text, std::string_view match,
-                                            const std::vector<std::string_view>& breaks) {
+std::vector<std::string_view> SplitAtBreaks(std::string_view text, const std::vector<std::string_view>& breaks) {
   std::vector<std::string_view> parts;
   size_t start = 0;
-  for (size_t at = 0; at < match.size(); ++at) {
+  for (size_t at = 0; at < text.size(); ++at) {
     for (std::string_view brk : breaks) {
-      if (match.compare(at, brk.size(), brk) != 0) continue;
+      if (brk.empty() || text.compare(at, brk.size(), brk) != 0) continue;
       if (at > start) parts.push_back(text.substr(start, at - start));
       start = at + brk.size();
       at = start - 1;

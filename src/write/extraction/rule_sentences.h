@@ -59,11 +59,9 @@ bool IsPunctChar(char32_t cp);
 // bytes and control characters end a sentence too. Blank pieces are dropped.
 std::vector<Sentence> SplitSentences(std::string_view text);
 
-// The parts of `text` between the `breaks` found in `match` (`text` itself, or a form of it with
-// the same byte offsets, such as its LowerAscii), left to right, each break left out: views into
-// `text`, empty parts dropped. Never fails.
-std::vector<std::string_view> SplitAtBreaks(std::string_view text, std::string_view match,
-                                            const std::vector<std::string_view>& breaks);
+// The parts of `text` between the `breaks` found in it (exact bytes, left to right; an empty break
+// is skipped), each break left out: views into `text`, empty parts dropped. Never fails.
+std::vector<std::string_view> SplitAtBreaks(std::string_view text, const std::vector<std::string_view>& breaks);
 
 // `span` without leading and trailing white space and punctuation (quotes, brackets, "…", "。").
 Span TrimSpan(std::string_view text, Span span);

@@ -151,7 +151,7 @@ std::vector<std::string_view> Clauses(std::string_view text) {
   static const std::vector<std::string_view> kBreaks = {
       ",", ";", ":", "!", "?", ". ", "，", "；", "：", "。", "！", "？",
       " while ", " and ", " but ", " since ", " because ", " whereas "};
-  return rules::SplitAtBreaks(text, text, kBreaks);
+  return rules::SplitAtBreaks(text, kBreaks);
 }
 
 // True when `clause` opens with a subject of its own: a pronoun, a first-person word, a relation
@@ -223,24 +223,42 @@ std::vector<std::string> PeopleOfTheChange(const Lexicon& lex, std::string_view 
 
 }  // namespace
 
+namespace {
+
+// The lower-case word of ASCII letters at or after `i` in `text` (what is no letter skipped), and
+// where it ends; "" when none is left.
+std::string NextWord(std::string_view text, size_t i, size_t* end) {
+  while (i < text.size() && !IsAsciiLetter(text[i])) ++i;
+  size_t e = i;
+  while (e < text.size() && IsAsciiLetter(text[e])) ++e;
+  *end = e;
+  std::string word(text.substr(i, e - i));
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
+bool IsPastForm(const std::vector<std::string>& irregular, const std::string& word) {
+  return (word.size() >= 5 && word.ends_with("ed")) || std::find(irregular.begin(), irregular.end(), word) != irregular.end();
+}
+
+}  // namespace
+
 bool OpensWithAPastVerb(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   const std::vector<std::string>& irregular = lex.Markers("verb_form");
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !IsAsciiLetter(text[i])) ++i;
-    size_t end = i;
-    while (end < text.size() && IsAsciiLetter(text[end])) ++end;
-    if (end == i) return false;
-    std::string word(text.substr(i, end - i));
-    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::vector<std::string>& fillers = lex.Markers("discourse");
-    if (std::find(fillers.begin(), fillers.end(), word) == fillers.end()) {
-      return (word.size() >= 5 && word.ends_with("ed")) || std::find(irregular.begin(), irregular.end(), word) != irregular.end();
-    }
-    i = end;
+  const std::vector<std::string>& fillers = lex.Markers("discourse");
+  for (size_t i = 0, end = 0;; i = end) {
+    const std::string word = NextWord(text, i, &end);
+    if (word.empty()) return false;
+    if (std::find(fillers.begin(), fillers.end(), word) != fillers.end()) continue;
+    if (!IsPastForm(irregular, word) || (end < text.size() && text[end] == '\'')) return false;  // "Jared's"
+    if (!word.ends_with("ed") || std::find(irregular.begin(), irregular.end(), word) != irregular.end()) return true;
+    // A name in -ed ("Jared", "Ahmed") is the subject of the verb after it.
+    size_t next_end = end;
+    const std::string next = NextWord(text, end, &next_end);
+    static constexpr std::string_view kVerbs[] = {"is", "was", "has", "had", "will", "just", "finally", "also"};
+    return !IsPastForm(irregular, next) && std::find(std::begin(kVerbs), std::end(kVerbs), next) == std::end(kVerbs);
   }
-  return false;
 }
 
 bool NamesAVersion(std::string_view text) {

@@ -78,6 +78,9 @@ TEST(StatementTopicsTest, APastTenseWithItsSubjectLeftOut) {
   EXPECT_FALSE(OpensWithAPastVerb("Red is my colour"));
   EXPECT_FALSE(OpensWithAPastVerb("Fed up with it"));  // too short to be read as a past tense
   EXPECT_FALSE(OpensWithAPastVerb("Gotham is a great show"));
+  EXPECT_FALSE(OpensWithAPastVerb("Jared moved to Austin"));  // a name before its verb
+  EXPECT_FALSE(OpensWithAPastVerb("Ahmed just started at Stripe"));
+  EXPECT_FALSE(OpensWithAPastVerb("Jared's new job is great"));
   EXPECT_FALSE(OpensWithAPastVerb(""));
 }
 
