@@ -133,6 +133,24 @@ std::string SentenceOfTheValue(const extraction::CandidateClaim& c, std::string_
   return said;
 }
 
+// `value` with its corrected part (at `at`) replaced by what replaces it ("Tuesday at 3" of "Monday
+// at 3"), or what replaces it whole when it says the rest of `value` itself: "my landlord is Gary
+// Pembleton, not Pendleton" corrects "Gary Pendleton" to "Gary Pembleton", not "Gary Gary Pembleton".
+std::string CorrectedValue(const std::string& value, size_t at, const CorrectedPair& part) {
+  auto trimmed = [](std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+  };
+  const std::string_view before = trimmed(std::string_view(value).substr(0, at));
+  const std::string_view after = trimmed(std::string_view(value).substr(at + part.older.size()));
+  if ((!before.empty() || !after.empty()) && (before.empty() || HoldsWords(part.newer, before)) &&
+      (after.empty() || HoldsWords(part.newer, after))) {
+    return part.newer;
+  }
+  return value.substr(0, at) + part.newer + value.substr(at + part.older.size());
+}
+
 // What a correction replaces: a claim, and the part of it corrected and what replaces it (empty =
 // its value whole, by the candidate's value).
 struct Corrected {
@@ -310,8 +328,7 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
     // "My flight to Lisbon leaves from Heathrow.").
     if (const size_t in_value = corrected_part.older.empty() ? std::string::npos : old.value.find(corrected_part.older);
         in_value != std::string::npos) {
-      adopted.value = old.value.substr(0, in_value) + corrected_part.newer +
-                      old.value.substr(in_value + corrected_part.older.size());
+      adopted.value = CorrectedValue(old.value, in_value, corrected_part);
     }
     if (size_t at = old.text.find(old.value); at != std::string::npos) {
       adopted.text = old.text.substr(0, at) + adopted.value + old.text.substr(at + old.value.size());

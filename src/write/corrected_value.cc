@@ -180,9 +180,14 @@ bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, 
                                                  "bad", "got", "wrong", "misspoke", "misremembered", "scratch",
                                                  "earlier", "there", "ok", "okay", "so", "oh", "um", "uh", "ah",
                                                  "hmm", "argh", "ugh", "apologies", "about", "whoops", "nope", "am", "pm", "morning",
-                                                 "afternoon", "evening", "night", "noon", "misread", "misheard",
+                                                 "afternoon", "evening", "night", "noon", "misread", "misheard", "misspelled", "misspelt", "mistyped",
                                                  "mixed", "confused", "told", "said", "you", "before", "previously",
-                                                 "checked", "mean", "right", "really"};
+                                                 "checked", "mean", "right", "really",
+                                                 // words that stand for a thing without naming one
+                                                 // ("Correction on the landlord thing: …")
+                                                 "thing", "things", "stuff", "bit", "part", "one",
+                                                 // and of a name's spelling ("with a B", "spelt with two Ls")
+                                                 "spelled", "spelt", "spelling", "letter", "letters", "ls", "ss"};
   static constexpr std::string_view kAroundHan[] = {"是", "的", "了", "不", "对", "应", "该", "其", "实", "为", "错",
                                                     "记", "更", "正", "一", "下", "啊", "呢", "吧", "哦", "嗯", "说",
                                                     "搞", "弄", "纠", "刚", "才", "哎", "呀", "啦", "我", "好",
@@ -197,6 +202,7 @@ bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, 
   for (std::string_view token : Tokens(rest)) {
     const std::string w = Lower(token);
     if (std::any_of(w.begin(), w.end(), IsDigit)) continue;  // a detail of the value ("Tuesday at 4")
+    if (w.size() == 1) continue;                              // a letter of its spelling ("with a B")
     // Words of grammar say nothing of another thing ("I meant Thursday not Tuesday for the dentist").
     if (std::find(held.begin(), held.end(), w) == held.end() && !text::IsEnglishStopword(w) &&
         std::find(std::begin(kAround), std::end(kAround), w) == std::end(kAround)) {

@@ -51,6 +51,12 @@ bool IsWordByteAt(std::string_view s, size_t i) {
   if (latin(i)) return true;
   return i > 0 && byte(i) >= 0x80 && byte(i) <= 0xBF && latin(i - 1);
 }
+// True when the pronoun "I" starts at `i` of `s`, before `end`: "I", "I'm", "I’ve" (not "Iowa").
+bool IsPronounIAt(std::string_view s, size_t i, size_t end) {
+  if (i >= end || i >= s.size() || s[i] != 'I') return false;
+  return i + 1 >= end || !IsWordByteAt(s, i + 1);
+}
+
 // True when a capital letter starts at `i` of `s`: A–Z, or a Latin capital with a diacritic
 // (U+00C0–U+024F: "Émile", "Łukasz", "Özil"; ICU's u_isupper).
 bool IsCapitalAt(std::string_view s, size_t i) {
@@ -484,6 +490,28 @@ bool SaysACorrection(std::string_view low) {
   return false;
 }
 
+// True when `label` (lower-cased) holds a copula ("is", "are", "was", "were", 是): a clause, not a label.
+bool SaysACopula(std::string_view label) {
+  if (label.find("是") != std::string_view::npos) return true;
+  for (std::string_view copula : {" is", " are", " was", " were"}) {
+    for (size_t at = label.find(copula); at != std::string_view::npos; at = label.find(copula, at + 1)) {
+      const size_t end = at + copula.size();
+      if (end == label.size() || !std::isalpha(static_cast<unsigned char>(label[end]))) return true;
+    }
+  }
+  return false;
+}
+
+// True when `text` is a numeral or demonstrative and a classifier alone (一家, 这所, 两个): a place
+// that a verb after it describes (在一家做新能源车的创业公司当产品负责人: 一家 is no employer, 做 no job).
+bool OnlyAClassifier(std::string_view text) {
+  static constexpr std::string_view kFirst[] = {"一", "两", "几", "这", "那", "某", "每"};
+  static constexpr std::string_view kSecond[] = {"家", "所", "个", "间", "座", "处"};
+  if (text.size() != 6) return false;
+  return std::find(std::begin(kFirst), std::end(kFirst), text.substr(0, 3)) != std::end(kFirst) &&
+         std::find(std::begin(kSecond), std::end(kSecond), text.substr(3)) != std::end(kSecond);
+}
+
 // True when `low` sets a value against another: ", not ", "而不是", "不是", " rather than ".
 bool SaysAContrast(std::string_view low) {
   for (std::string_view contrast : {", not ", " not the ", "不是", " rather than ", " instead of "}) {
@@ -652,13 +680,19 @@ class ClauseReader {
   }
 
   // Skips a leading label ("补录：", "事实记录：", "Note:"): text before the first colon with no
-  // identifier in it, at most 24 bytes; a colon between digits is a time's ("at 9:30").
+  // identifier in it, at most 27 bytes — kLongLabel when it opens with "correction" or 更正 and
+  // holds no copula, whose label says what the rest corrects ("Correction on the landlord thing: it's
+  // Gary Pembleton", "更正一下刚才说的航班：是CA1853"; not "Correction, my new number is: …"); a colon
+  // between digits is a time's ("at 9:30").
   size_t BodyStart() const {
+    static constexpr size_t kLabel = 27, kLongLabel = 64;
     size_t b = SkipSpaces(s_, clause_.begin, clause_.end);
-    size_t limit = std::min(clause_.end, b + 27);
+    const bool corrects = StartsWithAt(low_, b, "correction") || StartsWithAt(low_, b, "更正");
+    size_t limit = std::min(clause_.end, b + (corrects ? kLongLabel : kLabel));
     for (size_t i = b; i < limit; ++i) {
       size_t len = s_[i] == ':' ? 1 : StartsWithAt(s_, i, "：") ? 3 : 0;
       if (len == 0) continue;
+      if (i > b + kLabel && SaysACopula(low_.substr(b, i - b))) return b;  // "Correction, my new number is: …"
       if (len == 1 && i > b && i + 1 < clause_.end && IsDigit(s_[i - 1]) && IsDigit(s_[i + 1])) continue;  // "at 9:30"
       for (const Token& t : AsciiTokens(s_, b, i)) {
         if (IsIdentifier(s_.substr(t.begin, t.end - t.begin))) return b;
@@ -2797,6 +2831,19 @@ class ClauseReader {
     std::erase_if(verbs, [&](const PhraseHit& v) {
       return std::any_of(words.begin(), words.end(), [&](const PhraseHit& w) { return w.begin <= v.begin && v.end <= w.end; });
     });
+    // A verb right after a classifier, with a 的 and another verb after it, describes the place
+    // the classifier counts: 在一家做新能源车的创业公司当产品负责人 is read at 当.
+    // Only after 在 (在一家, 在这家: a place; not 一个做设计的朋友), and not a span of doing (在那家做了五年的会计).
+    for (size_t k = 0; k + 1 < verbs.size(); ++k) {
+      const PhraseHit& v = verbs[k];
+      const std::string_view between =
+          r.rest.substr(v.end, verbs[k + 1].begin - std::min(verbs[k + 1].begin, v.end));
+      if (v.begin >= 9 && r.rest.substr(v.begin - 9, 3) == "在" && OnlyAClassifier(r.rest.substr(v.begin - 6, 6)) &&
+          between.find("的") != std::string_view::npos && between.find("了") == std::string_view::npos) {
+        verbs.erase(verbs.begin() + static_cast<std::ptrdiff_t>(k));
+        break;
+      }
+    }
     r.verb = verbs.empty() ? nullptr : lex_.Verb(verbs.front().phrase);
     if (r.verb == nullptr) return true;
     const size_t at = r.from + verbs.front().begin;
@@ -4227,6 +4274,8 @@ class ClauseReader {
     // loves it"; "Trinidad and Tobago", "Procter and Gamble" are one name each).
     // The same for "to" before a lower-case word ("moved to Boise to be near the sea").
     // So do "has", "means", "makes" and other verbs of a gerund subject ("Living in Austin means the AC runs").
+    // "I" after the joint is a lower-case word of its own kind: it opens a clause ("Living in Austin
+    // means I never need a jacket", "lives in Glasgow and I love it").
     if (IsCapitalAt(s_, SkipSpaces(s_, span.begin, span.end))) {
       for (std::string_view joint : {"and", "to", "was", "is", "has", "means", "makes", "gets", "keeps", "feels", "seems", "looks"}) {
         for (size_t from = 0;;) {
@@ -4234,7 +4283,7 @@ class ClauseReader {
           if (found == std::string::npos) break;
           const size_t at = from + found;
           const size_t next = SkipSpaces(s_, span.begin + at + joint.size(), span.end);
-          if (at > 0 && next < span.end && s_[next] >= 'a' && s_[next] <= 'z') {
+          if (at > 0 && next < span.end && ((s_[next] >= 'a' && s_[next] <= 'z') || IsPronounIAt(s_, next, span.end))) {
             cut = std::min(cut, at);
             break;
           }

@@ -1005,5 +1005,28 @@ TEST(FactFrameReaderTest, ChineseStatesAndSchools) {
   EXPECT_EQ(moved[0].kind, ClauseKind::kChange);
 }
 
+// A verb of a gerund subject ends the value before "I" as before a lower-case word ("Tampa", not
+// "Tampa means I basically never own a coat").
+TEST(FactFrameReaderTest, AGerundSubjectsVerbBeforeIEndsTheValue) {
+  for (const std::string text : {"Living in Tampa means I basically never own a coat.", "Living in Tampa and I love it."}) {
+    auto f = Read(text);
+    ASSERT_EQ(f.size(), 1u) << text << " " << Describe(f);
+    EXPECT_EQ(f[0].attribute, "lives_in") << text;
+    EXPECT_EQ(f[0].value, "Tampa") << text;
+  }
+  ExpectOneFrame("Living in Iowa City means long winters.", "", "lives_in", "Iowa City");
+}
+
+// A verb right after a classifier, with a 的 and another verb after it, describes the employer
+// (一家做医疗器械的外企), and the job is the later verb's; a classifier alone is no employer.
+TEST(FactFrameReaderTest, AVerbAfterAClassifierDescribesThePlace) {
+  ExpectEmployerAndJob("我在一家做医疗器械的外企当销售经理。", "一家做医疗器械的外企", "销售经理");
+  ExpectEmployerAndJob("我在这家做跨境电商的公司做运营。", "这家做跨境电商的公司", "运营");
+  // Not after 在: a classifier that counts people (一个做律师的朋友, 两个做设计的朋友) says whose the fact is.
+  for (const std::string text : {"我有两个做设计的朋友在腾讯工作。", "我认识一个做律师的朋友住在上海。"}) {
+    for (const FactFrame& f : Read(text)) EXPECT_FALSE(f.subject.empty() && !f.attribute.empty()) << text << " " << Describe(Read(text));
+  }
+}
+
 }  // namespace
 }  // namespace engram::extraction
