@@ -359,8 +359,12 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   auto topic = store.CurrentValuesByTopic(in.namespace_id, keys.topic_key, near_copy_key);
   if (!topic) return Error(topic.error());
   const NearCopyOf near_copy(c.value);
+  // (Not of a claim it replaces: "It's 4D" corrects "… is 4B", one letter apart.)
+  const auto replaces = [&](int64_t seq) {
+    return std::any_of(replaced->begin(), replaced->end(), [&](const sqlite::StoredClaim& r) { return r.seq == seq; });
+  };
   for (const sqlite::TopicValue& existing : *topic) {
-    if (existing.negated == keys.negated && near_copy.Matches(existing.value)) {
+    if (existing.negated == keys.negated && !replaces(existing.seq) && near_copy.Matches(existing.value)) {
       auto claim = store.BySeq(existing.seq);
       if (!claim) return Error(claim.error());
       return Absorb(store, in, *claim, kDecisionMerged, "near_copy");

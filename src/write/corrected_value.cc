@@ -199,8 +199,12 @@ bool SaysOnlyTheValue(std::string_view correction, std::string_view newer_part, 
   }
   std::vector<std::string> held;
   for (std::string_view token : Tokens(older)) held.push_back(Lower(token));
+  // (The value's own words, also where the sentence was given without its punctuation: "Dr Okonkwo".)
+  std::vector<std::string> value_words;
+  for (std::string_view token : Tokens(newer_part)) value_words.push_back(Lower(token));
   for (std::string_view token : Tokens(rest)) {
     const std::string w = Lower(token);
+    if (std::find(value_words.begin(), value_words.end(), w) != value_words.end()) continue;
     if (std::any_of(w.begin(), w.end(), IsDigit)) continue;  // a detail of the value ("Tuesday at 4")
     if (w.size() == 1) continue;                              // a letter of its spelling ("with a B")
     // Words of grammar say nothing of another thing ("I meant Thursday not Tuesday for the dentist").

@@ -246,7 +246,8 @@ bool InsideQuotedClause(std::string_view content, size_t begin, size_t end) {
 // "it", "this", "that", "它", "这个": a thing named only by a pronoun.
 bool IsPronounName(std::string_view name) {
   std::string low = LowerBytes(name);
-  for (std::string_view p : {"it", "this", "that", "it all", "everything", "它", "这个", "那个"}) {
+  // ("s" is what is left of "it's" where the contraction was split: "Oops, it's 3.6, not 3.4".)
+  for (std::string_view p : {"it", "s", "this", "that", "it all", "everything", "它", "这个", "那个"}) {
     if (low == p) return true;
   }
   return false;
@@ -4620,8 +4621,13 @@ size_t FirstOf(std::string_view low, size_t from, size_t end, std::initializer_l
 
 std::optional<FactFrame> ContrastCorrection(std::string_view content, std::string_view low, Span sentence) {
   // Where the value that starts at `from` ends: a comma, a stop, a dash or the sentence's end.
+  // (A "." ends it only where it ends a sentence: not in "Dr. Okafor" or "3.12".)
   const auto value_end = [&](size_t from) {
-    return std::min(sentence.end, FirstOf(low, from, sentence.end, {",", ".", ";", "!", "?", " — ", "，", "。", "；", "！", "？"}));
+    size_t end = std::min(sentence.end, FirstOf(low, from, sentence.end, {",", ";", "!", "?", " — ", "，", "。", "；", "！", "？"}));
+    for (size_t dot = low.find('.', from); dot < end; dot = low.find('.', dot + 1)) {
+      if (rules::DotEndsAt(content, dot)) return dot;
+    }
+    return end;
   };
   Span value, replaces;
   if (const size_t no = FirstOf(low, sentence.begin, sentence.end, {", not "}); no != std::string_view::npos) {
@@ -4911,6 +4917,10 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
                  context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
     }
+    if (frame.correction && frame.subject_kind == FrameSubject::kNamed && frame.subject == frame.value) {
+      frame.subject_kind = FrameSubject::kSpeaker;  // "It's 4D.": the value said again, no subject of its own
+      frame.subject.clear();
+    }
     reader.ScopeDenial(&frame);
     RelativesHome(lex, subject, &frame);
     if (subject.kind == FrameSubject::kSpeaker && IsThingAttribute(frame.attribute)) {
@@ -4923,6 +4933,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject = subject.name;
       }
       frame.subject_unsaid = !thing || IsPronounName(frame.subject);
+    } else if (subject.kind == FrameSubject::kNamed && IsThingAttribute(frame.attribute) && IsPronounName(frame.subject)) {
+      frame.subject_unsaid = true;  // "it's on 3.6 now": the thing said before
     }
     if ((frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange) &&
         InsideQuotedClause(content, frame.value_begin, frame.value_end)) {
@@ -4964,6 +4976,18 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     std::optional<FactFrame> contrast = ContrastCorrection(content, low, sentence.span);
     if (contrast && apology && !(SaysANameOrNumber(contrast->value) && SaysANameOrNumber(contrast->replaces))) {
       contrast.reset();
+    }
+    if (contrast) {
+      // The "not Y" part names what is replaced, and denies nothing of its own ("Sorry, my plate is
+      // 7KLM329, not 7KLM392"); a clause that read the value itself ("it's 3.12", a version) is the
+      // correction, replacing Y.
+      std::erase_if(reading.frames, [&](const FactFrame& f) { return f.clause_begin >= contrast->value_end; });
+      for (FactFrame& f : reading.frames) {
+        if (f.value_begin != contrast->value_begin || f.value_end != contrast->value_end) continue;
+        f.replaces = contrast->replaces;
+        f.correction = true;
+        f.kind = ClauseKind::kChange;
+      }
     }
     const auto read_it = [](const FactFrame& f) { return !f.attribute.empty() && f.attribute != "is"; };
     if (contrast && std::none_of(reading.frames.begin(), reading.frames.end(), read_it)) {

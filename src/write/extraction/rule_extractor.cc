@@ -278,6 +278,24 @@ bool FrameOwned(const RawClaim& r) {
   return Lexicon::Get().IsSingleValued(r.predicate, r.slot);
 }
 
+// True when `sentence` says a thing beside another (markers.tsv `additive`: "I use Firefox too",
+// "also zsh on my work laptop", "I use Emacs too now"); "too" before a word that says how ("VS
+// Code felt too sluggish") says how much.
+bool AddsATool(std::string_view sentence) {
+  const std::string lowered = LowerAsciiBytes(sentence);
+  for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "additive")) {
+    if (hit.phrase != "too") return true;
+    size_t b = hit.end;
+    while (b < lowered.size() && lowered[b] == ' ') ++b;
+    size_t e = b;
+    while (e < lowered.size() && std::isalpha(static_cast<unsigned char>(lowered[e]))) ++e;
+    const std::string_view next = std::string_view(lowered).substr(b, e - b);
+    const bool degree = e > b && b > hit.end && !text::IsEnglishStopword(next) && !Lexicon::Get().HasMarker(next, "now");
+    if (!degree) return true;
+  }
+  return false;
+}
+
 // A value read from a sentence that adds it, takes it back or says it is not real (markers.tsv
 // `additive`, `undone`, `retract`, `unreal`: "Now I also use Firefox for testing", "Switched to
 // Firefox lol jk", "我搬到海珠区了，梦里") replaces nothing: a tool is one more tool used (no slot),
@@ -288,10 +306,9 @@ bool FrameOwned(const RawClaim& r) {
 // `unreal`: "just kidding") anywhere in the message ("I use Edge now. just kidding").
 void KeepTheOlder(std::string_view clause, std::string_view sentence, std::string_view message, CandidateClaim* claim) {
   if (!Lexicon::Get().IsSingleValued(claim->predicate, claim->slot)) return;
-  const std::string in_clause = LowerAsciiBytes(clause), in_sentence = LowerAsciiBytes(sentence),
-                    whole = LowerAsciiBytes(message);
+  const std::string in_clause = LowerAsciiBytes(clause), whole = LowerAsciiBytes(message);
   const Lexicon& lex = Lexicon::Get();
-  const bool additive = lex.HasMarker(in_sentence, "additive");  // "Besides Chrome, I use Firefox"
+  const bool additive = AddsATool(sentence);  // "Besides Chrome, I use Firefox"; not "too good to pass up"
   if (!additive && !lex.HasMarker(whole, "unreal") && !lex.HasMarker(in_clause, "undone") &&
       !lex.HasMarker(in_clause, "retract")) {
     return;
@@ -381,6 +398,31 @@ size_t AfterOpeningCorrection(std::string_view lowered) {
   return std::string_view::npos;
 }
 
+// After a correction marker that ends in "wrong" ("gave you the wrong| one. It's 4D", "typed the
+// wrong| number — it's 555-0199"): past the noun of the thing erred on and the stop or dash after
+// it, where the value is said. `after` as AfterOpeningCorrection gives it (npos passes through).
+size_t AfterThingErredOn(std::string_view lowered, size_t after) {
+  if (after == std::string_view::npos || !lowered.substr(0, after).ends_with("wrong")) return after;
+  size_t i = after;
+  while (i < lowered.size() && lowered[i] == ' ') ++i;
+  while (i < lowered.size() && std::isalpha(static_cast<unsigned char>(lowered[i]))) ++i;
+  for (bool moved = true; moved && i < lowered.size();) {
+    moved = false;
+    if (lowered[i] == ' ' || lowered[i] == '.' || lowered[i] == ',' || lowered[i] == ':' || lowered[i] == ';' ||
+        lowered[i] == '-') {
+      ++i;
+      moved = true;
+    }
+    for (std::string_view dash : {"\xE2\x80\x94", "\xE2\x80\x93"}) {
+      if (lowered.substr(i).starts_with(dash)) {
+        i += dash.size();
+        moved = true;
+      }
+    }
+  }
+  return i;
+}
+
 // `text` without the spaces, punctuation and copulas around it ("1989" of ", 1989. ", "3 月 21 号" of
 // "…是 3 月 21 号").
 std::string_view TrimmedValue(std::string_view text) {
@@ -415,7 +457,7 @@ std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index,
   for (std::string_view kind : {"question", "uncertain", "hypothetical"}) {
     if (Lexicon::Get().HasMarker(lowered, kind)) return std::nullopt;
   }
-  const size_t after = AfterOpeningCorrection(lowered);
+  const size_t after = AfterThingErredOn(lowered, AfterOpeningCorrection(lowered));
   if (after == std::string_view::npos) return std::nullopt;
   const std::string_view rest = content.substr(after);
   const std::string_view low_rest = std::string_view(lowered).substr(after);
@@ -444,24 +486,6 @@ std::optional<CandidateClaim> UnreadCorrection(const Event& event, size_t index,
   claim.replaces_value = std::string(replaced);
   claim.correction = true;
   return claim;
-}
-
-// True when `sentence` says a thing beside another (markers.tsv `additive`: "I use Firefox too",
-// "also zsh on my work laptop", "I use Emacs too now"); "too" before a word that says how ("VS
-// Code felt too sluggish") says how much.
-bool AddsATool(std::string_view sentence) {
-  const std::string lowered = LowerAsciiBytes(sentence);
-  for (const PhraseHit& hit : Lexicon::Get().FindMarkers(lowered, "additive")) {
-    if (hit.phrase != "too") return true;
-    size_t b = hit.end;
-    while (b < lowered.size() && lowered[b] == ' ') ++b;
-    size_t e = b;
-    while (e < lowered.size() && std::isalpha(static_cast<unsigned char>(lowered[e]))) ++e;
-    const std::string_view next = std::string_view(lowered).substr(b, e - b);
-    const bool degree = e > b && b > hit.end && !text::IsEnglishStopword(next) && !Lexicon::Get().HasMarker(next, "now");
-    if (!degree) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -617,6 +641,11 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
   // no slot ("I've gone all in on Neovim — VS Code felt too sluggish": the editor, values.tsv), so
   // that it takes the older editor's place; not one said beside another (markers.tsv `additive`:
   // "I use Firefox too", "also zsh on my work laptop"), which adds a tool.
+  // An act that says the speaker erred ("gave you the wrong one", "transposed digits", 记错了) is
+  // no deed of theirs: the correction it opens is read above, or nothing is.
+  std::erase_if(out, [](const CandidateClaim& c) {
+    return c.predicate == "did" && Lexicon::Get().HasMarker(LowerAsciiBytes(c.value), "correction");
+  });
   for (CandidateClaim& c : out) {
     if (c.predicate != "uses" || !c.slot.empty()) continue;
     if (AddsATool(c.evidence_span)) continue;

@@ -753,5 +753,41 @@ TEST(RuleExtractorTest, ATurnOpeningWithACorrectionIsKeptAsOne) {
   EXPECT_NE(KeptCorrection(Extract("刚才工号记错了，应该是A1032。")), nullptr);
 }
 
+// The value set against another ends at a stop that ends the sentence, not at one of a title or a
+// number ("Dr. Okafor", "3.12"); the "not Y" part is no denial of its own.
+TEST(RuleExtractorTest, AContrastKeepsTitlesAndDecimals) {
+  auto contrast = [](const std::string& text) -> const CandidateClaim* {
+    static std::vector<CandidateClaim> got;
+    got = Extract(text);
+    for (const CandidateClaim& c : got) {
+      const bool denied = std::find(c.qualifiers.begin(), c.qualifiers.end(), kQualNegated) != c.qualifiers.end();
+      if (denied) ADD_FAILURE() << text << ": a denial " << c.value;
+    }
+    auto read = std::find_if(got.begin(), got.end(), [](const CandidateClaim& c) { return !c.replaces_value.empty(); });
+    return read == got.end() ? nullptr : &*read;
+  };
+  const CandidateClaim* c = contrast("Sorry, my dentist is Dr. Okonkwo, not Dr. Okafor.");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->value, "Dr. Okonkwo");
+  EXPECT_EQ(c->replaces_value, "Dr. Okafor");
+  c = contrast("Oops, it's 3.12, not 3.9.");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->value, "3.12");
+  EXPECT_EQ(c->replaces_value, "3.9");
+  c = contrast("Sorry, our storage unit is B214, not B241.");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->replaces_value, "B241");
+}
+
+// An act saying the speaker erred is no deed ("gave you the wrong one"); the value follows it.
+TEST(RuleExtractorTest, AnErrorIsNoDeedAndItsValueFollowsTheWrongThing) {
+  std::vector<CandidateClaim> got = Extract("Oops, I gave you the wrong one. It's 12D.");
+  for (const CandidateClaim& c : got) EXPECT_EQ(c.value.find("wrong"), std::string::npos) << c.predicate << " " << c.value;
+  auto read = std::find_if(got.begin(), got.end(), [](const CandidateClaim& c) { return c.correction; });
+  ASSERT_NE(read, got.end());
+  EXPECT_EQ(read->value, "12D");
+  EXPECT_TRUE(read->subject.empty() || read->subject == "Lin" || read->subject == "user") << read->subject;
+}
+
 }  // namespace
 }  // namespace engram::extraction

@@ -173,6 +173,8 @@ bool ChineseLooksLikeQuestion(std::string_view sentence) {
 
 }  // namespace
 
+bool DotEndsAt(std::string_view text, size_t pos) { return DotEndsSentence(text, pos); }
+
 bool DecodeUtf8(std::string_view text, size_t pos, char32_t* cp, size_t* len) {
   *len = 1;
   *cp = 0xFFFD;

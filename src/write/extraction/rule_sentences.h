@@ -59,6 +59,11 @@ bool IsPunctChar(char32_t cp);
 // bytes and control characters end a sentence too. Blank pieces are dropped.
 std::vector<Sentence> SplitSentences(std::string_view text);
 
+// True when the "." at byte `pos` of `text` ends a sentence (as SplitSentences reads it): not one
+// inside a number or word ("3.12", "node.js"), after a common abbreviation ("Dr.", "Mr.", "St.")
+// or after an initial before a capitalised word ("J. K. Rowling"). Never fails.
+bool DotEndsAt(std::string_view text, size_t pos);
+
 // The parts of `text` between the `breaks` found in it (exact bytes, left to right; an empty break
 // is skipped), each break left out: views into `text`, empty parts dropped. Never fails.
 std::vector<std::string_view> SplitAtBreaks(std::string_view text, const std::vector<std::string_view>& breaks);
