@@ -235,6 +235,37 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
   }
 }
 
+// A message that speaks of moving home names the new home, kin to the older one, where no verb of
+// living does: after "in" ("the movers dropped the last boxes off in Vancouver"), after a word of
+// moving and "to" ("the move to Bristol"), or as the subject of a copula ("Vancouver is so much
+// greener"). A stay, a move ahead, someone else's move and a move of a meeting leave the older home.
+TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
+  struct Case {
+    std::string ns, older, newer, old_value;
+    bool moves;
+  };
+  const std::vector<Case> cases = {
+      {"movers", "I live in Toronto, near the lake.", "The movers dropped the last boxes off in Vancouver yesterday.", "Toronto", true},
+      {"nominal", "I'm based in Leeds and work fully remote.", "Sorry for the slow reply, the move to Bristol has eaten my whole week.", "Leeds", true},
+      {"subject", "I live in Toronto, near the lake.", "Finally done unpacking! Vancouver is so much greener than I expected.", "Toronto", true},
+      {"ahead", "I'm based in Leeds and work fully remote.", "The move to Bristol is next month, so much to pack.", "Leeds", false},
+      {"sister", "I'm based in Leeds and work fully remote.", "Helped my sister with the move to Bristol, so many boxes.", "Leeds", false},
+      {"meeting", "I'm based in Leeds and work fully remote.", "We moved the offsite to Bristol.", "Leeds", false},
+      {"stay", "I live in Toronto, near the lake.", "Unpacking at the hotel in Vancouver for the conference week.", "Toronto", false},
+  };
+  for (const std::string& word_kin : {vectors_, std::string("none")}) {
+    std::unique_ptr<Engine> engine = Open(word_kin);
+    ASSERT_NE(engine, nullptr);
+    for (const Case& c : cases) {
+      Say(*engine, c.ns, c.older, kT0);
+      Say(*engine, c.ns, c.newer, kT1);
+      // Without word vectors nothing says the new name is a place like the older home.
+      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), c.moves && word_kin != "none" ? "superseded" : "active")
+          << c.ns << " " << word_kin;
+    }
+  }
+}
+
 // The claim that replaced what the question matches stands for its turn, though the turn gave
 // another claim too ("laptop state running"): recall/successor_hits.h.
 TEST_F(KinRecallTest, TheKinSuccessorAnswersAQuestionAboutTheOlderValue) {

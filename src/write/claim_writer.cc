@@ -239,6 +239,27 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
     for (sqlite::StoredClaim& held : *current) {
       if (!held.negated && NormalizeValue(held.claim.value) == wanted) out.push_back(std::move(held));
     }
+    // A correction of a part of the value ("Sorry, my cat is 3, not 2" after "My cat is 2 years
+    // old"): that part is replaced, the rest kept.
+    for (sqlite::StoredClaim& held : *current) {
+      if (!out.empty() || !c.correction || held.negated || held.claim.predicate != c.predicate) continue;
+      if (!HoldsWords(held.claim.value, c.replaces_value)) continue;
+      *part = CorrectedPair{c.replaces_value, c.value};
+      out.push_back(std::move(held));
+    }
+  }
+  if (out.empty() && c.correction && !c.replaces_value.empty() && !AttributeUnsaid(c)) {
+    // "Sorry, my license plate is 7KLM329, not 7KLM392" after "My car's license plate is 7KLM392":
+    // the claim of its attribute holding the value named as replaced, its subject named in part.
+    auto recent = store.RecentCurrent(ns, kCorrectionLookback);
+    if (!recent) return Error(recent.error());
+    for (sqlite::StoredClaim& held : *recent) {
+      const Claim& h = held.claim;
+      if (held.negated || h.predicate != c.predicate || h.slot != c.slot || NormalizeValue(h.value) != wanted) continue;
+      if (!NamesPartOf(c.subject, h.subject) && !NamesPartOf(h.subject, c.subject)) continue;
+      out.push_back(std::move(held));
+      return out;
+    }
   }
   if (!out.empty() || !c.correction || !AttributeUnsaid(c)) return out;
   auto corrected = CorrectedClaim(store, ns, c, registry, kin);
@@ -311,7 +332,11 @@ Result<ClaimWriteOutcome> WriteClaim(sqlite::ClaimStore& store, sqlite::Tombston
   extraction::CandidateClaim adopted;
   // (Only a value named as replaced says which attribute: a change of the same thing may be of
   // another attribute of it.)
-  if (!replaced->empty() && !same_thing && AttributeUnsaid(*in.candidate)) {
+  // (A correction naming its subject in part, or a part of the value, takes the subject and the rest
+  // of the value of what it corrects.)
+  const bool named_in_part = in.candidate->correction && !replaced->empty() && !same_thing &&
+                             (replaced->front().claim.subject != in.candidate->subject || !corrected_part.older.empty());
+  if (!replaced->empty() && !same_thing && (AttributeUnsaid(*in.candidate) || named_in_part)) {
     adopted = *in.candidate;
     const Claim& old = replaced->front().claim;
     if (in.candidate->correction) {  // a bare correction is about what it corrects

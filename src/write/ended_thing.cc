@@ -316,25 +316,6 @@ bool SaysLe(std::string_view sentence, size_t at, size_t at_end) {
          before.find("已经") != std::string_view::npos || before.find("不再") != std::string_view::npos;
 }
 
-// The words of `text` of ASCII letters, in order.
-std::vector<std::string_view> LetterWords(std::string_view text) {
-  std::vector<std::string_view> words;
-  for (size_t i = 0; i < text.size();) {
-    size_t end = i;
-    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
-    if (end > i) words.push_back(text.substr(i, end - i));
-    i = std::max(end, i + 1);
-  }
-  return words;
-}
-
-// True when `word` is an acronym: 2 to 5 capitals ("PF", "SF").
-bool IsAcronym(std::string_view word) {
-  return word.size() >= 2 && word.size() <= 5 &&
-         std::all_of(word.begin(), word.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
-}
-
-
 // The ended thing after (or, in Chinese with nothing after, before) the verb of ending at
 // [at, at_end) of `sentence`; false when there is none or someone else ended it.
 bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, size_t at_end, bool named_only,
@@ -363,9 +344,7 @@ bool ReadOne(text::Analyzer& analyzer, std::string_view sentence, size_t at, siz
   if (HasHan(region)) out->icu_words = PlainWords(WithoutTimes(region));
   ThingPhrases read = ReadThingPhrases(analyzer, region, ignored);
   if (!read.phrases.empty()) out->phrase = std::move(read.phrases.front());
-  // (An acronym is no thing phrase of its own: "Cancelled PF" ends a name by its initials.)
-  const std::vector<std::string_view> words = LetterWords(region);
-  return !read.phrases.empty() || HasHan(region) || (words.size() == 1 && IsAcronym(words.front()));
+  return !read.phrases.empty() || HasHan(region);
 }
 
 bool IsArticleOrOwner(std::string_view w) {
@@ -539,32 +518,9 @@ std::vector<EndedThing> ReadEndedThings(text::Analyzer& analyzer, std::string_vi
 
 bool SaysOnlyTheSpeaker(std::string_view before) { return SpeakerAlone(before); }
 
-
-bool AcronymOfANameIn(std::string_view surface, std::string_view older_text) {
-  const std::vector<std::string_view> words = LetterWords(older_text);
-  for (std::string_view acronym : LetterWords(surface)) {
-    if (!IsAcronym(acronym)) continue;
-    for (size_t i = 0; i + acronym.size() <= words.size(); ++i) {
-      bool spells = true;
-      for (size_t k = 0; k < acronym.size() && spells; ++k) {
-        const std::string_view w = words[i + k];
-        spells = w.size() > 1 && w[0] == acronym[k] && std::islower(static_cast<unsigned char>(w[1]));
-      }
-      if (spells) return true;
-    }
-  }
-  return false;
-}
-
-bool EndsANameByItsInitials(const std::vector<EndedThing>& ended, std::string_view older_text) {
-  return std::any_of(ended.begin(), ended.end(),
-                     [&](const EndedThing& e) { return !e.shouted && AcronymOfANameIn(e.surface, older_text); });
-}
-
 bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& ended,
                        const std::set<std::string>& newer_terms, const ThingPhrases& older,
                        std::string_view older_text) {
-  if (EndsANameByItsInitials(ended, older_text)) return true;
   std::vector<std::string> older_run, older_words;
   for (const EndedThing& e : ended) {
     if (!e.icu_words.empty() || HasHan(e.surface)) {  // 奶茶 of 每天都喝奶茶, 新东方 of 我在新东方当英语老师

@@ -65,15 +65,6 @@ bool NamesAnEndedThing(text::Analyzer& analyzer, const std::vector<EndedThing>& 
                        const std::set<std::string>& newer_terms, const ThingPhrases& older,
                        std::string_view older_text);
 
-// True when `surface` is one acronym of 2 to 5 capitals ("PF", "SF") that spells the initials of
-// a run of capitalised words of `older_text` ("Planet Fitness", "San Francisco"): chat shortens a
-// name it said before that way ("Cancelled PF" after "I'm a member at Planet Fitness"). Pure.
-bool AcronymOfANameIn(std::string_view surface, std::string_view older_text);
-
-// True when one of `ended` (not said in capitals only) is such an acronym of a name of
-// `older_text`: NamesAnEndedThing then holds whatever terms the two share. Pure.
-bool EndsANameByItsInitials(const std::vector<EndedThing>& ended, std::string_view older_text);
-
 // The name a model number is written onto ("mazda" of "mazda3", "pixel" of "pixel8": three
 // lower-case letters or more, then digits only); "" for any other term. "Sold the mazda" ends "my
 // 2015 Mazda3". Pure.

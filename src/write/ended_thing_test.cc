@@ -59,18 +59,6 @@ TEST_F(EndedThingTest, AnOlderStatementNamingTheThingEnded) {
   EXPECT_TRUE(Ends("威尔仕的卡我退了", "我在威尔仕健身办了年卡"));
 }
 
-// An acronym of a name said before is that name: its initials, each of a capitalised word.
-TEST_F(EndedThingTest, AnAcronymEndsTheNameItsInitialsSpell) {
-  EXPECT_TRUE(Ends("Cancelled PF, joined a climbing gym instead", "I'm a member at Planet Fitness on 5th Ave"));
-  EXPECT_TRUE(Ends("cancelled my PF membership", "I'm a member at Planet Fitness"));
-  EXPECT_TRUE(AcronymOfANameIn("SF", "We live in San Francisco"));
-  EXPECT_FALSE(AcronymOfANameIn("SF", "We live in san francisco"));  // not said as a name
-  EXPECT_FALSE(AcronymOfANameIn("PF", "I go to Planet Gym"));
-  EXPECT_FALSE(AcronymOfANameIn("Pf", "I'm a member at Planet Fitness"));  // no acronym
-  EXPECT_FALSE(Ends("My sister cancelled PF", "I'm a member at Planet Fitness"));
-  EXPECT_FALSE(Ends("I might cancel PF", "I'm a member at Planet Fitness"));
-}
-
 TEST_F(EndedThingTest, WhatIsNotTheThingEnded) {
   // Left for the day, or something left behind: "left" and "dropped" end only a name.
   EXPECT_FALSE(Ends("left Acme Corp at 6pm, long day", "I'm an accountant at Acme Corp"));

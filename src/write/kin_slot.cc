@@ -6,11 +6,13 @@
 
 #include "text/person_topic.h"
 #include "text/stopwords.h"
+#include "text/time_expression.h"
 #include "write/change_value.h"
 #include "write/extraction/change_statement.h"
 #include "write/extraction/claim_text.h"
 #include "write/extraction/fact_frame_reader.h"
 #include "write/extraction/lexicon.h"
+#include "write/extraction/rule_sentences.h"
 #include "write/extraction/statement_topics.h"
 
 namespace engram {
@@ -325,6 +327,25 @@ struct OlderKin {
   std::vector<std::string> names;
 };
 
+// The claim of `h`'s subject and slot whose value is now `value`, said in `evidence` of `turn`: a
+// change that replaces `h`'s value.
+extraction::CandidateClaim NewValueOf(const Claim& h, const KinSlotTurn& turn, std::string value, std::string_view evidence) {
+  extraction::CandidateClaim c;
+  c.subject = h.subject;
+  c.predicate = h.predicate;
+  c.slot = h.slot;
+  c.value = std::move(value);
+  c.qualifiers = h.qualifiers;
+  c.scope = h.scope;
+  c.confidence = 0.6;
+  c.source_events = {turn.source_event};
+  c.evidence_span = std::string(evidence);
+  c.replaces_value = h.value;
+  c.change = true;
+  c.text = extraction::EnglishStatement(c, h.subject);
+  return c;
+}
+
 // The candidate of `clause` in `h`'s slot, or nullopt (kin_slot.h).
 std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const OlderKin& older,
                                                         const KinSlotTurn& turn, const StatingClause& stating,
@@ -346,20 +367,96 @@ std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const Ol
     const std::vector<Word> words = Words(clause.text);
     const ValueRun run = ValueAround(clause.text, words, name);
     if (run.text.empty() || ReadBefore(turn, name) || !StandsAsTheValue(clause.text, words, run, h)) continue;
-    extraction::CandidateClaim c;
-    c.subject = h.subject;
-    c.predicate = h.predicate;
-    c.slot = h.slot;
-    c.value = run.text;
-    c.qualifiers = h.qualifiers;
-    c.scope = h.scope;
-    c.confidence = 0.6;
-    c.source_events = {turn.source_event};
-    c.evidence_span = std::string(clause.text);
-    c.replaces_value = h.value;
-    c.change = true;
-    c.text = extraction::EnglishStatement(c, h.subject);
-    return c;
+    return NewValueOf(h, turn, run.text, clause.text);
+  }
+  return std::nullopt;
+}
+
+// A message that speaks of moving home (markers.tsv `home_move`) and of no stay (`stay`:
+// "visiting", "for the week"); `strong` when a word of it other than a bare verb of moving says so
+// ("unpacking", "the movers", "the lease"): "moved", "move", "moving" and "left" move meetings,
+// files and teams as often.
+struct HomeMove {
+  bool any = false;
+  bool strong = false;
+};
+HomeMove SpeaksOfMovingHome(std::string_view text) {
+  static constexpr std::string_view kBare[] = {"moved", "move", "moving", "left"};
+  const std::string lowered = extraction::LowerAsciiBytes(text);
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  HomeMove move;
+  if (lex.HasMarker(lowered, "stay")) return move;
+  for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, "home_move")) {
+    move.any = true;
+    move.strong = move.strong || std::find(std::begin(kBare), std::end(kBare), hit.phrase) == std::end(kBare);
+  }
+  return move;
+}
+
+// True when the name-run `run` stands where such a message names the new home: right after "in"
+// (past "the": "dropped the last boxes off in Raleigh") or opening its sentence before a copula
+// ("Sacramento is so much hotter than I expected"), in a message that says so by more than a bare verb of moving; or
+// right after a word of moving and "to" or "into" ("the move to Bristol", "relocation to Leeds";
+// not "close to Dallas", "a trip to Denver").
+bool NamedAsTheNewHome(const std::vector<Word>& words, const ValueRun& run, bool strong) {
+  static constexpr std::string_view kMoving[] = {"move", "moved", "moving", "relocation", "relocated", "relocating"};
+  size_t at = run.first;
+  if (at > 0 && words[at - 1].lower == "the") --at;
+  if (at == 0) {  // its subject, and a copula after it: "Dallas traffic is insane" is about traffic
+    static constexpr std::string_view kCopulas[] = {"is", "was", "has", "feels", "seems", "looks"};
+    return strong && run.first == 0 && run.last + 1 < words.size() &&
+           std::find(std::begin(kCopulas), std::end(kCopulas), words[run.last + 1].lower) != std::end(kCopulas);
+  }
+  const std::string& before = words[at - 1].lower;
+  if (before == "in") return strong && !(at >= 2 && words[at - 2].lower == "somewhere");  // a place passed
+  return (before == "to" || before == "into") && at >= 2 &&
+         std::find(std::begin(kMoving), std::end(kMoving), words[at - 2].lower) != std::end(kMoving);
+}
+
+// True when `sentence`, said at `said_at`, names a time that starts after the day it was said
+// ("The move to Denver is next month"): a move ahead is a plan. (A date whose year was implied may
+// be the one just past: text/time_expression.h.)
+bool NamesATimeAhead(std::string_view sentence, TimestampMs said_at) {
+  constexpr TimestampMs kDayMs = 24LL * 60 * 60 * 1000;
+  for (const text::TimeMention& m : text::FindTimeMentions(sentence, said_at)) {
+    if (!m.year_implied && m.start > said_at + kDayMs) return true;
+  }
+  return false;
+}
+
+// The speaker's new home named in a message that speaks of moving home, kin to the older home
+// `h` (kin_slot.h): in a sentence that is no question, says how things stand now (not a wish,
+// plan, quotation, hedge, narrated past or a stay with its end), names no one else through the
+// speaker and denies nothing.
+std::optional<extraction::CandidateClaim> HomeCandidate(const Claim& h, const OlderKin& older, const KinSlotTurn& turn,
+                                                        const KinLookup& kin) {
+  if (h.predicate != "lives_in" || h.subject != turn.speaker) return std::nullopt;
+  const HomeMove move = SpeaksOfMovingHome(turn.text);
+  if (!move.any) return std::nullopt;
+  for (const extraction::rules::Sentence& s : extraction::rules::SplitSentences(turn.text)) {
+    const std::string_view sentence = extraction::rules::SpanText(turn.text, s.span);
+    const text::NowStance stance = extraction::ReadNowStance(sentence);
+    if (s.question || stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
+    if (SaysWhatMayBe(sentence) || SentenceSaysItIsNot(sentence)) continue;
+    const std::vector<std::string> topics = extraction::StatementTopics(sentence);
+    if (std::any_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsOtherPersonTopic(t); })) continue;
+    const std::vector<Word> words = Words(sentence);
+    if (Denies(words) || NamesATimeAhead(sentence, turn.said_at)) continue;
+    // (A capitalised word opening the sentence is a name here when the older home is one: kin to a
+    // name, it is no everyday word.)
+    const std::vector<std::string> names = kin.names(sentence);
+    const bool older_named = std::any_of(older.value.begin(), older.value.end(), [&](const std::string& w) {
+      return std::binary_search(older.names.begin(), older.names.end(), w);
+    });
+    for (const std::string& name : kin.words(sentence)) {
+      const bool named = std::binary_search(names.begin(), names.end(), name);
+      if (!named && !older_named) continue;
+      if (std::binary_search(older.statement.begin(), older.statement.end(), name) || !kin.kin(older.value, {name})) continue;
+      const ValueRun run = ValueAround(sentence, words, name);
+      if (run.text.empty() || ReadBefore(turn, name) || !NamedAsTheNewHome(words, run, move.strong)) continue;
+      if (!named && !std::isupper(static_cast<unsigned char>(run.text.front()))) continue;
+      return NewValueOf(h, turn, run.text, sentence);
+    }
   }
   return std::nullopt;
 }
@@ -410,16 +507,17 @@ Result<std::vector<extraction::CandidateClaim>> KinSlotCandidates(sqlite::ClaimS
   if (!olders) return Error(olders.error());
   if (olders->empty()) return out;
   const std::vector<StatingClause> clauses = NamingClauses(turn.text, kin);
-  if (clauses.empty()) return out;
+  const bool moves_home = SpeaksOfMovingHome(turn.text).any;
+  if (clauses.empty() && !moves_home) return out;  // most turns: no word vectors read
   for (const Claim& h : *olders) {
     const OlderKin older{kin.words(h.value), kin.words(h.text), kin.names(h.text)};
     if (older.value.empty() || older.value.size() > kMaxKinWords) continue;
+    std::optional<extraction::CandidateClaim> c;
     for (const StatingClause& clause : clauses) {
-      std::optional<extraction::CandidateClaim> c = SlotCandidate(h, older, turn, clause, kin);
-      if (!c) continue;
-      out.push_back(std::move(*c));
-      break;
+      if ((c = SlotCandidate(h, older, turn, clause, kin))) break;
     }
+    if (!c && moves_home) c = HomeCandidate(h, older, turn, kin);
+    if (c) out.push_back(std::move(*c));
   }
   return out;
 }

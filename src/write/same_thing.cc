@@ -405,7 +405,7 @@ Result<std::optional<sqlite::StoredClaim>> SameThingClaim(sqlite::ClaimStore& st
     const Terms older_terms = ContentTerms(*analyzer, h.text);
     if (std::none_of(older_terms.begin(), older_terms.end(),
                      [&](const std::string& t) { return said.count(t) > 0 || (!NameOfModel(t).empty() && said.count(NameOfModel(t)) > 0); }) &&
-        !MayNameOneKind(changed, h.text) && !EndsANameByItsInitials(ended, h.text) && kin_text().empty()) {
+        !MayNameOneKind(changed, h.text) && kin_text().empty()) {
       continue;
     }
     // "my wife switched her car", "the neighbors changed their kitchen lights"

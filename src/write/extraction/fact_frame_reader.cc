@@ -246,8 +246,7 @@ bool InsideQuotedClause(std::string_view content, size_t begin, size_t end) {
 // "it", "this", "that", "它", "这个": a thing named only by a pronoun.
 bool IsPronounName(std::string_view name) {
   std::string low = LowerBytes(name);
-  // ("s" is what is left of "it's" where the contraction was split: "Oops, it's 3.6, not 3.4".)
-  for (std::string_view p : {"it", "s", "this", "that", "it all", "everything", "它", "这个", "那个"}) {
+  for (std::string_view p : {"it", "this", "that", "it all", "everything", "它", "这个", "那个"}) {
     if (low == p) return true;
   }
   return false;
@@ -4933,8 +4932,12 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject = subject.name;
       }
       frame.subject_unsaid = !thing || IsPronounName(frame.subject);
-    } else if (subject.kind == FrameSubject::kNamed && IsThingAttribute(frame.attribute) && IsPronounName(frame.subject)) {
-      frame.subject_unsaid = true;  // "it's on 3.6 now": the thing said before
+    } else if (subject.kind == FrameSubject::kNamed && IsThingAttribute(frame.attribute) &&
+               (IsPronounName(frame.subject) || frame.subject == "s") && (frame.correction || frame.kind == ClauseKind::kChange)) {
+      // "Oops, it's 3.6, not 3.4", "it's on 3.6 now" ("s" is what the subject reading leaves of
+      // "it's"): the thing said before; not "it's 98.6 degrees outside", which says no change (an
+      // adversarial review).
+      frame.subject_unsaid = true;
     }
     if ((frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange) &&
         InsideQuotedClause(content, frame.value_begin, frame.value_end)) {
@@ -4978,15 +4981,22 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       contrast.reset();
     }
     if (contrast) {
-      // The "not Y" part names what is replaced, and denies nothing of its own ("Sorry, my plate is
-      // 7KLM329, not 7KLM392"); a clause that read the value itself ("it's 3.12", a version) is the
-      // correction, replacing Y.
-      std::erase_if(reading.frames, [&](const FactFrame& f) { return f.clause_begin >= contrast->value_end; });
+      // The "not Y" part names what is replaced and denies nothing of its own ("Sorry, my plate is
+      // 7KLM329, not 7KLM392"); a clause that read the value itself ("it's 3.12", a version, "my
+      // plate is 7KLM329") is the correction, replacing Y. Clauses after Y are read as said ("…, not
+      // AA200, and my hotel is the Hilton").
+      const size_t y = content.find(contrast->replaces, contrast->value_end);
+      const size_t y_end = y == std::string_view::npos ? contrast->value_end : y + contrast->replaces.size();
+      std::erase_if(reading.frames, [&](const FactFrame& f) {
+        return f.clause_begin >= contrast->value_end && f.clause_begin < y_end;
+      });
       for (FactFrame& f : reading.frames) {
         if (f.value_begin != contrast->value_begin || f.value_end != contrast->value_end) continue;
         f.replaces = contrast->replaces;
         f.correction = true;
         f.kind = ClauseKind::kChange;
+        contrast.reset();  // read in place
+        break;
       }
     }
     const auto read_it = [](const FactFrame& f) { return !f.attribute.empty() && f.attribute != "is"; };

@@ -290,7 +290,10 @@ bool AddsATool(std::string_view sentence) {
     size_t e = b;
     while (e < lowered.size() && std::isalpha(static_cast<unsigned char>(lowered[e]))) ++e;
     const std::string_view next = std::string_view(lowered).substr(b, e - b);
-    const bool degree = e > b && b > hit.end && !text::IsEnglishStopword(next) && !Lexicon::Get().HasMarker(next, "now");
+    // (Chat shorthand after "too" is no word of degree: "I work at Target too btw".)
+    static constexpr std::string_view kShorthand[] = {"btw", "lol", "tbh", "fyi", "imo", "imho", "haha", "lmao", "ngl", "rn", "tho"};
+    const bool shorthand = std::find(std::begin(kShorthand), std::end(kShorthand), next) != std::end(kShorthand);
+    const bool degree = e > b && b > hit.end && !shorthand && !text::IsEnglishStopword(next) && !Lexicon::Get().HasMarker(next, "now");
     if (!degree) return true;
   }
   return false;
@@ -643,8 +646,14 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
   // "I use Firefox too", "also zsh on my work laptop"), which adds a tool.
   // An act that says the speaker erred ("gave you the wrong one", "transposed digits", 记错了) is
   // no deed of theirs: the correction it opens is read above, or nothing is.
-  std::erase_if(out, [](const CandidateClaim& c) {
-    return c.predicate == "did" && Lexicon::Get().HasMarker(LowerAsciiBytes(c.value), "correction");
+  // (Only in a turn read as a correction: "I fixed a typo in the docs" is a deed.)
+  std::set<size_t> corrected;
+  for (const CandidateClaim& c : out) {
+    if (c.correction && !c.source_events.empty()) corrected.insert(c.source_events.front());
+  }
+  std::erase_if(out, [&](const CandidateClaim& c) {
+    return c.predicate == "did" && !c.source_events.empty() && corrected.contains(c.source_events.front()) &&
+           Lexicon::Get().HasMarker(LowerAsciiBytes(c.value), "correction");
   });
   for (CandidateClaim& c : out) {
     if (c.predicate != "uses" || !c.slot.empty()) continue;
