@@ -42,6 +42,15 @@
 // "Tesla Model 3"); it keeps `h`'s subject, attribute, slot and qualifiers, is a change, and
 // replaces `h`'s value (CandidateClaim::replaces_value), so the claim writer supersedes `h`.
 //
+// Where no clause does so, a message that speaks of moving home (markers.tsv `home_move`, no
+// `stay`) names the speaker's new home (`h` of lives_in): a name kin to `h`'s value, in a sentence
+// that is no question, says how things stand now (not a plan, wish, quotation, hedge, narrated past
+// or a stay with its end), names no time ahead, names no one else through the speaker and denies
+// nothing, standing after "in" ("the movers dropped the last boxes off in Raleigh"), after a word
+// of moving and "to"/"into" ("the move to Bristol"), or opening its sentence before a copula
+// ("Denver is so much colder than I expected"); after a bare verb of moving ("moved", "left") only
+// in the second place ("We moved the offsite to Denver" names no home).
+//
 // Without word vectors (KinLookup not Available) nothing is read. English only: the installed
 // vectors are English words.
 //

@@ -14,6 +14,7 @@
 #include "text/chinese_name.h"
 #include "text/stopwords.h"
 #include "write/extraction/lexicon.h"
+#include "write/extraction/statement_topics.h"
 
 namespace engram::extraction {
 namespace {
@@ -768,6 +769,13 @@ class ClauseReader {
     if (std::optional<Subject> kin = OwnKin(i)) return *kin;
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
     if (std::optional<Subject> thing = ThingNamed(i, clause_.end)) return *thing;
+    // "Started my new job at Stripe on Monday": chat that leaves out "I" opens with the verb, no
+    // name (statement_topics.h OpensWithAPastVerb; "Jared moved to Denver" is Jared's).
+    if (i < clause_.end && OpensWithAPastVerb(s_.substr(i, clause_.end - i))) {
+      Subject unresolved;
+      unresolved.end = i;
+      return unresolved;
+    }
     std::vector<PhraseHit> values = ValuesIn(i, clause_.end);
     const bool opens_value = !values.empty() && values.front().begin == 0;
     if (std::optional<Subject> name = NameSubject(i, w, e, opens_value)) return *name;
