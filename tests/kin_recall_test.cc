@@ -236,9 +236,10 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
 }
 
 // A message that speaks of moving home names the new home, kin to the older one, where no verb of
-// living does: after "in" ("the movers dropped the last boxes off in Vancouver"), after a word of
-// moving and "to" ("the move to Bristol"), or as the subject of a copula ("Vancouver is so much
-// greener"). A stay, a move ahead, someone else's move and a move of a meeting leave the older home.
+// living does: after "in" in a clause of the movers or unpacking ("the movers dropped the last
+// boxes off in Vancouver"), after the speaker's move and "to" ("the move to Bristol"). A stay, a
+// move ahead or long past, someone else's move, a move of a meeting and a city opening a sentence
+// leave the older home.
 TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
   struct Case {
     std::string ns, older, newer, old_value;
@@ -247,7 +248,12 @@ TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
   const std::vector<Case> cases = {
       {"movers", "I live in Toronto, near the lake.", "The movers dropped the last boxes off in Vancouver yesterday.", "Toronto", true},
       {"nominal", "I'm based in Leeds and work fully remote.", "Sorry for the slow reply, the move to Bristol has eaten my whole week.", "Leeds", true},
-      {"subject", "I live in Toronto, near the lake.", "Finally done unpacking! Vancouver is so much greener than I expected.", "Toronto", true},
+      // A city opening a sentence is as often a trip's or a team's ("Unpacked after the trip.
+      // Vancouver was amazing.", "Denver is playing tonight"): no home (an adversarial review).
+      {"subject", "I live in Toronto, near the lake.", "Finally done unpacking! Vancouver is so much greener than I expected.", "Toronto", false},
+      {"team", "I live in Toronto, near the lake.", "Got the TV set up at the new place. Vancouver is playing tonight!", "Toronto", false},
+      {"someone", "I'm based in Leeds and work fully remote.", "Jake's move to Bristol was rough.", "Leeds", false},
+      {"long-past", "I'm based in Leeds and work fully remote.", "The move to Bristol in 2019 was rough, but I love it here.", "Leeds", false},
       {"ahead", "I'm based in Leeds and work fully remote.", "The move to Bristol is next month, so much to pack.", "Leeds", false},
       {"sister", "I'm based in Leeds and work fully remote.", "Helped my sister with the move to Bristol, so many boxes.", "Leeds", false},
       {"meeting", "I'm based in Leeds and work fully remote.", "We moved the offsite to Bristol.", "Leeds", false},

@@ -239,7 +239,8 @@ std::vector<bool> LinkingWords(std::string_view clause, const std::vector<Word>&
 // True when the word at `after` (if any) ends the value's phrase: a word of grammar, "now" or
 // "instead" ("running Sonoma now"); not a noun of another thing ("a Sonoma wallpaper").
 bool EndsItsPhrase(const std::vector<Word>& words, size_t after) {
-  static constexpr std::string_view kEnds[] = {"now", "instead", "nowadays", "lately", "full-time"};
+  static constexpr std::string_view kEnds[] = {"now", "instead", "nowadays", "lately", "full-time", "today", "yesterday",
+                                               "tonight", "already", "finally", "officially", "again"};
   return after >= words.size() || text::IsEnglishStopword(words[after].lower) ||
          std::find(std::begin(kEnds), std::end(kEnds), words[after].lower) != std::end(kEnds);
 }
@@ -372,90 +373,81 @@ std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const Ol
   return std::nullopt;
 }
 
-// A message that speaks of moving home (markers.tsv `home_move`) and of no stay (`stay`:
-// "visiting", "for the week"); `strong` when a word of it other than a bare verb of moving says so
-// ("unpacking", "the movers", "the lease"): "moved", "move", "moving" and "left" move meetings,
-// files and teams as often.
-struct HomeMove {
-  bool any = false;
-  bool strong = false;
-};
-HomeMove SpeaksOfMovingHome(std::string_view text) {
-  static constexpr std::string_view kBare[] = {"moved", "move", "moving", "left"};
-  const std::string lowered = extraction::LowerAsciiBytes(text);
-  const extraction::Lexicon& lex = extraction::Lexicon::Get();
-  HomeMove move;
-  if (lex.HasMarker(lowered, "stay")) return move;
-  for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, "home_move")) {
-    move.any = true;
-    move.strong = move.strong || std::find(std::begin(kBare), std::end(kBare), hit.phrase) == std::end(kBare);
-  }
-  return move;
+// True when `text` holds a word of a stay (markers.tsv `stay`: "visiting", "hotel", "for the
+// week", "trip"): a place it names is where the speaker is for a while, not a home.
+bool SpeaksOfAStay(std::string_view text) {
+  return extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(text), "stay");
 }
 
-// True when the name-run `run` stands where such a message names the new home: right after "in"
-// (past "the": "dropped the last boxes off in Raleigh") or opening its sentence before a copula
-// ("Sacramento is so much hotter than I expected"), in a message that says so by more than a bare verb of moving; or
-// right after a word of moving and "to" or "into" ("the move to Bristol", "relocation to Leeds";
-// not "close to Dallas", "a trip to Denver").
-bool NamedAsTheNewHome(const std::vector<Word>& words, const ValueRun& run, bool strong) {
-  static constexpr std::string_view kMoving[] = {"move", "moved", "moving", "relocation", "relocated", "relocating"};
-  size_t at = run.first;
-  if (at > 0 && words[at - 1].lower == "the") --at;
-  if (at == 0) {  // its subject, and a copula after it: "Dallas traffic is insane" is about traffic
-    static constexpr std::string_view kCopulas[] = {"is", "was", "has", "feels", "seems", "looks"};
-    return strong && run.first == 0 && run.last + 1 < words.size() &&
-           std::find(std::begin(kCopulas), std::end(kCopulas), words[run.last + 1].lower) != std::end(kCopulas);
-  }
-  const std::string& before = words[at - 1].lower;
-  if (before == "in") return strong && !(at >= 2 && words[at - 2].lower == "somewhere");  // a place passed
-  return (before == "to" || before == "into") && at >= 2 &&
-         std::find(std::begin(kMoving), std::end(kMoving), words[at - 2].lower) != std::end(kMoving);
+// True when `words` (a clause) hold, right before `at`, the speaker's own move: "the move", "my
+// move", "our relocation" opening the clause, or the bare noun or verb opening it ("Moving to
+// Leeds went fine"), then "to" or "into" — not "Jake's move", "the office move", "Congrats to Priya
+// on the move", "telling me to move" (an adversarial review).
+bool SpeakersMoveBefore(const std::vector<Word>& words, size_t at) {
+  static constexpr std::string_view kMoving[] = {"move", "moving", "relocation", "relocating"};
+  if (at < 2 || (words[at - 1].lower != "to" && words[at - 1].lower != "into")) return false;
+  if (std::find(std::begin(kMoving), std::end(kMoving), words[at - 2].lower) == std::end(kMoving)) return false;
+  if (at == 2) return true;
+  const std::string& owner = words[at - 3].lower;
+  return at == 3 && (owner == "the" || owner == "my" || owner == "our");
 }
 
-// True when `sentence`, said at `said_at`, names a time that starts after the day it was said
-// ("The move to Denver is next month"): a move ahead is a plan. (A date whose year was implied may
-// be the one just past: text/time_expression.h.)
-bool NamesATimeAhead(std::string_view sentence, TimestampMs said_at) {
-  constexpr TimestampMs kDayMs = 24LL * 60 * 60 * 1000;
-  for (const text::TimeMention& m : text::FindTimeMentions(sentence, said_at)) {
-    if (!m.year_implied && m.start > said_at + kDayMs) return true;
+// True when a word of unpacking or the movers (markers.tsv `home_move`, these only: "boxes",
+// "the lease" and "new home" are said of storage and printers too) stands in `clause`.
+bool SaysUnpackingOrMovers(std::string_view clause) {
+  static constexpr std::string_view kWords[] = {"movers", "unpacking", "unpacked", "moving truck", "moving day"};
+  const std::string lowered = extraction::LowerAsciiBytes(clause);
+  for (const extraction::PhraseHit& hit : extraction::Lexicon::Get().FindMarkers(lowered, "home_move")) {
+    if (std::find(std::begin(kWords), std::end(kWords), hit.phrase) != std::end(kWords)) return true;
   }
   return false;
 }
 
-// The speaker's new home named in a message that speaks of moving home, kin to the older home
-// `h` (kin_slot.h): in a sentence that is no question, says how things stand now (not a wish,
-// plan, quotation, hedge, narrated past or a stay with its end), names no one else through the
-// speaker and denies nothing.
+// True when `clause` names a time away from when it was said (`said_at`): ahead of that day ("The
+// move to Denver is next month": a plan) or half a year or more before it ("the move to Denver in
+// 2019": a move long past). (A date whose year was implied may be the one just past:
+// text/time_expression.h.)
+bool NamesAnotherTime(std::string_view clause, TimestampMs said_at) {
+  constexpr TimestampMs kDayMs = 24LL * 60 * 60 * 1000;
+  for (const text::TimeMention& m : text::FindTimeMentions(clause, said_at)) {
+    if (!m.year_implied && m.start > said_at + kDayMs) return true;
+    if (m.end < said_at - 182 * kDayMs) return true;
+  }
+  return false;
+}
+
+// The speaker's new home named in a message of moving home, kin to the older home `h` (kin_slot.h):
+// in a clause that is no question, says how things stand now (not a plan, wish, quotation, hedge,
+// narrated past or a stay with its end), names no other time, no one else through the speaker, and
+// denies nothing, the kin name stands right after the speaker's move and "to" ("the move to
+// Bristol has eaten my whole week"), or after "in" in a clause of unpacking or the movers ("the
+// movers dropped the last boxes off in Raleigh"); the message names no stay.
 std::optional<extraction::CandidateClaim> HomeCandidate(const Claim& h, const OlderKin& older, const KinSlotTurn& turn,
                                                         const KinLookup& kin) {
-  if (h.predicate != "lives_in" || h.subject != turn.speaker) return std::nullopt;
-  const HomeMove move = SpeaksOfMovingHome(turn.text);
-  if (!move.any) return std::nullopt;
-  for (const extraction::rules::Sentence& s : extraction::rules::SplitSentences(turn.text)) {
-    const std::string_view sentence = extraction::rules::SpanText(turn.text, s.span);
-    const text::NowStance stance = extraction::ReadNowStance(sentence);
-    if (s.question || stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded) continue;
-    if (SaysWhatMayBe(sentence) || SentenceSaysItIsNot(sentence)) continue;
-    const std::vector<std::string> topics = extraction::StatementTopics(sentence);
+  if (h.predicate != "lives_in" || h.subject != turn.speaker || SpeaksOfAStay(turn.text)) return std::nullopt;
+  for (const auto& [begin, end] : ClauseSpans(turn.text)) {
+    const std::string_view clause = turn.text.substr(begin, end - begin);
+    const std::string_view sentence = SentenceAround(turn.text, begin, end);
+    const auto elsewhen = [](text::NowStance stance) {
+      return stance == text::NowStance::kNotNow || stance == text::NowStance::kBounded;
+    };
+    // (The sentence's too: "Back when I was a kid, the move to Denver was rough.")
+    if (sentence.ends_with("?") || elsewhen(extraction::ReadNowStance(clause)) || elsewhen(extraction::ReadNowStance(sentence))) continue;
+    if (SaysWhatMayBe(clause) || SentenceSaysItIsNot(sentence) || NamesAnotherTime(clause, turn.said_at)) continue;
+    const std::vector<std::string> topics = extraction::StatementTopics(clause);
     if (std::any_of(topics.begin(), topics.end(), [](const std::string& t) { return text::IsOtherPersonTopic(t); })) continue;
-    const std::vector<Word> words = Words(sentence);
-    if (Denies(words) || NamesATimeAhead(sentence, turn.said_at)) continue;
-    // (A capitalised word opening the sentence is a name here when the older home is one: kin to a
-    // name, it is no everyday word.)
-    const std::vector<std::string> names = kin.names(sentence);
-    const bool older_named = std::any_of(older.value.begin(), older.value.end(), [&](const std::string& w) {
-      return std::binary_search(older.names.begin(), older.names.end(), w);
-    });
-    for (const std::string& name : kin.words(sentence)) {
-      const bool named = std::binary_search(names.begin(), names.end(), name);
-      if (!named && !older_named) continue;
+    const std::vector<Word> words = Words(clause);
+    if (Denies(words)) continue;
+    const bool unpacking = SaysUnpackingOrMovers(clause);
+    for (const std::string& name : kin.names(clause)) {
       if (std::binary_search(older.statement.begin(), older.statement.end(), name) || !kin.kin(older.value, {name})) continue;
-      const ValueRun run = ValueAround(sentence, words, name);
-      if (run.text.empty() || ReadBefore(turn, name) || !NamedAsTheNewHome(words, run, move.strong)) continue;
-      if (!named && !std::isupper(static_cast<unsigned char>(run.text.front()))) continue;
-      return NewValueOf(h, turn, run.text, sentence);
+      const ValueRun run = ValueAround(clause, words, name);
+      // (Its phrase ends there: "Moving into Denver traffic" names traffic.)
+      if (run.text.empty() || ReadBefore(turn, name) || !EndsItsPhrase(words, run.last + 1)) continue;
+      const bool after_in = run.first > 0 && words[run.first - 1].lower == "in" &&
+                            !(run.first >= 2 && words[run.first - 2].lower == "somewhere");  // a place passed
+      if (!SpeakersMoveBefore(words, run.first) && !(unpacking && after_in)) continue;
+      return NewValueOf(h, turn, run.text, clause);
     }
   }
   return std::nullopt;
@@ -507,7 +499,7 @@ Result<std::vector<extraction::CandidateClaim>> KinSlotCandidates(sqlite::ClaimS
   if (!olders) return Error(olders.error());
   if (olders->empty()) return out;
   const std::vector<StatingClause> clauses = NamingClauses(turn.text, kin);
-  const bool moves_home = SpeaksOfMovingHome(turn.text).any;
+  const bool moves_home = extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(turn.text), "home_move");
   if (clauses.empty() && !moves_home) return out;  // most turns: no word vectors read
   for (const Claim& h : *olders) {
     const OlderKin older{kin.words(h.value), kin.words(h.text), kin.names(h.text)};

@@ -739,6 +739,16 @@ class ClauseReader {
     return next;
   }
 
+  // True when the word at `at` opens an object or a complement of a verb before it: a determiner,
+  // a possessive or a preposition ("Started my…", "Moved to…").
+  bool ObjectFollows(size_t at) const {
+    static const std::set<std::string, std::less<>> kOpeners = {
+        "my", "our", "the", "a", "an", "his", "her", "their", "to", "at", "up", "out", "on", "in", "into",
+        "with", "for", "off", "over", "back", "from", "some", "two", "three"};
+    size_t e = 0;
+    return kOpeners.count(WordAt(low_, SkipSpaces(s_, at, clause_.end), clause_.end, &e)) > 0;
+  }
+
   Subject FindSubject(size_t body, const FrameContext& ctx) const {
     const size_t i = SkipLeadingTimes(SkipDiscourse(body));
     size_t e = 0;
@@ -770,8 +780,10 @@ class ClauseReader {
     if (std::optional<Subject> zh = ChineseSubject(i, ctx)) return *zh;
     if (std::optional<Subject> thing = ThingNamed(i, clause_.end)) return *thing;
     // "Started my new job at Stripe on Monday": chat that leaves out "I" opens with the verb, no
-    // name (statement_topics.h OpensWithAPastVerb; "Jared moved to Denver" is Jared's).
-    if (i < clause_.end && OpensWithAPastVerb(s_.substr(i, clause_.end - i))) {
+    // name (statement_topics.h OpensWithAPastVerb), when a word that opens its object or
+    // complement follows ("Jared works at Google", "Led Zeppelin is…" are names: an adversarial
+    // review).
+    if (i < clause_.end && OpensWithAPastVerb(s_.substr(i, clause_.end - i)) && ObjectFollows(e)) {
       Subject unresolved;
       unresolved.end = i;
       return unresolved;
