@@ -42,14 +42,13 @@
 // "Tesla Model 3"); it keeps `h`'s subject, attribute, slot and qualifiers, is a change, and
 // replaces `h`'s value (CandidateClaim::replaces_value), so the claim writer supersedes `h`.
 //
-// Where no clause does so, a message that speaks of moving home (markers.tsv `home_move`, no
-// `stay`) names the speaker's new home (`h` of lives_in): a name kin to `h`'s value, in a sentence
-// that is no question, says how things stand now (not a plan, wish, quotation, hedge, narrated past
-// or a stay with its end), names no time ahead, names no one else through the speaker and denies
-// nothing, standing after "in" ("the movers dropped the last boxes off in Raleigh"), after a word
-// of moving and "to"/"into" ("the move to Bristol"), or opening its sentence before a copula
-// ("Denver is so much colder than I expected"); after a bare verb of moving ("moved", "left") only
-// in the second place ("We moved the offsite to Denver" names no home).
+// Where no clause does so, a message of moving home names the speaker's new home (`h` of
+// lives_in): a name kin to `h`'s value right after the speaker's own move and "to"/"into" ("the move
+// to Bristol", "Moving to Leeds went fine"; not "Jake's move", "the office move") or after "in" in a
+// clause of the movers or unpacking ("the movers dropped the last boxes off in Raleigh"), its phrase
+// ending there; never in a message naming a stay (markers `stay`: a trip, a hotel, a conference), a
+// clause asked, planned, wished, quoted, hedged or narrated as past (in its sentence too), naming a
+// time ahead or half a year back, naming someone else through the speaker, or denying.
 //
 // Without word vectors (KinLookup not Available) nothing is read. English only: the installed
 // vectors are English words.
