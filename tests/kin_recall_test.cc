@@ -67,6 +67,21 @@ class KinRecallTest : public ::testing::Test {
     return item.text;
   }
 
+  // Each case's two turns (its `older` at kT0, its `newer` at kT1) said in its own namespace `ns`,
+  // in an engine with word vectors and in one without; then `check(engine, case, with_vectors)`.
+  template <typename Case, typename Check>
+  void SayEach(const std::vector<Case>& cases, Check check) {
+    for (const std::string& word_kin : {vectors_, std::string("none")}) {
+      std::unique_ptr<Engine> engine = Open(word_kin);
+      ASSERT_NE(engine, nullptr);
+      for (const Case& c : cases) {
+        Say(*engine, c.ns, c.older, kT0);
+        Say(*engine, c.ns, c.newer, kT1);
+        check(*engine, c, word_kin != "none");
+      }
+    }
+  }
+
   // The status of the first claim whose value holds `value` ("" when none).
   static std::string StatusOf(Engine& engine, const std::string& ns, const std::string& value) {
     auto claims = engine.ListClaims({.namespace_name = ns, .include_history = true});
@@ -213,26 +228,19 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
        "Now that the orders service runs on PostgreSQL, what's the equivalent of ON DUPLICATE KEY?", "MySQL",
        "PostgreSQL"},
   };
-  for (const std::string& word_kin : {vectors_, std::string("none")}) {
-    std::unique_ptr<Engine> engine = Open(word_kin);
-    ASSERT_NE(engine, nullptr);
-    for (const Case& c : cases) {
-      Say(*engine, c.ns, c.older, kT0);
-      Say(*engine, c.ns, c.newer, kT1);
-      // Without word vectors nothing says Sonoma is an operating system: the test can fail.
-      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), word_kin == "none" && !c.grammar_reads ? "active" : "superseded")
-          << c.ns;
-      if (word_kin == "none") continue;
-      auto claims = engine->ListClaims({.namespace_name = c.ns});
-      ASSERT_OK(claims);
-      std::string successor;
-      for (const Claim& claim : *claims) {
-        if (claim.value == c.new_value) successor = claim.predicate;
-      }
-      EXPECT_FALSE(successor.empty()) << c.ns << ": no claim of " << c.new_value;
-      EXPECT_NE(successor, "explicit_memory") << c.ns;
+  SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
+    // Without word vectors nothing says Sonoma is an operating system: the test can fail.
+    EXPECT_EQ(StatusOf(engine, c.ns, c.old_value), !with_vectors && !c.grammar_reads ? "active" : "superseded") << c.ns;
+    if (!with_vectors) return;
+    auto claims = engine.ListClaims({.namespace_name = c.ns});
+    ASSERT_OK(claims);
+    std::string successor;
+    for (const Claim& claim : *claims) {
+      if (claim.value == c.new_value) successor = claim.predicate;
     }
-  }
+    EXPECT_FALSE(successor.empty()) << c.ns << ": no claim of " << c.new_value;
+    EXPECT_NE(successor, "explicit_memory") << c.ns;
+  });
 }
 
 // A message that speaks of moving home names the new home, kin to the older one, where no verb of
@@ -259,17 +267,11 @@ TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
       {"meeting", "I'm based in Leeds and work fully remote.", "We moved the offsite to Bristol.", "Leeds", false},
       {"stay", "I live in Toronto, near the lake.", "Unpacking at the hotel in Vancouver for the conference week.", "Toronto", false},
   };
-  for (const std::string& word_kin : {vectors_, std::string("none")}) {
-    std::unique_ptr<Engine> engine = Open(word_kin);
-    ASSERT_NE(engine, nullptr);
-    for (const Case& c : cases) {
-      Say(*engine, c.ns, c.older, kT0);
-      Say(*engine, c.ns, c.newer, kT1);
-      // Without word vectors nothing says the new name is a place like the older home.
-      EXPECT_EQ(StatusOf(*engine, c.ns, c.old_value), c.moves && word_kin != "none" ? "superseded" : "active")
-          << c.ns << " " << word_kin;
-    }
-  }
+  SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
+    // Without word vectors nothing says the new name is a place like the older home.
+    EXPECT_EQ(StatusOf(engine, c.ns, c.old_value), c.moves && with_vectors ? "superseded" : "active")
+        << c.ns << (with_vectors ? " (vectors)" : " (none)");
+  });
 }
 
 // The claim that replaced what the question matches stands for its turn, though the turn gave
