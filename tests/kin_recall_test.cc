@@ -227,6 +227,10 @@ TEST_F(KinRecallTest, AKinValueNoRuleReadTakesTheOlderSlot) {
       {"db", "We use MySQL for the orders service.",
        "Now that the orders service runs on PostgreSQL, what's the equivalent of ON DUPLICATE KEY?", "MySQL",
        "PostgreSQL"},
+      // Session 43: the speaker's own thing ("my laptop") takes what the speaker switched to, though
+      // the clause does not name it and the grammar read the switch as the speaker's use.
+      {"own-thing", "My laptop is still on macOS Monterey.", "Finally switched to Sonoma, no regrets.", "Monterey",
+       "Sonoma"},
   };
   SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
     // Without word vectors nothing says Sonoma is an operating system: the test can fail.
@@ -266,6 +270,9 @@ TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
       {"sister", "I'm based in Leeds and work fully remote.", "Helped my sister with the move to Bristol, so many boxes.", "Leeds", false},
       {"meeting", "I'm based in Leeds and work fully remote.", "We moved the offsite to Bristol.", "Leeds", false},
       {"stay", "I live in Toronto, near the lake.", "Unpacking at the hotel in Vancouver for the conference week.", "Toronto", false},
+      // Session 43: the grammar reads the unpacking as a deed; in a message of moving home the deed
+      // names the home all the same.
+      {"deed", "I've been in Toronto for about three years now.", "Finally unpacked the last box in Vancouver.", "Toronto", true},
   };
   SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
     // Without word vectors nothing says the new name is a place like the older home.
@@ -286,6 +293,24 @@ TEST_F(KinRecallTest, TheKinSuccessorAnswersAQuestionAboutTheOlderValue) {
   ASSERT_FALSE(result->items.empty());
   // The item itself, not its evidence: "laptop state running" was read from the same turn.
   EXPECT_NE(result->items.front().text.find("Sonoma"), std::string::npos) << result->items.front().text;
+}
+
+// What the speaker switched to takes no slot of their thing when it was done on another thing or
+// for someone else, or only planned (session 43).
+TEST_F(KinRecallTest, ASwitchOnAnotherThingLeavesTheSpeakersThing) {
+  struct Case {
+    std::string ns, older, newer, old_value;
+  };
+  const std::vector<Case> cases = {
+      {"office", "My laptop is still on macOS Monterey.", "I switched to Sonoma on the office iMac.", "Monterey"},
+      {"hers", "My laptop is still on macOS Monterey.", "I switched her laptop to Sonoma.", "Monterey"},
+      {"sister", "My laptop is still on macOS Monterey.", "My sister switched to Sonoma.", "Monterey"},
+      {"plan", "My laptop is still on macOS Monterey.", "I'm thinking of switching to Sonoma.", "Monterey"},
+      {"dad", "My dad's laptop is still on macOS Monterey.", "Finally switched to Sonoma, no regrets.", "Monterey"},
+  };
+  SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
+    EXPECT_EQ(StatusOf(engine, c.ns, c.old_value), "active") << c.ns << (with_vectors ? " (vectors)" : " (none)");
+  });
 }
 
 // A name the grammar gave another role, a comparison, someone else's state or a question take no

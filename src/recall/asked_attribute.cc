@@ -52,6 +52,9 @@ struct Asked {
   std::vector<AskedAttribute> attributes;
   AskedPerson person;
   std::vector<std::string> attribute_terms;  // the content terms of the words naming them
+  // The content terms of a relation that named the person asked about, and of whose relation it is
+  // ("husband", "user" of "user's husband is Tom" for "Where does the user's husband work?").
+  std::vector<std::string> relation_terms;
 };
 
 Asked ReadAsked(RecallContext& ctx, std::string_view question, const std::set<std::string, std::less<>>& terms) {
@@ -79,6 +82,27 @@ bool SaysNotNow(const std::vector<std::string>& qualifiers) {
     if (std::find(qualifiers.begin(), qualifiers.end(), q) != qualifiers.end()) return true;
   }
   return false;
+}
+
+// The person a question names through the speaker's relation ("my husband", "the user's husband")
+// is the one a recalled standing relation claim names ("user's husband is Tom"): their name's terms
+// join the asked person's, and the speaker is no longer asked about.
+void NamedThroughARelation(RecallContext& ctx, const std::vector<RecallItem>& items, Asked& asked) {
+  for (const RecallItem& item : items) {
+    if (item.type != "claim" || item.predicate != "has_relation" || item.slot.empty() || item.status != "active") continue;
+    if (item.subject != SpeakerOf(item) || SaysNotNow(item.qualifiers)) continue;
+    const std::vector<std::string> relation = ContentTerms(ctx.analyzer, item.slot);
+    if (relation.empty() || !std::all_of(relation.begin(), relation.end(),
+                                         [&](const std::string& t) { return asked.person.terms.count(t) > 0; })) {
+      continue;
+    }
+    const std::vector<std::string> named = ContentTerms(ctx.analyzer, item.value);
+    if (named.empty()) continue;
+    asked.person.terms.insert(named.begin(), named.end());
+    asked.person.speaker = false;
+    asked.relation_terms.insert(asked.relation_terms.end(), relation.begin(), relation.end());
+    for (std::string& t : ContentTerms(ctx.analyzer, item.subject)) asked.relation_terms.push_back(std::move(t));
+  }
 }
 
 bool Answers(RecallContext& ctx, const RecallItem& item, const Asked& asked) {
@@ -193,6 +217,7 @@ Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, Timestam
       asked.person.speaker = false;
     }
   }
+  NamedThroughARelation(ctx, items, asked);
   std::set<std::string, std::less<>> present;
   for (const RecallItem& item : items) present.insert(item.id);
   slots.resize(items.size());
@@ -218,6 +243,7 @@ Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, Timestam
     key.held = HeldTerms(ctx.analyzer, item.text, asked.person.terms);
     if (key.answers) {
       key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());
+      key.held.insert(key.held.end(), asked.relation_terms.begin(), asked.relation_terms.end());
       std::sort(key.held.begin(), key.held.end());
       key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
     }
@@ -237,6 +263,7 @@ Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, Timestam
       key.occurred_at = items.back().occurred_at;
       key.held = HeldTerms(ctx.analyzer, items.back().text, asked.person.terms);
       key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());
+      key.held.insert(key.held.end(), asked.relation_terms.begin(), asked.relation_terms.end());
       std::sort(key.held.begin(), key.held.end());
       key.held.erase(std::unique(key.held.begin(), key.held.end()), key.held.end());
     }

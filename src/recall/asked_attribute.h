@@ -12,7 +12,11 @@
 //   * the speaker of the claim's evidence (its role when it names no speaker) when the question
 //     speaks of the speaker (text::kSpeakerTopic), of no one else through the speaker ("What's my
 //     job?", not "What's my sister's job?") and names no subject of another recalled claim
-//     (我姐的工作是什么？ names 我姐).
+//     (我姐的工作是什么？ names 我姐);
+//   * the person a recalled standing relation claim of the speaker's names, when the question
+//     holds its relation word ("Where does my husband work?" and "user's husband is Tom": Tom) —
+//     the relation's words and the speaker's name then count as held by the claims that answer
+//     (step 2), so Tom's employer moves above the relation claim.
 // For a question about how things stand now, three steps, before current-first order:
 //   0. When no recalled item answers (none, or none after step 1), the newest standing claim that
 //      answers is fetched from the namespace's kFetchLookback most recently recorded current claims

@@ -273,6 +273,11 @@ bool IsYearPreposition(std::string_view w) {
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
+// "start", "beginning", "end", "middle": a part of the span named after "of".
+bool IsPartOfSpan(std::string_view w) {
+  return w == "start" || w == "beginning" || w == "end" || w == "middle";
+}
+
 class EnglishScanner {
  public:
   EnglishScanner(std::string_view text, int64_t ref_day)
@@ -317,6 +322,24 @@ class EnglishScanner {
         *end = i + 4;
         return Days(ref_day_ + 2, 1);
       }
+    }
+    // A part of a span: "the start of the month", "the end of last year", "the beginning of March"
+    // (the whole span: its part is no finer a time for valid time).
+    if (w == "the" && Next(i + 1) && IsPartOfSpan(toks_[i + 1].lower) && NextIs(i + 2, "of") && Next(i + 3)) {
+      if (Is(i + 3, "the") && Next(i + 4)) {
+        const std::string& unit = toks_[i + 4].lower;
+        *end = i + 5;
+        if (unit == "week") return Week(ref_day_, 0);
+        if (unit == "month") return Month(ref_year(), ref_month(), 0);
+        if (unit == "year") return Year(ref_year());
+      }
+      size_t inner_first = 0, inner_end = 0;
+      if (std::optional<DayRange> r = Match(i + 3, &inner_first, &inner_end); r && inner_first == i + 3) {
+        *first = i;
+        *end = inner_end;
+        return r;
+      }
+      *first = i;
     }
     if (w == "yesterday" || w == "today" || w == "tonight" || w == "tomorrow") {
       *end = i + 1;

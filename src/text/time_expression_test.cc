@@ -131,6 +131,12 @@ TEST(TimeExpressionTest, EnglishWeeksMonthsYears) {
   EXPECT_EQ(One("next year"), "next year|2027-01-01|2028-01-01|year");
   // Across a year boundary.
   EXPECT_EQ(One("last month", Ms("2026-01-15T00:00:00Z")), "last month|2025-12-01|2026-01-01|month");
+  // A part of a span is that span (session 43: "Kaiser Permanente at the start of the month").
+  EXPECT_EQ(One("at the start of the month"), "the start of the month|2026-03-01|2026-04-01|month");
+  EXPECT_EQ(One("by the end of the year"), "the end of the year|2026-01-01|2027-01-01|year");
+  EXPECT_EQ(One("at the end of last year"), "the end of last year|2025-01-01|2026-01-01|year");
+  EXPECT_EQ(One("at the beginning of March"), "the beginning of March|2026-03-01|2026-04-01|month");
+  EXPECT_EQ(One("at the start of the race"), "count=0");
 }
 
 TEST(TimeExpressionTest, LastWeekdayIsStrictlyBeforeTheReferenceDay) {

@@ -136,10 +136,45 @@ bool OwnedByAnother(const std::vector<Word>& words, std::string_view head) {
   return false;
 }
 
+// True when `subject` names a thing of the speaker's side, no one's else: lower-case common nouns
+// without a possessive ("laptop", "phone carrier", "payment service"; not "dad's laptop", "Priya").
+bool SpeakersThing(std::string_view subject) {
+  if (subject.find('\'') != std::string_view::npos || subject.find("\xE2\x80\x99") != std::string_view::npos) return false;
+  for (const Word& w : Words(subject)) {
+    if (!std::all_of(w.written.begin(), w.written.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '-'; })) {
+      return false;
+    }
+  }
+  return !subject.empty();
+}
+
+// True when `clause` (whose words are `words`) tells what the speaker did or does, naming no one
+// else, nothing of anyone else's and no other thing it was done on: "Finally switched to Sonoma",
+// "I've moved to Sonoma" — not "my sister switched to Sonoma", "I switched to Sonoma on her
+// laptop", "… on the office iMac".
+bool SpeakerActs(std::string_view clause, const std::vector<Word>& words) {
+  for (const std::string& topic : extraction::StatementTopics(clause)) {
+    if (text::IsOtherPersonTopic(topic)) return false;
+  }
+  static constexpr std::string_view kOthers[] = {"his", "her", "their", "its", "your", "he", "she", "they", "you"};
+  static constexpr std::string_view kOwners[] = {"the", "my", "our", "a", "an", "this", "that"};
+  for (size_t i = 0; i < words.size(); ++i) {
+    const Word& w = words[i];
+    if (std::find(std::begin(kOthers), std::end(kOthers), w.lower) != std::end(kOthers)) return false;
+    if (w.written.ends_with("'s") || w.written.ends_with("\xE2\x80\x99s")) return false;
+    // "switched to Sonoma on the office iMac": another thing of the speaker's
+    if ((w.lower == "on" || w.lower == "onto") && i + 1 < words.size() &&
+        std::find(std::begin(kOwners), std::end(kOwners), words[i + 1].lower) != std::end(kOwners)) {
+      return false;
+    }
+  }
+  return SaysTheSpeakerAsSubject(clause) || OpensWithAPastVerb(clause);
+}
+
 // True when `clause` (at `begin` of `turn`) is about `h`'s subject (kin_slot.h), or, for the
 // speaker's claim, about the thing its value is for (`older_kin`: the value's kin words).
 bool AboutTheSubject(std::string_view turn, const TurnClause& clause, const Claim& h, std::string_view speaker,
-                     const std::vector<std::string>& older_kin) {
+                     const std::vector<std::string>& older_kin, bool speakers_thing) {
   const std::string_view subject = h.subject;
   const std::vector<Word> words = Words(clause.text);
   if (subject == speaker) {
@@ -153,6 +188,7 @@ bool AboutTheSubject(std::string_view turn, const TurnClause& clause, const Clai
   if (named.empty()) return false;
   const std::string& head = named.back().lower;
   if (HasWord(words, head)) return !OwnedByAnother(words, head);
+  if (speakers_thing && SpeakerActs(clause.text, words)) return true;
   const bool pronoun = HasWord(words, "he") || HasWord(words, "she");
   return pronoun && HasWord(Words(turn.substr(0, clause.begin)), head);
 }
@@ -207,10 +243,33 @@ ValueRun ValueAround(std::string_view clause, const std::vector<Word>& words, st
   return {};
 }
 
-// True when a value the grammar read from the turn holds `name` (folded) as a word.
-bool ReadBefore(const KinSlotTurn& turn, std::string_view name) {
-  return std::any_of(turn.read_values.begin(), turn.read_values.end(),
-                     [&](const std::string& value) { return HasWord(Words(value), name); });
+// True when `value` opens with a verb of change or of use (markers.tsv `change`, `uses_before`:
+// "installed Sonoma over", "switched to Zed"): a deed whose object is the new value, not a role
+// of its own.
+bool OpensWithAChange(std::string_view value) {
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  const std::string lowered = extraction::LowerAsciiBytes(value);
+  for (std::string_view kind : {"change", "uses_before"}) {
+    for (const extraction::PhraseHit& hit : lex.FindMarkers(lowered, kind)) {
+      if (hit.begin == 0) return true;
+    }
+  }
+  return false;
+}
+
+// True when a value the grammar read from the turn holds `name` (folded) as a word, but for a
+// deed of change (OpensWithAChange) and the speaker's claim of `h`'s attribute where `h` is of a
+// thing of the speaker's (SpeakersThing: "uses Sonoma" of "Finally switched to Sonoma" is the
+// laptop's).
+// In a message of moving home every deed is one (`deeds_say_a_move`: "did: unpacked the last box
+// in Tucson").
+bool ReadBefore(const KinSlotTurn& turn, std::string_view name, const Claim& h, bool speakers_thing,
+                bool deeds_say_a_move = false) {
+  return std::any_of(turn.read_values.begin(), turn.read_values.end(), [&](const ReadClaim& read) {
+    if (!HasWord(Words(read.value), name) || OpensWithAChange(read.value)) return false;
+    if (deeds_say_a_move && (read.predicate == "did" || read.predicate == "doing")) return false;
+    return !(read.subject == turn.speaker && read.predicate == h.predicate && speakers_thing);
+  });
 }
 
 // True when a word may stand between a subject and the value it holds now (kin_slot.h): a word
@@ -289,8 +348,11 @@ bool PlaceBefore(const std::vector<Word>& words, size_t from, size_t first) {
 // lives, works or studies is.
 bool StandsAsTheValue(std::string_view clause, const std::vector<Word>& words, const ValueRun& run, const Claim& h) {
   if (!EndsItsPhrase(words, run.last + 1) || Denies(words)) return false;
-  const size_t from = AfterTheSubject(words, run.first, h);
+  size_t from = AfterTheSubject(words, run.first, h);
   const std::vector<bool> linking = LinkingWords(clause, words);
+  for (size_t i = from; i + 1 < run.first; ++i) {  // "Bit the bullet and installed Sonoma": the second verb's
+    if (words[i].lower == "and" && linking[i + 1] && !text::IsEnglishStopword(words[i + 1].lower)) from = i + 1;
+  }
   for (size_t i = from; i < run.first; ++i) {
     if (!linking[i]) return false;
   }
@@ -300,16 +362,28 @@ bool StandsAsTheValue(std::string_view clause, const std::vector<Word>& words, c
 
 // The older claims a kin value may replace: current, affirmed, said before, of an attribute a
 // change of kind replaces.
-Result<std::vector<Claim>> OlderSlots(sqlite::ClaimStore& store, int64_t namespace_id, TimestampMs said_at) {
+Result<std::vector<sqlite::StoredClaim>> OlderSlots(sqlite::ClaimStore& store, int64_t namespace_id, TimestampMs said_at) {
   auto recent = store.RecentCurrent(namespace_id, kKinSlotLookback);
   if (!recent) return Error(recent.error());
-  std::vector<Claim> out;
+  std::vector<sqlite::StoredClaim> out;
   for (sqlite::StoredClaim& held : *recent) {
     const Claim& h = held.claim;
     if (held.negated || h.status != "active" || h.valid_from >= said_at || !KinReplaceable(h.predicate)) continue;
-    out.push_back(std::move(held.claim));
+    out.push_back(std::move(held));
   }
   return out;
+}
+
+// True when the claim stored at `seq` was read from what `speaker` said (its first supporting
+// evidence's speaker, else its role, as KinSlotTurn::speaker is given).
+Result<bool> SaidBy(sqlite::ClaimStore& store, int64_t seq, std::string_view speaker) {
+  auto loaded = store.GetBySeqs({seq});
+  if (!loaded) return Error(loaded.error());
+  if (loaded->empty()) return false;
+  for (const EvidenceRef& e : loaded->front().evidence) {
+    if (e.relation == "supports") return (e.speaker.empty() ? e.role : e.speaker) == speaker;
+  }
+  return false;
 }
 
 // A clause that states how things stand now, with its kin words (KinLookup::words, sorted) and
@@ -326,6 +400,7 @@ struct OlderKin {
   std::vector<std::string> value;
   std::vector<std::string> statement;
   std::vector<std::string> names;
+  bool speakers_thing = false;  // of a thing of the side of the turn's speaker (SpeakersThing, said by them)
 };
 
 // The claim of `h`'s subject and slot whose value is now `value`, said in `evidence` of `turn`: a
@@ -360,14 +435,15 @@ std::optional<extraction::CandidateClaim> SlotCandidate(const Claim& h, const Ol
   std::vector<std::string> unsaid = older.value;
   std::erase_if(unsaid, is_said);
   if (unsaid.empty()) return std::nullopt;
-  if (!AboutTheSubject(turn.text, clause, h, turn.speaker, older.value) || LacksItsVerb(h.predicate, clause.text)) {
+  if (!AboutTheSubject(turn.text, clause, h, turn.speaker, older.value, older.speakers_thing) ||
+      LacksItsVerb(h.predicate, clause.text)) {
     return std::nullopt;
   }
   for (const std::string& name : stating.names) {
     if (std::binary_search(older.statement.begin(), older.statement.end(), name) || !kin.kin(unsaid, {name})) continue;
     const std::vector<Word> words = Words(clause.text);
     const ValueRun run = ValueAround(clause.text, words, name);
-    if (run.text.empty() || ReadBefore(turn, name) || !StandsAsTheValue(clause.text, words, run, h)) continue;
+    if (run.text.empty() || ReadBefore(turn, name, h, older.speakers_thing) || !StandsAsTheValue(clause.text, words, run, h)) continue;
     return NewValueOf(h, turn, run.text, clause.text);
   }
   return std::nullopt;
@@ -443,7 +519,7 @@ std::optional<extraction::CandidateClaim> HomeCandidate(const Claim& h, const Ol
       if (std::binary_search(older.statement.begin(), older.statement.end(), name) || !kin.kin(older.value, {name})) continue;
       const ValueRun run = ValueAround(clause, words, name);
       // (Its phrase ends there: "Moving into Denver traffic" names traffic.)
-      if (run.text.empty() || ReadBefore(turn, name) || !EndsItsPhrase(words, run.last + 1)) continue;
+      if (run.text.empty() || ReadBefore(turn, name, h, older.speakers_thing, /*deeds_say_a_move=*/true) || !EndsItsPhrase(words, run.last + 1)) continue;
       const bool after_in = run.first > 0 && words[run.first - 1].lower == "in" &&
                             !(run.first >= 2 && words[run.first - 2].lower == "somewhere");  // a place passed
       if (!SpeakersMoveBefore(words, run.first) && !(unpacking && after_in)) continue;
@@ -481,11 +557,11 @@ std::vector<StatingClause> NamingClauses(std::string_view text, const KinLookup&
 
 }  // namespace
 
-std::vector<std::string> ReadValues(const std::vector<extraction::CandidateClaim>& candidates, size_t event) {
-  std::vector<std::string> values;
+std::vector<ReadClaim> ReadValues(const std::vector<extraction::CandidateClaim>& candidates, size_t event) {
+  std::vector<ReadClaim> values;
   for (const extraction::CandidateClaim& c : candidates) {
     if (c.successor_only || c.predicate == "explicit_memory" || c.predicate == extraction::kPredicateStatement) continue;
-    if (!c.source_events.empty() && c.source_events.front() == event) values.push_back(c.value);
+    if (!c.source_events.empty() && c.source_events.front() == event) values.push_back({c.subject, c.predicate, c.value});
   }
   return values;
 }
@@ -501,9 +577,15 @@ Result<std::vector<extraction::CandidateClaim>> KinSlotCandidates(sqlite::ClaimS
   const std::vector<StatingClause> clauses = NamingClauses(turn.text, kin);
   const bool moves_home = extraction::Lexicon::Get().HasMarker(extraction::LowerAsciiBytes(turn.text), "home_move");
   if (clauses.empty() && !moves_home) return out;  // most turns: no word vectors read
-  for (const Claim& h : *olders) {
-    const OlderKin older{kin.words(h.value), kin.words(h.text), kin.names(h.text)};
+  for (const sqlite::StoredClaim& held : *olders) {
+    const Claim& h = held.claim;
+    OlderKin older{kin.words(h.value), kin.words(h.text), kin.names(h.text)};
     if (older.value.empty() || older.value.size() > kMaxKinWords) continue;
+    if (SpeakersThing(h.subject)) {
+      auto said_by = SaidBy(store, held.seq, turn.speaker);
+      if (!said_by) return Error(said_by.error());
+      older.speakers_thing = *said_by;
+    }
     std::optional<extraction::CandidateClaim> c;
     for (const StatingClause& clause : clauses) {
       if ((c = SlotCandidate(h, older, turn, clause, kin))) break;

@@ -21,10 +21,15 @@
 //   now"), or what the speaker's value is for ("The orders service runs on PostgreSQL now" after
 //   "We use MySQL for the orders service": a word of the older value besides its kin words); or
 //   the last word of `h`'s subject ("Priya", "dad", "laptop"), not after another's possessive
-//   ("my boss's laptop", "its health insurance"), or "he"/"she" after the turn named it;
+//   ("my boss's laptop", "its health insurance"), or "he"/"she" after the turn named it; or, for a
+//   thing of the speaker's side (a lower-case subject with no possessive: "laptop", "phone
+//   carrier"), the speaker acting ("Finally switched to Sonoma") in a clause that names no one
+//   else, nothing of another's and no other thing it was done on ("on the office iMac");
 // * for where one lives, works or studies — which a trip, a visit or a client names as well — the
 //   clause holds a verb of that attribute (data/lexicon/verbs.tsv: "living in", "joined");
-// * the grammar read no claim of the turn whose value holds that name (KinSlotTurn::read_values);
+// * the grammar read no claim of the turn whose value holds that name (KinSlotTurn::read_values),
+//   but for a deed of change ("did: installed Sonoma") and the speaker's own use of it when `h` is
+//   of a thing of the speaker's side;
 // * the name stands where the clause's value stands: nothing but a word of grammar or "now" follows
 //   its phrase ("a Sonoma wallpaper", "a PostgreSQL contributor" name other things), only linking
 //   words stand between the last word naming the subject and it (a copula, a verb or marker of the
@@ -71,21 +76,30 @@
 
 namespace engram {
 
+// A claim the grammar read from a turn: whose, of what attribute, and its value.
+struct ReadClaim {
+  std::string subject;
+  std::string predicate;
+  std::string value;
+};
+
 // One turn whose claims were written: its text, who said it, and when.
 struct KinSlotTurn {
   std::string_view text;
   std::string speaker;        // the subject the extractor gives the speaker: the name, else the role ("user")
   TimestampMs said_at = 0;    // valid time of the turn (ms since the epoch)
   size_t source_event = 0;    // the turn's index in the batch its candidates name
-  // The values the grammar read from the turn (its candidates' but those kept whole): a name one
-  // of them holds has its role in the turn ("doing: reading about PostgreSQL", "did: tried
-  // Firefox"), which is not the older claim's.
-  std::vector<std::string> read_values;
+  // The claims the grammar read from the turn (its candidates but those kept whole): a name one
+  // of their values holds has its role in the turn ("doing: reading about PostgreSQL", "did: tried
+  // Firefox"), which is not the older claim's — but for a deed of change ("did: installed Sonoma")
+  // and the speaker's use of what their thing now runs ("uses: Sonoma" of "Finally switched to
+  // Sonoma" after "My laptop is on macOS Monterey").
+  std::vector<ReadClaim> read_values;
 };
 
-// The values of `candidates` (those of source event `event`) the grammar read: all but the
+// The claims of `candidates` (those of source event `event`) the grammar read: all but the
 // statements kept whole (explicit_memory, successor-only statements). For KinSlotTurn::read_values.
-std::vector<std::string> ReadValues(const std::vector<extraction::CandidateClaim>& candidates, size_t event);
+std::vector<ReadClaim> ReadValues(const std::vector<extraction::CandidateClaim>& candidates, size_t event);
 
 // The older claims at most this many of the namespace's most recent current ones are read.
 inline constexpr int kKinSlotLookback = 50;

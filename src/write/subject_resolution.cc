@@ -52,6 +52,23 @@ extraction::CandidateClaim Adopt(const extraction::CandidateClaim& c, const Clai
   return out;
 }
 
+// The major number of a version value ("3" of "3.12", "v3.2", "Python 3.9"), or "" when the
+// value has no number with a dot after it.
+std::string MajorOf(std::string_view value) {
+  size_t i = 0;
+  while (i < value.size() && !(value[i] >= '0' && value[i] <= '9')) ++i;
+  size_t end = i;
+  while (end < value.size() && value[end] >= '0' && value[end] <= '9') ++end;
+  if (end == i || end + 1 >= value.size() || value[end] != '.') return "";
+  return std::string(value.substr(i, end - i));
+}
+
+// True when two versions share their major number: "3.12" continues "3.9", "1.29" "1.26".
+bool SameMajor(std::string_view a, std::string_view b) {
+  const std::string major = MajorOf(a);
+  return !major.empty() && major == MajorOf(b);
+}
+
 }  // namespace
 
 bool IsThingAttribute(const std::string& predicate) {
@@ -79,15 +96,23 @@ Result<extraction::CandidateClaim> ResolveSubject(sqlite::ClaimStore& store, int
   auto recent = store.RecentCurrent(namespace_id, kLookback);
   if (!recent) return Error(recent.error());
   const Claim* found = nullptr;
+  const Claim* said_last = nullptr;
   for (const sqlite::StoredClaim& held : *recent) {
     const Claim& h = held.claim;
     if (held.negated || h.predicate != c.predicate || h.slot != c.slot) continue;
     if (h.subject == c.subject) return c;  // the subject said holds the attribute already
-    if (c.subject_unsaid) return Adopt(c, h);  // the attribute said last
+    if (c.subject_unsaid) {
+      // The attribute said last, or an older version its number continues ("everything's on 3.12
+      // now" after "Python 3.9" and "React 17").
+      if (c.predicate == "version" && SameMajor(c.value, h.value)) return Adopt(c, h);
+      if (said_last == nullptr) said_last = &h;
+      continue;
+    }
     if (!NamesPartOf(c.subject, h.subject) && !NamesPartOf(h.subject, c.subject)) continue;
     if (found != nullptr && found->subject != h.subject) return c;  // ambiguous: keep it as said
     found = &h;
   }
+  if (said_last != nullptr) return Adopt(c, *said_last);
   return found != nullptr ? Adopt(c, *found) : c;
 }
 

@@ -637,9 +637,20 @@ class ClauseReader {
       const bool in_noun = std::any_of(nouns.begin(), nouns.end(), [&](const PhraseHit& n) {
         return n.begin < hit.end && hit.begin < n.end;
       });
-      if (!in_noun) return true;
+      if (!in_noun && !(kind == "quotation" && correction_ && SpeakersOwnWords(text, hit))) return true;
     }
     return false;
+  }
+
+  // True when the quotation marker `hit` of `text` is the speaker's own earlier words, which a
+  // correction takes back ("Correction on what I said before: standup is at 10:15"): "said" or
+  // "told" right after "i" or "we".
+  static bool SpeakersOwnWords(std::string_view text, const PhraseHit& hit) {
+    if (!hit.phrase.starts_with("said") && !hit.phrase.starts_with("told")) return false;
+    std::string_view before = text.substr(0, hit.begin);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    return before == "i" || before == "we" || before.ends_with(" i") || before.ends_with(" we") ||
+           before.ends_with(":i") || before.ends_with(",i");
   }
 
   // A negation right before `at` in the lowered clause `text`: 没, 没有, 未, 不 (Chinese), "not",
@@ -1472,7 +1483,9 @@ class ClauseReader {
   void ProductAsSubject(FactFrame* f) const {
     if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return;
     std::vector<Token> in_value = AsciiTokens(s_, f->value_begin, f->value_end);
-    if (in_value.size() > 1 && OpensWithVerb(in_value.front())) {  // "Flashed 2.1.0": the version only
+    // "Flashed 2.1.0", "everything's been running 3.12": the version only (a verb of running or
+    // using before the number names no product).
+    if (in_value.size() > 1 && (OpensWithVerb(in_value.front()) || RunsOrUses(in_value.front()))) {
       in_value.erase(in_value.begin());
       f->value_begin = in_value.front().begin;
       f->value = Text({f->value_begin, f->value_end});
@@ -1503,6 +1516,12 @@ class ClauseReader {
       }
     }
     if (product) SetProduct(f, *product);
+  }
+
+  // True when the lower-case token `t` is a form of "run" or "use" ("running 3.12", "using 3.12").
+  bool RunsOrUses(const Token& t) const {
+    static const std::set<std::string, std::less<>> kForms = {"run", "runs", "running", "ran", "use", "uses", "using"};
+    return kForms.count(std::string(s_.substr(t.begin, t.end - t.begin))) > 0;
   }
 
   // The last token in [from, to) that can name a product: not a number, a function word, a
@@ -1585,11 +1604,21 @@ class ClauseReader {
     const bool the = StartsWithAt(low_, i, "the ");
     if (the) i = SkipSpaces(s_, i + 4, clause_.end);
     size_t end = i;
-    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {  // "Globex", "St. Mary", "Acme Corp"
-      size_t gap = end;
+    size_t possessive_end = std::string::npos;  // past a name's own "'s": "St. Mary's Hospital"
+    for (const Token& t : AsciiTokens(s_, i, clause_.end)) {  // "Globex", "St. Mary's Hospital", "Acme Corp"
+      if (end > i && possessive_end == std::string::npos && ContractionAt(s_, end) > 0 &&
+          t.end == end + ContractionAt(s_, end)) {
+        possessive_end = t.end;
+        continue;
+      }
+      size_t gap = possessive_end != std::string::npos ? possessive_end : end;
       while (gap < t.begin && (IsSpaceByte(s_[gap]) || s_[gap] == '.')) ++gap;
       if (gap != t.begin || !IsCapitalAt(s_, t.begin)) break;
       end = t.end;
+      possessive_end = std::string::npos;
+    }
+    if (possessive_end != std::string::npos && rules::TrimSpan(s_, {possessive_end, clause_.end}).empty()) {
+      end = possessive_end;  // "a cook at McDonald's"
     }
     if (end == i) return std::nullopt;  // "at the office", "for a while"
     size_t next = SkipSpaces(s_, end, clause_.end);
@@ -1694,6 +1723,9 @@ class ClauseReader {
     size_t to = FindWord(low_.substr(b, value_begin - b), "to");
     if (to == std::string::npos) return std::nullopt;
     Span np = StripLeadingWords(rules::TrimSpan(s_, {b, b + to}), {"the", "our", "my", "a"});
+    for (std::string_view particle : {" forward", " back", " up", " over"}) {  // "rolled everything forward to 1.29"
+      if (np.size() > particle.size() && low_.substr(np.begin, np.size()).ends_with(particle)) np.end -= particle.size();
+    }
     if (np.empty() || np.size() > 40) return std::nullopt;
     Subject object;
     object.kind = FrameSubject::kNamed;
@@ -2892,8 +2924,10 @@ class ClauseReader {
       r.verb = nullptr;  // nor the attribute of a value found before: "migrated CI from A to B"
       return true;
     }
-    if (r.verb->lasting && (YearsEnd(r.from + verbs.front().end) == std::string::npos || !LastingStateHolds(at))) {
-      r.verb = nullptr;  // 在酒店住了两晚, 在医院住了两个月: a stay, not a home
+    const bool lasts = english_verb ? EnglishLastingState(at, r.from + verbs.front().end) && LastingStateHolds(at)
+                                    : YearsEnd(r.from + verbs.front().end) != std::string::npos && LastingStateHolds(at);
+    if (r.verb->lasting && !lasts) {
+      r.verb = nullptr;  // 在酒店住了两晚, 在医院住了两个月, "I've been in Denver for three days": a stay, not a home
       return true;
     }
     if (r.value) return true;
@@ -4141,6 +4175,46 @@ class ClauseReader {
     return SkipSpaces(s_, i, clause_.end);
   }
 
+  // True when the English verb of a lasting state at `verb` (ending at `after`) is in the present
+  // perfect and a span of months, years or decades follows it in the clause, or "since" a month,
+  // season or year: "I've been in Denver for about three years now", "Tom's been at KPMG since
+  // January" — not "I was in Denver for three years" (narrated), "I've been in Denver for three
+  // days", "since Monday" (a stay).
+  bool EnglishLastingState(size_t verb, size_t after) const {
+    const std::string_view before = low_.substr(clause_.begin, verb - clause_.begin);
+    bool perfect = false;
+    for (std::string_view have : {"'ve ", "\xE2\x80\x99ve ", "have ", "has ", "'s ", "\xE2\x80\x99s "}) {
+      perfect |= before.ends_with(have);
+    }
+    if (!perfect) return false;
+    static const std::set<std::string, std::less<>> kAbout = {"about", "almost", "nearly", "over", "close", "to", "more",
+                                                              "than", "a", "few", "couple", "of", "several", "the",
+                                                              "past", "last", "like", "half", "two", "three", "four",
+                                                              "five", "six", "seven", "eight", "nine", "ten", "many"};
+    static const std::set<std::string, std::less<>> kSpans = {"year", "years", "month", "months", "decade", "decades"};
+    static const std::set<std::string, std::less<>> kSinceWhen = {
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december", "spring", "summer", "fall", "autumn", "winter", "last", "early", "late"};
+    std::istringstream words{std::string(low_.substr(after, clause_.end - after))};
+    bool after_for = false, after_since = false;
+    for (std::string w; words >> w;) {
+      while (!w.empty() && (w.back() == ',' || w.back() == '.' || w.back() == ';')) w.pop_back();
+      // "since January", "since 2021", "since last year" (not "since Monday", "since this morning")
+      if (after_since && (kSinceWhen.count(w) > 0 || (w.size() == 4 && std::all_of(w.begin(), w.end(), IsDigit)))) {
+        return true;
+      }
+      after_since = w == "since";
+      if (w == "for") {
+        after_for = true;
+      } else if (after_for && kSpans.count(w) > 0) {
+        return true;
+      } else if (after_for && kAbout.count(w) == 0 && !std::all_of(w.begin(), w.end(), IsDigit)) {
+        after_for = false;
+      }
+    }
+    return false;
+  }
+
   // True when a verb of a lasting state at `verb` (在杭州住了三年) says how things stand: the clause
   // says no time it belongs to (大学的时候在武汉住了四年), its place is no pointing word (在这个小区),
   // and nothing said after it in the message moves on (我在杭州住了三年，后来搬回北京了; 在华为干了三年，
@@ -4952,6 +5026,14 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject = subject.name;
       }
       frame.subject_unsaid = !thing || IsPronounName(frame.subject);
+    } else if (frame.attribute == "version" && subject.kind == FrameSubject::kNamed && !subject.thing) {
+      // Whoever made the change is no product: "Ops rolled everything forward to 1.29" is of what
+      // was rolled ("everything": the thing said before).
+      if (std::optional<Subject> object = reader.ObjectOfChange(subject.end, frame.value_begin)) {
+        subject = *object;
+        frame.subject = subject.name;
+        frame.subject_unsaid = IsPronounName(frame.subject);
+      }
     } else if (subject.kind == FrameSubject::kNamed && IsThingAttribute(frame.attribute) &&
                (IsPronounName(frame.subject) || frame.subject == "s") && (frame.correction || frame.kind == ClauseKind::kChange)) {
       // "Oops, it's 3.6, not 3.4", "it's on 3.6 now" ("s" is what the subject reading leaves of

@@ -259,7 +259,7 @@ bool Overruled(const RawClaim& r, const std::vector<FactFrame>& frames) {
     const Span clause{f.clause_begin, f.clause_end};
     if (r.value.Overlaps(value)) return true;
     if (r.subject_kind == SubjectKind::kSpeaker && f.subject_kind == FrameSubject::kNamed &&
-        IsThingName(f.subject) && r.clause.Overlaps(clause)) {
+        IsThingName(f.subject) && r.value.Overlaps(clause)) {
       return true;
     }
     if (f.kind != ClauseKind::kFact && f.kind != ClauseKind::kChange && r.predicate != "has_relation" &&

@@ -1180,6 +1180,7 @@ size_t EnglishReader::CutValue(size_t begin) const {
       }
     }
     if (w == "at" && next == "the" && Tok(e + 2).lower == "moment") break;
+    if ((w == "in" && next == "the" && Tok(e + 2).lower == "meantime") || w == "meanwhile") break;
     if ((w == "last" || w == "this" || w == "next" || w == "the" || w == "every" || w == "each" ||
          w == "on" || w == "at") &&
         In(TimeUnits(), next) && next != "past" && next != "first" && next != "second" &&
@@ -1232,7 +1233,10 @@ unsigned EnglishReader::ClauseQualifiers(size_t from, size_t to) const {
   for (size_t k = from; k < to && k < size(); ++k) {
     std::string_view w = Tok(k).lower;
     std::string_view next = Tok(k + 1).lower;
-    if (w == "temporarily" || (w == "for" && next == "now") ||
+    // (markers.tsv `temporary` says the same for the fact frame.)
+    if (w == "temporarily" || w == "meanwhile" || (w == "for" && next == "now") ||
+        (w == "in" && next == "the" && Tok(k + 2).lower == "meantime") ||
+        (w == "for" && next == "a" && Tok(k + 2).lower == "while") ||
         (w == "for" && next == "the" && Tok(k + 2).lower == "time" &&
          Tok(k + 3).lower == "being")) {
       bits |= kBitTemporary;
