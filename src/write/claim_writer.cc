@@ -222,6 +222,28 @@ Result<Corrected> CorrectedClaim(sqlite::ClaimStore& store, int64_t ns, const ex
   return Corrected{{std::move((*recent)[*last_slot])}, {}};
 }
 
+// The claim a correction of another subject corrects, named by its value in the correction's own
+// sentence ("Wait, I had that wrong — the ceremony is in Sonoma, Napa was just where they did the
+// tasting" after "My cousin's wedding is in Napa"): the one current claim of the correction's
+// attribute and slot, of another subject, whose value the sentence says (not as its own value) —
+// when the correction's subject holds no current value of that attribute itself. Empty otherwise.
+Result<std::vector<sqlite::StoredClaim>> TheSlotItNamesAgain(sqlite::ClaimStore& store, int64_t ns,
+                                                            const extraction::CandidateClaim& c) {
+  std::vector<sqlite::StoredClaim> out;
+  if (c.evidence_span.empty()) return out;
+  auto recent = store.RecentCurrent(ns, kCorrectionLookback);
+  if (!recent) return Error(recent.error());
+  for (sqlite::StoredClaim& held : *recent) {
+    const Claim& h = held.claim;
+    if (held.negated || h.predicate != c.predicate || h.slot != c.slot) continue;
+    if (h.subject == c.subject) return std::vector<sqlite::StoredClaim>{};  // its own value: the usual slot
+    if (h.value.empty() || HoldsWords(c.value, h.value) || !HoldsWords(c.evidence_span, h.value)) continue;
+    if (!out.empty()) return std::vector<sqlite::StoredClaim>{};  // two named: which is meant is not said
+    out.push_back(std::move(held));
+  }
+  return out;
+}
+
 // The current claims the candidate replaces: of its subject, those holding the value it says it
 // replaces ("from Lisbon", "instead of coffee"), stated ones only. A correction whose attribute was
 // not said looks at the namespace's recent claims of any subject (CorrectedClaim); `part` is then
@@ -231,6 +253,7 @@ Result<std::vector<sqlite::StoredClaim>> ReplacedClaims(sqlite::ClaimStore& stor
                                                        const PredicateRegistry& registry, const KinLookup* kin,
                                                        CorrectedPair* part) {
   std::vector<sqlite::StoredClaim> out;
+  if (c.correction && c.replaces_value.empty() && !AttributeUnsaid(c)) return TheSlotItNamesAgain(store, ns, c);
   if (c.replaces_value.empty() && !(c.correction && c.predicate == "corrects")) return out;
   const std::string wanted = NormalizeValue(c.replaces_value);
   if (!c.replaces_value.empty()) {

@@ -652,8 +652,10 @@ Result<std::vector<CandidateClaim>> RuleExtractor::ExtractBatch(const std::vecto
     if (c.correction && !c.source_events.empty()) corrected.insert(c.source_events.front());
   }
   std::erase_if(out, [&](const CandidateClaim& c) {
+    // (The value said by the speaker: "had that wrong" of "I had that wrong".)
     return c.predicate == "did" && !c.source_events.empty() && corrected.contains(c.source_events.front()) &&
-           Lexicon::Get().HasMarker(LowerAsciiBytes(c.value), "correction");
+           (Lexicon::Get().HasMarker(LowerAsciiBytes(c.value), "correction") ||
+            Lexicon::Get().HasMarker("i " + LowerAsciiBytes(c.value), "correction"));
   });
   for (CandidateClaim& c : out) {
     if (c.predicate != "uses" || !c.slot.empty()) continue;
