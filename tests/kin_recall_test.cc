@@ -273,6 +273,12 @@ TEST_F(KinRecallTest, AMessageOfMovingHomeNamesTheNewHome) {
       // Session 43: the grammar reads the unpacking as a deed; in a message of moving home the deed
       // names the home all the same.
       {"deed", "I've been in Toronto for about three years now.", "Finally unpacked the last box in Vancouver.", "Toronto", true},
+      // An adversarial review: someone else's move, another deed, the older home named again, a stay
+      // a verb of a lasting state tells without its span.
+      {"helped", "I live in Toronto, near the lake.", "Helped my sister unpack; the movers left and we unpacked the last box in Vancouver.", "Toronto", false},
+      {"tacos", "I live in Toronto, near the lake.", "Unpacked all the boxes, then grabbed tacos in Vancouver with the movers.", "Toronto", false},
+      {"commute", "I've been in Toronto for about three years now.", "Unpacked my office in Vancouver, the commute from Toronto is rough.", "Toronto", false},
+      {"since-yesterday", "I live in Toronto, near the lake.", "I've been in Vancouver since yesterday.", "Toronto", false},
   };
   SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
     // Without word vectors nothing says the new name is a place like the older home.
@@ -303,10 +309,15 @@ TEST_F(KinRecallTest, ASwitchOnAnotherThingLeavesTheSpeakersThing) {
   };
   const std::vector<Case> cases = {
       {"office", "My laptop is still on macOS Monterey.", "I switched to Sonoma on the office iMac.", "Monterey"},
-      {"hers", "My laptop is still on macOS Monterey.", "I switched her laptop to Sonoma.", "Monterey"},
+      {"her", "My laptop is still on macOS Monterey.", "I switched her laptop to Sonoma.", "Monterey"},
       {"sister", "My laptop is still on macOS Monterey.", "My sister switched to Sonoma.", "Monterey"},
       {"plan", "My laptop is still on macOS Monterey.", "I'm thinking of switching to Sonoma.", "Monterey"},
       {"dad", "My dad's laptop is still on macOS Monterey.", "Finally switched to Sonoma, no regrets.", "Monterey"},
+      // An adversarial review: another of its kind, someone else's, a VM, a joke taken back.
+      {"work", "My personal laptop is still on macOS Monterey.", "Switched my work laptop to Sonoma.", "Monterey"},
+      {"hers", "My laptop is still on macOS Monterey.", "Switched to Sonoma on hers.", "Monterey"},
+      {"vm", "My laptop is still on macOS Monterey.", "Finally switched to Sonoma in a VM.", "Monterey"},
+      {"joke", "My laptop is still on macOS Monterey.", "Finally switched to Sonoma and now nothing works. Just kidding.", "Monterey"},
   };
   SayEach(cases, [](Engine& engine, const Case& c, bool with_vectors) {
     EXPECT_EQ(StatusOf(engine, c.ns, c.old_value), "active") << c.ns << (with_vectors ? " (vectors)" : " (none)");

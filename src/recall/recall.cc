@@ -25,6 +25,7 @@
 #include "text/injection_scanner.h"
 #include "text/query_intent.h"
 #include "text/script.h"
+#include "text/speaker_reference.h"
 #include "text/stopwords.h"
 #include "text/time_expression.h"
 
@@ -375,8 +376,12 @@ std::string WithTopicWords(const RecallContext& ctx, std::string_view question) 
 // A question whose words find nothing is asked again with the words of its topics (session 28):
 // an agent asking where the user lives should hear what the user said of their home in other
 // words, not nothing. Only for ranked matching (kAny); the items say so in a warning.
-Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQuery& asked) {
+Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQuery& given) {
+  // "Where does the user live?" asks what "Where do I live?" asks (text/speaker_reference.h).
+  RecallQuery asked = given;
+  asked.text = text::SpeakerInTheFirstPerson(given.text);
   auto found = FindCandidatesOnce(ctx, asked);
+  if (found) found->query.text = given.text;
   if (!found || !found->result.items.empty() || asked.match != MatchMode::kAny) return found;
   const std::string widened = WithTopicWords(ctx, asked.text);
   if (widened.empty()) return found;
@@ -384,7 +389,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   again.text = widened;
   auto topical = FindCandidatesOnce(ctx, again);
   if (!topical || topical->result.items.empty()) return found;
-  topical->query.text = asked.text;
+  topical->query.text = given.text;
   topical->result.warnings.push_back("no item holds a word of the question; found by the words of its topics");
   topical->result.stages.push_back({"topic_words", static_cast<int64_t>(topical->result.items.size())});
   return topical;

@@ -89,6 +89,15 @@ bool SentenceSaysItIsNot(std::string_view sentence) {
                      [&](std::string_view kind) { return lex.HasMarker(lowered, kind); });
 }
 
+// True when what the turn says after a clause takes it back as a joke or undoes it (markers.tsv
+// `unreal`, `retract`, `undone`: "…switched to Sonoma and now nothing works. Just kidding, still
+// on Monterey.").
+bool TakenBackLater(std::string_view rest) {
+  const std::string lowered = extraction::LowerAsciiBytes(rest);
+  const extraction::Lexicon& lex = extraction::Lexicon::Get();
+  return lex.HasMarker(lowered, "unreal") || lex.HasMarker(lowered, "retract") || lex.HasMarker(lowered, "undone");
+}
+
 // The clauses of `text` that state how things stand now, not asked (kin_slot.h): the clause a "?"
 // or "？" ends asks; one that adds, bounds, limits or says what may be replaces nothing.
 std::vector<TurnClause> StatingClauses(std::string_view text) {
@@ -99,7 +108,8 @@ std::vector<TurnClause> StatingClauses(std::string_view text) {
     if (next < text.size() && (text[next] == '?' || text.substr(next).starts_with("？"))) continue;
     const std::string_view clause = text.substr(begin, end - begin);
     if (extraction::ReadNowStance(clause) != text::NowStance::kChange) continue;
-    if (ReplacesNothing(clause) || SaysWhatMayBe(clause) || SentenceSaysItIsNot(SentenceAround(text, begin, end))) {
+    if (ReplacesNothing(clause) || SaysWhatMayBe(clause) || SentenceSaysItIsNot(SentenceAround(text, begin, end)) ||
+        TakenBackLater(text.substr(end))) {
       continue;
     }
     out.push_back({clause, begin});
@@ -136,6 +146,19 @@ bool OwnedByAnother(const std::vector<Word>& words, std::string_view head) {
   return false;
 }
 
+// True when the noun `head` in `words` is told apart by a word the subject (`named`) does not hold:
+// "my work laptop" is not "personal laptop", "the office printer" not "printer" of another room.
+bool AnotherOfItsKind(const std::vector<Word>& words, std::string_view head, const std::vector<Word>& named) {
+  for (size_t i = 1; i < words.size(); ++i) {
+    if (words[i].lower != head) continue;
+    const std::string& before = words[i - 1].lower;
+    if (text::IsEnglishStopword(before) || HasWord(named, before)) continue;
+    if (std::isupper(static_cast<unsigned char>(words[i - 1].written.front()))) continue;  // "Mom's laptop" is owned, read above
+    return true;
+  }
+  return false;
+}
+
 // True when `subject` names a thing of the speaker's side, no one's else: lower-case common nouns
 // without a possessive ("laptop", "phone carrier", "payment service"; not "dad's laptop", "Priya").
 bool SpeakersThing(std::string_view subject) {
@@ -156,14 +179,16 @@ bool SpeakerActs(std::string_view clause, const std::vector<Word>& words) {
   for (const std::string& topic : extraction::StatementTopics(clause)) {
     if (text::IsOtherPersonTopic(topic)) return false;
   }
-  static constexpr std::string_view kOthers[] = {"his", "her", "their", "its", "your", "he", "she", "they", "you"};
-  static constexpr std::string_view kOwners[] = {"the", "my", "our", "a", "an", "this", "that"};
+  static constexpr std::string_view kOthers[] = {"his", "her", "hers", "their", "theirs", "its", "your", "yours",
+                                                 "he", "she", "they", "you"};
+  static constexpr std::string_view kOwners[] = {"the", "my", "our", "a", "an", "this", "that", "work", "home", "school"};
+  static constexpr std::string_view kWhere[] = {"on", "onto", "in", "inside", "at"};
   for (size_t i = 0; i < words.size(); ++i) {
     const Word& w = words[i];
     if (std::find(std::begin(kOthers), std::end(kOthers), w.lower) != std::end(kOthers)) return false;
     if (w.written.ends_with("'s") || w.written.ends_with("\xE2\x80\x99s")) return false;
-    // "switched to Sonoma on the office iMac": another thing of the speaker's
-    if ((w.lower == "on" || w.lower == "onto") && i + 1 < words.size() &&
+    // "switched to Sonoma on the office iMac", "in a VM", "at work": another thing or place
+    if (std::find(std::begin(kWhere), std::end(kWhere), w.lower) != std::end(kWhere) && i + 1 < words.size() &&
         std::find(std::begin(kOwners), std::end(kOwners), words[i + 1].lower) != std::end(kOwners)) {
       return false;
     }
@@ -187,7 +212,7 @@ bool AboutTheSubject(std::string_view turn, const TurnClause& clause, const Clai
   const std::vector<Word> named = Words(subject);
   if (named.empty()) return false;
   const std::string& head = named.back().lower;
-  if (HasWord(words, head)) return !OwnedByAnother(words, head);
+  if (HasWord(words, head)) return !OwnedByAnother(words, head) && !AnotherOfItsKind(words, head, named);
   if (speakers_thing && SpeakerActs(clause.text, words)) return true;
   const bool pronoun = HasWord(words, "he") || HasWord(words, "she");
   return pronoun && HasWord(Words(turn.substr(0, clause.begin)), head);
@@ -202,7 +227,9 @@ bool LacksItsVerb(std::string_view predicate, std::string_view clause) {
   for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const extraction::PhraseHit& hit : lex.FindVerbs(lowered)) {
     const extraction::VerbEntry* verb = lex.Verb(hit.phrase);
-    if (verb != nullptr && verb->target.attribute == predicate) return false;
+    // (A verb of a lasting state says where one lives only with its span, which the grammar reads:
+    // "I've been in Denver for three days" is a stay.)
+    if (verb != nullptr && verb->target.attribute == predicate && !verb->lasting) return false;
   }
   return true;
 }
@@ -257,17 +284,27 @@ bool OpensWithAChange(std::string_view value) {
   return false;
 }
 
+bool ADeedOfMoving(std::string_view value) {
+  static constexpr std::string_view kMoving[] = {"unpacked", "unpacking", "moved", "moving", "settled", "settling"};
+  const std::vector<Word> words = Words(value);
+  if (words.empty() || std::find(std::begin(kMoving), std::end(kMoving), words.front().lower) == std::end(kMoving)) return false;
+  return !std::any_of(words.begin(), words.end(), [](const Word& w) {
+    return w.lower == "his" || w.lower == "her" || w.lower == "their" || w.lower == "your" || w.lower == "office";
+  });
+}
+
 // True when a value the grammar read from the turn holds `name` (folded) as a word, but for a
 // deed of change (OpensWithAChange) and the speaker's claim of `h`'s attribute where `h` is of a
 // thing of the speaker's (SpeakersThing: "uses Sonoma" of "Finally switched to Sonoma" is the
 // laptop's).
-// In a message of moving home every deed is one (`deeds_say_a_move`: "did: unpacked the last box
-// in Tucson").
+// In a message of moving home a deed of unpacking or moving of the speaker's own is one
+// (`deeds_say_a_move`: "did: unpacked the last box in Tucson"; not "grabbed tacos in Tucson",
+// "unpacked her last box in Tucson").
 bool ReadBefore(const KinSlotTurn& turn, std::string_view name, const Claim& h, bool speakers_thing,
                 bool deeds_say_a_move = false) {
   return std::any_of(turn.read_values.begin(), turn.read_values.end(), [&](const ReadClaim& read) {
     if (!HasWord(Words(read.value), name) || OpensWithAChange(read.value)) return false;
-    if (deeds_say_a_move && (read.predicate == "did" || read.predicate == "doing")) return false;
+    if (deeds_say_a_move && (read.predicate == "did" || read.predicate == "doing") && ADeedOfMoving(read.value)) return false;
     return !(read.subject == turn.speaker && read.predicate == h.predicate && speakers_thing);
   });
 }
@@ -501,6 +538,16 @@ bool NamesAnotherTime(std::string_view clause, TimestampMs said_at) {
 std::optional<extraction::CandidateClaim> HomeCandidate(const Claim& h, const OlderKin& older, const KinSlotTurn& turn,
                                                         const KinLookup& kin) {
   if (h.predicate != "lives_in" || h.subject != turn.speaker || SpeaksOfAStay(turn.text)) return std::nullopt;
+  // A message naming someone else through the speaker may tell of their move ("Helped my sister
+  // unpack; … we unpacked the last box in Tucson"); one naming the older home still goes there
+  // ("…the commute from Denver is rough").
+  for (const std::string& topic : extraction::StatementTopics(turn.text)) {
+    if (text::IsOtherPersonTopic(topic)) return std::nullopt;
+  }
+  const std::vector<std::string> said = kin.words(turn.text);
+  for (const std::string& w : older.value) {
+    if (std::binary_search(said.begin(), said.end(), w)) return std::nullopt;
+  }
   for (const auto& [begin, end] : ClauseSpans(turn.text)) {
     const std::string_view clause = turn.text.substr(begin, end - begin);
     const std::string_view sentence = SentenceAround(turn.text, begin, end);

@@ -1,6 +1,7 @@
 #include "write/subject_resolution.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -52,21 +53,31 @@ extraction::CandidateClaim Adopt(const extraction::CandidateClaim& c, const Clai
   return out;
 }
 
-// The major number of a version value ("3" of "3.12", "v3.2", "Python 3.9"), or "" when the
-// value has no number with a dot after it.
-std::string MajorOf(std::string_view value) {
+// The major number of a version value ("3" of "3.12", "v3.2", "Python 3.9"; "17" of "17" when
+// `bare` allows a number with no dot), or "".
+std::string MajorOf(std::string_view value, bool bare = false) {
   size_t i = 0;
   while (i < value.size() && !(value[i] >= '0' && value[i] <= '9')) ++i;
   size_t end = i;
   while (end < value.size() && value[end] >= '0' && value[end] <= '9') ++end;
-  if (end == i || end + 1 >= value.size() || value[end] != '.') return "";
+  if (end == i) return "";
+  const bool dotted = end + 1 < value.size() && value[end] == '.';
+  if (!dotted && !bare) return "";
   return std::string(value.substr(i, end - i));
 }
 
-// True when two versions share their major number: "3.12" continues "3.9", "1.29" "1.26".
-bool SameMajor(std::string_view a, std::string_view b) {
-  const std::string major = MajorOf(a);
-  return !major.empty() && major == MajorOf(b);
+// True when the dotted version `newer` continues `older`: "3.12" continues "3.9", "1.29" "1.26",
+// "17.4" "17".
+bool SameMajor(std::string_view newer, std::string_view older) {
+  const std::string major = MajorOf(newer);
+  return !major.empty() && major == MajorOf(older, /*bare=*/true);
+}
+
+// True for a subject that names all things at once ("everything", "it all", "all of it").
+bool SaysEverything(std::string_view subject) {
+  std::string low(subject);
+  for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return low == "everything" || low == "it all" || low == "all of it" || low == "all" || low == "everything's";
 }
 
 }  // namespace
@@ -105,7 +116,12 @@ Result<extraction::CandidateClaim> ResolveSubject(sqlite::ClaimStore& store, int
       // The attribute said last, or an older version its number continues ("everything's on 3.12
       // now" after "Python 3.9" and "React 17").
       if (c.predicate == "version" && SameMajor(c.value, h.value)) return Adopt(c, h);
-      if (said_last == nullptr) said_last = &h;
+      // ("It" is the thing said last, whatever its number: "upgraded it to 24.04" after "Ubuntu
+      // 20.04". "Everything" at a number of another major is no version of it: "Ops bumped
+      // everything to 4.3" after "Python 3.11" is not Python's.)
+      if (said_last == nullptr && !(c.predicate == "version" && !MajorOf(c.value).empty() && SaysEverything(c.subject))) {
+        said_last = &h;
+      }
       continue;
     }
     if (!NamesPartOf(c.subject, h.subject) && !NamesPartOf(h.subject, c.subject)) continue;

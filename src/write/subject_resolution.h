@@ -4,9 +4,11 @@
 // Two cases, both about things (a person has no version or state):
 // * the text named no thing ("bumped it to 3.12", "上周末升到 8.0 了", "现在是 1.29";
 //   CandidateClaim::subject_unsaid): the subject, and the identity qualifiers, of the namespace's
-//   most recently recorded current claim of the same attribute — for a version, of the most recent
-//   one whose number it continues, if any (the same major number: "everything's running 3.12"
-//   after "Python 3.9" and "React 17" is Python's);
+//   most recently recorded current claim of the same attribute — for a version, first the most
+//   recent one whose number it continues (the same major number: "everything's running 3.12"
+//   after "Python 3.9" and "React 17" is Python's); "everything" at a dotted number of another
+//   major is nobody's ("bumped everything to 4.3" after "Python 3.11"), "it" the one said last
+//   ("upgraded it to 24.04" after "Ubuntu 20.04");
 // * the text named the thing in part ("VPN's online again" after "The VPN gateway is offline",
 //   "Search is operational" after "the search cluster is degraded"): for an attribute only things
 //   have (one with facets in data/lexicon/attributes.tsv), the one current subject of that

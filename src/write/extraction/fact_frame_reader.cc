@@ -1480,9 +1480,12 @@ class ClauseReader {
   // bumped the runtime to Python 3.12", "Our database is postgres 14", "把Redis升到7"): the
   // product is the subject and the number the value, so every later word about that product's
   // version finds the same slot. An identifier's version stays its own ("component-00 是 v1.1").
-  void ProductAsSubject(FactFrame* f) const {
-    if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return;
+  // False when the frame's "version" is a measure run or used ("Been running 3.2 miles every
+  // morning", "using 3.5 mm jacks"): no version, no frame.
+  bool ProductAsSubject(FactFrame* f) const {
+    if (f->attribute != "version" || (f->subject_kind == FrameSubject::kNamed && IsIdentifierName(f->subject))) return true;
     std::vector<Token> in_value = AsciiTokens(s_, f->value_begin, f->value_end);
+    if (in_value.size() == 2 && RunsOrUses(in_value.front()) && !EndsItsPhrase(f->value_end)) return false;
     // "Flashed 2.1.0", "everything's been running 3.12": the version only (a verb of running or
     // using before the number names no product).
     if (in_value.size() > 1 && (OpensWithVerb(in_value.front()) || RunsOrUses(in_value.front()))) {
@@ -1495,9 +1498,9 @@ class ClauseReader {
       SetProduct(f, {in_value.front().begin, in_value[in_value.size() - 2].end});
       f->value_begin = number.begin;
       f->value = Text({number.begin, f->value_end});
-      return;
+      return true;
     }
-    if (in_value.size() != 1) return;
+    if (in_value.size() != 1) return true;
     // A bare number names its product where the clause says what changed ("upgraded postgres to
     // 16", "把Redis升到7") or whose version it is ("Redis版本是6", "postgres version is 14").
     std::string_view head = low_.substr(clause_.begin, f->value_begin - clause_.begin);
@@ -1516,6 +1519,20 @@ class ClauseReader {
       }
     }
     if (product) SetProduct(f, *product);
+    return true;
+  }
+
+  // True when the word after `end` (if any) ends a version's phrase: the clause's end, a word of
+  // grammar or of time ("running 3.12 since the sprint", "using 3.12 now"); not a unit ("running 3.2
+  // miles", "using 3.5 mm jacks").
+  bool EndsItsPhrase(size_t end) const {
+    static const std::set<std::string, std::less<>> kEnds = {
+        "for", "in", "on", "at", "since", "now", "across", "and", "as", "with", "until", "today", "everywhere",
+        "last", "this", "yesterday", "recently", "already", "so", "but", "because", "which", "after", "before",
+        "during", "over", "everywhere", "too"};
+    size_t after_end = 0;
+    const std::string after = WordAt(low_, SkipSpaces(s_, end, clause_.end), clause_.end, &after_end);
+    return after.empty() || kEnds.count(after) > 0;
   }
 
   // True when the lower-case token `t` is a form of "run" or "use" ("running 3.12", "using 3.12").
@@ -4186,7 +4203,14 @@ class ClauseReader {
     for (std::string_view have : {"'ve ", "\xE2\x80\x99ve ", "have ", "has ", "'s ", "\xE2\x80\x99s "}) {
       perfect |= before.ends_with(have);
     }
-    if (!perfect) return false;
+    // (Not "I'll have been", "I'd have been", "It feels like I've been": what may be or seems.)
+    if (!perfect || before.find("'ll ") != std::string_view::npos || before.find(" will ") != std::string_view::npos ||
+        before.find("would") != std::string_view::npos || before.find("'d ") != std::string_view::npos ||
+        before.find("like ") != std::string_view::npos || before.find("think") != std::string_view::npos) {
+      return false;
+    }
+    // (A stay anywhere in the message: "…for two months for a work rotation, flying home next week".)
+    if (lex_.HasMarker(low_, "stay")) return false;
     static const std::set<std::string, std::less<>> kAbout = {"about", "almost", "nearly", "over", "close", "to", "more",
                                                               "than", "a", "few", "couple", "of", "several", "the",
                                                               "past", "last", "like", "half", "two", "three", "four",
@@ -4195,19 +4219,50 @@ class ClauseReader {
     static const std::set<std::string, std::less<>> kSinceWhen = {
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
         "december", "spring", "summer", "fall", "autumn", "winter", "last", "early", "late"};
-    std::istringstream words{std::string(low_.substr(after, clause_.end - after))};
+    static const std::set<std::string, std::less<>> kSeasonsAndYear = {"spring", "summer", "fall", "autumn", "winter", "year"};
+    std::vector<std::string> words;
+    std::istringstream in{std::string(low_.substr(after, clause_.end - after))};
+    for (std::string w; in >> w;) {
+      while (!w.empty() && (w.back() == ',' || w.back() == '.' || w.back() == ';' || w.back() == '!')) w.pop_back();
+      if (!w.empty()) words.push_back(std::move(w));
+    }
+    // ("I've been in Marketing for three years", "…in rehab since March", "at Lake Tahoe for two
+    // months", "at Stanford Hospital since March": no place one lives or works at.)
+    if (!words.empty() && lex_.HasMarker(words.size() > 1 ? words[0] + " " + words[1] : words[0], "not_a_home")) return false;
+    for (size_t k = 0; k < words.size() && words[k] != "for" && words[k] != "since"; ++k) {
+      if (lex_.HasMarker(words[k], "not_a_place_of_work_or_home")) return false;
+    }
+    // Nor a state the message then says ended or came before ("…for 3 years, before joining Google").
+    const std::string_view later = low_.substr(clause_.end);
+    for (std::string_view gone : {"before ", "until ", "then ", "after that", "back to", "moved back", "left "}) {
+      if (later.find(gone) != std::string_view::npos) return false;
+    }
+    // After its span the clause says no more than "now" or "already" ("…for three years now"; not
+    // "…for two months for a rotation", "…since March as a member", "…since March, then back home").
+    auto ends_there = [&](size_t next) {
+      static const std::set<std::string, std::less<>> kTail = {"now", "already", "so", "far", "and", "counting", "or", "so", "ago"};
+      for (size_t k = next; k < words.size(); ++k) {
+        if (kTail.count(words[k]) == 0) return false;
+      }
+      return true;
+    };
     bool after_for = false, after_since = false;
-    for (std::string w; words >> w;) {
-      while (!w.empty() && (w.back() == ',' || w.back() == '.' || w.back() == ';')) w.pop_back();
+    for (size_t k = 0; k < words.size(); ++k) {
+      const std::string& w = words[k];
       // "since January", "since 2021", "since last year" (not "since Monday", "since this morning")
       if (after_since && (kSinceWhen.count(w) > 0 || (w.size() == 4 && std::all_of(w.begin(), w.end(), IsDigit)))) {
-        return true;
+        size_t next = k + 1;
+        if (w == "last" || w == "early" || w == "late") {  // "since last year", "since early spring"; not "since last week"
+          if (next >= words.size() || !(kSeasonsAndYear.count(words[next]) > 0 || kSinceWhen.count(words[next]) > 0)) return false;
+          ++next;
+        }
+        return ends_there(next);
       }
       after_since = w == "since";
       if (w == "for") {
         after_for = true;
       } else if (after_for && kSpans.count(w) > 0) {
-        return true;
+        return ends_there(k + 1);
       } else if (after_for && kAbout.count(w) == 0 && !std::all_of(w.begin(), w.end(), IsDigit)) {
         after_for = false;
       }
@@ -5026,14 +5081,15 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
         frame.subject = subject.name;
       }
       frame.subject_unsaid = !thing || IsPronounName(frame.subject);
-    } else if (frame.attribute == "version" && subject.kind == FrameSubject::kNamed && !subject.thing) {
-      // Whoever made the change is no product: "Ops rolled everything forward to 1.29" is of what
-      // was rolled ("everything": the thing said before).
-      if (std::optional<Subject> object = reader.ObjectOfChange(subject.end, frame.value_begin)) {
-        subject = *object;
-        frame.subject = subject.name;
-        frame.subject_unsaid = IsPronounName(frame.subject);
-      }
+    } else if (std::optional<Subject> object = frame.attribute == "version" && subject.kind == FrameSubject::kNamed &&
+                                                       !subject.thing
+                                                   ? reader.ObjectOfChange(subject.end, frame.value_begin)
+                                                   : std::nullopt) {
+      // Whoever made the change is no product: "Ops bumped everything to 1.29" is of what was
+      // bumped ("everything": the thing said before).
+      subject = *object;
+      frame.subject = subject.name;
+      frame.subject_unsaid = IsPronounName(frame.subject);
     } else if (subject.kind == FrameSubject::kNamed && IsThingAttribute(frame.attribute) &&
                (IsPronounName(frame.subject) || frame.subject == "s") && (frame.correction || frame.kind == ClauseKind::kChange)) {
       // "Oops, it's 3.6, not 3.4", "it's on 3.6 now" ("s" is what the subject reading leaves of
@@ -5054,7 +5110,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       frame.attribute = "uses";
       frame.slot.clear();
     }
-    reader.ProductAsSubject(&frame);
+    if (!reader.ProductAsSubject(&frame)) continue;
     if (frame.subject_kind == FrameSubject::kNamed && !IsPronounName(frame.subject)) frame.subject_unsaid = false;
     reader.FinishCoordinates(&frame);
     if (subject.kind != FrameSubject::kSpeaker && frame.subject_kind != FrameSubject::kNamed) {

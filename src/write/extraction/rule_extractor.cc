@@ -170,6 +170,15 @@ bool PrecededByFor(std::string_view content, size_t at) {
   return before.size() == 3 || !HasAsciiLetter(before.substr(before.size() - 4, 1));
 }
 
+// True when "since" stands right before byte `at` of `content` ("since November", "since the start
+// of the year").
+bool PrecededBySince(std::string_view content, size_t at) {
+  std::string_view before = content.substr(0, std::min(at, content.size()));
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (before.size() < 5 || rules::LowerAscii(before.substr(before.size() - 5)) != "since") return false;
+  return before.size() == 5 || !HasAsciiLetter(before.substr(before.size() - 6, 1));
+}
+
 bool InsideAny(const Span& span, const std::vector<Span>& ranges) {
   return std::any_of(ranges.begin(), ranges.end(), [&](const Span& r) { return r.Contains(span); });
 }
@@ -209,8 +218,14 @@ CandidateClaim FrameClaim(const FactFrame& frame, const Event& event, const std:
     return r.past_tense && !(r.qualifiers & rules::kBitPlanned) && r.value.begin < frame.value_end &&
            frame.value_begin < r.value.end;  // not "I'll have moved to Leeds by August"
   });
+  // A state "since" a time began then, before it was said: "I've been at KPMG since November",
+  // said in June, since the November just past; and began there, a change of what held before
+  // (ChangeReportedLate, claim_writer.cc: newer news than a value whose start was never said).
+  const bool since = mention != nullptr && PrecededBySince(content, mention->byte_start) &&
+                     (frame.kind == ClauseKind::kFact || frame.kind == ClauseKind::kChange);
+  if (since) claim.change = true;
   std::optional<text::TimeMention> just_past;
-  if (mention != nullptr && frame.kind == ClauseKind::kChange && told_as_done && mention->year_implied &&
+  if (mention != nullptr && (since || (frame.kind == ClauseKind::kChange && told_as_done)) && mention->year_implied &&
       mention->start > event.occurred_at && !PrecededByFor(content, mention->byte_start)) {
     just_past = text::PreviousYearOf(*mention, event.utc_offset_minutes);
     mention = &*just_past;
