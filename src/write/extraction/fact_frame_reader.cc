@@ -4248,6 +4248,13 @@ class ClauseReader {
     };
     bool after_for = false, after_since = false;
     for (size_t k = 0; k < words.size(); ++k) {
+      // "since the start of March": the month
+      if (after_since && k + 2 < words.size() && words[k] == "the" &&
+          (words[k + 1] == "start" || words[k + 1] == "beginning" || words[k + 1] == "end" || words[k + 1] == "middle") &&
+          words[k + 2] == "of") {
+        k += 3;
+        if (k >= words.size()) break;
+      }
       const std::string& w = words[k];
       // "since January", "since 2021", "since last year" (not "since Monday", "since this morning")
       if (after_since && (kSinceWhen.count(w) > 0 || (w.size() == 4 && std::all_of(w.begin(), w.end(), IsDigit)))) {
