@@ -105,6 +105,16 @@ void NamedThroughARelation(RecallContext& ctx, const std::vector<RecallItem>& it
   }
 }
 
+// True when `item` is a standing claim about a person other than whom the question asks: its
+// subject speaks of someone else through the speaker (text::IsOtherPersonTopic: 我妹妹, "my
+// sister") and is not about whom the question asks.
+bool AboutAnotherPerson(RecallContext& ctx, const RecallItem& item, const Asked& asked) {
+  if (item.type != "claim" || !ctx.topics_of || item.subject == SpeakerOf(item)) return false;
+  const std::vector<std::string> topics = ctx.topics_of(item.subject);
+  if (std::none_of(topics.begin(), topics.end(), text::IsOtherPersonTopic)) return false;
+  return !AboutWhomAsked(item.subject, SpeakerOf(item), ContentTerms(ctx.analyzer, item.subject), asked.person);
+}
+
 bool Answers(RecallContext& ctx, const RecallItem& item, const Asked& asked) {
   if (item.type != "claim" || (item.status != "active" && item.status != "disputed")) return false;
   if (SaysNotNow(item.qualifiers)) return false;
@@ -177,7 +187,7 @@ std::vector<size_t> AskedAttributeOrder(const std::vector<AskedAttributeKey>& ke
     size_t at = i;
     while (at > 0) {
       const AskedAttributeKey& above = keys[order[at - 1]];
-      if (above.answers || above.occurred_at > mover.occurred_at) break;
+      if (above.answers || (above.occurred_at > mover.occurred_at && !above.about_another)) break;
       if (!std::includes(mover.held.begin(), mover.held.end(), above.held.begin(), above.held.end())) break;
       --at;
     }
@@ -240,6 +250,7 @@ Status PutAskedAttributeFirst(RecallContext& ctx, int64_t namespace_id, Timestam
     AskedAttributeKey& key = keys[i];
     key.answers = Answers(ctx, item, asked);
     key.occurred_at = item.occurred_at;
+    key.about_another = !key.answers && AboutAnotherPerson(ctx, item, asked);
     key.held = HeldTerms(ctx.analyzer, item.text, asked.person.terms);
     if (key.answers) {
       key.held.insert(key.held.end(), asked.attribute_terms.begin(), asked.attribute_terms.end());

@@ -28,7 +28,8 @@
 //   2. An answering item moves up past the run of items directly above it that do not answer, as
 //      long as each holds no content term of the question that it does not (the words naming the
 //      asked attributes count as held by it: the claim of a job answers "job" without the word) and
-//      was said no later than it: a newer statement may be the change nothing was read from (an
+//      was said no later than it — or is a claim about another person than whom the question asks
+//      ("user的妹妹住在杭州" for 我住在哪里？) — : a newer statement may be the change nothing was read from (an
 //      event, or a memory kept whole: "签了一家广告公司做全职视觉设计" after "我是自由摄影师"), which
 //      current-first order then puts first. It never passes a better match.
 //
@@ -52,6 +53,9 @@ namespace engram {
 struct AskedAttributeKey {
   bool answers = false;  // a standing claim of an asked attribute about whom the question asks
   TimestampMs occurred_at = 0;  // when it was said (a claim: valid_from)
+  // A standing claim about another person than whom the question asks ("user's sister lives in
+  // Hangzhou" for "Where do I live?"): however new, it is no change of what is asked.
+  bool about_another = false;
   std::vector<std::string> held;  // the question's content terms the item holds, sorted, each once
 };
 

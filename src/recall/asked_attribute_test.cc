@@ -36,6 +36,10 @@ TEST(AskedAttributeTest, ANewerItemIsNeverPassed) {
   // An older one is.
   keys = {Key(false, {"job"}, 50), Key(true, {"job"}, 100)};
   EXPECT_EQ(AskedAttributeOrder(keys), (std::vector<size_t>{1, 0}));
+  // A newer claim about someone else ("user的妹妹住在杭州" for 我住在哪里？) is no change of it.
+  keys = {Key(false, {"住"}, 200), Key(true, {"住"}, 100)};
+  keys[0].about_another = true;
+  EXPECT_EQ(AskedAttributeOrder(keys), (std::vector<size_t>{1, 0}));
 }
 
 TEST(AskedAttributeTest, AnsweringItemsKeepTheirOrderAndStopOthers) {

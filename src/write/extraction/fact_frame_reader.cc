@@ -2943,6 +2943,10 @@ class ClauseReader {
     }
     const bool lasts = english_verb ? EnglishLastingState(at, r.from + verbs.front().end) && LastingStateHolds(at)
                                     : YearsEnd(r.from + verbs.front().end) != std::string::npos && LastingStateHolds(at);
+    if (r.verb->settling && !SettlingHolds(at)) {
+      r.verb = nullptr;  // 出差…在酒店安顿下来, 在医院安顿下来了，明天做手术: a stay
+      return true;
+    }
     if (r.verb->lasting && !lasts) {
       r.verb = nullptr;  // 在酒店住了两晚, 在医院住了两个月, "I've been in Denver for three days": a stay, not a home
       return true;
@@ -4275,6 +4279,20 @@ class ClauseReader {
       }
     }
     return false;
+  }
+
+  // True when a verb of settling in at `verb` (在成都安顿下来) says where one lives: the clause names
+  // no lodging, bed or institution (markers `not_a_home_zh`: 酒店, 医院, 宿舍, 沙发, 学校…), the
+  // message no stay (markers `stay`: 出差, 度假, 旅游, 下周回…), and nothing said after it moves on
+  // (后来, 搬回, 又搬).
+  bool SettlingHolds(size_t verb) const {
+    if (lex_.HasMarker(low_.substr(clause_.begin, clause_.end - clause_.begin), "not_a_home_zh")) return false;
+    if (lex_.HasMarker(low_, "stay")) return false;
+    const std::string_view after = low_.substr(verb);
+    for (std::string_view moved_on : {"后来", "搬回", "又搬", "搬走"}) {
+      if (after.find(moved_on) != std::string_view::npos) return false;
+    }
+    return true;
   }
 
   // True when a verb of a lasting state at `verb` (在杭州住了三年) says how things stand: the clause
