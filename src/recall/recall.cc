@@ -134,8 +134,9 @@ bool SaysNothingOfNow(const RecallItem& item) {
 // Current-first order (recall/current_first.h) of the items and their parallel strengths;
 // `slots[i]` is item i's ClaimSlot (empty for events; the vector may be shorter than `items`).
 Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
-                         const std::set<std::string, std::less<>>& question, const std::vector<ClaimSlot>& slots,
-                         std::vector<RecallItem>& items, std::vector<double>& strength) {
+                         const std::set<std::string, std::less<>>& question, bool by_topic_words,
+                         const std::vector<ClaimSlot>& slots, std::vector<RecallItem>& items,
+                         std::vector<double>& strength) {
   text::Analyzer& analyzer = ctx.analyzer;
   Status read_error = Status::Ok();  // the first error of a key's read_facts
   std::vector<CurrentFirstKey> keys;
@@ -184,12 +185,13 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
   }
   QuestionTermCount count{question.size(),
                           static_cast<size_t>(std::count_if(question.begin(), question.end(), IsContentTerm))};
-  if (HasCjk(question_text)) {
+  if (HasCjk(question_text) || by_topic_words) {
     // A CJK question is searched by its character bigrams, and those across a word boundary (舅现
     // and 住哪 of 我舅舅现在住哪儿) are in no statement: only the terms some recalled item holds
     // are counted. (An English question's words are words: on LoCoMo dev the same count moved
     // recall_any@5 0.791 → 0.789; on the held-out Chinese cases of v3 it moved current value first
-    // 22 → 29 of 44.)
+    // 22 → 29 of 44.) So is a question searched by the words of its topics (FindRecallCandidates):
+    // no item holds the question's own words, and no item all the words of its topics.
     std::set<std::string> held_by_some;
     for (const CurrentFirstKey& key : keys) held_by_some.insert(key.held.begin(), key.held.end());
     count.all = held_by_some.size();
@@ -356,7 +358,11 @@ RecallResult FinishRecall(RecallCandidates candidates) {
 
 namespace {
 
-Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked);
+// The candidates for `asked`, its events and claims searched by `search_text` ("" = asked.text):
+// the question's words, or those and the words of its topics. What the question asks (about now,
+// the past, the usual) is read from asked.text only: the topic words of "Where do I live?"
+// ("lived", "moved to") are no question about the past.
+Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked, std::string_view search_text = {});
 
 // The question with the words of its topics (topics.tsv) after it: "Where do I live currently?"
 // and "We rent a little house in Austin", "since Monday my address is in Denver" share no word, but
@@ -385,9 +391,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
   if (!found || !found->result.items.empty() || asked.match != MatchMode::kAny) return found;
   const std::string widened = WithTopicWords(ctx, asked.text);
   if (widened.empty()) return found;
-  RecallQuery again = asked;
-  again.text = widened;
-  auto topical = FindCandidatesOnce(ctx, again);
+  auto topical = FindCandidatesOnce(ctx, asked, widened);
   if (!topical || topical->result.items.empty()) return found;
   topical->query.text = given.text;
   topical->result.warnings.push_back("no item holds a word of the question; found by the words of its topics");
@@ -397,7 +401,7 @@ Result<RecallCandidates> FindRecallCandidates(RecallContext& ctx, const RecallQu
 
 namespace {
 
-Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked) {
+Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuery& asked, std::string_view search_text) {
   auto started = std::chrono::steady_clock::now();
   ENGRAM_RETURN_IF_ERROR(ValidateRecallQuery(asked));
   const bool temporal = asked.as_of.has_value() || asked.known_as_of.has_value();
@@ -442,7 +446,7 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
   std::vector<std::string> claim_terms;
   int64_t claim_stage = 0;
   // The question's search units, analysed once for the claims and every event channel.
-  const std::vector<text::QueryTerm> units = ctx.analyzer.QueryTerms(query.text);
+  const std::vector<text::QueryTerm> units = ctx.analyzer.QueryTerms(search_text.empty() ? std::string_view(query.text) : search_text);
   int64_t namespace_id = 0;  // 0 = the claims channel is off: no claim is fetched for an asked attribute
   Status st = ctx.db.ReadTransaction([&]() -> Status {
     if (!query.include_claims) return Status::Ok();
@@ -771,7 +775,8 @@ Result<RecallCandidates> FindCandidatesOnce(RecallContext& ctx, const RecallQuer
     Status asked = PutAskedAttributeFirst(ctx, may_fetch ? namespace_id : 0, NowMs(), query.text, question_terms,
                                           result.items, item_strength, slot_of_item);
     if (!asked.ok()) return Error(asked);
-    Status ordered = OrderCurrentFirst(now_ctx, query.text, question_terms, slot_of_item, result.items, item_strength);
+    Status ordered = OrderCurrentFirst(now_ctx, query.text, question_terms, !search_text.empty(), slot_of_item,
+                                       result.items, item_strength);
     if (!ordered.ok()) return Error(ordered);
     if (query.include_events) {
       Status placed = PlaceNewerChangeFirst(now_ctx, query, question_terms, result.items, item_strength);
