@@ -42,11 +42,6 @@ bool ShareAQuestionTopic(const std::vector<std::string>& a, const std::vector<st
   return false;
 }
 
-// True when the question names no topic (what, not who).
-bool NamesNoTopic(const QuestionTermCount& question) {
-  return std::all_of(question.topics.begin(), question.topics.end(), [](const std::string& t) { return text::IsWhoTopic(t); });
-}
-
 // True when `newer` is about the one `older` is about: it holds a term of the question that
 // `older` holds (the thing's name: "production", "search cluster"), or it speaks of the speaker
 // and names no one else. "Dana switched to green tea" and "The office coffee machine was
@@ -66,16 +61,8 @@ bool OtherFacts(const std::vector<std::string>& a, const std::vector<std::string
 // A newer statement of change about a topic of the question that the older one is about too (see
 // the header).
 bool ChangeOfTheTopic(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
-  if (!text::SaysAChange(newer.Stance())) return false;
-  if (NamesNoTopic(question)) {
-    // A question that names no topic of its own is about what the older statement that answers
-    // it is about ("What's my position at the restaurant?", "I'm a line cook at a ramen shop").
-    QuestionTermCount about_the_older = question;
-    about_the_older.topics = older.Topics();
-    if (NamesNoTopic(about_the_older) || !ShareAQuestionTopic(newer.Topics(), older.Topics(), about_the_older)) return false;
-  } else if (!ShareAQuestionTopic(newer.Topics(), older.Topics(), question)) {
-    return false;
-  }
+  if (question.topics.empty() || !text::SaysAChange(newer.Stance())) return false;
+  if (!ShareAQuestionTopic(newer.Topics(), older.Topics(), question)) return false;
   if (!AboutTheSameOne(newer, older, question)) return false;
   return !OtherFacts(newer.Facts(), older.Facts());
 }

@@ -155,21 +155,6 @@ TEST(CurrentFirstTest, AChangeOfTheQuestionsTopicPassesTheAnswerItSharesNoWordWi
   EXPECT_EQ(CurrentFirstOrder(unanswered, OnTopics(2, {"work"})), (std::vector<size_t>{0, 1}));
 }
 
-TEST(CurrentFirstTest, AQuestionNamingNoTopicIsAboutTheTopicOfItsAnswer) {
-  // "What's my position these days?" (no topic): "I'm a line cook at a taco place" (work), later
-  // "They promoted me to head chef this week" (work, a change).
-  std::vector<CurrentFirstKey> keys = {About(Key(100, {"posit"}), {"@", "work"}), About(Change(200, {}), {"@", "work"})};
-  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"@"})), (std::vector<size_t>{1, 0}));
-  EXPECT_EQ(CurrentFirstOrder(keys, Q(2)), (std::vector<size_t>{1, 0}));
-  // A change on another topic, or an older answer about none, passes nothing.
-  std::vector<CurrentFirstKey> drink = {About(Key(100, {"posit"}), {"@", "work"}), About(Change(200, {}), {"@", "drink"})};
-  EXPECT_EQ(CurrentFirstOrder(drink, Q(2)), (std::vector<size_t>{0, 1}));
-  std::vector<CurrentFirstKey> none = {About(Key(100, {"posit"}), {"@"}), About(Change(200, {}), {"@", "work"})};
-  EXPECT_EQ(CurrentFirstOrder(none, Q(2)), (std::vector<size_t>{0, 1}));
-  // A question that names a topic keeps to it.
-  EXPECT_EQ(CurrentFirstOrder(keys, OnTopics(2, {"residence"})), (std::vector<size_t>{0, 1}));
-}
-
 TEST(CurrentFirstTest, AChangeOfTheTopicAboutSomeoneElseOrAnotherSlotPassesNothing) {
   // "My brother quit his job and joined a bakery" is his change, not the speaker's.
   std::vector<CurrentFirstKey> brother = {About(Key(100, {"work"}), {"@", "work"}),

@@ -73,11 +73,6 @@ SharedAboutness AboutBoth(RecallContext& ctx, std::string_view question, const R
   std::set_intersection(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.topics));
   std::set_union(asked.begin(), asked.end(), held.begin(), held.end(), std::back_inserter(about.people));
   std::erase_if(about.topics, [](const std::string& t) { return text::IsWhoTopic(t); });
-  // A question that names no topic of its own ("What's my position at the restaurant?") is about
-  // what the statement it is answered with is about ("I'm a line cook at a ramen shop": work).
-  if (std::all_of(asked.begin(), asked.end(), [](const std::string& t) { return text::IsWhoTopic(t); })) {
-    std::copy_if(held.begin(), held.end(), std::back_inserter(about.topics), [](const std::string& t) { return !text::IsWhoTopic(t); });
-  }
   std::erase_if(about.people, [](const std::string& t) { return !text::IsOtherPersonTopic(t); });
   return about;
 }
