@@ -156,22 +156,6 @@ TEST_F(KinRecallTest, AChangeOfEmployerWithoutAWordOfTheQuestion) {
   // with the question.)
 }
 
-TEST_F(KinRecallTest, AKinThingWrittenInLowerCaseIsFoundByTheOlderStatementsName) {
-  // One of two kin words must be written as a name; a claim's value alone ("Deloitte") opens a
-  // sentence, where no word is read as one, so the older's names are read where it was said.
-  std::unique_ptr<Engine> engine = Open(vectors_);
-  ASSERT_NE(engine, nullptr);
-  Say(*engine, "job", "My employer is Deloitte, I do audit work for mid-size clients.", kT0);
-  Say(*engine, "job", "jumped ship last month, it's kpmg for me now", kT1);
-  const std::string first = First(*engine, "job", "Which firm do I work for now?");
-  EXPECT_NE(first.find("kpmg"), std::string::npos) << first;
-  // Two everyday words are not: neither is written as a name.
-  Say(*engine, "plain", "my employer is deloitte, I do audit work for mid-size clients.", kT0);
-  Say(*engine, "plain", "jumped ship last month, it's kpmg for me now", kT1);
-  const std::string plain = First(*engine, "plain", "Which firm do I work for now?");
-  EXPECT_NE(plain.find("deloitte"), std::string::npos) << plain;
-}
-
 TEST_F(KinRecallTest, AChangeToAKinThingClosesTheOlderClaim) {
   for (const std::string& word_kin : {vectors_, std::string("none")}) {
     std::unique_ptr<Engine> engine = Open(word_kin);

@@ -187,9 +187,7 @@ struct KinSearch {
 // transaction.
 Result<std::optional<RecallItem>> FindKinChange(RecallContext& ctx, const RecallQuery& question, const RecallItem& older,
                                                 const KinSearch& search) {
-  // Its names are read where it was said: a claim's value alone opens a sentence, where no word
-  // is read as a name ("Austin" of "We're based in Austin").
-  const std::string_view older_text = Opening(StatementOf(older));
+  const std::string_view older_text = older.type == "claim" ? std::string_view(older.value) : Opening(StatementOf(older));
   const std::vector<std::string> older_words = OlderKinWords(ctx, question.text, older);
   if (older_words.empty() || older_words.size() > kMaxKinWords) return std::optional<RecallItem>{};
   auto ns = ctx.store.FindNamespace(question.namespace_name);
