@@ -145,6 +145,14 @@ bool UntilAClause(std::string_view lowered) {
   return RE2::PartialMatch(lowered, kUntil);
 }
 
+// The word of `lowered` that starts at or after `at` (after spaces), or "".
+std::string_view WordAt(std::string_view lowered, size_t at) {
+  while (at < lowered.size() && lowered[at] == ' ') ++at;
+  size_t end = at;
+  while (end < lowered.size() && (IsLetterByte(lowered[end]) || (lowered[end] >= '0' && lowered[end] <= '9'))) ++end;
+  return lowered.substr(at, end - at);
+}
+
 // `now_words`: whether a `now` marker alone ("lately", "现在") makes a change, and a correction
 // word anywhere; else HasStrictChange. `final_le`: whether a clause-final 了 makes one.
 NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool question, bool now_words = true,
@@ -153,6 +161,20 @@ NowStance SentenceStance(const Lexicon& lex, std::string_view sentence, bool que
   const std::string lowered = rules::LowerAscii(sentence);
   for (std::string_view kind : kOtherTimeOrMind) {
     if (lex.HasMarker(lowered, kind)) return NowStance::kNotNow;
+  }
+  // "I almost moved to Liverpool", 差点搬去厦门: no change — unless the sentence states a change
+  // before it ("My phone is a Pixel 8 now, though I almost kept the iPhone") or an outcome word after
+  // it says what happened after all ("I almost stayed but moved to Leipzig"), which is then read as
+  // a whole; not when that outcome denies ("差点搬去厦门，后来没搬成").
+  if (const std::vector<PhraseHit> attempts = AttemptMarkers(lowered); !attempts.empty()) {
+    const size_t at = attempts.front().begin;
+    const bool changed_before = at > 0 && SaysAChange(SentenceStance(lex, sentence.substr(0, at), false, now_words, final_le));
+    const size_t outcome = AttemptOutcomeAt(lowered, attempts.front().end);
+    if (!changed_before && outcome == std::string_view::npos) return NowStance::kNotNow;
+    const std::string_view rest = outcome == std::string_view::npos ? "" : std::string_view(lowered).substr(outcome);
+    if (!changed_before && (lex.HasMarker(rest, "negated") || rest.find("没") != std::string_view::npos)) {
+      return NowStance::kNotNow;
+    }
   }
   const bool past = lex.HasMarker(lowered, "past");
   if (past && !lex.HasMarker(lowered, "now")) return NowStance::kNotNow;
@@ -245,6 +267,24 @@ std::vector<std::string_view> ChangeSentences(std::string_view text) {
     }
   }
   return sentences;
+}
+
+std::vector<PhraseHit> AttemptMarkers(std::string_view lowered) {
+  const Lexicon& lex = Lexicon::Get();
+  const std::vector<std::string>& pasts = lex.Markers("attempt_past");
+  std::vector<PhraseHit> hits = lex.FindMarkers(lowered, "attempt");
+  std::erase_if(hits, [&](const PhraseHit& hit) {
+    if (static_cast<unsigned char>(lowered[hit.begin]) >= 0x80 || hit.phrase.ends_with(" to")) return false;
+    const std::string_view next = WordAt(lowered, hit.end);  // "almost moved", "nearly quit"
+    return !(next.size() > 3 && next.ends_with("ed")) && std::find(pasts.begin(), pasts.end(), next) == pasts.end();
+  });
+  return hits;
+}
+
+size_t AttemptOutcomeAt(std::string_view lowered, size_t from) {
+  if (from >= lowered.size()) return std::string_view::npos;
+  const std::vector<PhraseHit> hits = Lexicon::Get().FindMarkers(lowered.substr(from), "attempt_outcome");
+  return hits.empty() ? std::string_view::npos : from + hits.front().begin;
 }
 
 bool NamesAnEnding(std::string_view text) {

@@ -8,9 +8,13 @@
 // passes anything.
 //
 // A sentence is read, in this order:
-// * not about now: a question, or it holds a marker of a plan, a wish or hypothetical, a quotation,
-//   a requirement or a hedge (`uncertain`: "might", "thinking about", "考虑"; data/lexicon/
+// * not about now: a question, or it holds a marker of a plan, a wish or hypothetical (a dream), a
+//   quotation, a requirement or a hedge (`uncertain`: "might", "thinking about", "考虑"; data/lexicon/
 //   markers.tsv) — about another time or another mind;
+// * an act only tried or nearly done (AttemptMarkers: "I almost moved to Liverpool", 差点搬去厦门) is
+//   not about now, unless the sentence states a change before it, or an outcome word after it ("but",
+//   "in the end", 不过, 最后) says what happened after all without denying it ("…，后来没搬成"
+//   denies): then the sentence is read on as a whole;
 // * a state said with its end or a short span (kBounded): a `bounded` marker ("for a few days",
 //   这几天), "until"/"till" before a time, a span ahead found by its shape ("for the next two
 //   weeks", 接下来两周) unless a `temporary` marker says the kind, or a `span` marker ("this
@@ -37,6 +41,7 @@
 #include <vector>
 
 #include "text/now_stance.h"
+#include "write/extraction/lexicon.h"
 
 namespace engram::extraction {
 
@@ -54,6 +59,17 @@ NowStance ReadNowStance(std::string_view text);
 // ("Lately I've been exploring options", "I'm actually a big fan"). What the change is about is
 // named in them. Never fails.
 std::vector<std::string_view> ChangeSentences(std::string_view text);
+
+// The `attempt` markers of `lowered` (lower-case text) that say an act was only tried or nearly
+// happened ("almost moved", "tried to switch", 差点搬去): every hit of data/lexicon/markers.tsv
+// kind `attempt`, except an English one not ending in "to" that stands before no verb in the past
+// (a word in -ed or of kind `attempt_past`: "almost quit", not "almost always", "nearly painless",
+// "almost 3 years"), in text order. Never fails.
+std::vector<PhraseHit> AttemptMarkers(std::string_view lowered);
+
+// Where the first `attempt_outcome` word of `lowered` at or after `from` begins ("but", "in the
+// end", 不过, 最后: what happened after all the attempt), or std::string_view::npos.
+size_t AttemptOutcomeAt(std::string_view lowered, size_t from);
 
 // True when `text` holds a verb of ending (data/lexicon/markers.tsv kinds `ends`, `ends_named`,
 // `ends_anymore`, `ends_le`:

@@ -49,6 +49,30 @@ TEST(ChangeStatementTest, WishesPlansQuotesAndQuestionsAreNoChange) {
   EXPECT_EQ(NowStance::kNotNow, ReadNowStance("你现在住哪儿？"));
 }
 
+TEST(ChangeStatementTest, AnActOnlyTriedOrNearlyDoneIsNoChange) {
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I almost moved to Liverpool last spring."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("We came close to migrating the queue to Kafka."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("上个月险些辞职去了腾讯"));
+  // An outcome word says what happened after all, unless it denies.
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("差点搬去厦门，后来没搬成。"));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I almost stayed in Berlin but moved to Leipzig in the end."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("我们差点没赶上，不过上个月终于搬到了深圳。"));
+  // A change said before the attempt stands.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("My phone is a Pixel 8 now, though I almost kept the iPhone."));
+  // Before no verb in the past, "almost" and "nearly" say how often, how much or how.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("I almost always cycle now that I moved to Leeds."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("It took nearly 3 months, but we've migrated to Kafka."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("We moved CI to GitHub Actions, it was nearly painless."));
+}
+
+TEST(ChangeStatementTest, DreamsAreNoChange) {
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("Had a dream last night that I quit and joined Google."));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("昨晚做了个梦，梦里我搬到了巴黎"));
+  // Idioms of a dream come true are no dream.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Finally landed my dream job: I joined Google last week."));
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("做梦都没想到，我现在住在杭州了。"));
+}
+
 TEST(ChangeStatementTest, DenialsAreNotNowUnlessTheySayAChange) {
   EXPECT_EQ(NowStance::kNotNow, ReadNowStance("I've never lived in London."));
   EXPECT_EQ(NowStance::kChange, ReadNowStance("I don't eat meat any more."));

@@ -13,6 +13,7 @@
 
 #include "text/chinese_name.h"
 #include "text/stopwords.h"
+#include "write/extraction/change_statement.h"
 #include "write/extraction/lexicon.h"
 #include "write/extraction/statement_topics.h"
 
@@ -1076,14 +1077,30 @@ class ClauseReader {
                        [](const std::string& w) { return kSpeaker.count(w) > 0 || (w.size() > 4 && w.ends_with("ly")); });
   }
 
-  // True when the clause says before `verb` that its act was only attempted: "almost", "nearly",
-  // "tried to", 差点 ("I almost jumped ship to Meta", "we nearly migrated…").
+  // True when the clause says before `verb` that its act was only attempted or nearly happened
+  // (change_statement.h, AttemptMarkers: "I almost jumped ship to Meta", "we nearly migrated…",
+  // 差点搬去厦门), or goes on without a subject of its own from a clause that did ("I nearly quit
+  // and joined Google": CarryAttempt) — unless an outcome word stands between ("I almost stayed
+  // but moved to Leipzig", 差点没赶上，不过…搬到了深圳: AttemptOutcomeAt).
   bool AttemptBefore(size_t verb) const {
     const std::string_view before = low_.substr(clause_.begin, verb - clause_.begin);
-    for (std::string_view attempt : {"almost", "nearly", "tried to", "try to", "trying to", "attempted to"}) {
-      if (FindWord(before, attempt) != std::string::npos) return true;
-    }
-    return before.find("差点") != std::string_view::npos;
+    auto no_outcome_after = [&](size_t from) { return AttemptOutcomeAt(before, from) == std::string_view::npos; };
+    if (attempt_carried_ && no_outcome_after(0)) return true;
+    const std::vector<PhraseHit> hits = AttemptMarkers(low_.substr(clause_.begin, clause_.end - clause_.begin));
+    return std::any_of(hits.begin(), hits.end(),
+                       [&](const PhraseHit& hit) { return hit.end <= before.size() && no_outcome_after(hit.end); });
+  }
+
+  // The clause has no subject of its own and goes on from one that said an attempt.
+  void CarryAttempt() { attempt_carried_ = true; }
+
+  // True when the clause holds an attempt marker (AttemptMarkers) with no outcome word after it.
+  bool SaysAnAttempt() const {
+    const std::string_view clause = low_.substr(clause_.begin, clause_.end - clause_.begin);
+    const std::vector<PhraseHit> hits = AttemptMarkers(clause);
+    return std::any_of(hits.begin(), hits.end(), [&](const PhraseHit& hit) {
+      return AttemptOutcomeAt(clause, hit.end) == std::string_view::npos;
+    });
   }
 
   // A Chinese aspect particle (了, 过, 着) at `at`: the verb before it is an act.
@@ -4649,6 +4666,7 @@ class ClauseReader {
   bool value_verb_changes_ = false;                // the verb ReadValue read the value by states a change
   bool correction_ = false, temporary_ = false, usual_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
+  bool attempt_carried_ = false;  // CarryAttempt
   size_t role_end_ = std::string::npos;  // Subject::role_end
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
@@ -5031,6 +5049,7 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     carried = Subject{context->open_kind, context->open_subject, true, 0};
   }
   bool unresolvable_carried = false;  // a subject-less clause goes on about a subject no one can resolve
+  bool attempt_open = false;  // the clause before said an attempt ("I nearly quit, and …"): AttemptBefore
   ClauseKind inherited = ClauseKind::kFact;
   bool first_clause = true;
   for (Span clause : SplitClauses(lex, content, low, sentence.span, correction)) {
@@ -5070,10 +5089,13 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     }
     if (subject.resolved) unresolvable_carried = false;
     if (!subject.resolved && unresolvable_carried) continue;
-    if ((!subject.resolved || subject.weak) && carried) {
+    const bool goes_on = (!subject.resolved || subject.weak) && carried;  // no subject of its own
+    if (goes_on) {
       subject = *carried;
       subject.end = body;
+      if (attempt_open) reader.CarryAttempt();  // "I nearly quit and joined Google"
     }
+    attempt_open = reader.SaysAnAttempt() || (attempt_open && goes_on);
     if (subject.resolved) carried = subject.carried ? std::optional<Subject>(subject) : std::nullopt;
     if (subject.kind == FrameSubject::kNamed) reader.NameTheThing(&subject);
     FactFrame frame;

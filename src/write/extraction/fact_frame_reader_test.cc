@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -86,6 +87,28 @@ TEST(FactFrameReaderTest, KindsNeverStateTheCurrentValue) {
   EXPECT_EQ(Read("I used to live in Boston.").at(0).kind, ClauseKind::kPast);
   EXPECT_TRUE(Read("要是哪天能去厦门定居就好了").empty());
   EXPECT_TRUE(Read("Should I move to Milan?").empty());
+}
+
+// No frame of `frames` has `attribute`.
+bool NoneOf(const std::vector<FactFrame>& frames, const std::string& attribute) {
+  return std::none_of(frames.begin(), frames.end(), [&](const FactFrame& f) { return f.attribute == attribute; });
+}
+
+TEST(FactFrameReaderTest, AnActOnlyTriedOrNearlyDoneStatesNothing) {
+  EXPECT_TRUE(NoneOf(Read("I almost moved to Liverpool."), "lives_in")) << Describe(Read("I almost moved to Liverpool."));
+  // The attempt goes on into a clause with no subject of its own, not into one with its own.
+  EXPECT_TRUE(NoneOf(Read("I nearly quit and joined Google last month."), "employer"))
+      << Describe(Read("I nearly quit and joined Google last month."));
+  EXPECT_FALSE(NoneOf(Read("I almost quit, but then I joined Google."), "employer"))
+      << Describe(Read("I almost quit, but then I joined Google."));
+  EXPECT_TRUE(NoneOf(Read("险些搬到了厦门。"), "lives_in")) << Describe(Read("险些搬到了厦门。"));
+  // An outcome word opens what happened after all.
+  EXPECT_FALSE(NoneOf(Read("I almost stayed in Berlin but moved to Leipzig."), "lives_in"))
+      << Describe(Read("I almost stayed in Berlin but moved to Leipzig."));
+  EXPECT_TRUE(Read("Had a dream that I joined Google.").empty());
+  // "almost always" says how often.
+  EXPECT_FALSE(NoneOf(Read("I almost always cycle, and moved to Leeds in May."), "lives_in"))
+      << Describe(Read("I almost always cycle, and moved to Leeds in May."));
 }
 
 TEST(FactFrameReaderTest, ADenialAfterTheValueDeniesAnotherVerb) {
