@@ -402,6 +402,15 @@ size_t LoneDash(std::string_view content, Span sentence) {
   return words > 3 ? found : std::string_view::npos;
 }
 
+// True when `content` between two clauses, [from, to), holds no punctuation: they were cut at a
+// bare joint ("I nearly quit and joined Google"), not at a comma or a semicolon.
+bool BareJoint(std::string_view content, size_t from, size_t to) {
+  if (to < from) return false;
+  const std::string_view gap = content.substr(from, to - from);
+  return gap.find_first_of(",;:") == std::string_view::npos && gap.find("，") == std::string_view::npos &&
+         gap.find("；") == std::string_view::npos;
+}
+
 // Clause separators: ；; always, one spaced dash (LoneDash), " because " ("pinned to React 17
 // because nobody wants to rewrite the tests" is no plan), ，, unless the sentence is a correction
 // ("Actually Tuesday, not Monday" is one clause) whose corrected statement goes on
@@ -1078,10 +1087,9 @@ class ClauseReader {
   }
 
   // True when the clause says before `verb` that its act was only attempted or nearly happened
-  // (change_statement.h, AttemptMarkers: "I almost jumped ship to Meta", "we nearly migrated…",
-  // 差点搬去厦门), or goes on without a subject of its own from a clause that did ("I nearly quit
-  // and joined Google": CarryAttempt) — unless an outcome word stands between ("I almost stayed
-  // but moved to Leipzig", 差点没赶上，不过…搬到了深圳: AttemptOutcomeAt).
+  // (change_statement.h, AttemptMarkers: "I almost jumped ship to Meta", 差点搬去厦门) with no
+  // outcome word between ("I almost stayed but moved to Leipzig", "…，最后还是搬到了深圳":
+  // AttemptOutcomeAt), or goes on from such a clause (CarryAttempt).
   bool AttemptBefore(size_t verb) const {
     const std::string_view before = low_.substr(clause_.begin, verb - clause_.begin);
     auto no_outcome_after = [&](size_t from) { return AttemptOutcomeAt(before, from) == std::string_view::npos; };
@@ -1091,7 +1099,9 @@ class ClauseReader {
                        [&](const PhraseHit& hit) { return hit.end <= before.size() && no_outcome_after(hit.end); });
   }
 
-  // The clause has no subject of its own and goes on from one that said an attempt.
+  // The clause goes on from one that said an attempt, joined by a bare "and" with no subject of its
+  // own ("I nearly quit and joined Google"); a clause after a comma is an act of its own ("tried to
+  // make Vim work for me, gave up and switched to VS Code").
   void CarryAttempt() { attempt_carried_ = true; }
 
   // True when the clause holds an attempt marker (AttemptMarkers) with no outcome word after it.
@@ -4429,7 +4439,8 @@ class ClauseReader {
     }
     for (std::string_view stop : {"because", "since", "so", "but", "and now", "yesterday", "today", "last week", "over the",
                                   "lately", "these days", "for", "as of", "starting", "from now", "as", "after", "before", "when", "with",
-                                  "while", "until", "which", "who", "where"}) {
+                                  "while", "until", "which", "who", "where", "anyway", "anyways", "eventually", "in the end",
+                                  "instead", "at last"}) {  // "moved to Leipzig in the end"
       size_t at = FindWord(text, stop);
       if (at != std::string::npos && at > 0) cut = std::min(cut, at);
     }
@@ -5049,7 +5060,8 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     carried = Subject{context->open_kind, context->open_subject, true, 0};
   }
   bool unresolvable_carried = false;  // a subject-less clause goes on about a subject no one can resolve
-  bool attempt_open = false;  // the clause before said an attempt ("I nearly quit, and …"): AttemptBefore
+  bool attempt_open = false;  // a clause before said an attempt: CarryAttempt
+  size_t attempt_clause_end = 0;
   ClauseKind inherited = ClauseKind::kFact;
   bool first_clause = true;
   for (Span clause : SplitClauses(lex, content, low, sentence.span, correction)) {
@@ -5090,12 +5102,14 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
     if (subject.resolved) unresolvable_carried = false;
     if (!subject.resolved && unresolvable_carried) continue;
     const bool goes_on = (!subject.resolved || subject.weak) && carried;  // no subject of its own
+    const bool carry_attempt = goes_on && attempt_open && BareJoint(content, attempt_clause_end, clause.begin);
     if (goes_on) {
       subject = *carried;
       subject.end = body;
-      if (attempt_open) reader.CarryAttempt();  // "I nearly quit and joined Google"
     }
-    attempt_open = reader.SaysAnAttempt() || (attempt_open && goes_on);
+    if (carry_attempt) reader.CarryAttempt();
+    attempt_open = carry_attempt || reader.SaysAnAttempt();
+    attempt_clause_end = clause.end;
     if (subject.resolved) carried = subject.carried ? std::optional<Subject>(subject) : std::nullopt;
     if (subject.kind == FrameSubject::kNamed) reader.NameTheThing(&subject);
     FactFrame frame;
@@ -5111,6 +5125,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       NotePerson(lex, rules::SpanText(content, clause), rules::SpanText(low, clause), subject,
                  context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
+    }
+    if (frame.value_begin > clause.begin && reader.AttemptBefore(frame.value_begin)) {
+      continue;  // whatever verb read it: "I tried to switch to Emacs", "we nearly upgraded to Postgres 16"
     }
     if (frame.correction && frame.subject_kind == FrameSubject::kNamed && frame.subject == frame.value) {
       frame.subject_kind = FrameSubject::kSpeaker;  // "It's 4D.": the value said again, no subject of its own

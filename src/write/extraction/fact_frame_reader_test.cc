@@ -96,16 +96,26 @@ bool NoneOf(const std::vector<FactFrame>& frames, const std::string& attribute) 
 
 TEST(FactFrameReaderTest, AnActOnlyTriedOrNearlyDoneStatesNothing) {
   EXPECT_TRUE(NoneOf(Read("I almost moved to Liverpool."), "lives_in")) << Describe(Read("I almost moved to Liverpool."));
-  // The attempt goes on into a clause with no subject of its own, not into one with its own.
+  // The attempt scopes over the verbs after it in its clause; a clause after a comma is an act of its own.
   EXPECT_TRUE(NoneOf(Read("I nearly quit and joined Google last month."), "employer"))
       << Describe(Read("I nearly quit and joined Google last month."));
   EXPECT_FALSE(NoneOf(Read("I almost quit, but then I joined Google."), "employer"))
       << Describe(Read("I almost quit, but then I joined Google."));
+  EXPECT_FALSE(NoneOf(Read("I tried to make Vim work for me, gave up and switched to VS Code."), "uses"))
+      << Describe(Read("I tried to make Vim work for me, gave up and switched to VS Code."));
   EXPECT_TRUE(NoneOf(Read("险些搬到了厦门。"), "lives_in")) << Describe(Read("险些搬到了厦门。"));
   // An outcome word opens what happened after all.
   EXPECT_FALSE(NoneOf(Read("I almost stayed in Berlin but moved to Leipzig."), "lives_in"))
       << Describe(Read("I almost stayed in Berlin but moved to Leipzig."));
   EXPECT_TRUE(Read("Had a dream that I joined Google.").empty());
+  // Whatever verb reads the value: a tool switched to, a version upgraded to.
+  EXPECT_TRUE(NoneOf(Read("I tried to switch to Emacs last month."), "uses"))
+      << Describe(Read("I tried to switch to Emacs last month."));
+  EXPECT_TRUE(NoneOf(Read("We nearly upgraded to Postgres 16."), "version")) << Describe(Read("We nearly upgraded to Postgres 16."));
+  EXPECT_TRUE(NoneOf(Read("我差点换成VS Code。"), "uses")) << Describe(Read("我差点换成VS Code。"));
+  // The outcome's own words are no one's name, nor part of the value.
+  ExpectOneFrame("差点留在北京，最后还是搬到了深圳。", "", "lives_in", "深圳");
+  ExpectOneFrame("I moved to Leipzig in the end.", "", "lives_in", "Leipzig");
   // "almost always" says how often.
   EXPECT_FALSE(NoneOf(Read("I almost always cycle, and moved to Leeds in May."), "lives_in"))
       << Describe(Read("I almost always cycle, and moved to Leeds in May."));
