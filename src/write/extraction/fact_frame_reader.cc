@@ -402,6 +402,20 @@ size_t LoneDash(std::string_view content, Span sentence) {
   return words > 3 ? found : std::string_view::npos;
 }
 
+// True when a word of `value` is a function word (text/stopwords.h: "like", "a", "of"): a value of
+// an appointment is a title of content words ("kitchen manager", 部门经理).
+bool HoldsFunctionWord(std::string_view value) {
+  size_t i = 0;
+  while (i < value.size()) {
+    while (i < value.size() && value[i] == ' ') ++i;
+    size_t j = i;
+    while (j < value.size() && value[j] != ' ') ++j;
+    if (j > i && text::IsFunctionTerm(LowerAsciiBytes(std::string(value.substr(i, j - i))))) return true;
+    i = j;
+  }
+  return false;
+}
+
 // True when `content` between two clauses, [from, to), holds no punctuation: they were cut at a
 // bare joint ("I nearly quit and joined Google"), not at a comma or a semicolon.
 bool BareJoint(std::string_view content, size_t from, size_t to) {
@@ -732,6 +746,11 @@ class ClauseReader {
   // the previous clause, or takes the speaker for a subject-less clause.
   Subject ReadSubject(size_t body, const FrameContext& ctx) {
     Subject subject = FindSubject(body, ctx);
+    if (const size_t verb = SpeakerObjectVerbAt(body); verb != std::string::npos) {
+      subject = Subject{};  // "They promoted me to kitchen manager", 领导提拔我当了部门经理: the speaker's
+      subject.resolved = true;
+      subject.end = verb;
+    }
     owned_thing_ = subject.owned;
     role_end_ = subject.role_end;
     subject_thing_ = subject.thing;
@@ -739,6 +758,33 @@ class ClauseReader {
   }
 
  private:
+  // Where a verb of verbs.tsv flagged speaker_object ("promoted me to", 提拔我当) begins in the
+  // clause after `body`, or std::string::npos. A denial before it in the clause ("never", "no
+  // one", 没) makes the clause kNegated; in Chinese a verb of wanting or a modal (想, 要, 会, 打算,
+  // 准备, 可能, 希望: 他们想提拔我当护士长, 领导说要任命我为护士长) makes it kPlan.
+  size_t SpeakerObjectVerbAt(size_t body) {
+    static constexpr std::string_view kDenials[] = {"没", "不"};
+    static constexpr std::string_view kNotYet[] = {"想", "要", "会", "打算", "准备", "可能", "希望"};
+    const std::string_view text = low_.substr(body, clause_.end - body);
+    auto holds = [](std::string_view before, const auto& words) {
+      return std::any_of(std::begin(words), std::end(words), [&](std::string_view w) { return before.find(w) != std::string_view::npos; });
+    };
+    for (const PhraseHit& hit : lex_.FindVerbs(text)) {
+      const VerbEntry* verb = lex_.Verb(hit.phrase);
+      if (verb == nullptr || !verb->speaker_object) continue;
+      const std::string_view before = text.substr(0, hit.begin);
+      if (lex_.HasMarker(before, "negated") || FindWord(before, "no one") != std::string::npos ||
+          FindWord(before, "nobody") != std::string::npos || holds(before, kDenials)) {
+        kind_ = ClauseKind::kNegated;
+      } else if (holds(before, kNotYet) && kind_ != ClauseKind::kNegated) {
+        kind_ = ClauseKind::kPlan;
+      }
+      speaker_object_ = true;
+      return body + hit.begin;
+    }
+    return std::string::npos;
+  }
+
   // Where the clause embedded after a verb of `embeds` at `at` begins (past "that"), when that
   // clause opens with a subject other than the speaker — a pronoun or a capitalised name: "I think
   // he lives", "I heard Sam moved", "I think my sister lives" (hers). nullopt otherwise ("I think
@@ -1098,6 +1144,9 @@ class ClauseReader {
     return std::any_of(hits.begin(), hits.end(),
                        [&](const PhraseHit& hit) { return hit.end <= before.size() && no_outcome_after(hit.end); });
   }
+
+  // The speaker is the subject as the object of a verb of appointment ("They promoted me to…").
+  bool speaker_object() const { return speaker_object_; }
 
   // The clause goes on from one that said an attempt, joined by a bare "and" with no subject of its
   // own ("I nearly quit and joined Google"); a clause after a comma is an act of its own ("tried to
@@ -4678,6 +4727,7 @@ class ClauseReader {
   bool correction_ = false, temporary_ = false, usual_ = false, ended_ = false, hedged_ = false;
   bool owned_thing_ = false;  // the subject is a thing the speaker named as theirs ("my car")
   bool attempt_carried_ = false;  // CarryAttempt
+  bool speaker_object_ = false;   // the subject is the speaker as a verb's object (SpeakerObjectVerbAt)
   size_t role_end_ = std::string::npos;  // Subject::role_end
   bool subject_thing_ = false;  // the subject is a thing, never a person (Subject::thing)
   std::vector<std::pair<std::string, std::string>> coordinates_;
@@ -5125,6 +5175,9 @@ SentenceReading ReadSentenceFrames(std::string_view content, std::string_view lo
       NotePerson(lex, rules::SpanText(content, clause), rules::SpanText(low, clause), subject,
                  context);  // "Ahmed got promoted, he's …": Ahmed
       continue;
+    }
+    if (reader.speaker_object() && HoldsFunctionWord(frame.value)) {
+      continue;  // "They made me feel like a doctor", "hired me as a joke, honestly": no job
     }
     if (frame.value_begin > clause.begin && reader.AttemptBefore(frame.value_begin)) {
       continue;  // whatever verb read it: "I tried to switch to Emacs", "we nearly upgraded to Postgres 16"

@@ -121,6 +121,19 @@ TEST(FactFrameReaderTest, AnActOnlyTriedOrNearlyDoneStatesNothing) {
       << Describe(Read("I almost always cycle, and moved to Leeds in May."));
 }
 
+TEST(FactFrameReaderTest, TheSpeakerAsTheObjectOfAnAppointmentIsTheSubject) {
+  ExpectOneFrame("They promoted me to kitchen manager last week!", "", "job", "kitchen manager");
+  ExpectOneFrame("My boss made me team lead in March.", "", "job", "team lead");
+  ExpectOneFrame("领导提拔我当了部门经理。", "", "job", "部门经理");
+  // Not without a title after the verb ("made me dinner", "made me feel like…"), nor when only nearly done.
+  EXPECT_TRUE(NoneOf(Read("My sister made me dinner last night."), "job")) << Describe(Read("My sister made me dinner last night."));
+  EXPECT_TRUE(NoneOf(Read("They almost made me head nurse."), "job")) << Describe(Read("They almost made me head nurse."));
+  EXPECT_TRUE(NoneOf(Read("They made me feel like a doctor."), "job")) << Describe(Read("They made me feel like a doctor."));
+  // A denial or a wish before the verb gives the speaker's fact its kind.
+  EXPECT_EQ(Read("Nobody made me kitchen manager.").at(0).kind, ClauseKind::kNegated);
+  EXPECT_EQ(Read("他们想提拔我当护士长。").at(0).kind, ClauseKind::kPlan);
+}
+
 TEST(FactFrameReaderTest, ADenialAfterTheValueDeniesAnotherVerb) {
   auto f = Read("Since I relocated to Halifax my old policy doesn't cover the flat.");
   ASSERT_EQ(f.size(), 1u) << Describe(f);

@@ -191,7 +191,7 @@ Lexicon Lexicon::Parse(const std::vector<std::pair<std::string, std::string>>& f
                        c[3].find("value_before") != std::string::npos, c[3].find("initial") != std::string::npos,
                        c[3].find("job_after") != std::string::npos, c[3].find("either_side") != std::string::npos,
                        c[3].find("proper_value") != std::string::npos, c[3].find("lasting") != std::string::npos,
-                       c[3].find("settling") != std::string::npos};
+                       c[3].find("settling") != std::string::npos, c[3].find("speaker_object") != std::string::npos};
         lex.verbs_[Lower(c[0])] = verb;
         if (!verb.negated && c[3].find("unsearched") == std::string::npos) lex.words_of_attribute_[c[1] + "\t" + Dash(c[2])].push_back(Lower(c[0]));
       } else if ((name == "markers.tsv" || name == "episode_signals.tsv") && need(2)) {

@@ -61,6 +61,7 @@ struct VerbEntry {
   bool proper_value = false;  // only when a capitalised name follows ("joined Datadog", not "joined a gym")
   bool lasting = false;       // only when a span of months or years follows ("在杭州住了三年", not "在酒店住了两晚")
   bool settling = false;      // settling in: only in a message of no stay, of a place that is no lodging ("在成都安顿下来", not "在酒店安顿下来")
+  bool speaker_object = false;  // the speaker is its object, the fact's subject ("They promoted me to", "提拔我当")
 };
 
 // One phrase of the lexicon found in a text.
