@@ -19,7 +19,9 @@ constexpr std::string_view kChangeKinds[] = {"change", "state_change", "correcti
 bool HasChangeVerb(const Lexicon& lex, std::string_view lowered) {
   for (const PhraseHit& hit : lex.FindVerbs(lowered)) {
     const VerbEntry* verb = lex.Verb(hit.phrase);
-    if (verb != nullptr && verb->change) return true;
+    // A verb of appointment says a change only with a title after it, which the frame reads
+    // ("made me team lead"; "made me who I am" is none).
+    if (verb != nullptr && verb->change && !verb->speaker_object) return true;
   }
   return false;
 }

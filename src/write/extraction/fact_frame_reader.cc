@@ -758,8 +758,9 @@ class ClauseReader {
   }
 
  private:
-  // Where a verb of verbs.tsv flagged speaker_object ("promoted me to", 提拔我当) begins in the
-  // clause after `body`, or std::string::npos. A denial before it in the clause ("never", "no
+  // Where a verb of verbs.tsv flagged speaker_object ("promoted me to", 提拔我当) with a word of
+  // an occupation after it begins in the clause after `body`, or std::string::npos ("Their
+  // encouragement made me who I am" is no appointment). A denial before it in the clause ("never", "no
   // one", 没) makes the clause kNegated; in Chinese a verb of wanting or a modal (想, 要, 会, 打算,
   // 准备, 可能, 希望: 他们想提拔我当护士长, 领导说要任命我为护士长) makes it kPlan.
   size_t SpeakerObjectVerbAt(size_t body) {
@@ -772,6 +773,8 @@ class ClauseReader {
     for (const PhraseHit& hit : lex_.FindVerbs(text)) {
       const VerbEntry* verb = lex_.Verb(hit.phrase);
       if (verb == nullptr || !verb->speaker_object) continue;
+      const Span rest = TrimValue({body + hit.end, clause_.end});  // a title follows, or the clause is another's
+      if (lex_.FindMarkers(low_.substr(rest.begin, rest.end - rest.begin), "occupation").empty()) continue;
       const std::string_view before = text.substr(0, hit.begin);
       if (lex_.HasMarker(before, "negated") || FindWord(before, "no one") != std::string::npos ||
           FindWord(before, "nobody") != std::string::npos || holds(before, kDenials)) {
