@@ -86,6 +86,10 @@ struct Configuration {
   bool include_claims;    // RecallQuery::include_claims (the events channel is always on)
   RecallWeights weights = {};  // Options::recall
   std::string embedder = "none";  // Options::embedder (the dense channel)
+  // > 0: ingest the first N events, recall once (as an agent does after its first turns), then
+  // ingest the rest: what state made at that first recall (the dense channel's SIF fit) does to
+  // the questions asked at the end.
+  int recall_after = 0;
 };
 
 // Every event channel but the plain BM25 of each event turned off.
@@ -127,6 +131,8 @@ Result<Configuration> ParseVariant(Configuration base, const std::string& spec) 
         base.embedder = value;
       } else if (key == "extractor") {
         base.extractor = value;
+      } else if (key == "recall_after") {
+        base.recall_after = std::stoi(value);
       } else if (key == "claims_channel") {
         base.include_claims = std::stoi(value) != 0;
       } else {
@@ -556,6 +562,27 @@ Status TimeExtractorAlone(const std::vector<IngestResult>& ingested, ConfigRepor
   return Status::Ok();
 }
 
+// IngestBatch of `events`; with recall_after = N in (0, size), the first N, one recall of the first
+// question (its result unused), then the rest.
+Result<std::vector<IngestResult>> EarlyRecallIngest(Engine& engine, const import::LocomoConversation& conv,
+                                                    const std::vector<EventInput>& events, int recall_after) {
+  if (recall_after <= 0 || static_cast<size_t>(recall_after) >= events.size() || conv.questions.empty()) {
+    return engine.IngestBatch(events);
+  }
+  const auto split = events.begin() + recall_after;
+  auto first = engine.IngestBatch(std::vector<EventInput>(events.begin(), split));
+  if (!first) return first;
+  RecallQuery early;
+  early.text = conv.questions.front().question;
+  early.namespace_name = conv.sample_id;
+  auto recalled = engine.Recall(early);
+  if (!recalled) return Error(recalled.error().WithContext("the early recall"));
+  auto rest = engine.IngestBatch(std::vector<EventInput>(split, events.end()));
+  if (!rest) return rest;
+  first->insert(first->end(), rest->begin(), rest->end());
+  return first;
+}
+
 // Ingests one conversation into a fresh database, runs extraction, measures the claims, asks the
 // questions and measures the store; adds to `report`.
 Status RunConversation(const import::LocomoConversation& conv, ConfigReport& report) {
@@ -568,7 +595,7 @@ Status RunConversation(const import::LocomoConversation& conv, ConfigReport& rep
 
   std::vector<EventInput> events = import::ToEventInputs(conv);
   Clock::time_point start = Clock::now();
-  Result<std::vector<IngestResult>> ingested = engine->IngestBatch(events);
+  Result<std::vector<IngestResult>> ingested = EarlyRecallIngest(*engine, conv, events, report.config.recall_after);
   report.ingest_ms += MsSince(start);
   if (!ingested) return ingested.error().WithContext("IngestBatch");
   for (const IngestResult& r : *ingested) {

@@ -17,8 +17,8 @@ struct LocomoBenchOptions {
   bool budgets = false;         // also score `engram` packets packed under 512/1k/2k/4k tokens (P3)
   // Extra configurations, each "NAME:key=value,key=value": `engram` with the named settings
   // changed. Keys: the RecallWeights fields (turn, window, dense, date, speaker, claims, feedback,
-  // window_radius, window_pool), embedder (none|glove|hash), extractor (rules|llm|none) and
-  // claims_channel (0|1).
+  // window_radius, window_pool), embedder (none|glove|hash), extractor (rules|llm|none),
+  // claims_channel (0|1) and recall_after (N: one recall after the first N events, then the rest).
   std::vector<std::string> variants;
   // Run only the configurations with these names (empty = all).
   std::vector<std::string> only;

@@ -14,6 +14,19 @@ namespace {
 // Texts per Embed call and per write transaction while catching up.
 constexpr size_t kEmbedBatch = 256;
 
+// SIF's first principal component is a common direction of a corpus. On two texts it is their mean
+// direction, and removing it leaves the two vectors exactly opposite: one always scores below zero
+// and never joins the candidates. Below this many texts no component is removed (a judgement, not
+// a measurement; docs/retrieval.md, "SIF state").
+constexpr size_t kMinComponentTexts = 50;
+
+// A fit made when the namespace was small (an agent recalls after its first turns) is made again,
+// and every vector re-embedded, once the namespace holds kRefitGrowth times the events it was made
+// on, until a fit covers kRefitUpTo events (then `engram reindex` refits). Doubling keeps the total
+// re-embedding under twice the embedding of the final namespace.
+constexpr int64_t kRefitGrowth = 2;
+constexpr int64_t kRefitUpTo = 100000;
+
 std::string FitKey(int64_t namespace_id, std::string_view model_id) {
   return fmt::format("dense_fit/{}/{}", namespace_id, model_id);
 }
@@ -24,6 +37,7 @@ struct DenseIndex::Space {
   std::unique_ptr<providers::Embedder> embedder;
   std::string fit_json;   // the stored fit this embedder was set up from ("" when not fitted)
   int64_t generation = 0;
+  int64_t fitted_events = 0;  // the events the fit was made on (its texts)
   int64_t watermark = 0;  // every event with seq ≤ watermark has been checked for a vector
   DenseMatrix matrix;
   // The database's state when the matrix was last known current: PRAGMA data_version (commits by
@@ -108,14 +122,23 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
   glove->set_frequencies(std::move(frequencies));
   if (fit_now) {
     component.clear();
-    if (glove->FitPrincipalComponent(texts).ok()) component = glove->principal_component();
+    if (texts.size() >= kMinComponentTexts && glove->FitPrincipalComponent(texts).ok()) {
+      component = glove->principal_component();
+    }
     generation += 1;
     nlohmann::json j;
     j["through_seq"] = through_seq;
     j["generation"] = generation;
     j["component"] = component;
     stored = j.dump();
+    // The vectors of an earlier fit go in the same transaction: another process never sees the
+    // new fit beside them, nor the old fit without them.
     if (store_vectors_) ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
+      auto drop = db_.Cached(
+          "DELETE FROM vectors WHERE namespace_id = ? AND model_id = ? AND owner_type = 'event'");
+      if (!drop) return drop.error();
+      (*drop)->Bind(1, namespace_id).Bind(2, factory_.model_id());
+      ENGRAM_RETURN_IF_ERROR((*drop)->Run());
       auto st = db_.Cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
       if (!st) return st.error();
       (*st)->Bind(1, key).Bind(2, stored);
@@ -126,6 +149,7 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
   }
   space.fit_json = stored;
   space.generation = generation;
+  space.fitted_events = static_cast<int64_t>(texts.size());
   return Status::Ok();
 }
 
@@ -302,6 +326,10 @@ Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name
     }
     auto found = SpaceOf(namespace_id);
     if (!found) return off(found.error().ToString());
+    auto grown = Outgrown(**found, namespace_id);
+    if (!grown) return Error(grown.error());
+    if (*grown) found = Refit(namespace_id, /*every_model=*/false);
+    if (!found) return off(found.error().ToString());
     space = *found;
     Status st = CatchUp(*space, namespace_id);
     if (st.ok()) st = Refresh(*space, namespace_id);
@@ -325,27 +353,45 @@ Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name
   return out;
 }
 
+Result<bool> DenseIndex::Outgrown(const Space& space, int64_t namespace_id) {
+  // A read-only process reads the stored vectors as they are: a fit of its own would not match them.
+  if (!store_vectors_ || !factory_.fitted() || space.fitted_events >= kRefitUpTo) return false;
+  auto st = db_.Cached("SELECT count(*) FROM events WHERE namespace_id = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, namespace_id);
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  const int64_t events = *row ? (*st)->Int(0) : 0;
+  (*st)->Reset();
+  return events >= kRefitGrowth * std::max<int64_t>(space.fitted_events, 1);
+}
+
+Result<DenseIndex::Space*> DenseIndex::Refit(int64_t namespace_id, bool every_model) {
+  if (store_vectors_ && every_model) {
+    ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
+      auto st = db_.Cached("DELETE FROM vectors WHERE namespace_id = ? AND owner_type = 'event'");
+      if (!st) return st.error();
+      (*st)->Bind(1, namespace_id);
+      return (*st)->Run();
+    }));
+  }
+  spaces_.erase(namespace_id);
+  auto space = std::make_unique<Space>();
+  ENGRAM_RETURN_IF_ERROR(LoadOrFit(*space, namespace_id, true));
+  ENGRAM_RETURN_IF_ERROR(CatchUp(*space, namespace_id));
+  ENGRAM_RETURN_IF_ERROR(Refresh(*space, namespace_id));
+  return spaces_.emplace(namespace_id, std::move(space)).first->second.get();
+}
+
 Result<int64_t> DenseIndex::Reindex(std::string_view namespace_name) {
   auto ns = store_.FindNamespace(namespace_name);
   if (!ns) return Error(ns.error());
   if (!ns->has_value()) {
     return Error(Status::NotFound(fmt::format("namespace \"{}\" does not exist", namespace_name)));
   }
-  const int64_t namespace_id = **ns;
-  ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
-    auto st = db_.Cached("DELETE FROM vectors WHERE namespace_id = ? AND owner_type = 'event'");
-    if (!st) return st.error();
-    (*st)->Bind(1, namespace_id);
-    return (*st)->Run();
-  }));
-  spaces_.erase(namespace_id);
-  auto space = std::make_unique<Space>();
-  ENGRAM_RETURN_IF_ERROR(LoadOrFit(*space, namespace_id, true));
-  ENGRAM_RETURN_IF_ERROR(CatchUp(*space, namespace_id));
-  ENGRAM_RETURN_IF_ERROR(Refresh(*space, namespace_id));
-  const auto embedded = static_cast<int64_t>(space->matrix.seqs.size());
-  spaces_.emplace(namespace_id, std::move(space));
-  return embedded;
+  auto space = Refit(**ns, /*every_model=*/true);
+  if (!space) return Error(space.error());
+  return static_cast<int64_t>((*space)->matrix.seqs.size());
 }
 
 }  // namespace engram

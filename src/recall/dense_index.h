@@ -15,6 +15,10 @@
 //   when a process loads the fit (they are not stored). Newer events are embedded with the same
 //   fit, so all vectors of a namespace stay comparable; `engram reindex` refits (generation + 1)
 //   and re-embeds. A process that sees the stored fit change (another process reindexed) reloads.
+//   A writable database's fit is made again, the same way, when the namespace has grown to twice
+//   the events it was made on (up to 100,000), so a namespace first recalled at its second event is not read
+//   forever with that event's word frequencies; no principal component is removed below 50
+//   texts (dense_index.cc, kMinComponentTexts).
 // * In memory: one row-major float matrix per namespace. Before each recall a count and max(seq)
 //   of the namespace's vector rows are compared with the matrix; new rows are appended, anything
 //   else (a forget deleted rows, a reindex) reloads the matrix. Forgotten events' vectors are
@@ -94,6 +98,14 @@ class DenseIndex {
   Status LoadOrFit(Space& space, int64_t namespace_id, bool refit);
   Status CatchUp(Space& space, int64_t namespace_id);
   Status Refresh(Space& space, int64_t namespace_id);
+  // True when a fitted ("glove") space of a writable database was fitted on fewer than
+  // 1/kRefitGrowth of the namespace's events (and on fewer than kRefitUpTo). Errors: SQLite errors.
+  Result<bool> Outgrown(const Space& space, int64_t namespace_id);
+  // Fits the namespace again on all its events (generation + 1) and re-embeds every event (in
+  // memory only without store_vectors). A new fit is stored in one transaction with the deletion
+  // of the model's earlier vectors; every_model deletes every model's first (reindex). Errors: the
+  // embedder's; SQLite errors.
+  Result<Space*> Refit(int64_t namespace_id, bool every_model);
 
   sqlite::Database& db_;
   sqlite::EventStore& store_;

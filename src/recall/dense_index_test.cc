@@ -7,6 +7,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "engram/engine.h"
 #include "providers/word_vectors.h"
 #include "store/sqlite/vector_store.h"
@@ -216,6 +219,61 @@ TEST(DenseIndexTest, ForgottenEventsAreNeverReturnedAndNewEventsJoinTheMatrix) {
   ASSERT_FALSE(again.items.empty());
   EXPECT_EQ(again.items[0].id, added.event.id);
   for (const RecallItem& item : again.items) EXPECT_NE(item.id, photo_id);
+}
+
+// The stored SIF fit of namespace 1 under the tiny model: {"through_seq", "generation", "component"}.
+nlohmann::json StoredFit(const TempDir& dir) {
+  Options options;
+  options.db_path = dir.File("m.db");
+  auto db = sqlite::Database::Open(options);
+  EXPECT_TRUE(db.has_value());
+  if (!db) return {};
+  auto st = (*db)->Cached("SELECT value FROM meta WHERE key = 'dense_fit/1/glove-tiny-3d-sif/1'");
+  EXPECT_TRUE(st.has_value());
+  auto row = (*st)->Step();
+  EXPECT_TRUE(row.has_value() && *row) << "no stored fit";
+  return row && *row ? nlohmann::json::parse((*st)->Text(0)) : nlohmann::json{};
+}
+
+TEST(DenseIndexTest, AFitMadeOnTheFirstEventsIsMadeAgainAsTheNamespaceDoubles) {
+  TempDir dir;
+  const std::string glove = TinyGlove(dir);
+  auto engine = OpenWith(dir, "glove", glove);
+  int minute = 0;
+  auto add = [&](int n) {
+    for (int i = 0; i < n; ++i, ++minute) {
+      const std::string text = i % 2 == 0 ? "We cooked pasta" : "My sister plays the violin";
+      auto added = engine->Ingest(Turn(text, fmt::format("2024-01-01T{:02d}:{:02d}:00Z", minute / 60, minute % 60)));
+      ASSERT_TRUE(added.has_value()) << added.error().ToString();
+    }
+  };
+  add(2);
+  ASSERT_OK_AND_ASSIGN(RecallResult r1, engine->Recall(Query("violin")));
+  nlohmann::json fit = StoredFit(dir);
+  EXPECT_EQ(fit["through_seq"], 2);
+  EXPECT_EQ(fit["generation"], 1);
+  // Two texts are no corpus: no principal component is removed.
+  EXPECT_TRUE(fit["component"].empty());
+
+  add(1);  // 3 events: not yet twice the 2 of the fit
+  ASSERT_OK_AND_ASSIGN(RecallResult r2, engine->Recall(Query("violin")));
+  EXPECT_EQ(StoredFit(dir)["generation"], 1);
+
+  add(1);  // 4 events: fitted again on all of them, every event re-embedded
+  ASSERT_OK_AND_ASSIGN(RecallResult r, engine->Recall(Query("violin")));
+  fit = StoredFit(dir);
+  EXPECT_EQ(fit["through_seq"], 4);
+  EXPECT_EQ(fit["generation"], 2);
+  ASSERT_FALSE(r.items.empty());
+  EXPECT_TRUE(HasChannel(r.items[0], "dense"));
+  EXPECT_EQ(Models(dir).at(0).events, 4);
+
+  add(60);  // 64 events: a corpus large enough for the principal component
+  ASSERT_OK_AND_ASSIGN(RecallResult r3, engine->Recall(Query("violin")));
+  fit = StoredFit(dir);
+  EXPECT_EQ(fit["through_seq"], 64);
+  EXPECT_EQ(fit["component"].size(), 3u);
+  EXPECT_EQ(Models(dir).at(0).events, 64);
 }
 
 }  // namespace
