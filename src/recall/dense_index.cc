@@ -27,6 +27,9 @@ constexpr size_t kMinComponentTexts = 50;
 constexpr int64_t kRefitGrowth = 2;
 constexpr int64_t kRefitUpTo = 100000;
 
+// CatchUp's error when another process stored a new fit while this one embedded with the old.
+constexpr const char* kFitChanged = "the namespace's vectors were fitted again by another process";
+
 std::string FitKey(int64_t namespace_id, std::string_view model_id) {
   return fmt::format("dense_fit/{}/{}", namespace_id, model_id);
 }
@@ -59,7 +62,18 @@ std::string DenseIndex::EventText(std::string_view speaker, std::string_view con
   return fmt::format("{}: {}", speaker, content);
 }
 
-Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
+Result<std::string> DenseIndex::StoredFit(int64_t namespace_id) {
+  auto st = db_.Cached("SELECT value FROM meta WHERE key = ?");
+  if (!st) return Error(st.error());
+  (*st)->Bind(1, FitKey(namespace_id, factory_.model_id()));
+  auto row = (*st)->Step();
+  if (!row) return Error(row.error());
+  std::string stored = *row ? (*st)->Text(0) : std::string();
+  (*st)->Reset();
+  return stored;
+}
+
+Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit, bool retry) {
   auto embedder = factory_.New();
   if (!embedder) return embedder.error();
   space.embedder = std::move(*embedder);
@@ -68,16 +82,10 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
   if (glove == nullptr) return Status::Ok();
   const std::string key = FitKey(namespace_id, factory_.model_id());
 
-  std::string stored;
-  {
-    auto st = db_.Cached("SELECT value FROM meta WHERE key = ?");
-    if (!st) return st.error();
-    (*st)->Bind(1, key);
-    auto row = (*st)->Step();
-    if (!row) return row.error();
-    if (*row) stored = (*st)->Text(0);
-    (*st)->Reset();
-  }
+  auto read = StoredFit(namespace_id);
+  if (!read) return read.error();
+  std::string stored = *read;
+  const std::string seen = stored;  // what this fit replaces: the compare of a compare-and-swap
   int64_t through_seq = 0;
   int64_t generation = 0;
   std::vector<float> component;
@@ -131,9 +139,18 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
     j["generation"] = generation;
     j["component"] = component;
     stored = j.dump();
-    // The vectors of an earlier fit go in the same transaction: another process never sees the
-    // new fit beside them, nor the old fit without them.
+    // Stored only if no other process stored a fit since `seen` was read (else that fit is
+    // loaded), and with the deletion of the earlier fit's vectors: another process never sees the
+    // new fit beside them, nor the old fit without them. CatchUp writes vectors only while the
+    // stored fit is still the one they were made with.
+    bool lost = false;
     if (store_vectors_) ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
+      auto now = StoredFit(namespace_id);
+      if (!now) return now.error();
+      if (*now != seen) {
+        lost = true;
+        return Status::Ok();
+      }
       auto drop = db_.Cached(
           "DELETE FROM vectors WHERE namespace_id = ? AND model_id = ? AND owner_type = 'event'");
       if (!drop) return drop.error();
@@ -144,6 +161,10 @@ Status DenseIndex::LoadOrFit(Space& space, int64_t namespace_id, bool refit) {
       (*st)->Bind(1, key).Bind(2, stored);
       return (*st)->Run();
     }));
+    if (lost) {
+      if (!retry) return Status::FailedPrecondition("another process is fitting this namespace's vectors");
+      return LoadOrFit(space, namespace_id, /*refit=*/false, /*retry=*/false);
+    }
   } else if (!component.empty()) {
     ENGRAM_RETURN_IF_ERROR(glove->SetPrincipalComponent(component));
   }
@@ -157,14 +178,9 @@ Result<DenseIndex::Space*> DenseIndex::SpaceOf(int64_t namespace_id) {
   auto it = spaces_.find(namespace_id);
   if (it != spaces_.end() && factory_.fitted()) {
     // Another process may have refitted (reindexed) the namespace: then start over.
-    auto st = db_.Cached("SELECT value FROM meta WHERE key = ?");
-    if (!st) return Error(st.error());
-    (*st)->Bind(1, FitKey(namespace_id, factory_.model_id()));
-    auto row = (*st)->Step();
-    if (!row) return Error(row.error());
-    std::string stored = *row ? (*st)->Text(0) : std::string();
-    (*st)->Reset();
-    if (stored != it->second->fit_json) {
+    auto stored = StoredFit(namespace_id);
+    if (!stored) return Error(stored.error());
+    if (*stored != it->second->fit_json) {
       spaces_.erase(it);
       it = spaces_.end();
     }
@@ -215,6 +231,11 @@ Status DenseIndex::CatchUp(Space& space, int64_t namespace_id) {
       continue;
     }
     ENGRAM_RETURN_IF_ERROR(db_.WriteTransaction([&]() -> Status {
+      if (factory_.fitted()) {
+        auto now = StoredFit(namespace_id);
+        if (!now) return now.error();
+        if (*now != space.fit_json) return Status::FailedPrecondition(kFitChanged);
+      }
       for (size_t i = begin; i < end; ++i) {
         ENGRAM_RETURN_IF_ERROR(vectors_.Put(sqlite::VectorOwner::kEvent, seqs[i], namespace_id,
                                             factory_.model_id(), (*vectors)[i - begin]));
@@ -324,19 +345,12 @@ Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name
             namespace_name, m.events, m.model_id, m.dim, factory_.model_id(), namespace_name));
       }
     }
-    auto found = SpaceOf(namespace_id);
-    if (!found) return off(found.error().ToString());
-    auto grown = Outgrown(**found, namespace_id);
-    if (!grown) return Error(grown.error());
-    if (*grown) found = Refit(namespace_id, /*every_model=*/false);
-    if (!found) return off(found.error().ToString());
-    space = *found;
-    Status st = CatchUp(*space, namespace_id);
-    if (st.ok()) st = Refresh(*space, namespace_id);
-    if (!st.ok()) {
+    auto found = Current(namespace_id);
+    if (!found) {
       spaces_.erase(namespace_id);  // start over next time
-      return off(st.ToString());
+      return off(found.error().ToString());
     }
+    space = *found;
     auto after = state();
     if (!after) return Error(after.error());
     space->checked_at = *after;
@@ -349,21 +363,37 @@ Result<DenseIndex::Prepared> DenseIndex::Prepare(std::string_view namespace_name
     return off(fmt::format("the query vector has {} dimensions, the stored vectors {}",
                            q->empty() ? 0 : (*q)[0].size(), m.dim));
   }
-  out.query = DenseQuery{&m, std::move((*q)[0])};
+  const auto* glove = dynamic_cast<const providers::GloveSifEmbedder*>(space->embedder.get());
+  const bool admits = glove == nullptr || !glove->principal_component().empty();
+  out.query = DenseQuery{&m, std::move((*q)[0]), admits};
   return out;
 }
 
-Result<bool> DenseIndex::Outgrown(const Space& space, int64_t namespace_id) {
-  // A read-only process reads the stored vectors as they are: a fit of its own would not match them.
+Result<DenseIndex::Space*> DenseIndex::Current(int64_t namespace_id) {
+  Status st;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto found = SpaceOf(namespace_id);
+    if (!found) return found;
+    Space* space = *found;
+    st = CatchUp(*space, namespace_id);
+    if (st.ok()) st = Refresh(*space, namespace_id);
+    if (st.ok() && Outgrown(*space)) {
+      auto refit = Refit(namespace_id, /*every_model=*/false);
+      if (refit) return refit;
+      st = refit.error();
+    }
+    if (st.ok()) return space;
+    spaces_.erase(namespace_id);
+    if (st.code() != StatusCode::kFailedPrecondition) break;  // only a fit changed under us retries
+  }
+  return Error(st);
+}
+
+bool DenseIndex::Outgrown(const Space& space) const {
+  // A read-only process reads the stored vectors as they are: a fit of its own would not match
+  // them. After CatchUp every event has a vector, so the matrix counts the namespace's events.
   if (!store_vectors_ || !factory_.fitted() || space.fitted_events >= kRefitUpTo) return false;
-  auto st = db_.Cached("SELECT count(*) FROM events WHERE namespace_id = ?");
-  if (!st) return Error(st.error());
-  (*st)->Bind(1, namespace_id);
-  auto row = (*st)->Step();
-  if (!row) return Error(row.error());
-  const int64_t events = *row ? (*st)->Int(0) : 0;
-  (*st)->Reset();
-  return events >= kRefitGrowth * std::max<int64_t>(space.fitted_events, 1);
+  return static_cast<int64_t>(space.matrix.seqs.size()) >= kRefitGrowth * std::max<int64_t>(space.fitted_events, 1);
 }
 
 Result<DenseIndex::Space*> DenseIndex::Refit(int64_t namespace_id, bool every_model) {

@@ -63,6 +63,11 @@ struct DenseMatrix {
 struct DenseQuery {
   const DenseMatrix* matrix = nullptr;
   std::vector<float> vector;  // the query, matrix->dim floats
+  // False for a SIF fit without a principal component (fewer than 50 texts): every cosine is near
+  // the common direction's (a question's with its answer had median 0.86, with an unrelated
+  // event's 0.81 on two-event namespaces), so the cosines only score the candidates other channels
+  // found; the best of them do not join the candidates.
+  bool admits_candidates = true;
 };
 
 class DenseIndex {
@@ -95,12 +100,20 @@ class DenseIndex {
  private:
   struct Space;
   Result<Space*> SpaceOf(int64_t namespace_id);
-  Status LoadOrFit(Space& space, int64_t namespace_id, bool refit);
+  // Loads the stored fit, or fits (refit, or none stored) and stores it unless another process
+  // stored one since it was read: then that one is loaded (once; retry = false fails instead with
+  // kFailedPrecondition).
+  Status LoadOrFit(Space& space, int64_t namespace_id, bool refit, bool retry = true);
   Status CatchUp(Space& space, int64_t namespace_id);
   Status Refresh(Space& space, int64_t namespace_id);
-  // True when a fitted ("glove") space of a writable database was fitted on fewer than
-  // 1/kRefitGrowth of the namespace's events (and on fewer than kRefitUpTo). Errors: SQLite errors.
-  Result<bool> Outgrown(const Space& space, int64_t namespace_id);
+  // The namespace's space, caught up and refreshed, fitted again when outgrown; once more from the
+  // start when another process stored a new fit meanwhile. Errors: as CatchUp, Refresh, Refit.
+  Result<Space*> Current(int64_t namespace_id);
+  // True when a fitted ("glove") space of a writable database, caught up, was fitted on fewer
+  // than 1/kRefitGrowth of the namespace's events (and on fewer than kRefitUpTo).
+  bool Outgrown(const Space& space) const;
+  // The stored fit of the namespace under the configured model ("" when none). Errors: SQLite.
+  Result<std::string> StoredFit(int64_t namespace_id);
   // Fits the namespace again on all its events (generation + 1) and re-embeds every event (in
   // memory only without store_vectors). A new fit is stored in one transaction with the deletion
   // of the model's earlier vectors; every_model deletes every model's first (reindex). Errors: the

@@ -298,7 +298,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
     }
     const size_t matched_rows = matches->rows.size() + (pending ? pending->postings.seqs.size() : 0);
     // The dense channel: the cosine of every event vector with the query's; the best `pool`
-    // events join the candidates.
+    // events join the candidates (unless the fit admits none: DenseQuery::admits_candidates).
     std::vector<float> cosine;
     const DenseMatrix* matrix = ctx.dense != nullptr && weights.dense > 0 ? ctx.dense->matrix : nullptr;
     // Events other channels found: by vectors or a named date (with window scores of their own,
@@ -372,7 +372,7 @@ Result<RecallResult> RecallEvents(RecallContext& ctx, const RecallQuery& query,
       const size_t pool = std::min(rows, static_cast<size_t>(std::max(weights.window_pool, query.limit)));
       SortBest(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(pool), best.end(),
                [&](size_t a, size_t b) { return cosine[a] != cosine[b] ? cosine[a] > cosine[b] : a < b; });
-      for (size_t i = 0; i < pool; ++i) {
+      for (size_t i = 0; i < pool && ctx.dense->admits_candidates; ++i) {
         if (!(cosine[best[i]] > 0)) break;
         found_elsewhere.push_back(matrix->seqs[best[i]]);
       }
