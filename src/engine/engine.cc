@@ -63,6 +63,7 @@
 #include "write/extraction/lexicon.h"
 #include "write/extraction/statement_topics.h"
 #include "write/extraction_worker.h"
+#include "write/kin_change.h"
 #include "write/kin_slot.h"
 #include "working/working_memory.h"
 
@@ -345,6 +346,9 @@ class EngineImpl final : public Engine {
       // Read once per text by this Engine (engine/text_readings.h): the same events come back.
       ctx.now_stance = [this](std::string_view text) { return readings_.NowStance(text); };
       ctx.change_sentences = [this](std::string_view text) { return readings_.ChangeSentences(text); };
+      ctx.says_only_what_is = [](std::string_view text) {
+        return extraction::SaysOnlyWhatIs(text) && !SaysWhatMayBe(text);
+      };
       ctx.topics_of = [this](std::string_view text) { return readings_.Topics(text); };
       ctx.looks_like_instruction = [this](std::string_view text) { return readings_.LooksLikeInstruction(text); };
       ctx.topic_words = [](std::string_view topic) { return extraction::Lexicon::Get().TopicWords(topic); };

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <iterator>
 
+#include "text/stopwords.h"
+
 namespace engram {
 namespace {
 
@@ -127,6 +129,22 @@ bool NamesAKinThing(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   return question.kin(older_words, newer_words);
 }
 
+// A later statement of the speaker's of how things are, about the one an older fact answers (the
+// header): the older answers the question as a fact, and the newer holds half of the question's
+// content terms the older holds.
+bool LaterWordOfTheFact(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  if (older.content_held == 0 || 2 * older.content_held < question.content) return false;
+  if (!older.kept_whole && older.Facts().empty()) return false;
+  size_t shared = 0;
+  for (const std::string& term : newer.held) {
+    if (!text::IsFunctionTerm(term) && std::binary_search(older.held.begin(), older.held.end(), term)) ++shared;
+  }
+  if (shared == 0 || 2 * shared < older.content_held) return false;
+  if (!newer.OnlyWhatIs()) return false;
+  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question) || AnothersFacts(newer, older)) return false;
+  return !OtherFacts(newer.Facts(), older.Facts());
+}
+
 }  // namespace
 
 std::string_view StatementOf(const RecallItem& item) {
@@ -181,6 +199,7 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   if (!older.slot.empty() && newer.slot == older.slot) return true;
   if (ChangeNamesTheOlder(newer, older, question)) return true;
   if (NamesAKinThing(newer, older, question)) return true;
+  if (LaterWordOfTheFact(newer, older, question)) return true;
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
   if (ChangeOfTheTopic(newer, older, question)) return true;

@@ -50,6 +50,16 @@
 // kind is read from word vectors (providers/word_kin.h; English only, and only when `engram models
 // install glove` has installed them), not from a list: "Heathrow" and "Gatwick", "vegan" and
 // "vegetarian" are kin, "Firefox" and "Leeds" are not. The older holds at most kMaxKinWords of them.
+// A fact is passed by a later statement of the same speaker that says only how things are, though
+// it states no change and no fact was read from it (session 47): "Priya called last night. She's
+// loving Vancouver so far" after `Priya lives_in Toronto` for "Where does Priya live?", "Phone
+// restarted overnight and the settings page says Android 15" after `Android version 13`. The
+// older answers the question as a fact (half of its content terms; a single-valued fact was read
+// from it, or it is a text remembered whole, which the agent kept as a statement of how things
+// stand — not a chat turn, of which the later ones in a conversation are about anything); the newer
+// holds half of the question's content terms the older holds, no sentence of it asks, plans,
+// wishes, reports, supposes or narrates (CurrentFirstKey::OnlyWhatIs), and it names no one else through the speaker nor holds facts of
+// another slot or of someone else only.
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -94,6 +104,9 @@ struct CurrentFirstKey {
   std::vector<std::string> held;  // the question's terms it holds, sorted, distinct
   size_t content_held = 0;        // how many of `held` are not function terms (text/stopwords.h)
   std::string event_id;           // events: the event's id
+  // Claims: a text remembered whole (explicit_memory: the grammar read no fact from it), a
+  // statement of how things stand that the agent chose to keep. Left to the caller.
+  bool kept_whole = false;
   // Claims: the ids of the events that supported the claim this one superseded (a current claim
   // ranks above what it replaced, its evidence included); left to the caller.
   std::vector<std::string> replaced_events;
@@ -106,6 +119,15 @@ struct CurrentFirstKey {
     return *stance_;
   }
   mutable std::optional<text::NowStance> stance_;  // Stance()'s memo
+  // Whether every sentence of its words says how things are (RecallContext::says_only_what_is: no
+  // question, plan, wish, hypothetical, quotation, requirement, past or denial in any), read like
+  // the stance (null = false). Left to the caller.
+  std::function<bool()> read_only_what_is;
+  bool OnlyWhatIs() const {
+    if (!only_what_is_) only_what_is_ = read_only_what_is ? read_only_what_is() : false;
+    return *only_what_is_;
+  }
+  mutable std::optional<bool> only_what_is_;  // OnlyWhatIs()'s memo
   // The topics its words are about (RecallContext::topics_of), sorted; read like the stance, only
   // when compared (null = none). Left to the caller.
   std::function<std::vector<std::string>()> read_topics;

@@ -390,5 +390,48 @@ TEST(CurrentFirstTest, AKinThingOfSomeoneElsePassesNothing) {
   EXPECT_EQ(CurrentFirstOrder(sarah, q), (std::vector<size_t>{0, 1}));
 }
 
+// A statement that says only how things are (RecallContext::says_only_what_is).
+CurrentFirstKey SaysWhatIs(CurrentFirstKey k) {
+  k.read_only_what_is = [] { return true; };
+  return k;
+}
+
+TEST(CurrentFirstTest, ALaterStatementOfWhatIsPassesTheFactItSpeaksOf) {
+  // "Where does Priya live?": "My sister Priya lives in Toronto" (`Priya lives_in Toronto`), later
+  // "Priya called last night. She's loving Vancouver so far" (no fact read, no word of change).
+  const QuestionTermCount q = OnTopics(2, {"residence"});
+  CurrentFirstKey fact = About(Key(100, {"live", "priya"}, "user", "Priya|lives_in|"), {}, {"Priya|lives_in|"});
+  CurrentFirstKey later = About(SaysWhatIs(Key(200, {"priya"})), {});
+  EXPECT_EQ(CurrentFirstOrder({fact, later}, q), (std::vector<size_t>{1, 0}));
+  // A text remembered whole answers as a fact does (no fact was read from it).
+  CurrentFirstKey memory = Key(100, {"live", "priya"});
+  memory.kept_whole = true;
+  EXPECT_EQ(CurrentFirstOrder({memory, later}, q), (std::vector<size_t>{1, 0}));
+  // A chat turn from which no fact was read is passed only by a change (the rules above).
+  EXPECT_EQ(CurrentFirstOrder({About(Key(100, {"live", "priya"}), {}), later}, q), (std::vector<size_t>{0, 1}));
+}
+
+TEST(CurrentFirstTest, ALaterStatementPassesNoFactWhenItSaysMoreThanWhatIsOrOfAnother) {
+  const QuestionTermCount q = OnTopics(2, {"work"});
+  CurrentFirstKey fact = About(Key(100, {"team", "work"}, "user", "user|team|"), {}, {"user|team|"});
+  // "Might move to the platform team, who knows?": a question or a thing that may be.
+  CurrentFirstKey may_be = About(Key(200, {"team"}), {});
+  may_be.read_only_what_is = [] { return false; };
+  EXPECT_EQ(CurrentFirstOrder({fact, may_be}, q), (std::vector<size_t>{0, 1}));
+  // "My brother's team got a new lead": someone else through the speaker.
+  CurrentFirstKey brother = About(SaysWhatIs(Key(200, {"team"})), {"@brother", "person"});
+  EXPECT_EQ(CurrentFirstOrder({fact, brother}, q), (std::vector<size_t>{0, 1}));
+  // A fact of another slot was read from it.
+  CurrentFirstKey other = About(SaysWhatIs(Key(200, {"team"})), {}, {"user|manager|"});
+  EXPECT_EQ(CurrentFirstOrder({fact, other}, q), (std::vector<size_t>{0, 1}));
+  // It holds less than half of the question's terms the fact holds: "Which Java version does our
+  // backend run?" against "Java 21 is out".
+  CurrentFirstKey java = About(Key(100, {"backend", "java", "version"}, "user", "Java|version|"), {}, {"Java|version|"});
+  EXPECT_EQ(CurrentFirstOrder({java, About(SaysWhatIs(Key(200, {"java"})), {})}, OnTopics(3, {})),
+            (std::vector<size_t>{0, 1}));
+  // And the same statement of what is passes it.
+  EXPECT_EQ(CurrentFirstOrder({fact, About(SaysWhatIs(Key(200, {"team"})), {})}, q), (std::vector<size_t>{1, 0}));
+}
+
 }  // namespace
 }  // namespace engram

@@ -53,6 +53,10 @@ struct RecallContext {
   // The sentences of a text that state a change (write/extraction/change_statement.h's
   // ChangeSentences), for recall/newer_change.h; null = none.
   std::function<std::vector<std::string_view>(std::string_view text)> change_sentences;
+  // True when every sentence of a text says how things are (the engine gives
+  // write/extraction/change_statement.h's SaysOnlyWhatIs, with no word of what may be:
+  // write/kin_change.h's SaysWhatMayBe), for current-first order; null = none does.
+  std::function<bool(std::string_view text)> says_only_what_is;
   // The topics a text is about, sorted, each once (the engine gives
   // write/extraction/statement_topics.h's StatementTopics: "we relocated to Glasgow" →
   // "residence", "Postgres 16" → "version", "my brother quit his job" → text::kPersonTopic +

@@ -146,6 +146,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     const RecallItem& item = items[i];
     CurrentFirstKey key = CurrentFirstKeyOf(item);
     if (i < slots.size()) key.slot = slots[i].conflict_key;
+    key.kept_whole = item.type == "claim" && item.predicate == "explicit_memory";
     if (i < slots.size() && !slots[i].replaced_id.empty()) {
       Status st = ctx.db.ReadTransaction([&]() -> Status {
         auto ids = ReplacedEvidence(ctx.claims, slots[i].replaced_id);
@@ -162,6 +163,9 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
       key.read_stance = [&stance = ctx.now_stance, &item] { return stance(StatementOf(item)); };
     }
     if (SaysNothingOfNow(item)) key.read_stance = [] { return text::NowStance::kNotNow; };
+    if (ctx.says_only_what_is && !SaysNothingOfNow(item)) {
+      key.read_only_what_is = [&only = ctx.says_only_what_is, &item] { return only(StatementOf(item)); };
+    }
     if (ctx.topics_of) key.read_topics = [&ctx, &item] { return ItemTopics(ctx.topics_of, item); };
     key.read_facts = [&ctx, &item, &read_error, slot = key.slot] { return FactsReadFrom(ctx, item, slot, read_error); };
     key.terms.read = [&analyzer, &item] { return ContentTermsOf(analyzer, {StatementOf(item)}); };

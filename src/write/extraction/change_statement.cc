@@ -258,6 +258,17 @@ NowStance ReadNowStance(std::string_view text) {
   return any && all_not_now ? NowStance::kNotNow : NowStance::kPlain;
 }
 
+bool SaysOnlyWhatIs(std::string_view text) {
+  const Lexicon& lex = Lexicon::Get();
+  bool any = false;
+  for (const rules::Sentence& s : rules::SplitSentences(text)) {
+    if (s.question) return false;
+    if (StanceOfSentence(lex, rules::SpanText(text, s.span), false, /*now_words=*/true) == NowStance::kNotNow) return false;
+    any = true;
+  }
+  return any;
+}
+
 std::vector<std::string_view> ChangeSentences(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   std::vector<std::string_view> sentences;

@@ -52,6 +52,13 @@ using text::NowStance;
 // every sentence is not about now, else kPlain (also for a text with no sentence). Never fails.
 NowStance ReadNowStance(std::string_view text);
 
+// True when every sentence of `text` says how things are: none asks a question or is read as
+// kNotNow by ReadNowStance's reading of a sentence (a plan, wish, hypothetical, quotation,
+// requirement, narrated past or denial), and there is at least one. Stricter than ReadNowStance's
+// kNotNow, which needs every sentence to be so: "假如换成飞书项目的话，迁移成本会不会很高？先随便了解下" says
+// nothing of how things are, though its last sentence is plain. Never fails.
+bool SaysOnlyWhatIs(std::string_view text);
+
 // The sentences of `text` that state a change, lasting or temporary, in text order: views into
 // `text`. Read as ReadNowStance reads a sentence, except that a word of the present alone
 // ("lately", "now", "is now", "现在") makes no change here, nor a correction word that does not open

@@ -164,4 +164,16 @@ TEST(ChangeStatementTest, ThingsStatesRefusalsAndSince) {
   EXPECT_EQ(NowStance::kChange, ReadNowStance("自从安家苏州以后，周末反而常坐高铁回上海逛街。"));
 }
 
+TEST(ChangeStatementTest, SaysOnlyWhatIsWhenNoSentenceIsAQuestionOrOfAnotherTimeOrMind) {
+  EXPECT_TRUE(SaysOnlyWhatIs("Priya called last night. She's loving Vancouver so far."));
+  EXPECT_TRUE(SaysOnlyWhatIs("老陈出来创业了，做跨境电商，天天熬夜盯后台。"));
+  EXPECT_TRUE(SaysOnlyWhatIs("I'm on the growth analytics team now."));
+  // One sentence of another kind is enough: a question, a hypothetical, a plan, a report.
+  EXPECT_FALSE(SaysOnlyWhatIs("假如换成飞书项目的话，迁移成本会不会很高？先随便了解下，不一定换。"));
+  EXPECT_FALSE(SaysOnlyWhatIs("ThinkPad适合写代码吗？身边好多人在用"));
+  EXPECT_FALSE(SaysOnlyWhatIs("I'm thinking of moving to Raleigh next year. The rent is cheaper."));
+  EXPECT_FALSE(SaysOnlyWhatIs("My coworker says Obsidian is better. I tried it once."));
+  EXPECT_FALSE(SaysOnlyWhatIs(""));
+}
+
 }  // namespace engram::extraction
