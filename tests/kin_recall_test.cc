@@ -108,6 +108,24 @@ TEST_F(KinRecallTest, ANewerChangeToAKinThingComesFirst) {
   }
 }
 
+TEST_F(KinRecallTest, APlainStatementOfAKinThingAfterAFactComesFirst) {
+  // No word of change: the kin value, said of whom the fact is, is the change (recall/current_first.h).
+  struct Case {
+    std::string ns, older, newer;
+    bool moves;
+  };
+  const std::vector<Case> cases = {
+      {"plain", "My sister Priya lives in Toronto.", "Priya called last night. She's loving Vancouver so far.", true},
+      {"asks", "My sister Priya lives in Toronto.", "Would Priya like Vancouver, do you think?", false},
+      {"nobodys", "My sister Priya lives in Toronto.", "Vancouver is lovely in May.", false},
+  };
+  SayEach(cases, [&](Engine& engine, const Case& c, bool with_vectors) {
+    const std::string first = First(engine, c.ns, "Where does Priya live?");
+    const bool moved = first.find("Vancouver") != std::string::npos;
+    EXPECT_EQ(moved, c.moves && with_vectors) << c.ns << " with_vectors=" << with_vectors << ": " << first;
+  });
+}
+
 TEST_F(KinRecallTest, SomeoneElsesChangeAWishOrAnotherSpeakerLeaveTheAnswer) {
   std::unique_ptr<Engine> engine = Open(vectors_);
   ASSERT_NE(engine, nullptr);

@@ -4,8 +4,6 @@
 #include <cctype>
 #include <iterator>
 
-#include "text/stopwords.h"
-
 namespace engram {
 namespace {
 
@@ -113,36 +111,44 @@ bool AnothersFacts(const CurrentFirstKey& newer, const CurrentFirstKey& older) {
          std::none_of(theirs.begin(), theirs.end(), of_the_speaker);
 }
 
+// True when `newer` is said of whom or what `older` is: it speaks of the speaker, or holds a
+// question term the older holds that the question writes as a name ("Priya"): "Interstellar is a
+// great movie" is nobody's favourite.
+bool SaidOfTheSameHolder(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  const std::vector<std::string>& topics = newer.Topics();
+  if (std::binary_search(topics.begin(), topics.end(), std::string(text::kSpeakerTopic))) return true;
+  for (const std::string& term : question.named) {
+    if (std::binary_search(newer.held.begin(), newer.held.end(), term) &&
+        std::binary_search(older.held.begin(), older.held.end(), term)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// True when `newer` says only how things are, of whom `older` is, and `older` is a fact: a
+// single-valued fact was read from it, or it is a text remembered whole (the header).
+bool PlainWordAfterAFact(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
+  return newer.OnlyWhatIs() && (older.kept_whole || !older.Facts().empty()) && SaidOfTheSameHolder(newer, older, question);
+}
+
 // A newer statement of the speaker that names another thing of the kind the older one named (the
 // header).
 bool NamesAKinThing(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
   // The older answers the question: it holds half of its content terms.
   if (!question.kin || 2 * older.content_held < question.content || older.content_held == 0) return false;
-  // A statement of change, or a claim of a single-valued slot: a plain mention of a kin thing
-  // ("Caroline plans to build my own family") says nothing of a change.
-  if (!text::SaysAChange(newer.Stance()) && newer.slot.empty()) return false;
+  // A statement of change, a claim of a single-valued slot, or a plain statement after a fact: a
+  // plain mention of a kin thing after a chat turn ("Caroline plans to build my own family") says
+  // nothing of a change.
+  if (!text::SaysAChange(newer.Stance()) && newer.slot.empty() && !PlainWordAfterAFact(newer, older, question)) {
+    return false;
+  }
   if (!AboutTheSameOne(newer, older, question)) return false;
   if (NamesSomeoneElse(newer.Topics(), older.Topics(), question) || AnothersFacts(newer, older)) return false;
   const std::vector<std::string>& older_words = older.kin_words();
   const std::vector<std::string>& newer_words = newer.kin_words();
   if (older_words.empty() || older_words.size() > kMaxKinWords || newer_words.size() > kMaxKinWords) return false;
   return question.kin(older_words, newer_words);
-}
-
-// A later statement of the speaker's of how things are, about the one an older fact answers (the
-// header): the older answers the question as a fact, and the newer holds half of the question's
-// content terms the older holds.
-bool LaterWordOfTheFact(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question) {
-  if (older.content_held == 0 || 2 * older.content_held < question.content) return false;
-  if (!older.kept_whole && older.Facts().empty()) return false;
-  size_t shared = 0;
-  for (const std::string& term : newer.held) {
-    if (!text::IsFunctionTerm(term) && std::binary_search(older.held.begin(), older.held.end(), term)) ++shared;
-  }
-  if (shared == 0 || 2 * shared < older.content_held) return false;
-  if (!newer.OnlyWhatIs()) return false;
-  if (NamesSomeoneElse(newer.Topics(), older.Topics(), question) || AnothersFacts(newer, older)) return false;
-  return !OtherFacts(newer.Facts(), older.Facts());
 }
 
 }  // namespace
@@ -199,7 +205,6 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
   if (!older.slot.empty() && newer.slot == older.slot) return true;
   if (ChangeNamesTheOlder(newer, older, question)) return true;
   if (NamesAKinThing(newer, older, question)) return true;
-  if (LaterWordOfTheFact(newer, older, question)) return true;
   const bool answers = !older.held.empty() && 2 * older.held.size() >= question.all;
   if (!answers) return false;
   if (ChangeOfTheTopic(newer, older, question)) return true;
@@ -216,10 +221,13 @@ bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, 
 }
 
 bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer, const QuestionTermCount& question) {
-  if (fact.slot.empty() || newer.said_at <= fact.said_at) return false;
+  if (newer.said_at <= fact.said_at) return false;
+  // An event a single-valued fact was read from answers as its fact does, but passes no newer fact.
+  if (fact.slot.empty() && !newer.slot.empty()) return false;
   if (2 * fact.held.size() < question.all) return false;  // the fact answers the question
   if (!fact.speaker.empty() && !newer.speaker.empty() && fact.speaker != newer.speaker) return false;
-  return newer.Stance() == text::NowStance::kNotNow && SharesATerm(newer.held, fact.held);
+  if (newer.Stance() != text::NowStance::kNotNow || !SharesATerm(newer.held, fact.held)) return false;
+  return !fact.slot.empty() || !fact.Facts().empty();
 }
 
 std::vector<size_t> CurrentFirstOrder(const std::vector<CurrentFirstKey>& keys, const QuestionTermCount& question) {

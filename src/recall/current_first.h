@@ -50,16 +50,16 @@
 // kind is read from word vectors (providers/word_kin.h; English only, and only when `engram models
 // install glove` has installed them), not from a list: "Heathrow" and "Gatwick", "vegan" and
 // "vegetarian" are kin, "Firefox" and "Leeds" are not. The older holds at most kMaxKinWords of them.
-// A fact is passed by a later statement of the same speaker that says only how things are, though
-// it states no change and no fact was read from it (session 47): "Priya called last night. She's
-// loving Vancouver so far" after `Priya lives_in Toronto` for "Where does Priya live?", "Phone
-// restarted overnight and the settings page says Android 15" after `Android version 13`. The
-// older answers the question as a fact (half of its content terms; a single-valued fact was read
-// from it, or it is a text remembered whole, which the agent kept as a statement of how things
-// stand — not a chat turn, of which the later ones in a conversation are about anything); the newer
-// holds half of the question's content terms the older holds, no sentence of it asks, plans,
-// wishes, reports, supposes or narrates (CurrentFirstKey::OnlyWhatIs), and it names no one else through the speaker nor holds facts of
-// another slot or of someone else only.
+// After a fact, a plain statement that names a kin thing passes it too, though it states no
+// change (session 47): "Priya called last night. She's loving Vancouver so far" after `Priya
+// lives_in Toronto` for "Where does Priya live?". The older must be a fact (a single-valued fact
+// was read from it, or it is a text remembered whole, which the agent kept as a statement of how
+// things stand — not a chat turn), no sentence of the newer may ask, plan, wish, report, suppose
+// or narrate (CurrentFirstKey::OnlyWhatIs), and it must be said of whom the fact is: it speaks of
+// the speaker, or holds a term the question writes as a name ("Priya"). Without a kin value, a
+// plain statement that holds the question's words says something else of the same thing far more
+// often than it changes it ("I live with two flatmates", "My manager is really strict", "I work
+// from home on Fridays": bench/RESULTS.md, session 47).
 // A newer item that says nothing of now (kNotNow: a wish, plan, quote, question, narrated past or
 // denial — "I wish our backups were somewhere cheaper") passes nothing but the evidence of what
 // it replaced.
@@ -175,6 +175,9 @@ struct QuestionTermCount {
   size_t all = 0;
   size_t content = 0;
   std::vector<std::string> topics;  // the topics the question asks about (topics_of), sorted
+  // The question's terms written as names or numbers (text::NamedWords: "Priya", "Android"), sorted:
+  // whom or what it asks about.
+  std::vector<std::string> named;
   // True when the older item's kin words (CurrentFirstKey::kin_words) and the newer's hold a pair
   // of kin words (providers::WordKin::FindKin: "chrome" and "firefox"); null when no word vectors
   // are installed.
@@ -186,12 +189,14 @@ struct QuestionTermCount {
 // True when `newer` was said after `older` about the same thing (above).
 bool SameThingNewer(const CurrentFirstKey& newer, const CurrentFirstKey& older, const QuestionTermCount& question);
 
-// True when `fact`, an extracted fact of a single-valued slot that answers the question (it holds
-// half of its terms), passes `newer`, a later statement
+// True when `fact`, an extracted fact of a single-valued slot (or an event such a fact was read
+// from, unless `newer` is itself a claim of a slot) that answers the question (it holds half of its
+// terms), passes `newer`, a later statement
 // of the same speaker that says nothing of now (NowStance::kNotNow: a narrated past, plan, quote,
 // question or denial) and holds a term of the question the fact holds: "Back when I lived in
 // Munich for uni I biked everywhere" does not answer "Which city do I live in?" before `user
-// lives_in Berlin`, nor "组长说下个迭代要上 Go 1.23" before the Go version in use.
+// lives_in Berlin`, nor "组长说下个迭代要上 Go 1.23" before the Go version in use, nor "Our CTO says
+// the backend should run on FastAPI" before the event "Our backend runs on Django 4.2".
 bool FactPassesNotNow(const CurrentFirstKey& fact, const CurrentFirstKey& newer, const QuestionTermCount& question);
 
 // The current-first order of items given best first (an item moves up past the run above it that

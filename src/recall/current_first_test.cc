@@ -200,8 +200,10 @@ TEST(CurrentFirstTest, AStanceIsReadOnlyWhenAnOrderNeedsIt) {
   int reads = 0;
   std::vector<CurrentFirstKey> keys = {Key(300, {"a"}), Key(200, {"a"}), Key(100, {"a"})};
   for (CurrentFirstKey& k : keys) k.read_stance = [&reads] { ++reads; return text::NowStance::kChange; };
-  EXPECT_EQ(CurrentFirstOrder(keys, Q(1)), (std::vector<size_t>{0, 1, 2}));
-  EXPECT_EQ(reads, 0);  // no item is newer than one above it
+  // No item is newer than one above it, and none answers the question (an older answer may pass a
+  // newer statement of nothing now, FactPassesNotNow, which reads the newer's stance).
+  EXPECT_EQ(CurrentFirstOrder(keys, Q(3)), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(reads, 0);
   std::vector<CurrentFirstKey> rising = {Key(100, {"a"}), Key(200, {"a"})};
   for (CurrentFirstKey& k : rising) k.read_stance = [&reads] { ++reads; return text::NowStance::kPlain; };
   EXPECT_EQ(CurrentFirstOrder(rising, Q(1)), (std::vector<size_t>{1, 0}));
@@ -396,41 +398,43 @@ CurrentFirstKey SaysWhatIs(CurrentFirstKey k) {
   return k;
 }
 
-TEST(CurrentFirstTest, ALaterStatementOfWhatIsPassesTheFactItSpeaksOf) {
-  // "Where does Priya live?": "My sister Priya lives in Toronto" (`Priya lives_in Toronto`), later
-  // "Priya called last night. She's loving Vancouver so far" (no fact read, no word of change).
-  const QuestionTermCount q = OnTopics(2, {"residence"});
-  CurrentFirstKey fact = About(Key(100, {"live", "priya"}, "user", "Priya|lives_in|"), {}, {"Priya|lives_in|"});
-  CurrentFirstKey later = About(SaysWhatIs(Key(200, {"priya"})), {});
+TEST(CurrentFirstTest, APlainStatementNamingAKinThingPassesAFactOfWhomItSpeaks) {
+  // "Where does Priya live?": `Priya lives_in Toronto`, later "Priya called last night. She's loving
+  // Vancouver so far" (no word of change, no fact read).
+  QuestionTermCount q = WithKin(2, {{"toronto", "vancouver"}});
+  q.named = {"priya"};
+  const CurrentFirstKey fact = WithKinWords(Key(100, {"live", "priya"}, "user", "Priya|lives_in|"), {"toronto"},
+                                            {"Priya|lives_in|"}, {"@priya"});
+  const CurrentFirstKey later = SaysWhatIs(WithKinWords(Key(200, {"priya"}), {"vancouver"}, {}, {"@priya"}));
   EXPECT_EQ(CurrentFirstOrder({fact, later}, q), (std::vector<size_t>{1, 0}));
-  // A text remembered whole answers as a fact does (no fact was read from it).
-  CurrentFirstKey memory = Key(100, {"live", "priya"});
+  // A text remembered whole is a fact as well; a chat turn from which no fact was read is not.
+  CurrentFirstKey memory = WithKinWords(Key(100, {"live", "priya"}), {"toronto"}, {}, {"@priya"});
+  EXPECT_EQ(CurrentFirstOrder({memory, later}, q), (std::vector<size_t>{0, 1}));
   memory.kept_whole = true;
   EXPECT_EQ(CurrentFirstOrder({memory, later}, q), (std::vector<size_t>{1, 0}));
-  // A chat turn from which no fact was read is passed only by a change (the rules above).
-  EXPECT_EQ(CurrentFirstOrder({About(Key(100, {"live", "priya"}), {}), later}, q), (std::vector<size_t>{0, 1}));
+  // Not when a sentence of it asks, supposes, plans or reports ("Would Priya like Vancouver?").
+  CurrentFirstKey asks = later;
+  asks.read_only_what_is = [] { return false; };
+  asks.only_what_is_.reset();
+  EXPECT_EQ(CurrentFirstOrder({fact, asks}, q), (std::vector<size_t>{0, 1}));
+  // Nor when it is not said of whom the fact is: "Vancouver is lovely in May" holds no name of the
+  // question and does not speak of the speaker.
+  const CurrentFirstKey nobodys = SaysWhatIs(WithKinWords(Key(200, {}), {"vancouver"}, {}, {}));
+  EXPECT_EQ(CurrentFirstOrder({fact, nobodys}, q), (std::vector<size_t>{0, 1}));
 }
 
-TEST(CurrentFirstTest, ALaterStatementPassesNoFactWhenItSaysMoreThanWhatIsOrOfAnother) {
-  const QuestionTermCount q = OnTopics(2, {"work"});
-  CurrentFirstKey fact = About(Key(100, {"team", "work"}, "user", "user|team|"), {}, {"user|team|"});
-  // "Might move to the platform team, who knows?": a question or a thing that may be.
-  CurrentFirstKey may_be = About(Key(200, {"team"}), {});
-  may_be.read_only_what_is = [] { return false; };
-  EXPECT_EQ(CurrentFirstOrder({fact, may_be}, q), (std::vector<size_t>{0, 1}));
-  // "My brother's team got a new lead": someone else through the speaker.
-  CurrentFirstKey brother = About(SaysWhatIs(Key(200, {"team"})), {"@brother", "person"});
-  EXPECT_EQ(CurrentFirstOrder({fact, brother}, q), (std::vector<size_t>{0, 1}));
-  // A fact of another slot was read from it.
-  CurrentFirstKey other = About(SaysWhatIs(Key(200, {"team"})), {}, {"user|manager|"});
-  EXPECT_EQ(CurrentFirstOrder({fact, other}, q), (std::vector<size_t>{0, 1}));
-  // It holds less than half of the question's terms the fact holds: "Which Java version does our
-  // backend run?" against "Java 21 is out".
-  CurrentFirstKey java = About(Key(100, {"backend", "java", "version"}, "user", "Java|version|"), {}, {"Java|version|"});
-  EXPECT_EQ(CurrentFirstOrder({java, About(SaysWhatIs(Key(200, {"java"})), {})}, OnTopics(3, {})),
-            (std::vector<size_t>{0, 1}));
-  // And the same statement of what is passes it.
-  EXPECT_EQ(CurrentFirstOrder({fact, About(SaysWhatIs(Key(200, {"team"})), {})}, q), (std::vector<size_t>{1, 0}));
+TEST(CurrentFirstTest, AnEventAFactWasReadFromPassesALaterStatementOfNothingNow) {
+  // "What does our backend run on?": the event "Our backend runs on Django 4.2" (a version fact was
+  // read from it), later "Our CTO says the backend should run on FastAPI" (a report) ranked first.
+  CurrentFirstKey report = Key(200, {"backend", "run"});
+  report.read_stance = [] { return text::NowStance::kNotNow; };
+  CurrentFirstKey event = About(Key(100, {"backend", "run"}), {}, {"Django|version|"});
+  EXPECT_EQ(CurrentFirstOrder({report, event}, Q(2)), (std::vector<size_t>{1, 0}));
+  // A chat turn no fact was read from does not, nor does an event pass a newer claim of a slot.
+  EXPECT_EQ(CurrentFirstOrder({report, About(Key(100, {"backend", "run"}), {})}, Q(2)), (std::vector<size_t>{0, 1}));
+  CurrentFirstKey claim = Key(200, {"backend", "run"}, "user", "backend|runs_on|");
+  claim.read_stance = [] { return text::NowStance::kNotNow; };
+  EXPECT_EQ(CurrentFirstOrder({claim, event}, Q(2)), (std::vector<size_t>{0, 1}));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "providers/rerank_client.h"
 #include "util/time.h"
 #include "text/injection_scanner.h"
+#include "text/named_words.h"
 #include "text/query_intent.h"
 #include "text/script.h"
 #include "text/speaker_reference.h"
@@ -118,6 +119,14 @@ std::vector<std::string> ContentTermsOf(text::Analyzer& analyzer, const std::vec
   return terms;
 }
 
+// The content terms of the words `text` writes as names or numbers (text::NamedWords), as a query
+// would search them, sorted, each once.
+std::vector<std::string> NamedTermsOf(text::Analyzer& analyzer, std::string_view text) {
+  const std::vector<std::string> words = text::NamedWords(text);
+  std::vector<std::string_view> views(words.begin(), words.end());
+  return ContentTermsOf(analyzer, views);
+}
+
 // True when `item` is a claim its extractor qualified as denied, planned, past, hypothetical or
 // reported ("user does not use Firefox [negated]" of "I'd never switch to Firefox", "user uses
 // Safari" of "Switched to Safari lol jk", "Python version 3.13" of 有人喊“都升 3.13 吧”): whatever its words, it is no value of
@@ -202,6 +211,7 @@ Status OrderCurrentFirst(RecallContext& ctx, std::string_view question_text,
     count.content = static_cast<size_t>(std::count_if(held_by_some.begin(), held_by_some.end(), IsContentTerm));
   }
   if (ctx.topics_of) count.topics = ctx.topics_of(question_text);
+  count.named = NamedTermsOf(analyzer, question_text);
   count.kin = ctx.kin;
   std::vector<size_t> order = CurrentFirstOrder(keys, count);
   if (!read_error.ok()) return read_error;
