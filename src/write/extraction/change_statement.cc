@@ -242,12 +242,40 @@ NowStance StanceOfSentence(const Lexicon& lex, std::string_view sentence, bool q
 
 }  // namespace
 
+// True when `sentence` is one Latin word of letters and nothing else that is a word ("anyway",
+// "lol", "Wow!"): an interjection or a filler, which says nothing of how things stand when it is
+// read as plain. (One Han character or two may be a whole statement, "搬了", so only Latin.)
+bool IsOneLatinWord(std::string_view sentence) {
+  size_t words = 0;
+  bool in_word = false;
+  for (size_t i = 0; i < sentence.size();) {
+    char32_t cp = 0;
+    size_t len = 1;
+    if (!rules::DecodeUtf8(sentence, i, &cp, &len)) return false;
+    i += len;
+    const bool letter = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+    if (letter) {
+      words += in_word ? 0 : 1;
+      in_word = true;
+    } else if (in_word && cp == '\'') {
+      continue;  // "y'all"
+    } else if (rules::IsPunctChar(cp) || rules::IsSpaceChar(cp)) {
+      in_word = false;
+    } else {
+      return false;  // a digit, a Han character, another letter
+    }
+  }
+  return words == 1;
+}
+
 NowStance ReadNowStance(std::string_view text) {
   const Lexicon& lex = Lexicon::Get();
   bool any = false, all_not_now = true, temporary = false, bounded = false;
   for (const rules::Sentence& s : rules::SplitSentences(text)) {
-    const NowStance stance = StanceOfSentence(lex, rules::SpanText(text, s.span), s.question, /*now_words=*/true);
+    const std::string_view sentence = rules::SpanText(text, s.span);
+    const NowStance stance = StanceOfSentence(lex, sentence, s.question, /*now_words=*/true);
     if (stance == NowStance::kChange) return NowStance::kChange;
+    if (stance == NowStance::kPlain && IsOneLatinWord(sentence)) continue;  // "anyway", "lol"
     any = true;
     temporary = temporary || stance == NowStance::kTemporary;
     bounded = bounded || stance == NowStance::kBounded;

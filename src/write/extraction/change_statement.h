@@ -49,7 +49,9 @@ using text::NowStance;
 
 // The stance of `text` (any length, UTF-8; invalid bytes end a sentence): kChange when some
 // sentence is a change, else kTemporary when some sentence is a temporary change, kNotNow when
-// every sentence is not about now, else kPlain (also for a text with no sentence). Never fails.
+// every sentence is not about now, else kPlain (also for a text with no sentence). A sentence of
+// one Latin word read as plain ("anyway", "lol") is a filler and counts for nothing: "if I could
+// work anywhere it'd be Valve 😂 anyway, help me prep for my review?" is kNotNow. Never fails.
 NowStance ReadNowStance(std::string_view text);
 
 // True when every sentence of `text` says how things are: none asks a question or is read as

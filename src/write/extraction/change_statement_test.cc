@@ -176,4 +176,15 @@ TEST(ChangeStatementTest, SaysOnlyWhatIsWhenNoSentenceIsAQuestionOrOfAnotherTime
   EXPECT_FALSE(SaysOnlyWhatIs(""));
 }
 
+
+TEST(ChangeStatementTest, AOneWordFillerSaysNothingOfHowThingsStand) {
+  EXPECT_EQ(NowStance::kNotNow,
+            ReadNowStance("honestly if I could work anywhere it'd be Valve 😂 anyway, help me prep for my review?"));
+  EXPECT_EQ(NowStance::kNotNow, ReadNowStance("Would Linear be better for us? lol"));
+  // A word of change alone is a change; a plain sentence of more words counts.
+  EXPECT_EQ(NowStance::kChange, ReadNowStance("Moved! Do you know any good cafés in Leeds?"));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("Would Linear be better? We use Jira."));
+  EXPECT_EQ(NowStance::kPlain, ReadNowStance("lol"));
+}
+
 }  // namespace engram::extraction
